@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install the Debian packages Custody's tests need. Idempotent: packages already
+# installed are skipped, and apt-get update runs only when something is missing.
+#
+#   sudo scripts/install-system-deps.sh
+#
+# The tests start their own throwaway PostgreSQL cluster (test/support/postgres.ts);
+# the package's own service is not used and need not be running.
+set -euo pipefail
+
+packages=(
+  postgresql
+  # Browser end-to-end tests and PDF reports (later):
+  # chromium chromium-driver fonts-dejavu-core fonts-noto-core
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
+    echo "install-system-deps: $pkg already installed"
+  else
+    missing+=("$pkg")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-system-deps: nothing to install"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-system-deps: missing ${missing[*]}; run this script as root (e.g. with sudo) to install them" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-system-deps: installed ${missing[*]}"

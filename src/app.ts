@@ -1,0 +1,225 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import { archiveLayout, type ArchiveManifest } from './archive/layout.js';
+import { ArchiveError } from './archive/errors.js';
+import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
+import type { Config } from './config/config.js';
+import { createEd25519Signer, formatVerifierKey } from './core/checkpoint.js';
+import { createUlidFactory } from './core/ids.js';
+import { toHex } from './core/sha256.js';
+import { ArchiveIndexRepository } from './db/archive-index.repository.js';
+import { openDatabase, type DatabaseTarget } from './db/connection.adapter.js';
+import { DbError } from './db/errors.js';
+import type { Database } from './db/schema.js';
+import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
+import type { EntryDraft } from './ledger/entry.js';
+import { LedgerError } from './ledger/errors.js';
+import { LedgerFile } from './ledger/ledger-file.adapter.js';
+import { LedgerLock } from './ledger/ledger-lock.adapter.js';
+import { loadLedger, type Ledger, type StoredEntry } from './ledger/ledger.service.js';
+import { projectEntry } from './ledger/projection.js';
+import { FsObjectStore } from './store/fs-store.adapter.js';
+
+export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
+
+/** An open archive: the composition root hands these parts to the services. */
+export interface Archive {
+  readonly config: Config;
+  readonly manifest: ArchiveManifest;
+  readonly ledger: Ledger;
+  readonly store: FsObjectStore;
+  readonly index: ArchiveIndexRepository;
+  readonly publicKey: KeyObject;
+  readonly verifierKey: string;
+  readonly newId: () => string;
+  readonly crash: (point: CrashPoint) => void;
+  /** Objects durable → ledger append (fsync) → index transaction. */
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+  /** Brings the index up to the ledger (after an interrupted run). Returns entries applied. */
+  syncIndex(): Promise<number>;
+  /** Signs a checkpoint if this session appended, releases the lock, closes everything. */
+  close(): Promise<void>;
+}
+
+export async function initArchive(config: Config, opts: { origin?: string } = {}): Promise<{ manifest: ArchiveManifest; verifierKey: string; encrypted: boolean }> {
+  const layout = archiveLayout(config.archiveDir);
+  if (await exists(layout.manifest)) {
+    throw new ArchiveError('ARCHIVE_EXISTS', `an archive already exists at ${config.archiveDir}`);
+  }
+  const id = createUlidFactory()().toLowerCase();
+  const manifest: ArchiveManifest = {
+    format: 'custody-archive',
+    version: 1,
+    id,
+    origin: opts.origin ?? `custody.invalid/archive/${id}`,
+    database: config.databaseUrl === null ? 'sqlite' : 'postgres',
+    created: new Date().toISOString(),
+  };
+  await mkdir(config.archiveDir, { recursive: true });
+  await FsObjectStore.create(layout.objects);
+  await mkdir(layout.checkpoints, { recursive: true });
+  await LedgerFile.create(layout.ledger);
+  const publicKey = await createSigningKey(layout.privateKey, config.keyPassphrase);
+  const verifierKey = formatVerifierKey(manifest.origin, publicKey);
+  await writeFile(layout.publicKey, `${verifierKey}\n`, { mode: 0o644 });
+  const db = await openDatabase(databaseTarget(config, manifest));
+  await db.destroy();
+  await writeFile(layout.manifest, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+  const archive = await openArchive(config, 'write', 'init');
+  try {
+    await archive.commit([
+      {
+        actor: config.actor,
+        type: 'creation',
+        items: [],
+        objects: [],
+        details: { archive: id, origin: manifest.origin, verifier_key: verifierKey, format_version: 1 },
+      },
+    ]);
+  } finally {
+    await archive.close();
+  }
+  return { manifest, verifierKey, encrypted: config.keyPassphrase !== null };
+}
+
+/**
+ * Opens an archive. 'write' takes the writer lock and the signing key, and first brings the
+ * index up to the ledger. 'read' needs neither; `lock` makes a reader wait for writers to
+ * finish and keeps them out meanwhile (verification wants a still archive).
+ */
+export async function openArchive(
+  config: Config,
+  mode: 'read' | 'write',
+  command: string,
+  opts: { lock?: boolean; skipIndexSync?: boolean } = {},
+): Promise<Archive> {
+  const layout = archiveLayout(config.archiveDir);
+  const manifest = await readManifest(layout.manifest, config.archiveDir);
+  const verifierKey = (await readFile(layout.publicKey, 'utf8')).trim();
+  const lock = mode === 'write' || opts.lock === true ? await LedgerLock.acquire(layout.lock, { timeoutMs: config.lockTimeoutMs, command }) : null;
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const crash = crashPoints(config.crashAt);
+    let privateKey: KeyObject | null = null;
+    if (mode === 'write') privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase);
+    const publicKey = privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
+    const checkpoints = new CheckpointFiles(layout.checkpoints, () => crash('checkpoint-signing'));
+    const ledger = await loadLedger((onLine) => LedgerFile.open(layout.ledger, mode, onLine), {
+      checkpoints,
+      origin: manifest.origin,
+      clock: Date.now,
+      signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
+    });
+    cleanups.push(() => ledger.close());
+    const db: Kysely<Database> = await openDatabase(databaseTarget(config, manifest));
+    cleanups.push(() => db.destroy());
+    const index = new ArchiveIndexRepository(db);
+    const store = new FsObjectStore(layout.objects, {
+      afterWrite: () => crash('object-written'),
+      afterRename: () => crash('object-renamed'),
+    });
+    const openedAt = ledger.size;
+    const syncIndex = async (): Promise<number> => {
+      const indexed = await index.ledgerSize();
+      if (indexed > ledger.size) {
+        throw new LedgerError('LEDGER_DB_AHEAD', `the index reflects ${indexed} ledger entries but the ledger has ${ledger.size}: the ledger was truncated, or the database belongs to another archive; run \`custody verify\``);
+      }
+      for (let from = indexed; from < ledger.size; from += 2000) {
+        const to = Math.min(ledger.size, from + 2000);
+        const entries = await ledger.read(from, to);
+        await index.applyEntries(entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), to);
+      }
+      return ledger.size - indexed;
+    };
+    if (mode === 'write') {
+      if (opts.skipIndexSync !== true) await syncIndex();
+      await store.cleanTemp();
+    }
+    const archive: Archive = {
+      config,
+      manifest,
+      ledger,
+      store,
+      index,
+      publicKey,
+      verifierKey,
+      newId: createUlidFactory(),
+      crash,
+      async commit(drafts) {
+        if (mode !== 'write') throw new Error('archive opened read-only');
+        await store.syncDirs();
+        const stored = await ledger.append(drafts);
+        crash('ledger-appended');
+        await index.applyEntries(stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), ledger.size);
+        return stored;
+      },
+      syncIndex,
+      async close() {
+        try {
+          if (mode === 'write' && ledger.size > openedAt) await ledger.checkpoint();
+        } finally {
+          for (const c of cleanups.reverse()) await c().catch(() => undefined);
+          await lock?.release();
+        }
+      },
+    };
+    return archive;
+  } catch (e) {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    await lock?.release();
+    throw e;
+  }
+}
+
+function databaseTarget(config: Config, manifest: ArchiveManifest): DatabaseTarget {
+  if (manifest.database === 'postgres') {
+    if (config.databaseUrl === null) {
+      throw new DbError('DB_CONFIG_MISSING', 'this archive keeps its index in PostgreSQL: set DATABASE_URL=postgres://…');
+    }
+    return { kind: 'postgres', url: config.databaseUrl };
+  }
+  return { kind: 'sqlite', file: archiveLayout(config.archiveDir).sqlite };
+}
+
+async function readManifest(path: string, dir: string): Promise<ArchiveManifest> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir} (create one with \`custody init --archive ${dir}\`)`);
+  }
+  const m = JSON.parse(text) as Partial<ArchiveManifest>;
+  if (m.format !== 'custody-archive' || m.version !== 1 || typeof m.origin !== 'string' || typeof m.id !== 'string') {
+    throw new ArchiveError('ARCHIVE_INVALID', `${path} is not a Custody archive manifest`);
+  }
+  return m as ArchiveManifest;
+}
+
+function publicKeyFromVerifierKey(vkey: string): KeyObject {
+  // <name>+<hex id>+<base64(0x01 ‖ 32-byte Ed25519 key)>: wrap the raw key in its SPKI prefix.
+  // The name holds no '+', the hex id neither; base64 may, so split at the first two only.
+  const first = vkey.indexOf('+');
+  const second = vkey.indexOf('+', first + 1);
+  const raw = Buffer.from(vkey.slice(second + 1), 'base64').subarray(1);
+  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]);
+  return createPublicKey({ key: spki, format: 'der', type: 'spki' });
+}
+
+function crashPoints(spec: string | null): (point: CrashPoint) => void {
+  if (spec === null) return () => undefined;
+  const [name, nth] = spec.split(':');
+  let remaining = Number(nth ?? '1');
+  return (point) => {
+    if (point === name && --remaining === 0) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readFile(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

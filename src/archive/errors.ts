@@ -1,0 +1,14 @@
+import { CustodyError } from '../core/errors.js';
+
+export type ArchiveErrorCode =
+  | 'ARCHIVE_EXISTS'
+  | 'ARCHIVE_NOT_FOUND'
+  | 'ARCHIVE_INVALID'
+  | 'KEY_PASSPHRASE_REQUIRED'
+  | 'KEY_PASSPHRASE_WRONG'
+  | 'KEY_UNREADABLE'
+  | 'NOT_FOUND'
+  | 'AMBIGUOUS'
+  | 'ALREADY_WITHDRAWN';
+
+export class ArchiveError extends CustodyError<ArchiveErrorCode> {}

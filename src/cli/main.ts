@@ -1,0 +1,97 @@
+import { CustodyError } from '../core/errors.js';
+import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
+import { checkpointCommand } from './checkpoint.command.js';
+import { deliveriesCommand } from './deliveries.command.js';
+import { ingestCommand } from './ingest.command.js';
+import { initCommand } from './init.command.js';
+import { itemsCommand } from './items.command.js';
+import { keyCommand } from './key.command.js';
+import { logCommand } from './log.command.js';
+import { proveCommand } from './prove.command.js';
+import { purgeCommand } from './purge.command.js';
+import { rebuildCommand } from './rebuild.command.js';
+import { showCommand } from './show.command.js';
+import { verifyCommand } from './verify.command.js';
+import { withdrawCommand } from './withdraw.command.js';
+
+export const COMMANDS: readonly Command[] = [
+  initCommand,
+  ingestCommand,
+  verifyCommand,
+  rebuildCommand,
+  withdrawCommand,
+  purgeCommand,
+  logCommand,
+  checkpointCommand,
+  keyCommand,
+  proveCommand,
+  itemsCommand,
+  showCommand,
+  deliveriesCommand,
+];
+
+/** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
+const USAGE_CODES = new Set([
+  'USAGE',
+  'CONFIG_INVALID',
+  'ARCHIVE_NOT_FOUND',
+  'ARCHIVE_EXISTS',
+  'KEY_PASSPHRASE_REQUIRED',
+  'DB_CONFIG_MISSING',
+  'INGEST_BAD_REQUEST',
+]);
+
+function defaultIo(): Io {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    isTty: process.stderr.isTTY,
+    env: process.env,
+  };
+}
+
+/** Runs one CLI invocation and returns its exit code. Never throws. */
+export async function runCli(argv: string[], io: Io = defaultIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+      io.stdout(helpText());
+      return name === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (name === '--version') {
+      io.stdout('custody 0.1.0\n');
+      return EXIT.ok;
+    }
+    const cmd = COMMANDS.find((c) => c.name === name);
+    if (cmd === undefined) throw new UsageError(`unknown command "${name}"\n${helpText()}`);
+    const args = parseCommandArgs(cmd, rest);
+    if (args.values.help === true) {
+      io.stdout(`${cmd.summary}\nusage: ${cmd.usage}\n`);
+      return EXIT.ok;
+    }
+    return await cmd.run(args, io);
+  } catch (e) {
+    if (e instanceof CustodyError) {
+      io.stderr(`custody: ${e.message} [${e.code}]\n`);
+      return USAGE_CODES.has(e.code) ? EXIT.usage : EXIT.finding;
+    }
+    // A crash must never read as a finding.
+    io.stderr(`custody: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT.internal;
+  }
+}
+
+function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    'custody: evidence archive with a tamper-evident custody ledger',
+    '',
+    'usage: custody <command> [options]   (every command takes --archive DIR and --json)',
+    '',
+    ...lines,
+    '',
+    'Exit codes: 0 success, 1 a finding (verification failed, bad input reported), 2 usage error, 70 internal error.',
+    '',
+  ].join('\n');
+}

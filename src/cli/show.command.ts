@@ -1,0 +1,41 @@
+import { ArchiveError } from '../archive/errors.js';
+import { resolveObject } from '../archive/withdrawal.service.js';
+import { isSha256Hex } from '../core/sha256.js';
+import { printJson, UsageError, type Command } from './command.js';
+import { wantsJson, withArchive } from './context.js';
+import { itemView, objectView } from './item-view.js';
+
+export const showCommand: Command = {
+  name: 'show',
+  summary: 'show an item or an object, with every item that shares its bytes',
+  usage: 'custody show <item-id|sha256> [--json]',
+  options: {},
+  async run(args, io) {
+    const target = args.positionals[0];
+    if (target === undefined || args.positionals.length > 1) throw new UsageError(`name one item or object\nusage: ${this.usage}`);
+    const view = await withArchive(args, io, 'read', 'show', async (archive) => {
+      const sha256 = await resolveObject(archive, target);
+      const object = await archive.index.getObject(sha256);
+      if (object === undefined) throw new ArchiveError('NOT_FOUND', `no object ${sha256} in this archive`);
+      const deliveries = new Map((await archive.index.listDeliveries()).map((d) => [d.id, d.source]));
+      const items = (await archive.index.itemsBySha256(sha256)).map((i) => itemView(i, deliveries.get(i.delivery_id)));
+      const asked = isSha256Hex(target.toLowerCase()) ? null : (items.find((i) => i.id === target.toUpperCase()) ?? null);
+      return {
+        ...objectView(object),
+        withdrawn: object.withdrawn_seq !== null,
+        item: asked,
+        items,
+        sources: [...new Set(items.map((i) => i.source))].sort(),
+      };
+    });
+    if (wantsJson(args)) printJson(io, view);
+    else {
+      io.stdout(`object ${view.sha256}\n  size ${view.size}, ${view.media_type}, first received in entry ${view.first_seq}${view.withdrawn ? `, WITHDRAWN (entry ${view.withdrawn_seq})` : ''}\n`);
+      io.stdout(`  received ${view.items.length} time(s) from ${view.sources.length} source(s): ${view.sources.join(', ')}\n`);
+      for (const i of view.items) {
+        io.stdout(`  item ${i.id}  entry ${i.seq}  delivery ${i.delivery}  ${i.path}${i.flags.length > 0 ? `  [${i.flags.join(', ')}]` : ''}\n`);
+      }
+    }
+    return 0;
+  },
+};

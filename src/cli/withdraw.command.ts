@@ -1,0 +1,20 @@
+import { withdraw } from '../archive/withdrawal.service.js';
+import { printJson, requireStr, UsageError, type Command } from './command.js';
+import { wantsJson, withArchive } from './context.js';
+
+export const withdrawCommand: Command = {
+  name: 'withdraw',
+  summary: 'record a lawful withdrawal of an object (court order, illegal content, consent withdrawn)',
+  usage: 'custody withdraw <item-id|sha256> --reason TEXT --authority REF [--json]',
+  options: { reason: { type: 'string' }, authority: { type: 'string' } },
+  async run(args, io) {
+    const target = args.positionals[0];
+    if (target === undefined || args.positionals.length > 1) throw new UsageError(`name one item or object\nusage: ${this.usage}`);
+    const reason = requireStr(args, 'reason', this);
+    const authority = requireStr(args, 'authority', this);
+    const r = await withArchive(args, io, 'write', 'withdraw', (archive) => withdraw(archive, target, reason, authority));
+    if (wantsJson(args)) printJson(io, r);
+    else io.stdout(`withdrawal entry ${r.seq}: object ${r.sha256} (items ${r.items.join(', ')}); its bytes stay until \`custody purge --withdrawn\`\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,169 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Mutation } from '../ledger/projection.js';
+import { DbError } from './errors.js';
+import { INDEX_TABLES, type Database, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The archive's index: deliveries, objects, items, ledger entries, withdrawals. Written only
+ * through ledger mutations (`applyEntries`), in one transaction with the ledger high-water mark.
+ */
+export class ArchiveIndexRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Number of ledger entries the index reflects. */
+  async ledgerSize(): Promise<number> {
+    const row = await this.db.selectFrom('meta').select('value').where('key', '=', 'ledger_size').executeTakeFirst();
+    return row === undefined ? 0 : Number(row.value);
+  }
+
+  /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
+  async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const m of mutations) await applyOne(trx, m);
+        await setLedgerSize(trx, newLedgerSize);
+      });
+    } catch (e) {
+      throw asDbError(e);
+    }
+  }
+
+  /** Replaces the whole index with `rows` (rebuild), atomically. */
+  async replaceAll(rows: ReadonlyMap<IndexTable, ReadonlyMap<string, Row>>, ledgerSize: number): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+          await trx.deleteFrom(table).execute();
+          const all = [...(rows.get(table)?.values() ?? [])];
+          for (let i = 0; i < all.length; i += 200) {
+            await trx.insertInto(table).values(all.slice(i, i + 200) as never).execute();
+          }
+        }
+        await setLedgerSize(trx, ledgerSize);
+      });
+    } catch (e) {
+      throw asDbError(e);
+    }
+  }
+
+  /** Every row of a table, ordered by primary key, values as stored. */
+  async dumpTable(table: IndexTable): Promise<Row[]> {
+    const pk = INDEX_TABLES[table];
+    return (await this.db.selectFrom(table).selectAll().orderBy(pk as never).execute()) as unknown as Row[];
+  }
+
+  async findItemsByOrigin(deliveryId: string, originKey: string): Promise<Pick<ItemsTable, 'id' | 'sha256'>[]> {
+    return this.db
+      .selectFrom('items')
+      .select(['id', 'sha256'])
+      .where('delivery_id', '=', deliveryId)
+      .where('origin_key', '=', originKey)
+      .execute();
+  }
+
+  async getItem(id: string): Promise<ItemsTable | undefined> {
+    return this.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async itemsBySha256(sha256: string): Promise<ItemsTable[]> {
+    return this.db.selectFrom('items').selectAll().where('sha256', '=', sha256).orderBy('seq').execute();
+  }
+
+  async listItems(filter: { deliveryId?: string; limit?: number; offset?: number } = {}): Promise<ItemsTable[]> {
+    let q = this.db.selectFrom('items').selectAll().orderBy('seq');
+    if (filter.deliveryId !== undefined) q = q.where('delivery_id', '=', filter.deliveryId);
+    if (filter.limit !== undefined) q = q.limit(filter.limit).offset(filter.offset ?? 0);
+    return q.execute();
+  }
+
+  async countItems(deliveryId?: string): Promise<number> {
+    let q = this.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n'));
+    if (deliveryId !== undefined) q = q.where('delivery_id', '=', deliveryId);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  async countObjects(): Promise<number> {
+    const r = await this.db.selectFrom('objects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async getDelivery(id: string): Promise<DeliveriesTable | undefined> {
+    return this.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async listDeliveries(): Promise<DeliveriesTable[]> {
+    return this.db.selectFrom('deliveries').selectAll().orderBy('opened_seq').execute();
+  }
+
+  /** An interrupted run over the same roots from the same source, to resume. */
+  async findOpenDelivery(source: string, rootsJson: string): Promise<DeliveriesTable | undefined> {
+    return this.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('source', '=', source)
+      .where('roots_json', '=', rootsJson)
+      .where('closed_seq', 'is', null)
+      .orderBy('opened_seq', 'desc')
+      .executeTakeFirst();
+  }
+
+  async getObject(sha256: string): Promise<ObjectsTable | undefined> {
+    return this.db.selectFrom('objects').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  }
+
+  async withdrawnUnpurged(): Promise<ObjectsTable[]> {
+    return this.db
+      .selectFrom('objects')
+      .selectAll()
+      .where('withdrawn_seq', 'is not', null)
+      .where('purged_seq', 'is', null)
+      .orderBy('sha256')
+      .execute();
+  }
+
+  async entriesNaming(itemIds: readonly string[]): Promise<number[]> {
+    if (itemIds.length === 0) return [];
+    const rows = await this.db.selectFrom('items').select('seq').where('id', 'in', itemIds).execute();
+    return rows.map((r) => Number(r.seq));
+  }
+}
+
+async function applyOne(trx: Db, m: Mutation): Promise<void> {
+  switch (m.op) {
+    case 'insert':
+      await trx.insertInto(m.table).values(m.row as never).execute();
+      return;
+    case 'insertIfAbsent':
+      await trx
+        .insertInto(m.table)
+        .values(m.row as never)
+        .onConflict((oc) => oc.column(INDEX_TABLES[m.table] as never).doNothing())
+        .execute();
+      return;
+    case 'update':
+      await trx
+        .updateTable(m.table)
+        .set(m.set as never)
+        .where(INDEX_TABLES[m.table] as never, '=', m.key as never)
+        .execute();
+      return;
+  }
+}
+
+async function setLedgerSize(trx: Db, size: number): Promise<void> {
+  await trx
+    .insertInto('meta')
+    .values({ key: 'ledger_size', value: String(size) })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(size) }))
+    .execute();
+}
+
+function asDbError(e: unknown): unknown {
+  const text = String((e as { code?: unknown }).code ?? '') + ' ' + String(e);
+  if (/SQLITE_FULL|disk is full|53100|No space left/i.test(text)) {
+    return new DbError('DB_OUT_OF_SPACE', 'the database is out of space; the ledger holds what was received and the index will catch up once space is freed', { cause: e });
+  }
+  return e;
+}

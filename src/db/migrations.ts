@@ -1,0 +1,89 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * Schema migrations, dialect-neutral (SQLite and PostgreSQL). Sizes are bigint: evidence files
+ * can exceed 2 GiB. PostgreSQL's int8 is parsed back to a JS number (safe below 2^53).
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-archive-index': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('meta')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('ledger_entries')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('leaf_hash', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('received_by', 'text')
+        .addColumn('medium', 'text')
+        .addColumn('note', 'text')
+        .addColumn('roots_json', 'text', (c) => c.notNull())
+        .addColumn('manifest_sha256', 'text')
+        .addColumn('opened_seq', 'bigint', (c) => c.notNull())
+        .addColumn('opened_at', 'text', (c) => c.notNull())
+        .addColumn('opened_by', 'text', (c) => c.notNull())
+        .addColumn('closed_seq', 'bigint')
+        .addColumn('report_json', 'text')
+        .execute();
+      await db.schema
+        .createTable('objects')
+        .addColumn('sha256', 'text', (c) => c.primaryKey())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('media_type', 'text', (c) => c.notNull())
+        .addColumn('first_seq', 'bigint', (c) => c.notNull())
+        .addColumn('withdrawn_seq', 'bigint')
+        .addColumn('purged_seq', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull().unique())
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('parent_id', 'text')
+        .addColumn('member_index', 'bigint')
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('path_raw_hex', 'text')
+        .addColumn('path_encoding', 'text', (c) => c.notNull())
+        .addColumn('relative_path', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('mtime', 'text')
+        .addColumn('media_type', 'text', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('flags_json', 'text', (c) => c.notNull())
+        .addColumn('origin_key', 'text', (c) => c.notNull())
+        .addColumn('received_at', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .execute();
+      // The idempotence key of intake: (delivery, original path, SHA-256).
+      await db.schema
+        .createIndex('items_idempotence')
+        .on('items')
+        .columns(['delivery_id', 'origin_key', 'sha256'])
+        .unique()
+        .execute();
+      await db.schema.createIndex('items_sha256').on('items').column('sha256').execute();
+      await db.schema.createIndex('items_parent').on('items').column('parent_id').execute();
+      await db.schema
+        .createTable('withdrawals')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('authority', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+      await sql`select 1`.execute(db);
+    },
+  },
+};

@@ -1,0 +1,409 @@
+import { resolve } from 'node:path';
+import { fileTypeFromBuffer } from 'file-type';
+import type { Archive } from '../app.js';
+import { canonicalize, type JsonValue } from '../core/canonical-json.js';
+import { CustodyError } from '../core/errors.js';
+import { toHex } from '../core/sha256.js';
+import type { EntryDraft } from '../ledger/entry.js';
+import { checkManifest, normalisePath, parseSourceManifest, type SourceManifest } from './manifest.js';
+import { emptySummary, type IngestReport, type IngestSummary, type Problem, type ProblemCode } from './report.js';
+import { copySource, hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
+import { walkRoots, type FoundFile } from './walk.adapter.js';
+import { ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
+
+export type IngestErrorCode = 'INGEST_NO_SUCH_DELIVERY' | 'INGEST_BAD_REQUEST';
+export class IngestError extends CustodyError<IngestErrorCode> {}
+
+export interface IngestRequest {
+  paths: string[];
+  source: string;
+  receivedBy: string | null;
+  medium: string | null;
+  note: string | null;
+  manifestPath: string | null;
+  deliveryId: string | null;
+  onProgress?: (p: { files: number; bytes: number }) => void;
+}
+
+/** Containers inside containers are opened this deep, no deeper. */
+const MAX_CONTAINER_DEPTH = 4;
+const BATCH = 256;
+const CONCURRENCY = 2;
+const CHUNK = 1 << 20;
+
+interface ItemContext {
+  delivery: string;
+  actor: string;
+}
+
+/**
+ * Intake: walk → stream each file into the store (hashing on the way) → one ledger entry per
+ * item → index. Resumable and idempotent on (delivery, original path, SHA-256).
+ */
+export class IngestService {
+  private readonly summary: IngestSummary = emptySummary();
+  private readonly problems: Problem[] = [];
+  private readonly batch: EntryDraft[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly received = new Map<string, string>();
+
+  constructor(private readonly archive: Archive) {}
+
+  async run(req: IngestRequest): Promise<IngestReport> {
+    if (req.paths.length === 0) throw new IngestError('INGEST_BAD_REQUEST', 'name at least one file or folder to ingest');
+    if (req.source.trim() === '') throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required (--source)');
+    const rootsAbs = req.paths.map((p) => resolve(p)).sort();
+    const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath);
+    const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
+    const ctx: ItemContext = { delivery, actor: this.archive.config.actor };
+
+    const walker = walkRoots(rootsAbs);
+    const next = async (): Promise<FoundFile | null> => {
+      for (;;) {
+        const r = await walker.next();
+        if (r.done === true) return null;
+        if (r.value.kind === 'file') return r.value;
+        this.problem(r.value.code, displayPath(r.value.rawPath), r.value.message, null);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        const buffer = Buffer.allocUnsafe(CHUNK);
+        for (let f = await next(); f !== null; f = await next()) {
+          await this.ingestFile(f, buffer, ctx);
+          req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
+        }
+      }),
+    );
+    await this.flush();
+
+    const manifestCheck =
+      manifest === null
+        ? null
+        : checkManifest(manifest.parsed, manifest.sha256, await this.receivedInDelivery(delivery), rootsAbs.map((r) => r.split('/').pop() ?? ''));
+    const problemsForLedger = this.problems.slice(0, 10_000);
+    await this.archive.commit([
+      {
+        actor: ctx.actor,
+        type: 'ingestion end',
+        items: [],
+        objects: [],
+        details: {
+          delivery,
+          mode,
+          summary: this.summary as unknown as JsonValue,
+          problems: problemsForLedger as unknown as JsonValue,
+          problems_not_listed: this.problems.length - problemsForLedger.length,
+          manifest_check: manifestCheck as unknown as JsonValue,
+        },
+      },
+    ]);
+    return {
+      delivery,
+      source: req.source,
+      mode,
+      summary: this.summary,
+      problems: this.problems,
+      manifest: manifestCheck,
+      ledger: { size: this.archive.ledger.size, root: toHex(this.archive.ledger.root()) },
+    };
+  }
+
+  private async loadManifest(path: string): Promise<{ parsed: SourceManifest; sha256: string }> {
+    const bytes = await readSmallFile(path);
+    const parsed = parseSourceManifest(bytes.toString('utf8'));
+    // The source's manifest is kept as an object too: it is part of what was handed over.
+    const w = await this.archive.store.openWriter();
+    await w.write(bytes);
+    const stored = await w.finish();
+    return { parsed, sha256: stored.sha256 };
+  }
+
+  private async openDelivery(
+    req: IngestRequest,
+    roots: string[],
+    manifest: { sha256: string } | null,
+  ): Promise<{ delivery: string; mode: IngestReport['mode'] }> {
+    const { index, config } = this.archive;
+    let delivery: string;
+    let mode: IngestReport['mode'];
+    if (req.deliveryId !== null) {
+      const d = await index.getDelivery(req.deliveryId);
+      if (d === undefined) throw new IngestError('INGEST_NO_SUCH_DELIVERY', `no delivery ${req.deliveryId} in this archive`);
+      if (d.source !== req.source) {
+        throw new IngestError('INGEST_BAD_REQUEST', `delivery ${d.id} came from source ${d.source}, not ${req.source}`);
+      }
+      delivery = d.id;
+      mode = 'continued';
+    } else {
+      const open = await index.findOpenDelivery(req.source, canonicalize(roots));
+      delivery = open?.id ?? this.archive.newId();
+      mode = open === undefined ? 'new' : 'resumed';
+    }
+    await this.archive.commit([
+      {
+        actor: config.actor,
+        type: 'ingestion start',
+        items: [],
+        objects: manifest === null ? [] : [manifest.sha256],
+        details: {
+          delivery,
+          continued: mode !== 'new',
+          mode,
+          source: req.source,
+          received_by: req.receivedBy,
+          medium: req.medium,
+          note: req.note,
+          roots,
+          manifest: manifest === null ? null : { sha256: manifest.sha256 },
+        },
+      },
+    ]);
+    return { delivery, mode };
+  }
+
+  private async ingestFile(f: FoundFile, buffer: Buffer, ctx: ItemContext): Promise<void> {
+    this.summary.files_seen++;
+    const path = displayPath(f.rawPath);
+    const relative = displayPath(f.relativeRaw);
+    const originKey = canonicalize([null, toHex(f.rawPath), null]);
+    try {
+      const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, originKey);
+      if (existing.length > 0) {
+        const digest = await hashSource(f.rawPath, buffer);
+        const match = existing.find((e) => e.sha256 === digest);
+        if (match !== undefined) {
+          this.summary.already_present++;
+          this.received.set(relative, digest);
+          const item = await this.archive.index.getItem(match.id);
+          if (item !== undefined && isZip(item.media_type)) {
+            await this.openContainer(this.archive.store.pathOf(digest), { id: match.id, relative, isNew: false }, ctx, 1);
+          }
+          return;
+        }
+      }
+      const writer = await this.archive.store.openWriter();
+      let copy;
+      try {
+        copy = await copySource(f.rawPath, buffer, (chunk) => writer.write(chunk));
+      } catch (e) {
+        await writer.abort();
+        throw e;
+      }
+      const stored = await writer.finish();
+      this.countObject(stored.existed, copy.size);
+      this.received.set(relative, stored.sha256);
+      const id = this.archive.newId();
+      const flags: string[] = [];
+      if (f.viaSymlink) flags.push('via-symlink');
+      const rawHex = isUtf8(f.rawPath) ? null : toHex(f.rawPath);
+      if (rawHex !== null) flags.push('name-not-utf8');
+      if (copy.size === 0) {
+        flags.push('empty');
+        this.problem('INGEST_EMPTY_FILE', path, 'zero-byte file: kept as an item and flagged', id);
+      }
+      if (copy.changed) {
+        flags.push('changed-during-read');
+        this.problem('INGEST_CHANGED_WHILE_READ', path, `the file changed while it was read; the recorded SHA-256 ${stored.sha256} is that of the bytes stored`, id);
+      }
+      const mediaType = await sniff(copy.head);
+      await this.addItem({
+        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags, originKey,
+        parent: null, memberIndex: null, path, rawHex, encoding: rawHex === null ? 'utf8' : 'unknown', relative,
+        mtime: new Date(Math.floor(copy.mtimeMs)).toISOString(), extra: {},
+      });
+      this.summary.items_added++;
+      if (isZip(mediaType)) {
+        await this.openContainer(this.archive.store.pathOf(stored.sha256), { id, relative, isNew: true }, ctx, 1);
+      }
+    } catch (e) {
+      if (e instanceof SourceError) {
+        this.problem(e.code === 'SOURCE_VANISHED' ? 'INGEST_VANISHED' : 'INGEST_UNREADABLE', path, e.message, null);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  private async openContainer(
+    objectPath: string,
+    parent: { id: string; relative: string; isNew: boolean },
+    ctx: ItemContext,
+    depth: number,
+  ): Promise<void> {
+    this.summary.containers++;
+    if (depth > MAX_CONTAINER_DEPTH) {
+      this.problem('INGEST_ZIP_TOO_DEEP', parent.relative, `container nested deeper than ${MAX_CONTAINER_DEPTH}: kept whole, not opened`, parent.id);
+      return;
+    }
+    let reader: ZipReader;
+    try {
+      reader = await ZipReader.open(objectPath);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.problem('INGEST_ZIP_CORRUPT', parent.relative, `ZIP cannot be opened (${msg}); the container is kept bit for bit as an item`, parent.id);
+      return;
+    }
+    try {
+      for await (const m of reader.members()) {
+        if (m.isDirectory) continue;
+        await this.ingestMember(reader, m, parent, ctx, depth);
+      }
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.problem('INGEST_ZIP_CORRUPT', parent.relative, `ZIP could not be read to the end (${msg})`, parent.id);
+    } finally {
+      await reader.close();
+    }
+  }
+
+  private async ingestMember(
+    reader: ZipReader,
+    m: ZipMemberInfo,
+    parent: { id: string; relative: string; isNew: boolean },
+    ctx: ItemContext,
+    depth: number,
+  ): Promise<void> {
+    const relative = `${parent.relative}!/${m.path}`;
+    if (m.skipReason !== null) {
+      this.problem('INGEST_ZIP_BOMB', relative, `member not extracted: ${m.skipReason} (the container itself is kept bit for bit)`, parent.id);
+      return;
+    }
+    const originKey = canonicalize([parent.id, toHex(m.pathRaw), m.index]);
+    const existing = parent.isNew ? [] : await this.archive.index.findItemsByOrigin(ctx.delivery, originKey);
+    const writer = await this.archive.store.openWriter();
+    let head: Buffer | null = null;
+    let crcOk = true;
+    try {
+      const read = await reader.openMember(m);
+      for await (const chunk of read.stream as AsyncIterable<Buffer>) {
+        head ??= Buffer.from(chunk.subarray(0, 4100));
+        await writer.write(chunk);
+      }
+      crcOk = (await read.done).crcOk;
+    } catch (e) {
+      await writer.abort();
+      const msg = e instanceof Error ? e.message : String(e);
+      this.problem('INGEST_ZIP_MEMBER_CORRUPT', relative, `member could not be extracted (${msg}); the container is kept bit for bit`, parent.id);
+      return;
+    }
+    const stored = await writer.finish();
+    this.countObject(stored.existed, stored.size);
+    const known = existing.find((e) => e.sha256 === stored.sha256);
+    const id = known?.id ?? this.archive.newId();
+    const mediaType = await sniff(head ?? Buffer.alloc(0));
+    if (known !== undefined) {
+      this.summary.already_present++;
+    } else {
+      const flags = [...m.flags];
+      if (!crcOk) {
+        flags.push('crc-mismatch');
+        this.problem('INGEST_ZIP_CRC_MISMATCH', relative, 'CRC-32 of the extracted bytes differs from the one in the ZIP; the bytes are kept as extracted', id);
+      }
+      if (m.encrypted) this.problem('INGEST_ZIP_ENCRYPTED_MEMBER', relative, 'encrypted member: kept as opaque (still encrypted) bytes', id);
+      const hostile = m.flags.filter((x) => x === 'zip-slip-path' || x === 'absolute-path' || x === 'nul-in-name');
+      if (hostile.length > 0) this.problem('INGEST_ZIP_HOSTILE_PATH', relative, `hostile member path (${hostile.join(', ')}): recorded as written, never used as a path`, id);
+      if (stored.size === 0) {
+        flags.push('empty');
+        this.problem('INGEST_EMPTY_FILE', relative, 'zero-byte member: kept as an item and flagged', id);
+      }
+      await this.addItem({
+        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags, originKey,
+        parent: parent.id, memberIndex: m.index, path: m.path,
+        rawHex: m.pathEncoding === 'utf8' ? null : toHex(m.pathRaw), encoding: m.pathEncoding, relative,
+        mtime: m.mtimeUtc, extra: { zip_dos_time: m.dosTime, zip_crc32: m.crc32, zip_method: m.method },
+      });
+      this.summary.items_added++;
+      this.summary.members_added++;
+    }
+    if (isZip(mediaType) && !m.encrypted) {
+      await this.openContainer(this.archive.store.pathOf(stored.sha256), { id, relative, isNew: known === undefined }, ctx, depth + 1);
+    }
+  }
+
+  private async addItem(a: {
+    ctx: ItemContext; id: string; sha256: string; size: number; mediaType: string; flags: string[];
+    originKey: string; parent: string | null; memberIndex: number | null; path: string; rawHex: string | null;
+    encoding: string; relative: string; mtime: string | null; extra: Record<string, JsonValue>;
+  }): Promise<void> {
+    this.batch.push({
+      actor: a.ctx.actor,
+      type: 'ingestion',
+      items: [a.id],
+      objects: [a.sha256],
+      details: {
+        delivery: a.ctx.delivery,
+        parent: a.parent,
+        member_index: a.memberIndex,
+        path: a.path,
+        path_raw_hex: a.rawHex,
+        path_encoding: a.encoding,
+        relative_path: a.relative,
+        name: a.path.split(/[\\/]/).pop() ?? a.path,
+        size: a.size,
+        mtime: a.mtime,
+        media_type: a.mediaType,
+        flags: [...new Set(a.flags)].sort(),
+        origin_key: a.originKey,
+        ...a.extra,
+      },
+    });
+    if (this.batch.length >= BATCH) await this.flush();
+  }
+
+  /** Commits queued entries in order; concurrent callers wait on the same chain. */
+  private flush(): Promise<void> {
+    const drafts = this.batch.splice(0, this.batch.length);
+    this.flushing = this.flushing.then(async () => {
+      if (drafts.length > 0) await this.archive.commit(drafts);
+    });
+    return this.flushing;
+  }
+
+  private countObject(existed: boolean, size: number): void {
+    this.summary.bytes_read += size;
+    if (existed) this.summary.objects_shared++;
+    else this.summary.objects_added++;
+  }
+
+  private problem(code: ProblemCode, path: string, message: string, item: string | null): void {
+    this.problems.push({ code, path, message, item });
+    this.summary.problems++;
+    this.summary.by_code[code] = (this.summary.by_code[code] ?? 0) + 1;
+  }
+
+  private async receivedInDelivery(delivery: string): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const item of await this.archive.index.listItems({ deliveryId: delivery })) {
+      if (item.parent_id === null) out.set(normalisePath(item.relative_path), item.sha256);
+    }
+    for (const [k, v] of this.received) if (!k.includes('!/')) out.set(normalisePath(k), v);
+    return out;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lenient = new TextDecoder('utf-8');
+
+function isUtf8(b: Buffer): boolean {
+  try {
+    utf8.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Display form of a raw file name: UTF-8 where valid, else with U+FFFD (the raw bytes are kept). */
+function displayPath(raw: Buffer): string {
+  return lenient.decode(raw);
+}
+
+async function sniff(head: Buffer): Promise<string> {
+  if (head.length === 0) return 'application/octet-stream';
+  return (await fileTypeFromBuffer(head))?.mime ?? 'application/octet-stream';
+}
+
+function isZip(mediaType: string): boolean {
+  return mediaType === 'application/zip';
+}

@@ -1,0 +1,120 @@
+import { CustodyError } from '../core/errors.js';
+import type { ManifestCheck } from './report.js';
+
+export type ManifestErrorCode = 'MANIFEST_INVALID';
+export class ManifestError extends CustodyError<ManifestErrorCode> {}
+
+export interface SourceManifest {
+  format: 'sha256sum' | 'csv';
+  /** Normalised relative path → lowercase SHA-256. */
+  entries: Map<string, string>;
+}
+
+const SUMSUM_LINE = /^\\?([0-9a-fA-F]{64}) [ *](.+)$/;
+
+/**
+ * Parses a source's own hash list. Untrusted input: it comes from whoever handed the media
+ * over. Accepts `sha256sum` output ("<hex>  <path>" or "<hex> *<path>") or a CSV with a header
+ * naming a path column (path, file, filename, name) and a digest column (sha256, hash, digest,
+ * checksum).
+ */
+export function parseSourceManifest(text: string): SourceManifest {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length === 0) throw new ManifestError('MANIFEST_INVALID', 'the manifest is empty');
+  if (SUMSUM_LINE.test(lines[0] ?? '')) return parseSha256sum(lines);
+  return parseCsv(lines);
+}
+
+function parseSha256sum(lines: string[]): SourceManifest {
+  const entries = new Map<string, string>();
+  lines.forEach((line, i) => {
+    const m = SUMSUM_LINE.exec(line);
+    if (m?.[1] === undefined || m[2] === undefined) {
+      throw new ManifestError('MANIFEST_INVALID', `manifest line ${i + 1} is not "<sha256>  <path>": ${line.slice(0, 120)}`);
+    }
+    entries.set(normalisePath(m[2]), m[1].toLowerCase());
+  });
+  return { format: 'sha256sum', entries };
+}
+
+function parseCsv(lines: string[]): SourceManifest {
+  const header = splitCsvLine(lines[0] ?? '').map((h) => h.trim().toLowerCase());
+  const pathCol = header.findIndex((h) => ['path', 'file', 'filename', 'file_name', 'name'].includes(h));
+  const hashCol = header.findIndex((h) => ['sha256', 'sha-256', 'hash', 'digest', 'checksum'].includes(h));
+  if (pathCol < 0 || hashCol < 0) {
+    throw new ManifestError('MANIFEST_INVALID', 'the manifest is neither sha256sum output nor a CSV with path and sha256 columns');
+  }
+  const entries = new Map<string, string>();
+  lines.slice(1).forEach((line, i) => {
+    const cells = splitCsvLine(line);
+    const p = cells[pathCol];
+    const h = cells[hashCol]?.trim();
+    if (cells.length !== header.length || p === undefined || h === undefined || !/^[0-9a-fA-F]{64}$/.test(h)) {
+      throw new ManifestError('MANIFEST_INVALID', `manifest row ${i + 2}: expected ${header.length} columns with a 64-hex sha256`);
+    }
+    entries.set(normalisePath(p), h.toLowerCase());
+  });
+  return { format: 'csv', entries };
+}
+
+/** RFC 4180 fields: quotes, doubled quotes inside them, commas inside quotes. */
+function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+export function normalisePath(p: string): string {
+  return p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+}
+
+/**
+ * Compares the manifest with what was received (relative path → SHA-256 of the bytes stored).
+ * A received path also matches a manifest path that carries the root folder's name in front.
+ */
+export function checkManifest(
+  manifest: SourceManifest,
+  manifestSha256: string,
+  received: ReadonlyMap<string, string>,
+  rootNames: readonly string[],
+): ManifestCheck {
+  const check: ManifestCheck = {
+    manifest_sha256: manifestSha256,
+    format: manifest.format,
+    listed: manifest.entries.size,
+    matched: 0,
+    mismatched: [],
+    missing: [],
+    unlisted: [],
+  };
+  const seen = new Set<string>();
+  for (const [path, sha] of [...received].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const key = [path, ...rootNames.map((r) => `${r}/${path}`)].find((k) => manifest.entries.has(k));
+    if (key === undefined) {
+      check.unlisted.push(path);
+      continue;
+    }
+    seen.add(key);
+    const expected = manifest.entries.get(key) ?? '';
+    if (expected === sha) check.matched++;
+    else check.mismatched.push({ path, expected, received: sha });
+  }
+  for (const path of [...manifest.entries.keys()].sort()) if (!seen.has(path)) check.missing.push(path);
+  return check;
+}

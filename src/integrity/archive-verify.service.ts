@@ -1,0 +1,226 @@
+import type { Archive } from '../app.js';
+import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../core/checkpoint.js';
+import { CustodyError } from '../core/errors.js';
+import { verifyConsistency } from '../core/merkle.js';
+import { isSha256Hex, toHex } from '../core/sha256.js';
+import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
+import type { FileDigest } from '../store/hash-files.adapter.js';
+import { compareIndexTable } from './compare-index.js';
+import { isFailure, type Finding } from './findings.js';
+import { LedgerReplayer } from './replay.js';
+
+export interface TrustedCheckpointInput {
+  name: string;
+  text: string | null;
+  error: string | null;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  archive: { id: string; origin: string };
+  ledger: { size: number; root: string; torn_tail_bytes: number };
+  checkpoints: { stored: number; verified: number; latest_size: number | null };
+  objects: { listed: number; hashed: number; bytes: number; referenced: number; withdrawn: number };
+  trusted: { file: string; size: number | null; result: string }[];
+  index: { rows_compared: number; ledger_size_in_index: number };
+  findings: Finding[];
+}
+
+export interface VerifyDeps {
+  archive: Archive;
+  hashFiles: (paths: AsyncIterable<string>, onResult: (d: FileDigest) => void) => Promise<void>;
+}
+
+/**
+ * `custody verify`: every object re-hashes to its name; the ledger replays to every stored
+ * checkpoint's root; every checkpoint's signature holds; each trusted checkpoint held outside
+ * is consistent with the ledger; the index and the ledger agree both ways. Modifies nothing.
+ */
+export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedCheckpointInput[]): Promise<VerifyReport> {
+  const { archive } = deps;
+  const findings: Finding[] = [];
+  const verifier = parseVerifierKey(archive.verifierKey);
+
+  // 1. Read every stored checkpoint and every trusted one, to know which roots to compute.
+  const stored: { size: number; cp: Checkpoint | null }[] = [];
+  for (const size of await archive.ledger.checkpointSizes()) {
+    const note = (await archive.ledger.checkpointAt(size)) ?? '';
+    try {
+      const cp = verifyCheckpoint(note, verifier);
+      if (cp.size !== size || cp.origin !== archive.manifest.origin) {
+        findings.push(f('CHECKPOINT_MALFORMED', `checkpoint file for size ${size} says size ${cp.size}, origin ${cp.origin}`, `checkpoint ${size}`));
+        stored.push({ size, cp: null });
+      } else stored.push({ size, cp });
+    } catch (e) {
+      findings.push(f('CHECKPOINT_SIGNATURE_INVALID', `checkpoint at size ${size} does not verify with the archive key: ${msg(e)}`, `checkpoint ${size}`));
+      stored.push({ size, cp: null });
+    }
+  }
+  const trustedParsed = trusted.map((t) => parseTrusted(t, verifier, archive.manifest.origin));
+  const sizes = new Set<number>([...stored.map((s) => s.size), ...trustedParsed.flatMap((t) => (t.cp === null ? [] : [t.cp.size]))]);
+
+  // 2. Replay the ledger.
+  const replayer = new LedgerReplayer(sizes);
+  const total = archive.ledger.size;
+  let broken = false;
+  for (let from = 0; from < total; from += 5000) {
+    for (const bytes of await archive.ledger.readRaw(from, Math.min(total, from + 5000))) {
+      if (broken) replayer.pushRawOnly(bytes);
+      else broken = !replayer.push(bytes);
+    }
+  }
+  const replay = replayer.state;
+  findings.push(...replay.findings);
+  if (archive.ledger.tornTailBytes > 0) {
+    findings.push(f('LEDGER_TORN_TAIL', `${archive.ledger.tornTailBytes} bytes after the last complete entry (an append cut short); they are not part of the ledger`, 'ledger', 'warning'));
+  }
+  if (replay.complete && total > 0 && replay.creationKey === null) {
+    findings.push(f('LEDGER_NO_CREATION_ENTRY', 'the ledger does not start with the archive creation entry', 'entry 0'));
+  }
+  if (replay.creationKey !== null && replay.creationKey !== archive.verifierKey) {
+    findings.push(f('KEY_MISMATCH', `the archive's verifier key (${archive.verifierKey}) is not the one recorded at creation (${replay.creationKey})`, 'keys'));
+  }
+
+  // 3. Checkpoints against the replay.
+  let verified = 0;
+  for (const s of stored) {
+    if (s.cp === null) continue;
+    if (s.size > total) {
+      findings.push(f('CHECKPOINT_BEYOND_LEDGER', `a signed checkpoint covers ${s.size} entries but the ledger has ${total}: entries were removed`, `checkpoint ${s.size}`));
+      continue;
+    }
+    const root = replay.roots.get(s.size);
+    if (root === undefined || !root.equals(s.cp.root)) {
+      findings.push(f('CHECKPOINT_ROOT_MISMATCH', `replaying the ledger to size ${s.size} gives root ${root === undefined ? '?' : toHex(root)}, the signed checkpoint says ${toHex(s.cp.root)}: entries were edited, reordered or replaced`, `checkpoint ${s.size}`));
+      continue;
+    }
+    verified++;
+  }
+  const latest = stored.at(-1)?.size ?? null;
+  if (total > 0 && (latest === null || latest < total)) {
+    findings.push(f('LEDGER_UNCHECKPOINTED_TAIL', `entries ${latest ?? 0}..${total - 1} are not yet covered by a signed checkpoint (an interrupted run; the next write signs one)`, 'ledger', 'warning'));
+  }
+
+  // 4. Trusted checkpoints: consistency from each to the current ledger.
+  const trustedOut: VerifyReport['trusted'] = [];
+  for (const t of trustedParsed) {
+    findings.push(...t.findings);
+    if (t.cp === null) {
+      trustedOut.push({ file: t.name, size: null, result: t.findings[0]?.code ?? 'unreadable' });
+      continue;
+    }
+    const result = checkTrusted(t.name, t.cp, total, replay.roots.get(t.cp.size), archive);
+    findings.push(result);
+    trustedOut.push({ file: t.name, size: t.cp.size, result: result.code });
+  }
+
+  // 5. Objects.
+  const objects = await checkObjects(deps, replay);
+  findings.push(...objects.findings);
+
+  // 6. Index against ledger.
+  let rowsCompared = 0;
+  const indexed = await archive.index.ledgerSize();
+  if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries (an interrupted run; any write command or \`custody rebuild\` catches it up)`, 'index'));
+  if (indexed > total) findings.push(f('DB_AHEAD_OF_LEDGER', `the index reflects ${indexed} ledger entries but the ledger has ${total}`, 'index'));
+  if (replay.complete) {
+    for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+      const r = compareIndexTable(table, INDEX_TABLES[table], replay.index.table(table), await archive.index.dumpTable(table));
+      rowsCompared += r.compared;
+      findings.push(...r.findings);
+    }
+  }
+
+  return {
+    ok: !findings.some(isFailure),
+    archive: { id: archive.manifest.id, origin: archive.manifest.origin },
+    ledger: { size: total, root: toHex(archive.ledger.root()), torn_tail_bytes: archive.ledger.tornTailBytes },
+    checkpoints: { stored: stored.length, verified, latest_size: latest },
+    objects: objects.stats,
+    trusted: trustedOut,
+    index: { rows_compared: rowsCompared, ledger_size_in_index: indexed },
+    findings,
+  };
+}
+
+function parseTrusted(t: TrustedCheckpointInput, verifier: ReturnType<typeof parseVerifierKey>, origin: string): { name: string; cp: Checkpoint | null; findings: Finding[] } {
+  if (t.text === null) return { name: t.name, cp: null, findings: [f('TRUSTED_CHECKPOINT_UNREADABLE', `cannot read trusted checkpoint ${t.name}: ${t.error ?? ''}`, t.name)] };
+  try {
+    const cp = verifyCheckpoint(t.text, verifier);
+    if (cp.origin !== origin) {
+      return { name: t.name, cp: null, findings: [f('TRUSTED_CHECKPOINT_FOREIGN', `trusted checkpoint ${t.name} is for origin ${cp.origin}, not this archive (${origin})`, t.name)] };
+    }
+    return { name: t.name, cp, findings: [] };
+  } catch (e) {
+    return { name: t.name, cp: null, findings: [f('TRUSTED_CHECKPOINT_SIGNATURE_INVALID', `trusted checkpoint ${t.name} does not verify with the archive's key (the key or the checkpoint was replaced): ${msg(e)}`, t.name)] };
+  }
+}
+
+function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer | undefined, archive: Archive): Finding {
+  if (cp.size > total) {
+    return f('TRUSTED_CHECKPOINT_TRUNCATED', `trusted checkpoint ${name} covers ${cp.size} entries but the ledger has only ${total}: the ledger was truncated`, name);
+  }
+  if (root === undefined || !root.equals(cp.root)) {
+    return f('TRUSTED_CHECKPOINT_INCONSISTENT', `the ledger's first ${cp.size} entries no longer hash to the root in trusted checkpoint ${name}: the ledger was rewritten`, name);
+  }
+  if (cp.size < total) {
+    // The RFC 9162 §2.1.4 proof an outside party would check, built from our tree and verified.
+    const proof = archive.ledger.consistencyProof(cp.size, total);
+    if (!verifyConsistency(cp.size, total, cp.root, archive.ledger.root(total), proof)) {
+      return f('TRUSTED_CHECKPOINT_INCONSISTENT', `no valid consistency proof from trusted checkpoint ${name} to the current ledger`, name);
+    }
+  }
+  return f('TRUSTED_CHECKPOINT_CONSISTENT', `consistent with trusted checkpoint ${name} (size ${cp.size})`, name, 'info');
+}
+
+async function checkObjects(deps: VerifyDeps, replay: LedgerReplayer['state']): Promise<{ findings: Finding[]; stats: VerifyReport['objects'] }> {
+  const findings: Finding[] = [];
+  const present = new Set<string>();
+  const stats = { listed: 0, hashed: 0, bytes: 0, referenced: replay.referenced.size, withdrawn: replay.withdrawn.size };
+  const store = deps.archive.store;
+  async function* paths(): AsyncGenerator<string> {
+    for await (const o of store.list()) {
+      stats.listed++;
+      if (!isSha256Hex(o.name) || o.prefix !== o.name.slice(0, 2)) {
+        findings.push(f('STORE_EXTRA_OBJECT', `a file in the object store is not named by a digest: ${o.prefix}/${o.name}`, o.path));
+        continue;
+      }
+      present.add(o.name);
+      yield o.path;
+    }
+  }
+  await deps.hashFiles(paths(), (d) => {
+    const name = d.path.slice(-64);
+    if (d.sha256 === null) {
+      findings.push(f('STORE_UNREADABLE', `object ${name} cannot be read (${d.error ?? '?'})`, name));
+      return;
+    }
+    stats.hashed++;
+    stats.bytes += d.size;
+    if (d.sha256 !== name) findings.push(f('STORE_DIGEST_MISMATCH', `object ${name} re-hashes to ${d.sha256}: its bytes were changed`, name));
+  });
+  for (const sha of [...replay.referenced].sort()) {
+    if (present.has(sha)) continue;
+    if (replay.withdrawn.has(sha)) {
+      findings.push(f('STORE_OBJECT_WITHDRAWN', `object ${sha} is absent, as withdrawal entry ${replay.withdrawn.get(sha)} allows`, sha, 'info'));
+    } else {
+      findings.push(f('STORE_OBJECT_MISSING', `object ${sha} is named in the ledger but missing from the store, and no withdrawal covers it`, sha));
+    }
+  }
+  for (const sha of [...present].sort()) {
+    if (!replay.referenced.has(sha) && replay.complete) {
+      findings.push(f('STORE_EXTRA_OBJECT', `object ${sha} is in the store but no ledger entry names it`, sha));
+    } else if (replay.purged.has(sha)) {
+      findings.push(f('STORE_PURGED_OBJECT_PRESENT', `object ${sha} is still present although deletion entry ${replay.purged.get(sha)} records its purge`, sha, 'warning'));
+    }
+  }
+  return { findings, stats };
+}
+
+function f(code: Finding['code'], message: string, subject: string | null, severity: Finding['severity'] = 'error'): Finding {
+  return { code, severity, message, subject };
+}
+
+function msg(e: unknown): string {
+  return e instanceof CustodyError ? `${e.message} [${e.code}]` : String(e);
+}

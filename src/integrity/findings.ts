@@ -1,0 +1,44 @@
+/** Stable codes for everything `custody verify` can find. Tests assert these, not messages. */
+export type FindingCode =
+  | 'STORE_DIGEST_MISMATCH'
+  | 'STORE_OBJECT_MISSING'
+  | 'STORE_OBJECT_WITHDRAWN'
+  | 'STORE_EXTRA_OBJECT'
+  | 'STORE_UNREADABLE'
+  | 'STORE_PURGED_OBJECT_PRESENT'
+  | 'LEDGER_ENTRY_MALFORMED'
+  | 'LEDGER_SEQ_MISMATCH'
+  | 'LEDGER_TORN_TAIL'
+  | 'LEDGER_UNCHECKPOINTED_TAIL'
+  | 'LEDGER_NO_CREATION_ENTRY'
+  | 'CHECKPOINT_ROOT_MISMATCH'
+  | 'CHECKPOINT_SIGNATURE_INVALID'
+  | 'CHECKPOINT_MALFORMED'
+  | 'CHECKPOINT_BEYOND_LEDGER'
+  | 'KEY_MISMATCH'
+  | 'TRUSTED_CHECKPOINT_UNREADABLE'
+  | 'TRUSTED_CHECKPOINT_SIGNATURE_INVALID'
+  | 'TRUSTED_CHECKPOINT_FOREIGN'
+  | 'TRUSTED_CHECKPOINT_TRUNCATED'
+  | 'TRUSTED_CHECKPOINT_INCONSISTENT'
+  | 'TRUSTED_CHECKPOINT_CONSISTENT'
+  | 'DB_ROW_MISSING'
+  | 'DB_ROW_EXTRA'
+  | 'DB_ROW_CHANGED'
+  | 'DB_LEDGER_LAG'
+  | 'DB_AHEAD_OF_LEDGER';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  message: string;
+  /** What it concerns: an object digest, an entry index, a table row, a file. */
+  subject: string | null;
+}
+
+/** Findings for which `verify` still exits 0. */
+export function isFailure(f: Finding): boolean {
+  return f.severity === 'error';
+}

@@ -1,0 +1,96 @@
+import { parseCanonical } from '../core/canonical-json.js';
+import { hashLeaf, RootAccumulator } from '../core/merkle.js';
+import { toHex } from '../core/sha256.js';
+import { CustodyError } from '../core/errors.js';
+import { parseEntry, type LedgerEntry } from '../ledger/entry.js';
+import { MemoryIndex, projectEntry } from '../ledger/projection.js';
+import type { Finding } from './findings.js';
+
+/** What one pass over the ledger establishes. */
+export interface Replay {
+  size: number;
+  /** Root at every size in `rootSizes` that the replay reached. */
+  roots: Map<number, Buffer>;
+  referenced: Set<string>;
+  withdrawn: Map<string, number>;
+  purged: Map<string, number>;
+  creationKey: string | null;
+  index: MemoryIndex;
+  findings: Finding[];
+  /** False when the ledger could not be read to the end (the index comparison is skipped). */
+  complete: boolean;
+}
+
+/**
+ * Replays entries in order: checks each is canonical, well-formed and carries seq = index,
+ * computes the RFC 9162 root at each requested size, and rebuilds the index in memory.
+ */
+export class LedgerReplayer {
+  private readonly acc = new RootAccumulator();
+  readonly state: Replay = {
+    size: 0,
+    roots: new Map(),
+    referenced: new Set(),
+    withdrawn: new Map(),
+    purged: new Map(),
+    creationKey: null,
+    index: new MemoryIndex(),
+    findings: [],
+    complete: true,
+  };
+
+  constructor(private readonly rootSizes: ReadonlySet<number>) {}
+
+  /** Feeds the next entry's bytes. Returns false once the ledger is too broken to go on. */
+  push(bytes: Buffer): boolean {
+    if (!this.state.complete) return false;
+    const index = this.acc.size;
+    let entry: LedgerEntry;
+    try {
+      entry = parseEntry(parseCanonical(bytes), index);
+      this.state.index.apply(projectEntry(entry, toHex(hashLeaf(bytes))));
+    } catch (e) {
+      const code = e instanceof CustodyError && e.code === 'LEDGER_SEQ_MISMATCH' ? 'LEDGER_SEQ_MISMATCH' : 'LEDGER_ENTRY_MALFORMED';
+      this.state.findings.push({ code, severity: 'error', subject: `entry ${index}`, message: `ledger entry ${index}: ${(e as Error).message}` });
+      this.state.complete = false;
+      // Keep hashing so that checkpoint roots can still be compared: they will not match.
+      this.advance(bytes);
+      return false;
+    }
+    this.collect(entry);
+    this.advance(bytes);
+    return true;
+  }
+
+  /** After a failure, the remaining entries are still hashed for the checkpoint comparison. */
+  pushRawOnly(bytes: Buffer): void {
+    this.advance(bytes);
+  }
+
+  private advance(bytes: Buffer): void {
+    this.acc.push(hashLeaf(bytes));
+    this.state.size = this.acc.size;
+    if (this.rootSizes.has(this.acc.size)) this.state.roots.set(this.acc.size, this.acc.root());
+  }
+
+  private collect(entry: LedgerEntry): void {
+    switch (entry.type) {
+      case 'creation':
+        if (typeof entry.details.verifier_key === 'string') this.state.creationKey = entry.details.verifier_key;
+        break;
+      case 'ingestion':
+      case 'ingestion start':
+        for (const o of entry.objects) this.state.referenced.add(o);
+        break;
+      case 'withdrawal':
+        for (const o of entry.objects) this.state.withdrawn.set(o, entry.seq);
+        break;
+      case 'deletion':
+        for (const o of entry.objects) this.state.purged.set(o, entry.seq);
+        break;
+      case 'ingestion end':
+      case 'fixity check':
+        break;
+    }
+  }
+}

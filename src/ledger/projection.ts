@@ -1,0 +1,208 @@
+import { canonicalize, type JsonValue } from '../core/canonical-json.js';
+import type { IndexTable, Row } from '../db/schema.js';
+import type { LedgerEntry } from './entry.js';
+import { LedgerError } from './errors.js';
+
+/**
+ * How each ledger entry shows in the index database. Pure and stateless: the same function
+ * feeds intake (row by row), `rebuild` (replay of the whole ledger) and `verify` (replay in
+ * memory, then compared with the database both ways). That is what makes the database an
+ * index of the ledger rather than a second record.
+ */
+export type Mutation =
+  | { op: 'insert'; table: IndexTable; row: Row }
+  | { op: 'insertIfAbsent'; table: IndexTable; row: Row }
+  | { op: 'update'; table: IndexTable; key: string | number; set: Row };
+
+export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[] {
+  const d = entry.details;
+  const out: Mutation[] = [
+    {
+      op: 'insert',
+      table: 'ledger_entries',
+      row: { seq: entry.seq, type: entry.type, time: entry.time, actor: entry.actor, leaf_hash: leafHashHex },
+    },
+  ];
+  switch (entry.type) {
+    case 'ingestion start':
+      if (d.continued === true) break;
+      out.push({
+        op: 'insert',
+        table: 'deliveries',
+        row: {
+          id: str(d, 'delivery', entry),
+          source: str(d, 'source', entry),
+          received_by: strOrNull(d, 'received_by', entry),
+          medium: strOrNull(d, 'medium', entry),
+          note: strOrNull(d, 'note', entry),
+          roots_json: canonicalize(d.roots ?? []),
+          manifest_sha256: manifestDigest(d),
+          opened_seq: entry.seq,
+          opened_at: entry.time,
+          opened_by: entry.actor,
+          closed_seq: null,
+          report_json: null,
+        },
+      });
+      break;
+    case 'ingestion': {
+      const id = only(entry.items, 'items', entry);
+      const sha256 = only(entry.objects, 'objects', entry);
+      const size = int(d, 'size', entry);
+      const mediaType = str(d, 'media_type', entry);
+      out.push({
+        op: 'insertIfAbsent',
+        table: 'objects',
+        row: { sha256, size, media_type: mediaType, first_seq: entry.seq, withdrawn_seq: null, purged_seq: null },
+      });
+      out.push({
+        op: 'insert',
+        table: 'items',
+        row: {
+          id,
+          seq: entry.seq,
+          delivery_id: str(d, 'delivery', entry),
+          parent_id: strOrNull(d, 'parent', entry),
+          member_index: d.member_index === null ? null : int(d, 'member_index', entry),
+          path: str(d, 'path', entry),
+          path_raw_hex: strOrNull(d, 'path_raw_hex', entry),
+          path_encoding: str(d, 'path_encoding', entry),
+          relative_path: str(d, 'relative_path', entry),
+          name: str(d, 'name', entry),
+          size,
+          mtime: strOrNull(d, 'mtime', entry),
+          media_type: mediaType,
+          sha256,
+          flags_json: canonicalize(d.flags ?? []),
+          origin_key: str(d, 'origin_key', entry),
+          received_at: entry.time,
+          actor: entry.actor,
+        },
+      });
+      break;
+    }
+    case 'ingestion end':
+      out.push({
+        op: 'update',
+        table: 'deliveries',
+        key: str(d, 'delivery', entry),
+        set: { closed_seq: entry.seq, report_json: canonicalize(d) },
+      });
+      break;
+    case 'withdrawal': {
+      const sha256 = only(entry.objects, 'objects', entry);
+      out.push({ op: 'update', table: 'objects', key: sha256, set: { withdrawn_seq: entry.seq } });
+      out.push({
+        op: 'insert',
+        table: 'withdrawals',
+        row: {
+          seq: entry.seq,
+          sha256,
+          reason: str(d, 'reason', entry),
+          authority: str(d, 'authority', entry),
+          actor: entry.actor,
+          time: entry.time,
+        },
+      });
+      break;
+    }
+    case 'deletion':
+      out.push({ op: 'update', table: 'objects', key: only(entry.objects, 'objects', entry), set: { purged_seq: entry.seq } });
+      break;
+    case 'creation':
+    case 'fixity check':
+      break;
+  }
+  return out;
+}
+
+/** An in-memory copy of the index tables, built by replaying mutations. */
+export class MemoryIndex {
+  readonly tables = new Map<IndexTable, Map<string, Row>>();
+
+  apply(mutations: readonly Mutation[]): void {
+    for (const m of mutations) {
+      const t = this.table(m.table);
+      switch (m.op) {
+        case 'insert':
+        case 'insertIfAbsent': {
+          const key = String(m.row[PK[m.table]]);
+          if (t.has(key)) {
+            if (m.op === 'insert') throw new LedgerError('LEDGER_ENTRY_MALFORMED', `ledger names ${m.table} ${key} twice`);
+            break;
+          }
+          t.set(key, { ...m.row });
+          break;
+        }
+        case 'update': {
+          const row = t.get(String(m.key));
+          if (row === undefined) {
+            throw new LedgerError('LEDGER_ENTRY_MALFORMED', `ledger updates ${m.table} ${String(m.key)}, which it never created`);
+          }
+          Object.assign(row, m.set);
+          break;
+        }
+      }
+    }
+  }
+
+  table(name: IndexTable): Map<string, Row> {
+    let t = this.tables.get(name);
+    if (t === undefined) {
+      t = new Map();
+      this.tables.set(name, t);
+    }
+    return t;
+  }
+}
+
+const PK: Record<IndexTable, string> = {
+  ledger_entries: 'seq',
+  deliveries: 'id',
+  objects: 'sha256',
+  items: 'id',
+  withdrawals: 'seq',
+};
+
+export function primaryKeyOf(table: IndexTable): string {
+  return PK[table];
+}
+
+function field(d: Record<string, JsonValue>, k: string, e: LedgerEntry): JsonValue {
+  const v = d[k];
+  if (v === undefined) throw bad(e, k);
+  return v;
+}
+
+function str(d: Record<string, JsonValue>, k: string, e: LedgerEntry): string {
+  const v = field(d, k, e);
+  if (typeof v !== 'string') throw bad(e, k);
+  return v;
+}
+
+function strOrNull(d: Record<string, JsonValue>, k: string, e: LedgerEntry): string | null {
+  const v = d[k] ?? null;
+  if (v !== null && typeof v !== 'string') throw bad(e, k);
+  return v;
+}
+
+function int(d: Record<string, JsonValue>, k: string, e: LedgerEntry): number {
+  const v = field(d, k, e);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad(e, k);
+  return v;
+}
+
+function only(list: string[], k: string, e: LedgerEntry): string {
+  if (list.length !== 1 || list[0] === undefined) throw bad(e, k);
+  return list[0];
+}
+
+function manifestDigest(d: Record<string, JsonValue>): string | null {
+  const m = d.manifest;
+  if (m === null || m === undefined || typeof m !== 'object' || Array.isArray(m)) return null;
+  return typeof m.sha256 === 'string' ? m.sha256 : null;
+}
+
+function bad(e: LedgerEntry, k: string): LedgerError {
+  return new LedgerError('LEDGER_ENTRY_MALFORMED', `${e.type} entry ${e.seq} lacks a valid details.${k}`);
+}

@@ -1,0 +1,55 @@
+// Temporary directories for tests, removed after the test file that made them.
+// Importing this module registers one afterAll hook on the importing test file
+// (vitest evaluates modules afresh per file with the default `isolate: true`).
+// Set CUSTODY_KEEP_TMP=1 to keep them for a post-mortem.
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const keep = process.env.CUSTODY_KEEP_TMP === '1';
+/** Dirs made by the importing test file. */
+const made = new Set<string>();
+/** Dirs made in this worker process, for removal at exit if a file is cut short. */
+const everywhere = workerRegistry();
+
+function workerRegistry(): Set<string> {
+  const key = Symbol.for('custody.test.tmp');
+  const g = globalThis as typeof globalThis & { [key: symbol]: Set<string> | undefined };
+  let dirs = g[key];
+  if (!dirs) {
+    const created = new Set<string>();
+    process.once('exit', () => {
+      if (keep) return;
+      for (const dir of created) rmSync(dir, { recursive: true, force: true });
+    });
+    g[key] = dirs = created;
+  }
+  return dirs;
+}
+
+/** Make a fresh directory under the OS temp dir; it is removed after this test file. */
+export async function makeTempDir(prefix: string): Promise<string> {
+  const safe = prefix.replace(/[^A-Za-z0-9._-]/g, '-');
+  const dir = await mkdtemp(join(tmpdir(), `custody-${safe}-`));
+  made.add(dir);
+  everywhere.add(dir);
+  return dir;
+}
+
+/** Remove every directory made so far (what the afterAll hook does). */
+export async function removeTempDirs(): Promise<void> {
+  if (keep) {
+    if (made.size > 0) console.log(`[custody tests] kept temp dirs:\n  ${[...made].join('\n  ')}`);
+    for (const dir of made) everywhere.delete(dir);
+    made.clear();
+    return;
+  }
+  const dirs = [...made];
+  made.clear();
+  for (const dir of dirs) everywhere.delete(dir);
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+afterAll(removeTempDirs);

@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects (STYLE.md, Tooling):
+//   unit    next to the code, pure and fast
+//   medium  real SQLite / PostgreSQL / sharp
+//   e2e     the CLI as subprocesses
+// medium and e2e share test/support/global-setup.ts, which starts ONE throwaway
+// PostgreSQL cluster per run (only when one of them has tests queued) and hands
+// its admin URL to workers as CUSTODY_TEST_PG_URL.
+const SLOW_TIMEOUT_MS = 120_000;
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'medium',
+          include: ['test/medium/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: SLOW_TIMEOUT_MS,
+          hookTimeout: SLOW_TIMEOUT_MS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: SLOW_TIMEOUT_MS,
+          hookTimeout: SLOW_TIMEOUT_MS,
+        },
+      },
+    ],
+  },
+});
