@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSha256Hex } from '../core/sha256.js';
 import { StoreError } from './errors.js';
@@ -29,7 +29,8 @@ export interface ObjectWriter {
 /**
  * Write-once, content-addressed object store on a filesystem: `sha256/ab/<64 hex>`.
  * There is no update and no delete in this API. Objects become durable before anything
- * names them: temp file → fsync → rename → fsync of the directory (`syncDirs`, batched).
+ * names them: temp file → fsync → link into place (atomic, never overwrites) → fsync of the
+ * directory (`syncDirs`, batched).
  * Removing a withdrawn object's bytes is a separate, narrow capability: `purgeWithdrawn`.
  */
 export class FsObjectStore {
@@ -123,20 +124,26 @@ export class FsObjectStore {
     }
   }
 
-  /** @internal used by the writer */
+  /**
+   * @internal used by the writer. link(2) is the atomic "create if absent": two writers of the
+   * same bytes cannot both believe they created the object.
+   */
   async commit(tmp: string, sha256: string): Promise<boolean> {
     const final = this.pathOf(sha256);
-    if (await this.has(sha256)) {
-      await unlink(tmp);
-      return true;
-    }
     const dir = join(this.root, 'sha256', sha256.slice(0, 2));
     await mkdir(dir, { recursive: true });
     await chmod(tmp, 0o444); // write-once: nobody edits an object in place by accident
-    await rename(tmp, final);
-    this.dirtyDirs.add(dir);
-    this.hooks.afterRename?.();
-    return false;
+    let existed = false;
+    try {
+      await link(tmp, final);
+      this.dirtyDirs.add(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      existed = true;
+    }
+    await unlink(tmp);
+    if (!existed) this.hooks.afterRename?.();
+    return existed;
   }
 
   /** @internal */

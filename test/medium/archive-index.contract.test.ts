@@ -1,0 +1,147 @@
+// One contract suite, every database: the index repository and a whole archive round trip
+// (init → ingest → rebuild → verify), written once and run on SQLite and on PostgreSQL.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { initArchive, openArchive, type Archive } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { canonicalize } from '../../src/core/canonical-json.js';
+import { INDEX_TABLES, type IndexTable } from '../../src/db/schema.js';
+import { IngestService } from '../../src/ingest/ingest.service.js';
+import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
+import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
+import { withdraw } from '../../src/archive/withdrawal.service.js';
+import { hashFiles } from '../../src/store/hash-files.adapter.js';
+import { describeDatabases } from '../support/postgres.js';
+import { makeTempDir } from '../support/tmp.js';
+
+async function dumpAll(archive: Archive): Promise<string> {
+  const out: string[] = [];
+  for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+    for (const row of await archive.index.dumpTable(table)) out.push(`${table} ${canonicalize(normalise(row))}`);
+  }
+  return out.join('\n');
+}
+
+function normalise(row: Record<string, unknown>): Record<string, string | number | null> {
+  const o: Record<string, string | number | null> = {};
+  for (const [k, v] of Object.entries(row)) o[k] = v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : String(v);
+  return o;
+}
+
+async function makeSource(dir: string): Promise<void> {
+  await mkdir(join(dir, 'a', 'b'), { recursive: true });
+  for (let i = 0; i < 12; i++) await writeFile(join(dir, 'a', `f${i}.bin`), randomBytes(1000 + i));
+  await writeFile(join(dir, 'a', 'b', 'copy.bin'), await import('node:fs/promises').then((fs) => fs.readFile(join(dir, 'a', 'f0.bin'))));
+  await writeFile(join(dir, 'empty.txt'), '');
+}
+
+describeDatabases('archive index', (db) => {
+  let config: Config;
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  let source: string;
+
+  beforeEach(async () => {
+    const made = await db.makeUrl();
+    cleanup = made.cleanup;
+    const dir = await makeTempDir('custody-contract');
+    source = join(dir, 'source');
+    await makeSource(source);
+    config = loadConfig(
+      { CUSTODY_ACTOR: 'contract-test', ...(made.url === null ? {} : { DATABASE_URL: made.url }) },
+      { archive: join(dir, 'archive') },
+    );
+    await initArchive(config);
+  });
+  afterEach(() => cleanup());
+
+  const ingest = async (deliveryId: string | null = null) => {
+    const archive = await openArchive(config, 'write', 'ingest');
+    try {
+      return await new IngestService(archive).run({ paths: [source], source: 'OLIVE', receivedBy: 'R. Analyst', medium: 'USB stick', note: null, manifestPath: null, deliveryId });
+    } finally {
+      await archive.close();
+    }
+  };
+
+  it('records items, shared objects and the idempotence key', async () => {
+    const report = await ingest();
+    expect(report.summary.items_added).toBe(14);
+    expect(report.summary.objects_shared).toBe(1);
+    const again = await ingest(report.delivery);
+    expect(again.summary.items_added).toBe(0);
+    expect(again.summary.already_present).toBe(14);
+
+    const archive = await openArchive(config, 'read', 'test');
+    try {
+      expect(await archive.index.countItems(report.delivery)).toBe(14);
+      expect(await archive.index.countObjects()).toBe(13);
+      const items = await archive.index.listItems({ deliveryId: report.delivery });
+      const copy = items.find((i) => i.relative_path === 'a/b/copy.bin');
+      expect(copy).toBeDefined();
+      const sharing = await archive.index.itemsBySha256(copy?.sha256 ?? '');
+      expect(sharing.map((i) => i.relative_path).sort()).toEqual(['a/b/copy.bin', 'a/f0.bin']);
+      const found = await archive.index.findItemsByOrigin(report.delivery, copy?.origin_key ?? '');
+      expect(found).toEqual([{ id: copy?.id, sha256: copy?.sha256 }]);
+      const delivery = await archive.index.getDelivery(report.delivery);
+      expect(delivery?.source).toBe('OLIVE');
+      expect(delivery?.closed_seq).toBeGreaterThan(0);
+      expect(await archive.index.ledgerSize()).toBe(archive.ledger.size);
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('rebuild reproduces every table exactly: rows, ids and values', async () => {
+    await ingest();
+    let archive = await openArchive(config, 'write', 'withdraw');
+    const first = (await archive.index.listItems())[0];
+    await withdraw(archive, first?.id ?? '', 'consent withdrawn', 'ORDER-1');
+    await archive.close();
+
+    archive = await openArchive(config, 'write', 'rebuild', { skipIndexSync: true });
+    try {
+      const before = await dumpAll(archive);
+      expect(before.split('\n').length).toBeGreaterThan(30);
+      const r = await rebuildIndex(archive);
+      expect(r.entries).toBe(archive.ledger.size);
+      const after = await dumpAll(archive);
+      expect(after).toBe(before);
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('verifies clean, and names a row changed behind the ledger', async () => {
+    await ingest();
+    const archive = await openArchive(config, 'read', 'verify', { lock: true });
+    try {
+      const ok = await verifyArchive({ archive, hashFiles }, []);
+      expect(ok.findings.filter((f) => f.severity === 'error')).toEqual([]);
+      expect(ok.ok).toBe(true);
+      const item = (await archive.index.listItems())[0];
+      await archive.index.applyEntries([{ op: 'update', table: 'items', key: item?.id ?? '', set: { size: 1 } }], archive.ledger.size);
+      const bad = await verifyArchive({ archive, hashFiles }, []);
+      expect(bad.ok).toBe(false);
+      expect(bad.findings.map((f) => f.code)).toContain('DB_ROW_CHANGED');
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('finds an interrupted delivery to resume, and withdrawn objects to purge', async () => {
+    const archive = await openArchive(config, 'write', 'test');
+    try {
+      const roots = canonicalize([source]);
+      await archive.commit([
+        { actor: 'x', type: 'ingestion start', items: [], objects: [], details: { delivery: 'D1', continued: false, mode: 'new', source: 'OLIVE', received_by: null, medium: null, note: null, roots: [source], manifest: null } },
+      ]);
+      expect((await archive.index.findOpenDelivery('OLIVE', roots))?.id).toBe('D1');
+      expect(await archive.index.findOpenDelivery('OTHER', roots)).toBeUndefined();
+      expect(await archive.index.withdrawnUnpurged()).toEqual([]);
+    } finally {
+      await archive.close();
+    }
+  });
+});
