@@ -27,19 +27,17 @@ export async function withArchive<T>(
   opts: { lock?: boolean; skipIndexSync?: boolean } = {},
 ): Promise<T> {
   const archive = await openArchive(configFrom(args, io), mode, command, opts);
-  let ok = false;
+  let out: T;
   try {
-    const out = await fn(archive);
-    ok = true;
-    return out;
-  } finally {
-    try {
-      await archive.close();
-    } catch (e) {
-      if (ok) throw e;
-      io.stderr(`custody: warning: while closing after an error: ${(e as Error).message}\n`);
-    }
+    out = await fn(archive);
+  } catch (e) {
+    await archive.close().catch((closeError: unknown) => {
+      io.stderr(`custody: warning: while closing after an error: ${(closeError as Error).message}\n`);
+    });
+    throw e;
   }
+  await archive.close();
+  return out;
 }
 
 export function wantsJson(args: ParsedArgs): boolean {

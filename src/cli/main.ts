@@ -72,8 +72,9 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
     return await cmd.run(args, io);
   } catch (e) {
     if (e instanceof CustodyError) {
-      io.stderr(`custody: ${e.message} [${e.code}]\n`);
-      return USAGE_CODES.has(e.code) ? EXIT.usage : EXIT.finding;
+      const code = (e as CustodyError).code;
+      io.stderr(`custody: ${e.message} [${code}]\n`);
+      return USAGE_CODES.has(code) ? EXIT.usage : EXIT.finding;
     }
     // A crash must never read as a finding.
     io.stderr(`custody: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -38,7 +38,7 @@ export class ArchiveIndexRepository {
           await trx.deleteFrom(table).execute();
           const all = [...(rows.get(table)?.values() ?? [])];
           for (let i = 0; i < all.length; i += 200) {
-            await trx.insertInto(table).values(all.slice(i, i + 200) as never).execute();
+            await trx.insertInto(table).values(all.slice(i, i + 200)).execute();
           }
         }
         await setLedgerSize(trx, ledgerSize);
@@ -51,7 +51,7 @@ export class ArchiveIndexRepository {
   /** Every row of a table, ordered by primary key, values as stored. */
   async dumpTable(table: IndexTable): Promise<Row[]> {
     const pk = INDEX_TABLES[table];
-    return (await this.db.selectFrom(table).selectAll().orderBy(pk as never).execute()) as unknown as Row[];
+    return await this.db.selectFrom(table).selectAll().orderBy(pk as never).execute();
   }
 
   async findItemsByOrigin(deliveryId: string, originKey: string): Promise<Pick<ItemsTable, 'id' | 'sha256'>[]> {
@@ -133,13 +133,13 @@ export class ArchiveIndexRepository {
 async function applyOne(trx: Db, m: Mutation): Promise<void> {
   switch (m.op) {
     case 'insert':
-      await trx.insertInto(m.table).values(m.row as never).execute();
+      await trx.insertInto(m.table).values(m.row).execute();
       return;
     case 'insertIfAbsent':
       await trx
         .insertInto(m.table)
-        .values(m.row as never)
-        .onConflict((oc) => oc.column(INDEX_TABLES[m.table] as never).doNothing())
+        .values(m.row)
+        .onConflict((oc) => oc.column(INDEX_TABLES[m.table]).doNothing())
         .execute();
       return;
     case 'update':
@@ -161,7 +161,8 @@ async function setLedgerSize(trx: Db, size: number): Promise<void> {
 }
 
 function asDbError(e: unknown): unknown {
-  const text = String((e as { code?: unknown }).code ?? '') + ' ' + String(e);
+  const code = (e as { code?: unknown }).code;
+  const text = `${typeof code === 'string' ? code : ''} ${e instanceof Error ? e.message : ''}`;
   if (/SQLITE_FULL|disk is full|53100|No space left/i.test(text)) {
     return new DbError('DB_OUT_OF_SPACE', 'the database is out of space; the ledger holds what was received and the index will catch up once space is freed', { cause: e });
   }

@@ -42,6 +42,6 @@ async function migrate(db: Kysely<Database>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new DbError('DB_MIGRATION_FAILED', `database migration ${failed} failed: ${String(error)}`, { cause: error });
+    throw new DbError('DB_MIGRATION_FAILED', `database migration ${failed} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
   }
 }

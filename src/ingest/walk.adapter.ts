@@ -82,7 +82,7 @@ async function* walkPath(
   }
   let names: Buffer[];
   try {
-    names = (await readdir(path, { encoding: 'buffer' })).sort(Buffer.compare);
+    names = (await readdir(path, { encoding: 'buffer' })).sort((a, b) => Buffer.compare(a, b));
   } catch (e) {
     yield problemFromError(path, e);
     return;

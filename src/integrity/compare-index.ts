@@ -50,7 +50,7 @@ function normalise(v: unknown): string | number | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'number' || typeof v === 'string') return v;
-  return String(v);
+  return JSON.stringify(v);
 }
 
 function canonicalRow(row: Row): string {

@@ -54,7 +54,7 @@ export function parseEntry(value: JsonValue, expectedSeq: number): LedgerEntry {
   if (seq !== expectedSeq) {
     throw new LedgerError(
       'LEDGER_SEQ_MISMATCH',
-      `line ${expectedSeq} of the ledger carries seq ${String(seq)}: entries were reordered, removed or inserted`,
+      `line ${expectedSeq} of the ledger carries seq ${JSON.stringify(seq)}: entries were reordered, removed or inserted`,
       { details: { index: expectedSeq, seq } },
     );
   }

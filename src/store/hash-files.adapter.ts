@@ -50,7 +50,7 @@ export async function hashFiles(
   threads = 2,
 ): Promise<void> {
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
-  const iterator = (Symbol.asyncIterator in paths ? paths[Symbol.asyncIterator]() : toAsync(paths as Iterable<string>));
+  const iterator = (Symbol.asyncIterator in paths ? paths[Symbol.asyncIterator]() : toAsync(paths));
   let exhausted = false;
   const nextBatch = async (): Promise<string[]> => {
     const batch: string[] = [];
@@ -83,5 +83,5 @@ export async function hashFiles(
 }
 
 async function* toAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
-  yield* it;
+  for (const x of it) yield await Promise.resolve(x);
 }
