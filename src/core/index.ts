@@ -1,0 +1,7 @@
+// The public surface of core/: pure primitives with no I/O. Other modules import only this file.
+export * from './errors.js';
+export * from './sha256.js';
+export * from './ids.js';
+export * from './canonical-json.js';
+export * from './merkle.js';
+export * from './checkpoint.js';
