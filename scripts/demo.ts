@@ -1,0 +1,53 @@
+// The README's first command: a synthetic collection (photo-like JPEGs with realistic EXIF,
+// never real photographs of people) → a new archive → intake with the source's own manifest →
+// full verification. Re-running it reuses what is already there.
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { runCli } from '../src/cli/main.js';
+import { MANIFEST_NAME, planCollection, writeCollection } from '../src/demo/index.js';
+
+const root = resolve(process.env.CUSTODY_DEMO_DIR ?? 'demo');
+const media = join(root, 'collection', 'DCIM');
+const manifest = join(root, 'collection', 'source-manifest-sha256.txt');
+const archive = join(root, 'archive');
+const count = Number(process.env.CUSTODY_DEMO_PHOTOS ?? '300');
+
+async function cli(...args: string[]): Promise<number> {
+  console.log(`\n$ custody ${args.join(' ')}`);
+  return runCli([...args, '--archive', archive]);
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(manifest)) {
+    console.log(`Generating ${count} synthetic photographs in ${media} …`);
+    const plan = planCollection({ count, seed: 'custody-demo-1', duplicateRate: 0.04 });
+    const r = await writeCollection(media, plan, {
+      onProgress: (done, total) => {
+        if (done % 50 === 0 || done === total) process.stdout.write(`  ${done}/${total}\n`);
+      },
+    });
+    await rename(join(media, MANIFEST_NAME), manifest);
+    console.log(`  ${r.files} files, ${(r.bytes / 1e6).toFixed(1)} MB`);
+  }
+  process.env.CUSTODY_ACTOR ??= 'demo-operator';
+  if (!existsSync(join(archive, 'custody.json'))) {
+    if ((await cli('init')) !== 0) return 1;
+    const code = await cli('ingest', media, '--source', 'ORCHID', '--received-by', 'Demo Operator', '--medium', 'USB stick (synthetic)', '--manifest', manifest);
+    if (code !== 0) return code;
+  } else {
+    console.log(`\nThe demo archive exists already: ${archive}`);
+  }
+  const verified = await cli('verify');
+  await cli('checkpoint');
+  console.log(`
+Done. Try:
+  npx custody items --archive ${archive} | head
+  npx custody show <item-id> --archive ${archive}
+  npx custody log --archive ${archive} | tail
+  npx custody prove inclusion 5 --archive ${archive}
+`);
+  return verified;
+}
+
+process.exitCode = await main();
