@@ -5,11 +5,12 @@ import { canonicalize, type JsonValue } from '../core/canonical-json.js';
 import { CustodyError } from '../core/errors.js';
 import { toHex } from '../core/sha256.js';
 import type { EntryDraft } from '../ledger/entry.js';
+import { originKey } from '../ledger/projection.js';
 import { checkManifest, normalisePath, parseSourceManifest, type SourceManifest } from './manifest.js';
 import { emptySummary, type IngestReport, type IngestSummary, type Problem, type ProblemCode } from './report.js';
 import { copySource, hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
 import { walkRoots, type FoundFile } from './walk.adapter.js';
-import { ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
+import { ZipError, ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
 
 export type IngestErrorCode = 'INGEST_NO_SUCH_DELIVERY' | 'INGEST_BAD_REQUEST';
 export class IngestError extends CustodyError<IngestErrorCode> {}
@@ -28,7 +29,7 @@ export interface IngestRequest {
 /** Containers inside containers are opened this deep, no deeper. */
 const MAX_CONTAINER_DEPTH = 4;
 const BATCH = 256;
-const CONCURRENCY = 2;
+const CONCURRENCY = Number(process.env.CUSTODY_INGEST_CONCURRENCY ?? '2');
 const CHUNK = 1 << 20;
 
 interface ItemContext {
@@ -66,15 +67,30 @@ export class IngestService {
         this.problem(r.value.code, displayPath(r.value.rawPath), r.value.message, null);
       }
     };
-    await Promise.all(
+    // A fault (store or ledger out of space, database error) stops every worker before the
+    // error goes up: the archive is closed and its lock released after this, and nothing may
+    // still be writing then. Items whose objects are already stored are committed first, so
+    // that the store holds no object the ledger does not name.
+    let failed = false;
+    const outcomes = await Promise.allSettled(
       Array.from({ length: CONCURRENCY }, async () => {
         const buffer = Buffer.allocUnsafe(CHUNK);
-        for (let f = await next(); f !== null; f = await next()) {
-          await this.ingestFile(f, buffer, ctx);
-          req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
+        try {
+          for (let f = await next(); f !== null; f = failed ? null : await next()) {
+            await this.ingestFile(f, buffer, ctx);
+            req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
+          }
+        } catch (e) {
+          failed = true;
+          throw e;
         }
       }),
     );
+    const fault = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (fault !== undefined) {
+      await this.flush().catch(() => undefined);
+      throw fault.reason;
+    }
     await this.flush();
 
     const manifestCheck =
@@ -166,9 +182,10 @@ export class IngestService {
     this.summary.files_seen++;
     const path = displayPath(f.rawPath);
     const relative = displayPath(f.relativeRaw);
-    const originKey = canonicalize([null, toHex(f.rawPath), null]);
+    const rawHex = isUtf8(f.rawPath) ? null : toHex(f.rawPath);
+    const origin = originKey(null, rawHex ?? path, null);
     try {
-      const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, originKey);
+      const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
       if (existing.length > 0) {
         const digest = await hashSource(f.rawPath, buffer);
         const match = existing.find((e) => e.sha256 === digest);
@@ -196,7 +213,6 @@ export class IngestService {
       const id = this.archive.newId();
       const flags: string[] = [];
       if (f.viaSymlink) flags.push('via-symlink');
-      const rawHex = isUtf8(f.rawPath) ? null : toHex(f.rawPath);
       if (rawHex !== null) flags.push('name-not-utf8');
       if (copy.size === 0) {
         flags.push('empty');
@@ -208,7 +224,7 @@ export class IngestService {
       }
       const mediaType = await sniff(copy.head);
       await this.addItem({
-        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags, originKey,
+        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags,
         parent: null, memberIndex: null, path, rawHex, encoding: rawHex === null ? 'utf8' : 'unknown', relative,
         mtime: new Date(Math.floor(copy.mtimeMs)).toISOString(), extra: {},
       });
@@ -250,8 +266,10 @@ export class IngestService {
         await this.ingestMember(reader, m, parent, ctx, depth);
       }
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      this.problem('INGEST_ZIP_CORRUPT', parent.relative, `ZIP could not be read to the end (${msg})`, parent.id);
+      // Store, ledger and database faults met while taking in members go up: reported as a
+      // corrupt ZIP they would be swallowed, and a failed ledger batch silently lost.
+      if (!(e instanceof ZipError)) throw e;
+      this.problem('INGEST_ZIP_CORRUPT', parent.relative, `ZIP could not be read to the end (${e.message})`, parent.id);
     } finally {
       await reader.close();
     }
@@ -269,8 +287,9 @@ export class IngestService {
       this.problem('INGEST_ZIP_BOMB', relative, `member not extracted: ${m.skipReason} (the container itself is kept bit for bit)`, parent.id);
       return;
     }
-    const originKey = canonicalize([parent.id, toHex(m.pathRaw), m.index]);
-    const existing = parent.isNew ? [] : await this.archive.index.findItemsByOrigin(ctx.delivery, originKey);
+    const rawHex = m.pathEncoding === 'utf8' ? null : toHex(m.pathRaw);
+    const origin = originKey(parent.id, rawHex ?? m.path, m.index);
+    const existing = parent.isNew ? [] : await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
     const writer = await this.archive.store.openWriter();
     let head: Buffer | null = null;
     let crcOk = true;
@@ -283,7 +302,9 @@ export class IngestService {
       crcOk = (await read.done).crcOk;
     } catch (e) {
       await writer.abort();
-      const msg = e instanceof Error ? e.message : String(e);
+      // Only the member's own bytes make it corrupt; a store fault (out of space) is not its doing.
+      if (!(e instanceof ZipError)) throw e;
+      const msg = e.message;
       this.problem('INGEST_ZIP_MEMBER_CORRUPT', relative, `member could not be extracted (${msg}); the container is kept bit for bit`, parent.id);
       return;
     }
@@ -308,9 +329,9 @@ export class IngestService {
         this.problem('INGEST_EMPTY_FILE', relative, 'zero-byte member: kept as an item and flagged', id);
       }
       await this.addItem({
-        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags, originKey,
+        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags,
         parent: parent.id, memberIndex: m.index, path: m.path,
-        rawHex: m.pathEncoding === 'utf8' ? null : toHex(m.pathRaw), encoding: m.pathEncoding, relative,
+        rawHex, encoding: m.pathEncoding, relative,
         mtime: m.mtimeUtc, extra: { zip_dos_time: m.dosTime, zip_crc32: m.crc32, zip_method: m.method },
       });
       this.summary.items_added++;
@@ -323,7 +344,7 @@ export class IngestService {
 
   private async addItem(a: {
     ctx: ItemContext; id: string; sha256: string; size: number; mediaType: string; flags: string[];
-    originKey: string; parent: string | null; memberIndex: number | null; path: string; rawHex: string | null;
+    parent: string | null; memberIndex: number | null; path: string; rawHex: string | null;
     encoding: string; relative: string; mtime: string | null; extra: Record<string, JsonValue>;
   }): Promise<void> {
     this.batch.push({
@@ -344,7 +365,6 @@ export class IngestService {
         mtime: a.mtime,
         media_type: a.mediaType,
         flags: [...new Set(a.flags)].sort(),
-        origin_key: a.originKey,
         ...a.extra,
       },
     });

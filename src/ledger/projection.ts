@@ -74,7 +74,11 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
           media_type: mediaType,
           sha256,
           flags_json: canonicalize(d.flags ?? []),
-          origin_key: str(d, 'origin_key', entry),
+          origin_key: originKey(
+            strOrNull(d, 'parent', entry),
+            strOrNull(d, 'path_raw_hex', entry) ?? str(d, 'path', entry),
+            d.member_index === null ? null : int(d, 'member_index', entry),
+          ),
           received_at: entry.time,
           actor: entry.actor,
         },
@@ -163,6 +167,14 @@ const PK: Record<IndexTable, string> = {
   items: 'id',
   withdrawals: 'seq',
 };
+
+/**
+ * Intake's idempotence key: where an item came from. A file: its original path (raw bytes in
+ * hex when the name is not UTF-8). A container member: its container item and its index there.
+ */
+export function originKey(parent: string | null, pathOrRawHex: string, memberIndex: number | null): string {
+  return canonicalize([parent, pathOrRawHex, memberIndex]);
+}
 
 export function primaryKeyOf(table: IndexTable): string {
   return PK[table];
