@@ -11,6 +11,7 @@ import { toHex } from './core/sha256.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { openDatabase, type DatabaseTarget } from './db/connection.adapter.js';
 import { DbError } from './db/errors.js';
+import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
 import type { Database } from './db/schema.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
 import type { EntryDraft } from './ledger/entry.js';
@@ -100,6 +101,11 @@ export async function openArchive(
   const lock = mode === 'write' || opts.lock === true ? await LedgerLock.acquire(layout.lock, { timeoutMs: config.lockTimeoutMs, command }) : null;
   const cleanups: (() => Promise<void>)[] = [];
   try {
+    const target = databaseTarget(config, manifest);
+    if (lock !== null && target.kind === 'postgres') {
+      const pgLock = await acquirePgAdvisoryLock(target.url, manifest.id, config.lockTimeoutMs);
+      cleanups.push(() => pgLock.release());
+    }
     const crash = crashPoints(config.crashAt);
     let privateKey: KeyObject | null = null;
     if (mode === 'write') privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase);
@@ -112,7 +118,7 @@ export async function openArchive(
       signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
     });
     cleanups.push(() => ledger.close());
-    const db: Kysely<Database> = await openDatabase(databaseTarget(config, manifest));
+    const db: Kysely<Database> = await openDatabase(target);
     cleanups.push(() => db.destroy());
     const index = new ArchiveIndexRepository(db);
     const store = new FsObjectStore(layout.objects, {

@@ -13,6 +13,7 @@ import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
 import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
 import { withdraw } from '../../src/archive/withdrawal.service.js';
 import { hashFiles } from '../../src/store/hash-files.adapter.js';
+import { acquirePgAdvisoryLock } from '../../src/db/pg-advisory-lock.adapter.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -128,6 +129,21 @@ describeDatabases('archive index', (db) => {
     } finally {
       await archive.close();
     }
+  });
+
+  it('keeps a second writer out (lock file; and the advisory lock on PostgreSQL)', async () => {
+    const first = await openArchive(config, 'write', 'first');
+    try {
+      const quick = { ...config, lockTimeoutMs: 300 };
+      await expect(openArchive(quick, 'write', 'second')).rejects.toMatchObject({ code: 'LEDGER_LOCKED' });
+      if (db.kind === 'postgres' && config.databaseUrl !== null) {
+        await expect(acquirePgAdvisoryLock(config.databaseUrl, first.manifest.id, 300)).rejects.toMatchObject({ code: 'LEDGER_LOCKED' });
+      }
+    } finally {
+      await first.close();
+    }
+    const again = await openArchive(config, 'write', 'third');
+    await again.close();
   });
 
   it('finds an interrupted delivery to resume, and withdrawn objects to purge', async () => {
