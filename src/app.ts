@@ -125,7 +125,6 @@ export async function openArchive(
       afterWrite: () => crash('object-written'),
       afterRename: () => crash('object-renamed'),
     });
-    const openedAt = ledger.size;
     const syncIndex = async (): Promise<number> => {
       const indexed = await index.ledgerSize();
       if (indexed > ledger.size) {
@@ -163,7 +162,8 @@ export async function openArchive(
       syncIndex,
       async close() {
         try {
-          if (mode === 'write' && ledger.size > openedAt) await ledger.checkpoint();
+          // Also covers entries a killed run appended but never signed.
+          if (mode === 'write') await ledger.checkpoint();
         } finally {
           for (const c of cleanups.reverse()) await c().catch(() => undefined);
           await lock?.release();

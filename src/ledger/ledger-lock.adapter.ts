@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { LedgerError } from './errors.js';
 
 export interface LockOptions {
@@ -33,7 +33,7 @@ export class LedgerLock {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const holder = await readHolder(path);
-      if (holder !== null && isStale(holder)) {
+      if ((holder !== null && isStale(holder)) || (holder === null && (await olderThan(path, 30_000)))) {
         await unlink(path).catch(() => undefined);
         continue;
       }
@@ -64,6 +64,15 @@ async function readHolder(path: string): Promise<Holder | null> {
     return { pid: parsed.pid, host: parsed.host, command: String(parsed.command), since: String(parsed.since) };
   } catch {
     return null; // being written right now, or vanished: wait and look again
+  }
+}
+
+/** A lock file that stays unreadable this long was left half-written by a killed process. */
+async function olderThan(path: string, ms: number): Promise<boolean> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs > ms;
+  } catch {
+    return false;
   }
 }
 
