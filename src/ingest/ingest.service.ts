@@ -47,13 +47,14 @@ export class IngestService {
   private readonly batch: EntryDraft[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly received = new Map<string, string>();
+  private readonly seenOrigins = new Set<string>();
 
   constructor(private readonly archive: Archive) {}
 
   async run(req: IngestRequest): Promise<IngestReport> {
     if (req.paths.length === 0) throw new IngestError('INGEST_BAD_REQUEST', 'name at least one file or folder to ingest');
     if (req.source.trim() === '') throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required (--source)');
-    const rootsAbs = req.paths.map((p) => resolve(p)).sort();
+    const rootsAbs = [...new Set(req.paths.map((p) => resolve(p)))].sort();
     const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath);
     const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
     const ctx: ItemContext = { delivery, actor: this.archive.config.actor };
@@ -179,11 +180,13 @@ export class IngestService {
   }
 
   private async ingestFile(f: FoundFile, buffer: Buffer, ctx: ItemContext): Promise<void> {
-    this.summary.files_seen++;
     const path = displayPath(f.rawPath);
     const relative = displayPath(f.relativeRaw);
     const rawHex = isUtf8(f.rawPath) ? null : toHex(f.rawPath);
     const origin = originKey(null, rawHex ?? path, null);
+    if (this.seenOrigins.has(origin)) return; // overlapping roots name the same file twice
+    this.seenOrigins.add(origin);
+    this.summary.files_seen++;
     try {
       const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
       if (existing.length > 0) {
