@@ -154,9 +154,14 @@ export async function openArchive(
       async commit(drafts) {
         if (mode !== 'write') throw new Error('archive opened read-only');
         await store.syncDirs();
+        const before = ledger.size;
         const stored = await ledger.append(drafts);
         crash('ledger-appended');
-        await index.applyEntries(stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), ledger.size);
+        if ((await index.ledgerSize()) === before) {
+          await index.applyEntries(stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), ledger.size);
+        } else {
+          await syncIndex(); // the index lagged (opened without catching up): replay in order
+        }
         return stored;
       },
       syncIndex,
@@ -195,7 +200,12 @@ async function readManifest(path: string, dir: string): Promise<ArchiveManifest>
   } catch {
     throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir} (create one with \`custody init --archive ${dir}\`)`);
   }
-  const m = JSON.parse(text) as Partial<ArchiveManifest>;
+  let m: Partial<ArchiveManifest>;
+  try {
+    m = JSON.parse(text) as Partial<ArchiveManifest>;
+  } catch {
+    throw new ArchiveError('ARCHIVE_INVALID', `${path} is damaged: not valid JSON`);
+  }
   if (m.format !== 'custody-archive' || m.version !== 1 || typeof m.origin !== 'string' || typeof m.id !== 'string') {
     throw new ArchiveError('ARCHIVE_INVALID', `${path} is not a Custody archive manifest`);
   }

@@ -29,7 +29,9 @@ export async function withdraw(archive: Archive, target: string, reason: string,
 
 export async function purgeWithdrawn(archive: Archive): Promise<{ purged: { sha256: string; seq: number; withdrawal_seq: number }[] }> {
   const purged: { sha256: string; seq: number; withdrawal_seq: number }[] = [];
-  for (const o of await archive.index.withdrawnUnpurged()) {
+  for (const o of await archive.index.withdrawnObjects()) {
+    // Purged once already: act again only if the same bytes were received again since.
+    if (o.purged_seq !== null && !(await archive.store.has(o.sha256))) continue;
     const withdrawalSeq = o.withdrawn_seq ?? -1;
     const removed = await archive.store.purgeWithdrawn(o.sha256);
     const [stored] = await archive.commit([

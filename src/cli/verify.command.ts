@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import type { Archive } from '../app.js';
 import type { JsonValue } from '../core/canonical-json.js';
+import type { EntryDraft } from '../ledger/entry.js';
 import { verifyArchive, type TrustedCheckpointInput, type VerifyReport } from '../integrity/archive-verify.service.js';
 import { hashFiles } from '../store/hash-files.adapter.js';
 import { flag, list, printJson, type Command, type Io } from './command.js';
@@ -20,34 +22,43 @@ export const verifyCommand: Command = {
         }
       }),
     );
-    const report = await withArchive(args, io, 'read', 'verify', (archive) => verifyArchive({ archive, hashFiles: (p, cb) => hashFiles(p, cb) }, trusted), { lock: true });
+    const check = (archive: Archive) => verifyArchive({ archive, hashFiles: (p, cb) => hashFiles(p, cb) }, trusted);
     let recorded: number | null = null;
+    let report: VerifyReport;
     if (flag(args, 'record')) {
-      recorded = await withArchive(args, io, 'write', 'verify --record', async (archive) => {
-        const [e] = await archive.commit([
-          {
-            actor: archive.config.actor,
-            type: 'fixity check',
-            items: [],
-            objects: [],
-            details: {
-              result: report.ok ? 'pass' : 'fail',
-              tree_size: report.ledger.size,
-              root: report.ledger.root,
-              objects_hashed: report.objects.hashed,
-              bytes_hashed: report.objects.bytes,
-              findings: report.findings.filter((x) => x.severity !== 'info').slice(0, 1000) as unknown as JsonValue,
-            },
-          },
-        ]);
-        return e?.entry.seq ?? null;
-      });
+      // One writer's lock for the whole check and its record, so that what is recorded is
+      // exactly the ledger that was checked. The index is not caught up first: a lag is a finding.
+      report = await withArchive(args, io, 'write', 'verify --record', async (archive) => {
+        const r = await check(archive);
+        const [e] = await archive.commit([fixityEntry(archive, r)]);
+        recorded = e?.entry.seq ?? null;
+        return r;
+      }, { skipIndexSync: true });
+    } else {
+      report = await withArchive(args, io, 'read', 'verify', check, { lock: true });
     }
     if (wantsJson(args)) printJson(io, { ...report, recorded_seq: recorded });
     else printVerify(io, report, recorded);
     return report.ok ? 0 : 1;
   },
 };
+
+function fixityEntry(archive: Archive, report: VerifyReport): EntryDraft {
+  return {
+    actor: archive.config.actor,
+    type: 'fixity check',
+    items: [],
+    objects: [],
+    details: {
+      result: report.ok ? 'pass' : 'fail',
+      tree_size: report.ledger.size,
+      root: report.ledger.root,
+      objects_hashed: report.objects.hashed,
+      bytes_hashed: report.objects.bytes,
+      findings: report.findings.filter((x) => x.severity !== 'info').slice(0, 1000) as unknown as JsonValue,
+    },
+  };
+}
 
 function printVerify(io: Io, r: VerifyReport, recorded: number | null): void {
   for (const x of r.findings) {

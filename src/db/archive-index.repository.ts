@@ -114,13 +114,11 @@ export class ArchiveIndexRepository {
   }
 
   async withdrawnUnpurged(): Promise<ObjectsTable[]> {
-    return this.db
-      .selectFrom('objects')
-      .selectAll()
-      .where('withdrawn_seq', 'is not', null)
-      .where('purged_seq', 'is', null)
-      .orderBy('sha256')
-      .execute();
+    return (await this.withdrawnObjects()).filter((o) => o.purged_seq === null);
+  }
+
+  async withdrawnObjects(): Promise<ObjectsTable[]> {
+    return this.db.selectFrom('objects').selectAll().where('withdrawn_seq', 'is not', null).orderBy('sha256').execute();
   }
 
   async entriesNaming(itemIds: readonly string[]): Promise<number[]> {

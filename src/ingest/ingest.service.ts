@@ -350,6 +350,11 @@ export class IngestService {
     parent: string | null; memberIndex: number | null; path: string; rawHex: string | null;
     encoding: string; relative: string; mtime: string | null; extra: Record<string, JsonValue>;
   }): Promise<void> {
+    const known = await this.archive.index.getObject(a.sha256);
+    if (known !== undefined && known.withdrawn_seq !== null) {
+      a.flags.push('withdrawn-content');
+      this.problem('INGEST_WITHDRAWN_CONTENT', a.relative, `these bytes were withdrawn by entry ${known.withdrawn_seq}; run \`custody purge --withdrawn\` to remove them again`, a.id);
+    }
     this.batch.push({
       actor: a.ctx.actor,
       type: 'ingestion',

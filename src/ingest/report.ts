@@ -17,6 +17,7 @@ export const PROBLEM_CODES = [
   'INGEST_ZIP_HOSTILE_PATH',
   'INGEST_ZIP_BOMB',
   'INGEST_ZIP_TOO_DEEP',
+  'INGEST_WITHDRAWN_CONTENT',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

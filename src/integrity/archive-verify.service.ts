@@ -97,7 +97,10 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
     verified++;
   }
   const latest = stored.at(-1)?.size ?? null;
-  if (total > 0 && (latest === null || latest < total)) {
+  if (total > 0 && latest === null) {
+    // `init` signs the first checkpoint: an archive with none had them removed.
+    findings.push(f('CHECKPOINT_MISSING', 'the archive has no signed checkpoint at all: they were removed (init always signs one)', 'ledger'));
+  } else if (total > 0 && latest !== null && latest < total) {
     findings.push(f('LEDGER_UNCHECKPOINTED_TAIL', `entries ${latest ?? 0}..${total - 1} are not yet covered by a signed checkpoint (an interrupted run; the next write signs one)`, 'ledger', 'warning'));
   }
 

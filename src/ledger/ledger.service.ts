@@ -154,7 +154,8 @@ export async function loadLedger(
     last = line;
   });
   let lastTime = 0;
-  if (last !== null) {
+  // Only a writer needs the last entry's time; a reader (verify) must not fail on a bad line.
+  if (last !== null && deps.signer !== null) {
     const entry = parseEntry(parseCanonical(last), tree.size - 1);
     lastTime = Date.parse(entry.time);
   }

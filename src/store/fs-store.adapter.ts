@@ -102,10 +102,14 @@ export class FsObjectStore {
   /** Every file under sha256/, whatever its name: verification decides what it means. */
   async *list(): AsyncGenerator<{ prefix: string; name: string; path: string }> {
     const top = join(this.root, 'sha256');
-    for (const prefix of (await readdir(top)).sort()) {
-      const dir = join(top, prefix);
-      const names = await readdir(dir).catch(() => [] as string[]);
-      for (const name of names.sort()) yield { prefix, name, path: join(dir, name) };
+    const entries = (await readdir(top, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      if (!e.isDirectory()) {
+        yield { prefix: '', name: e.name, path: join(top, e.name) }; // never a valid object
+        continue;
+      }
+      const dir = join(top, e.name);
+      for (const name of (await readdir(dir)).sort()) yield { prefix: e.name, name, path: join(dir, name) };
     }
   }
 
