@@ -1,0 +1,204 @@
+// The checkpoint-signing key (mode, encryption, passphrase handling) and the single-writer lock.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkpointBody,
+  cloneArchive,
+  custody,
+  custodyExpect,
+  fileMode,
+  ingest,
+  initArchive,
+  listItems,
+  writeExtraFiles,
+  writeSourceTree,
+  type TestArchive,
+} from '../support/archive-fixtures.js';
+import { makeTempDir } from '../support/tmp.js';
+
+const keyFile = (a: TestArchive): string => join(a.dir, 'keys', 'checkpoint-signing.pem');
+const lockFile = (a: TestArchive): string => join(a.dir, 'ledger', 'writer.lock');
+
+describe('the signing key without a passphrase', () => {
+  it('init warns on stderr and writes the key as plain PKCS#8, mode 0600', async () => {
+    const dir = join(await makeTempDir('key-plain'), 'archive');
+    const r = await custodyExpect(0, ['init', '--archive', dir, '--json']);
+    expect(r.stderr).toMatch(/warning/i);
+    expect(r.stderr).toMatch(/not encrypted/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ key_encrypted: false, database: 'sqlite' });
+    const a = { dir, origin: '', verifierKey: '', env: {} };
+    expect(await fileMode(keyFile(a))).toBe(0o600);
+    const pem = await readFile(keyFile(a), 'utf8');
+    expect(pem).toContain('-----BEGIN PRIVATE KEY-----');
+    expect(pem).not.toContain('ENCRYPTED');
+  });
+});
+
+describe('the signing key with a passphrase', () => {
+  const passphrase = 'correct horse battery staple';
+  let archive: TestArchive;
+  let base: string;
+  let passFile: string;
+  let src: string;
+
+  beforeAll(async () => {
+    base = await makeTempDir('key-encrypted');
+    src = (await writeSourceTree(join(base, 'src'))).root;
+    passFile = join(base, 'passphrase.txt');
+    await writeFile(passFile, `${passphrase}\n`, { mode: 0o600 });
+    const init = await custodyExpect(0, ['init', '--archive', join(base, 'archive'), '--json'], {
+      CUSTODY_KEY_PASSPHRASE: passphrase,
+    });
+    expect(init.stderr).not.toMatch(/not encrypted/);
+    const json = JSON.parse(init.stdout) as {
+      origin: string;
+      verifier_key: string;
+      key_encrypted: boolean;
+    };
+    expect(json.key_encrypted).toBe(true);
+    archive = {
+      dir: join(base, 'archive'),
+      origin: json.origin,
+      verifierKey: json.verifier_key,
+      env: {},
+    };
+  });
+
+  it('is an encrypted PKCS#8 PEM, mode 0600', async () => {
+    const pem = await readFile(keyFile(archive), 'utf8');
+    expect(pem).toContain('-----BEGIN ENCRYPTED PRIVATE KEY-----');
+    expect(await fileMode(keyFile(archive))).toBe(0o600);
+  });
+
+  it('ingest with the wrong passphrase → exit 1, KEY_PASSPHRASE_WRONG', async () => {
+    const r = await custody(['ingest', src, '--source', 'S', '--archive', archive.dir], {
+      CUSTODY_KEY_PASSPHRASE: 'wrong',
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('[KEY_PASSPHRASE_WRONG]');
+    expect(existsSync(lockFile(archive))).toBe(false);
+  });
+
+  it('ingest without a passphrase → exit 2, KEY_PASSPHRASE_REQUIRED', async () => {
+    const r = await custody(['ingest', src, '--source', 'S', '--archive', archive.dir]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('[KEY_PASSPHRASE_REQUIRED]');
+    expect(existsSync(lockFile(archive))).toBe(false);
+  });
+
+  it('ingest with --key-passphrase-file → exit 0', async () => {
+    const r = await custodyExpect(0, [
+      'ingest',
+      src,
+      '--source',
+      'S',
+      '--archive',
+      archive.dir,
+      '--key-passphrase-file',
+      passFile,
+      '--json',
+    ]);
+    expect((JSON.parse(r.stdout) as { summary: { items_added: number } }).summary.items_added).toBe(
+      7,
+    );
+  });
+
+  it('read-only commands need no passphrase: verify, log, items, show, checkpoint, key --public', async () => {
+    const on = ['--archive', archive.dir];
+    await custodyExpect(0, ['verify', ...on]);
+    await custodyExpect(0, ['log', ...on]);
+    const [first] = await listItems(archive);
+    await custodyExpect(0, ['show', first?.id ?? '?', ...on]);
+    await custodyExpect(0, ['checkpoint', ...on]);
+    await custodyExpect(0, ['key', '--public', ...on]);
+  });
+
+  it('key --public prints <name>+<8 hex>+<base64>, and checkpoints are signed by that key id', async () => {
+    const r = await custodyExpect(0, ['key', '--public', '--archive', archive.dir]);
+    const vkey = r.stdout.trim();
+    expect(vkey).toBe(archive.verifierKey);
+    const m = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+=*)$/.exec(vkey);
+    expect(m, vkey).not.toBeNull();
+    const [, name, keyId, key] = m ?? [];
+    expect(name).toBe(archive.origin);
+    expect(Buffer.from(key ?? '', 'base64')).toHaveLength(33); // 0x01 ‖ Ed25519 public key
+
+    const cp = checkpointBody(
+      (await custodyExpect(0, ['checkpoint', '--archive', archive.dir])).stdout,
+    );
+    expect(cp.signatures).toHaveLength(1);
+    const sig = /^\u2014 (\S+) (\S+)$/.exec(cp.signatures[0] ?? '');
+    expect(sig?.[1]).toBe(name);
+    expect(
+      Buffer.from(sig?.[2] ?? '', 'base64')
+        .subarray(0, 4)
+        .toString('hex'),
+    ).toBe(keyId);
+  });
+});
+
+describe('one writer at a time', () => {
+  let archive: TestArchive;
+  let extra: string;
+  let sleeper: ChildProcess | null = null;
+
+  beforeAll(async () => {
+    const base = await makeTempDir('lock');
+    archive = await initArchive(join(base, 'archive'));
+    extra = join(base, 'extra');
+    await writeExtraFiles(extra, 2);
+  });
+
+  afterAll(() => {
+    if (sleeper?.exitCode === null && sleeper.signalCode === null) sleeper.kill('SIGKILL');
+  });
+
+  const holdLock = (a: TestArchive, pid: number, host = hostname()): Promise<void> =>
+    writeFile(
+      lockFile(a),
+      JSON.stringify({ pid, host, command: 'ingest', since: new Date().toISOString() }),
+    );
+
+  it('a lock held by a live process → LEDGER_LOCKED (exit 1) after CUSTODY_LOCK_TIMEOUT_MS; readers still read', async () => {
+    const a = await cloneArchive(archive, 'lock-live');
+    sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    expect(sleeper.pid).toBeTypeOf('number');
+    await holdLock(a, sleeper.pid ?? -1);
+
+    const started = Date.now();
+    const r = await custody(['ingest', extra, '--source', 'S', '--archive', a.dir], {
+      CUSTODY_LOCK_TIMEOUT_MS: '500',
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('[LEDGER_LOCKED]');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    // The lock is the live holder's: still there, untouched.
+    expect(JSON.parse(await readFile(lockFile(a), 'utf8'))).toMatchObject({ pid: sleeper.pid });
+    await custodyExpect(0, ['log', '--archive', a.dir]);
+
+    sleeper.kill('SIGKILL');
+  });
+
+  it('a lock left by a dead process on this host is taken over', async () => {
+    const a = await cloneArchive(archive, 'lock-dead');
+    const dead = spawn('true', [], { stdio: 'ignore' });
+    await new Promise((resolve) => dead.once('exit', resolve));
+    await holdLock(a, dead.pid ?? -1);
+    await ingest(a, [extra], 'S');
+    await custodyExpect(0, ['verify', '--archive', a.dir]);
+  });
+
+  it('a lock from another host is never stolen, even with a dead pid', async () => {
+    const a = await cloneArchive(archive, 'lock-remote');
+    await holdLock(a, 2 ** 22 + 12345, 'some-other-host.invalid');
+    const r = await custody(['ingest', extra, '--source', 'S', '--archive', a.dir], {
+      CUSTODY_LOCK_TIMEOUT_MS: '300',
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('[LEDGER_LOCKED]');
+  });
+});
