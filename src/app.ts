@@ -140,6 +140,7 @@ export async function openArchive(
     if (mode === 'write') {
       if (opts.skipIndexSync !== true) await syncIndex();
       await store.cleanTemp();
+      await checkpoints.cleanTemp();
     }
     const archive: Archive = {
       config,

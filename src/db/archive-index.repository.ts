@@ -20,32 +20,39 @@ export class ArchiveIndexRepository {
 
   /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
   async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
+    await this.inTransaction(async (trx) => {
+      for (const m of mutations) await applyOne(trx, m);
+      await setLedgerSize(trx, newLedgerSize);
+    });
+  }
+
+  /**
+   * A controlled transaction, so that the original error survives: on a full disk SQLite rolls
+   * back by itself, and a second ROLLBACK would fail and hide why.
+   */
+  private async inTransaction(fn: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+    const trx = await this.db.startTransaction().execute();
     try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const m of mutations) await applyOne(trx, m);
-        await setLedgerSize(trx, newLedgerSize);
-      });
+      await fn(trx);
+      await trx.commit().execute();
     } catch (e) {
+      await trx.rollback().execute().catch(() => undefined);
       throw asDbError(e);
     }
   }
 
   /** Replaces the whole index with `rows` (rebuild), atomically. */
   async replaceAll(rows: ReadonlyMap<IndexTable, ReadonlyMap<string, Row>>, ledgerSize: number): Promise<void> {
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
-          await trx.deleteFrom(table).execute();
-          const all = [...(rows.get(table)?.values() ?? [])];
-          for (let i = 0; i < all.length; i += 200) {
-            await trx.insertInto(table).values(all.slice(i, i + 200)).execute();
-          }
+    await this.inTransaction(async (trx) => {
+      for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+        await trx.deleteFrom(table).execute();
+        const all = [...(rows.get(table)?.values() ?? [])];
+        for (let i = 0; i < all.length; i += 200) {
+          await trx.insertInto(table).values(all.slice(i, i + 200)).execute();
         }
-        await setLedgerSize(trx, ledgerSize);
-      });
-    } catch (e) {
-      throw asDbError(e);
-    }
+      }
+      await setLedgerSize(trx, ledgerSize);
+    });
   }
 
   /** Every row of a table, ordered by primary key, values as stored. */

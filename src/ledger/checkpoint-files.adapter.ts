@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const NAME_RE = /^(\d{16})\.checkpoint$/;
@@ -15,6 +15,13 @@ export class CheckpointFiles {
 
   async ensureDir(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
+  }
+
+  /** Removes temporary files of checkpoints whose signing was interrupted (never published). */
+  async cleanTemp(): Promise<void> {
+    for (const n of await readdir(this.dir)) {
+      if (n.includes('.checkpoint.tmp-')) await rm(join(this.dir, n), { force: true });
+    }
   }
 
   /** Tree sizes that have a checkpoint, ascending. */
