@@ -21,6 +21,7 @@ import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
+import { JobRepository } from './jobs/job.repository.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
 
@@ -31,6 +32,7 @@ export interface Archive {
   readonly ledger: Ledger;
   readonly store: FsObjectStore;
   readonly index: ArchiveIndexRepository;
+  readonly jobs: JobRepository;
   readonly publicKey: KeyObject;
   readonly verifierKey: string;
   readonly newId: () => string;
@@ -148,6 +150,7 @@ export async function openArchive(
       ledger,
       store,
       index,
+      jobs: new JobRepository(db),
       publicKey,
       verifierKey,
       newId: createUlidFactory(),

@@ -1,5 +1,6 @@
 import { CustodyError } from '../core/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
+import { analyzeCommand } from './analyze.command.js';
 import { checkpointCommand } from './checkpoint.command.js';
 import { deliveriesCommand } from './deliveries.command.js';
 import { ingestCommand } from './ingest.command.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   itemsCommand,
   showCommand,
   deliveriesCommand,
+  analyzeCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

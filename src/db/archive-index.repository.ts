@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Mutation } from '../ledger/projection.js';
 import { DbError } from './errors.js';
-import { INDEX_TABLES, type Database, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
+import { INDEX_TABLES, type AnalysesTable, type Database, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -116,6 +116,14 @@ export class ArchiveIndexRepository {
       .executeTakeFirst();
   }
 
+  async getAnalysis(sha256: string): Promise<AnalysesTable | undefined> {
+    return this.db.selectFrom('analyses').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  }
+
+  async listAnalyses(): Promise<AnalysesTable[]> {
+    return this.db.selectFrom('analyses').selectAll().orderBy('sha256').execute();
+  }
+
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {
     return this.db.selectFrom('objects').selectAll().where('sha256', '=', sha256).executeTakeFirst();
   }
@@ -145,6 +153,13 @@ async function applyOne(trx: Db, m: Mutation): Promise<void> {
         .insertInto(m.table)
         .values(m.row)
         .onConflict((oc) => oc.column(INDEX_TABLES[m.table]).doNothing())
+        .execute();
+      return;
+    case 'upsert':
+      await trx
+        .insertInto(m.table)
+        .values(m.row)
+        .onConflict((oc) => oc.column(INDEX_TABLES[m.table]).doUpdateSet(m.row))
         .execute();
       return;
     case 'update':

@@ -86,4 +86,39 @@ export const MIGRATIONS: Record<string, Migration> = {
       await sql`select 1`.execute(db);
     },
   },
+  '0002-image-analysis': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      let t = db.schema.createTable('analyses').addColumn('sha256', 'text', (c) => c.primaryKey()).addColumn('seq', 'bigint', (c) => c.notNull()).addColumn('analyzer', 'text', (c) => c.notNull());
+      for (const col of ['make', 'model', 'body_serial', 'software', 'xmp_creator_tool', 'date_time_original', 'create_date', 'modify_date', 'offset_time_original', 'sub_sec_time_original', 'quant_digest', 'pdq', 'thumbnail_pdq', 'gps_latitude', 'gps_longitude']) {
+        t = t.addColumn(col, 'text');
+      }
+      for (const col of ['orientation', 'width', 'height', 'jpeg_quality', 'pdq_quality']) t = t.addColumn(col, 'bigint');
+      t = t.addColumn('exif_present', 'bigint', (c) => c.notNull());
+      for (const col of ['xmp_history_json', 'pdq_dihedral_json', 'crops_json', 'warnings_json']) t = t.addColumn(col, 'text', (c) => c.notNull());
+      await t.execute();
+      await db.schema.createIndex('analyses_camera').on('analyses').columns(['make', 'model']).execute();
+      await db.schema
+        .createTable('decisions')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('objects_json', 'text', (c) => c.notNull())
+        .addColumn('decision', 'text', (c) => c.notNull())
+        .addColumn('note', 'text')
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('media_type', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'bigint', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'id']).execute();
+    },
+  },
 };

@@ -64,6 +64,61 @@ export interface WithdrawalsTable {
   time: string;
 }
 
+/** One row per analysed object, from its 'metadata extraction' entry (see ledger/projection). */
+export interface AnalysesTable {
+  sha256: string;
+  seq: number;
+  analyzer: string;
+  make: string | null;
+  model: string | null;
+  body_serial: string | null;
+  software: string | null;
+  xmp_creator_tool: string | null;
+  xmp_history_json: string;
+  date_time_original: string | null;
+  create_date: string | null;
+  modify_date: string | null;
+  offset_time_original: string | null;
+  sub_sec_time_original: string | null;
+  orientation: number | null;
+  width: number | null;
+  height: number | null;
+  exif_present: number;
+  jpeg_quality: number | null;
+  quant_digest: string | null;
+  pdq: string | null;
+  pdq_quality: number | null;
+  pdq_dihedral_json: string;
+  crops_json: string;
+  thumbnail_pdq: string | null;
+  gps_latitude: string | null;
+  gps_longitude: string | null;
+  warnings_json: string;
+}
+
+/** An examiner's decision on a pair or cluster of objects (ledger 'decision' entries). */
+export interface DecisionsTable {
+  seq: number;
+  subject: string;
+  objects_json: string;
+  decision: string;
+  note: string | null;
+  actor: string;
+  time: string;
+}
+
+/** Operational: analysis work to do. Not part of the record; rebuilt from objects lacking results. */
+export interface JobsTable {
+  id: string;
+  name: string;
+  sha256: string;
+  media_type: string;
+  state: string;
+  attempts: number;
+  error: string | null;
+  updated_at: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -76,6 +131,9 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   withdrawals: WithdrawalsTable;
   meta: MetaTable;
+  analyses: AnalysesTable;
+  decisions: DecisionsTable;
+  jobs: JobsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -85,6 +143,8 @@ export const INDEX_TABLES = {
   objects: 'sha256',
   items: 'id',
   withdrawals: 'seq',
+  analyses: 'sha256',
+  decisions: 'seq',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

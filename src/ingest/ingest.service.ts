@@ -6,6 +6,7 @@ import { CustodyError } from '../core/errors.js';
 import { toHex } from '../core/sha256.js';
 import type { EntryDraft } from '../ledger/entry.js';
 import { originKey } from '../ledger/projection.js';
+import { isAnalysable } from '../analysis/image/image-analysis.service.js';
 import { checkManifest, normalisePath, parseSourceManifest, type SourceManifest } from './manifest.js';
 import { emptySummary, type IngestReport, type IngestSummary, type Problem, type ProblemCode } from './report.js';
 import { copySource, hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
@@ -48,6 +49,7 @@ export class IngestService {
   private flushing: Promise<void> = Promise.resolve();
   private readonly received = new Map<string, string>();
   private readonly seenOrigins = new Set<string>();
+  private readonly toAnalyse = new Map<string, string>();
 
   constructor(private readonly archive: Archive) {}
 
@@ -93,6 +95,8 @@ export class IngestService {
       throw fault.reason;
     }
     await this.flush();
+    // Analysis is queued, not run: `custody analyze` (or `ingest --analyze`) takes the queue.
+    await this.archive.jobs.enqueue([...this.toAnalyse].map(([sha256, mediaType]) => ({ name: 'analyze-image', sha256, mediaType })));
 
     const manifestCheck =
       manifest === null
@@ -350,6 +354,7 @@ export class IngestService {
     parent: string | null; memberIndex: number | null; path: string; rawHex: string | null;
     encoding: string; relative: string; mtime: string | null; extra: Record<string, JsonValue>;
   }): Promise<void> {
+    if (isAnalysable(a.mediaType)) this.toAnalyse.set(a.sha256, a.mediaType);
     const known = await this.archive.index.getObject(a.sha256);
     if (known !== undefined && known.withdrawn_seq !== null) {
       a.flags.push('withdrawn-content');

@@ -90,6 +90,8 @@ export class LedgerReplayer {
         break;
       case 'ingestion end':
       case 'fixity check':
+      case 'metadata extraction':
+      case 'decision':
         break;
     }
   }

@@ -14,6 +14,8 @@ export const ENTRY_TYPES = [
   'fixity check', // PREMIS: `custody verify --record`
   'deletion', // PREMIS: bytes of a withdrawn object purged
   'withdrawal', // ours: lawful removal ordered (court order, consent withdrawn)
+  'metadata extraction', // PREMIS: image analysis of one object (metadata, structure, PDQ)
+  'decision', // ours: an examiner's decision on a pair or cluster (same image / same subject / different)
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 

@@ -1,5 +1,5 @@
 import { canonicalize, type JsonValue } from '../core/canonical-json.js';
-import type { IndexTable, Row } from '../db/schema.js';
+import { INDEX_TABLES, type IndexTable, type Row } from '../db/schema.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 
@@ -12,6 +12,7 @@ import { LedgerError } from './errors.js';
 export type Mutation =
   | { op: 'insert'; table: IndexTable; row: Row }
   | { op: 'insertIfAbsent'; table: IndexTable; row: Row }
+  | { op: 'upsert'; table: IndexTable; row: Row }
   | { op: 'update'; table: IndexTable; key: string | number; set: Row };
 
 export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[] {
@@ -113,11 +114,76 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     case 'deletion':
       out.push({ op: 'update', table: 'objects', key: only(entry.objects, 'objects', entry), set: { purged_seq: entry.seq } });
       break;
+    case 'metadata extraction':
+      out.push({ op: 'upsert', table: 'analyses', row: analysisRow(entry) });
+      break;
+    case 'decision':
+      out.push({
+        op: 'insert',
+        table: 'decisions',
+        row: {
+          seq: entry.seq,
+          subject: str(d, 'subject', entry),
+          objects_json: canonicalize(entry.objects),
+          decision: str(d, 'decision', entry),
+          note: strOrNull(d, 'note', entry),
+          actor: entry.actor,
+          time: entry.time,
+        },
+      });
+      break;
     case 'creation':
     case 'fixity check':
       break;
   }
   return out;
+}
+
+/** The queryable columns of an analysis; the whole result stays in the ledger entry. */
+function analysisRow(entry: LedgerEntry): Row {
+  const d = entry.details;
+  const exif = obj(d.exif);
+  const jpeg = obj(d.jpeg);
+  const pdq = obj(d.pdq);
+  const dims = obj(d.dimensions);
+  const gps = obj(exif.gps);
+  const thumb = obj(d.thumbnail);
+  const s = (v: JsonValue | undefined): string | null => (typeof v === 'string' ? v : null);
+  const n = (v: JsonValue | undefined): number | null => (typeof v === 'number' ? v : null);
+  return {
+    sha256: only(entry.objects, 'objects', entry),
+    seq: entry.seq,
+    analyzer: str(d, 'analyzer', entry),
+    make: s(exif.make),
+    model: s(exif.model),
+    body_serial: s(exif.body_serial_number),
+    software: s(exif.software),
+    xmp_creator_tool: s(exif.xmp_creator_tool),
+    xmp_history_json: canonicalize(exif.xmp_history_software ?? []),
+    date_time_original: s(exif.date_time_original),
+    create_date: s(exif.create_date),
+    modify_date: s(exif.modify_date),
+    offset_time_original: s(exif.offset_time_original),
+    sub_sec_time_original: s(exif.sub_sec_time_original),
+    orientation: n(exif.orientation),
+    width: n(dims.width),
+    height: n(dims.height),
+    exif_present: exif.make != null || exif.model != null || exif.date_time_original != null ? 1 : 0,
+    jpeg_quality: n(jpeg.estimated_quality),
+    quant_digest: s(jpeg.quant_digest),
+    pdq: s(pdq.hash),
+    pdq_quality: n(pdq.quality),
+    pdq_dihedral_json: canonicalize(pdq.dihedral ?? null),
+    crops_json: canonicalize(d.crops ?? []),
+    thumbnail_pdq: s(thumb.pdq),
+    gps_latitude: s(gps.latitude),
+    gps_longitude: s(gps.longitude),
+    warnings_json: canonicalize(d.warnings ?? []),
+  };
+}
+
+function obj(v: JsonValue | undefined): { [k: string]: JsonValue } {
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v) ? v : {};
 }
 
 /** An in-memory copy of the index tables, built by replaying mutations. */
@@ -128,6 +194,9 @@ export class MemoryIndex {
     for (const m of mutations) {
       const t = this.table(m.table);
       switch (m.op) {
+        case 'upsert':
+          t.set(String(m.row[PK[m.table]]), { ...m.row });
+          break;
         case 'insert':
         case 'insertIfAbsent': {
           const key = String(m.row[PK[m.table]]);
@@ -160,13 +229,7 @@ export class MemoryIndex {
   }
 }
 
-const PK: Record<IndexTable, string> = {
-  ledger_entries: 'seq',
-  deliveries: 'id',
-  objects: 'sha256',
-  items: 'id',
-  withdrawals: 'seq',
-};
+const PK: Record<IndexTable, string> = INDEX_TABLES;
 
 /**
  * Intake's idempotence key: where an item came from. A file: its original path (raw bytes in

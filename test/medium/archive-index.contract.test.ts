@@ -14,6 +14,8 @@ import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
 import { withdraw } from '../../src/archive/withdrawal.service.js';
 import { hashFiles } from '../../src/store/hash-files.adapter.js';
 import { acquirePgAdvisoryLock } from '../../src/db/pg-advisory-lock.adapter.js';
+import sharp from 'sharp';
+import { runAnalysisJobs } from '../../src/jobs/analysis-worker.service.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -69,6 +71,7 @@ describeDatabases('archive index', (db) => {
   it('records items, shared objects and the idempotence key', async () => {
     const report = await ingest();
     expect(report.summary.items_added).toBe(14);
+    expect(await (async () => { const a = await openArchive(config, 'read', 't'); const c = await a.jobs.counts(); await a.close(); return c.pending; })()).toBe(0);
     expect(report.summary.objects_shared).toBe(1);
     const again = await ingest(report.delivery);
     expect(again.summary.items_added).toBe(0);
@@ -95,8 +98,14 @@ describeDatabases('archive index', (db) => {
   });
 
   it('rebuild reproduces every table exactly: rows, ids and values', async () => {
+    await writeFile(join(source, 'a', 'photo.jpg'), await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3a6' } }).jpeg().withExif({ IFD0: { Make: 'TestCam', Model: 'T1' } }).toBuffer());
     await ingest();
-    let archive = await openArchive(config, 'write', 'withdraw');
+    let archive = await openArchive(config, 'write', 'analyze');
+    const analysed = await runAnalysisJobs(archive, archive.jobs);
+    expect(analysed.done).toBe(1);
+    expect((await archive.index.listAnalyses())[0]?.make).toBe('TestCam');
+    await archive.close();
+    archive = await openArchive(config, 'write', 'withdraw');
     const first = (await archive.index.listItems())[0];
     await withdraw(archive, first?.id ?? '', 'consent withdrawn', 'ORDER-1');
     await archive.close();

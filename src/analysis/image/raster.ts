@@ -1,0 +1,74 @@
+/** Decoded pixels, interleaved, 8 bits per channel, as the analysis works on them. */
+export interface Raster {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+export interface CropRegion {
+  name: string;
+  /** Fractions of the width and height: left, top, width, height. */
+  box: [number, number, number, number];
+}
+
+/**
+ * Regions hashed for the crop signal. PDQ alone misses crops; a cropped copy B of A hashes close
+ * to the same region of A, so A's region hashes are compared with every other image's full hash.
+ */
+export const CROP_REGIONS: readonly CropRegion[] = [
+  { name: 'center-90', box: [0.05, 0.05, 0.9, 0.9] },
+  { name: 'center-80', box: [0.1, 0.1, 0.8, 0.8] },
+  { name: 'top-left-90', box: [0, 0, 0.9, 0.9] },
+  { name: 'top-right-90', box: [0.1, 0, 0.9, 0.9] },
+  { name: 'bottom-left-90', box: [0, 0.1, 0.9, 0.9] },
+  { name: 'bottom-right-90', box: [0.1, 0.1, 0.9, 0.9] },
+];
+
+/**
+ * Halves a raster with a 2×2 box average while its short side stays ≥ `minShort`. The crop
+ * signal works on this: PDQ reduces everything to 64×64 anyway, and at a quarter of the pixels
+ * the six crop hashes cost about as much as the main one.
+ */
+export function halveWhileAbove(r: Raster, minShort: number): Raster {
+  let cur = r;
+  while (Math.min(cur.width, cur.height) / 2 >= minShort) {
+    const w = Math.floor(cur.width / 2);
+    const h = Math.floor(cur.height / 2);
+    const c = cur.channels;
+    const out = new Uint8Array(w * h * c);
+    const src = cur.data;
+    const stride = cur.width * c;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = 2 * y * stride + 2 * x * c;
+        for (let k = 0; k < c; k++) {
+          out[(y * w + x) * c + k] =
+            ((src[i + k] ?? 0) +
+              (src[i + c + k] ?? 0) +
+              (src[i + stride + k] ?? 0) +
+              (src[i + stride + c + k] ?? 0) +
+              2) >>
+            2;
+        }
+      }
+    }
+    cur = { data: out, width: w, height: h, channels: c };
+  }
+  return cur;
+}
+
+/** Copies a rectangular region out of a raster. */
+export function cropRaster(r: Raster, box: readonly [number, number, number, number]): Raster {
+  const x0 = Math.round(box[0] * r.width);
+  const y0 = Math.round(box[1] * r.height);
+  const w = Math.max(1, Math.min(r.width - x0, Math.round(box[2] * r.width)));
+  const h = Math.max(1, Math.min(r.height - y0, Math.round(box[3] * r.height)));
+  const out = new Uint8Array(w * h * r.channels);
+  const rowBytes = w * r.channels;
+  for (let y = 0; y < h; y++) {
+    const from = ((y0 + y) * r.width + x0) * r.channels;
+    out.set(r.data.subarray(from, from + rowBytes), y * rowBytes);
+  }
+  return { data: out, width: w, height: h, channels: r.channels };
+}

@@ -1,0 +1,37 @@
+import { isAnalysable } from '../analysis/image/image-analysis.service.js';
+import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
+import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
+import { wantsJson, withArchive } from './context.js';
+
+export const analyzeCommand: Command = {
+  name: 'analyze',
+  summary: 'run pending image analysis: metadata, JPEG structure, PDQ, crop signal, previews',
+  usage: 'custody analyze [--limit N] [--json]',
+  options: { limit: { type: 'string' } },
+  async run(args, io) {
+    const limitText = str(args, 'limit');
+    const limit = limitText === undefined ? undefined : parseNonNegativeInt(limitText, '--limit');
+    const summary = await withArchive(args, io, 'write', 'analyze', async (archive) => {
+      const queued = await archive.jobs.enqueueMissing(isAnalysable);
+      const progress =
+        io.isTty && !wantsJson(args)
+          ? (done: number, pending: number) =>
+              io.stderr(`\r  analysed ${done}, pending ${pending}   `)
+          : undefined;
+      const s = await runAnalysisJobs(archive, archive.jobs, {
+        ...(limit === undefined ? {} : { limit }),
+        ...(progress === undefined ? {} : { onProgress: progress }),
+      });
+      if (progress !== undefined) io.stderr('\n');
+      return { ...s, queued };
+    });
+    if (wantsJson(args)) printJson(io, summary);
+    else {
+      for (const f of summary.failed) io.stdout(`  ! ANALYSIS_FAILED  ${f.sha256}: ${f.error}\n`);
+      io.stdout(
+        `analysed ${summary.done}, skipped ${summary.skipped}, failed ${summary.failed.length}, still pending ${summary.remaining}\n`,
+      );
+    }
+    return summary.failed.length > 0 ? 1 : 0;
+  },
+};
