@@ -2,6 +2,8 @@ import { CustodyError } from '../core/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
 import { analyzeCommand } from './analyze.command.js';
 import { checkpointCommand } from './checkpoint.command.js';
+import { exifCommand } from './exif.command.js';
+import { previewCommand } from './preview.command.js';
 import { deliveriesCommand } from './deliveries.command.js';
 import { ingestCommand } from './ingest.command.js';
 import { initCommand } from './init.command.js';
@@ -30,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   showCommand,
   deliveriesCommand,
   analyzeCommand,
+  exifCommand,
+  previewCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

@@ -18,13 +18,13 @@ export interface DecodedImage {
  * EXIF orientation NOT applied (as the PDQ reference). The raster feeds PDQ, the crop signal and
  * the previews. Untrusted bytes: sharp's default pixel limit and failOn stay in force.
  */
-export async function decodeForAnalysis(bytes: Buffer): Promise<DecodedImage> {
+export async function decodeForAnalysis(bytes: Buffer, minShortSide?: number): Promise<DecodedImage> {
   let pipeline = sharp(bytes, { ignoreIcc: true });
   const meta = await pipeline.metadata();
   const fullWidth = meta.width ?? 0;
   const fullHeight = meta.height ?? 0;
   if (meta.format === 'jpeg') {
-    const plan = planShrinkOnLoad(fullWidth, fullHeight);
+    const plan = planShrinkOnLoad(fullWidth, fullHeight, minShortSide);
     if (plan.target)
       pipeline = pipeline.resize({ ...plan.target, fit: 'fill', fastShrinkOnLoad: true });
   }

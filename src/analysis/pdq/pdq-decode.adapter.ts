@@ -47,11 +47,11 @@ const MIN_SHORT_SIDE = 256;
  * @example
  *   planShrinkOnLoad(3264, 2448) // { jpegShrink: 8, target: { width: 362, height: 272 } }
  */
-export function planShrinkOnLoad(width: number, height: number): ShrinkPlan {
+export function planShrinkOnLoad(width: number, height: number, minShortSide = MIN_SHORT_SIDE): ShrinkPlan {
   for (const s of [8, 4, 2]) {
     const w = Math.floor(width / (s + 1));
     const h = Math.floor(height / (s + 1));
-    if (Math.min(w, h) >= MIN_SHORT_SIDE) return { jpegShrink: s, target: { width: w, height: h } };
+    if (Math.min(w, h) >= minShortSide) return { jpegShrink: s, target: { width: w, height: h } };
   }
   return { jpegShrink: 1, target: null };
 }
