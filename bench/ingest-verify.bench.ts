@@ -22,6 +22,14 @@ export async function benchIngestVerify(corpus: Corpus): Promise<string[]> {
   const sumRate = corpus.bytes / sum.seconds;
   out.push(`sha256sum (peer):        ${sum.seconds.toFixed(2)} s, ${(n / sum.seconds).toFixed(0)} files/s, ${mb(sumRate)}/s`);
 
+  // The disk's own durable-copy speed on the same bytes: the floor under any store that fsyncs.
+  const copyDir = resolve('bench', '.work', 'cp-sync');
+  await rm(copyDir, { recursive: true, force: true });
+  warm(corpus.files);
+  const copy = await timeCommand('bash', ['-c', 'cp -r "$1" "$2" && sync', 'cp-sync', corpus.dir, copyDir]);
+  await rm(copyDir, { recursive: true, force: true });
+  out.push(`cp -r + sync (disk bound): ${copy.seconds.toFixed(2)} s, ${mb(corpus.bytes / copy.seconds)}/s`);
+
   const init = await timeCommand('node', [CUSTODY, 'init'], { env });
   if (init.code !== 0) throw new Error(`init failed: ${init.stderr}`);
   warm(corpus.files);
@@ -34,6 +42,7 @@ export async function benchIngestVerify(corpus: Corpus): Promise<string[]> {
       `${report.summary.items_added} items, peak RSS ${mb(report.peak_rss_bytes)} (store with fsync, ledger, index)`,
   );
   out.push(ratioLine('  ingest vs sha256sum', ingestRate, sumRate, 1.0));
+  out.push(`  ingest vs cp -r + sync: ${(ingestRate / (corpus.bytes / copy.seconds)).toFixed(2)}× (a store that keeps every byte durably cannot beat the disk)`);
 
   const check = await timeCommand('sha256sum', ['-c', '--quiet', listFile]);
   if (check.code !== 0) throw new Error(`sha256sum -c failed: ${check.stderr}`);
