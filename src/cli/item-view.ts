@@ -1,4 +1,4 @@
-import type { DeliveriesTable, ItemsTable, ObjectsTable } from '../db/schema.js';
+import type { AnalysesTable, DeliveriesTable, ItemsTable, ObjectsTable } from '../db/schema.js';
 
 /** The JSON shape of one item, as `items` and `show` print it (documented in the README). */
 export function itemView(i: ItemsTable, source?: string) {
@@ -48,5 +48,41 @@ export function deliveryView(d: DeliveriesTable) {
     opened_at: d.opened_at,
     opened_by: d.opened_by,
     closed_seq: d.closed_seq,
+  };
+}
+
+/** What `show` adds for an analysed image (documented in the README). */
+export function analysisView(a: AnalysesTable | undefined) {
+  if (a === undefined) return { analysed: false, pdq: null, pdq_quality: null, pdq_dihedral: null, metadata: null };
+  return {
+    analysed: true,
+    analysis_seq: a.seq,
+    analyzer: a.analyzer,
+    pdq: a.pdq,
+    pdq_quality: a.pdq_quality,
+    pdq_dihedral: JSON.parse(a.pdq_dihedral_json) as Record<string, string> | null,
+    crops: JSON.parse(a.crops_json) as { region: string; hash: string }[],
+    metadata: {
+      make: a.make,
+      model: a.model,
+      body_serial_number: a.body_serial,
+      software: a.software,
+      xmp_creator_tool: a.xmp_creator_tool,
+      xmp_history_software: JSON.parse(a.xmp_history_json) as string[],
+      date_time_original: a.date_time_original,
+      create_date: a.create_date,
+      modify_date: a.modify_date,
+      offset_time_original: a.offset_time_original,
+      sub_sec_time_original: a.sub_sec_time_original,
+      orientation: a.orientation,
+      width: a.width,
+      height: a.height,
+      gps_latitude: a.gps_latitude,
+      gps_longitude: a.gps_longitude,
+      jpeg_quality: a.jpeg_quality,
+      quant_digest: a.quant_digest,
+      thumbnail_pdq: a.thumbnail_pdq,
+    },
+    analysis_warnings: JSON.parse(a.warnings_json) as string[],
   };
 }

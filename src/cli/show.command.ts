@@ -3,7 +3,7 @@ import { resolveObject } from '../archive/withdrawal.service.js';
 import { isSha256Hex } from '../core/sha256.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
-import { itemView, objectView } from './item-view.js';
+import { analysisView, itemView, objectView } from './item-view.js';
 
 export const showCommand: Command = {
   name: 'show',
@@ -20,12 +20,14 @@ export const showCommand: Command = {
       const deliveries = new Map((await archive.index.listDeliveries()).map((d) => [d.id, d.source]));
       const items = (await archive.index.itemsBySha256(sha256)).map((i) => itemView(i, deliveries.get(i.delivery_id)));
       const asked = isSha256Hex(target.toLowerCase()) ? null : (items.find((i) => i.id === target.toUpperCase()) ?? null);
+      const analysis = await archive.index.getAnalysis(sha256);
       return {
         ...objectView(object),
         withdrawn: object.withdrawn_seq !== null,
         item: asked,
         items,
         sources: [...new Set(items.map((i) => i.source))].sort(),
+        ...analysisView(analysis),
       };
     });
     if (wantsJson(args)) printJson(io, view);
