@@ -1,0 +1,225 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { C2paError } from './errors.js';
+import {
+  resultFromManifestStore,
+  resultFromReaderError,
+  unreadableResult,
+  type C2paResult,
+} from './c2pa-result.js';
+import {
+  WASM_WORKER_SOURCE,
+  type WasmWorkerData,
+  type WasmWorkerReply,
+} from './wasm-worker.source.js';
+
+/**
+ * Reads and validates an asset's C2PA content credentials with c2pa-rs, the C2PA reference
+ * implementation, compiled to WebAssembly (@contentauth/c2pa-wasm), in a worker thread.
+ *
+ * Hostile input never throws and never hangs: a file the reader refuses, traps on, or spins on
+ * for longer than the time limit gives state 'unreadable' with a warning (the thread is ended
+ * and a new one serves the next file). Only a fault of the installation (the WASM cannot be
+ * loaded) throws, as C2PA_READER_UNAVAILABLE.
+ *
+ * Offline and trust: nothing is fetched. Remote manifests, OCSP and every other network call
+ * are off (a remote manifest gives 'unreadable'). No C2PA trust list is configured, so signers
+ * are reported `signingCredential.untrusted`; that code is recorded but does not make the state
+ * 'invalid' (policy: TRUST_LIST_CODES in c2pa-result.ts).
+ */
+export interface C2paReaderOptions {
+  /** Per-file limit, worker start-up included (default C2PA_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Larger inputs are not read: 'unreadable' (default C2PA_MAX_BYTES). */
+  maxBytes?: number;
+}
+
+/** c2pa-rs reads a 300 MiB file in about 4 s on this project's machines; this is a hang detector. */
+export const C2PA_TIMEOUT_MS = 30_000;
+/** The reader copies the asset into WASM memory (32-bit: 4 GiB at most) and needs about 4x its size. */
+export const C2PA_MAX_BYTES = 512 * 1024 * 1024;
+/** WASM memory only grows: after a file this large the thread is replaced to give it back. */
+const RECYCLE_ABOVE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * c2pa-rs settings (its docs/settings.md). c2pa-rs ignores unknown keys, so a misspelt one would
+ * fail silently: the tests check the effects (a remote manifest is not fetched, an untrusted signer
+ * is reported as such).
+ */
+const READER_SETTINGS = JSON.stringify({
+  verify: {
+    verify_after_reading: true,
+    verify_trust: true,
+    verify_timestamp_trust: true,
+    ocsp_fetch: false,
+    remote_manifest_fetch: false,
+  },
+});
+
+type Outcome = WasmWorkerReply | { kind: 'timeout' } | { kind: 'died'; message: string };
+
+export class C2paReaderAdapter {
+  readonly #timeoutMs: number;
+  readonly #maxBytes: number;
+  #worker: Worker | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: C2paReaderOptions = {}) {
+    this.#timeoutMs = options.timeoutMs ?? C2PA_TIMEOUT_MS;
+    this.#maxBytes = options.maxBytes ?? C2PA_MAX_BYTES;
+  }
+
+  /**
+   * One file at a time per adapter (the reader is single-threaded anyway); calls queue.
+   *
+   * @example
+   *   const r = await reader.readC2pa(bytes, 'image/jpeg');
+   *   r.state // 'valid'; r.codes includes 'claimSignature.validated', 'signingCredential.untrusted'
+   */
+  readC2pa(
+    bytes: Uint8Array,
+    mediaType: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<C2paResult> {
+    const run = this.#queue.then(() =>
+      this.#read(bytes, mediaType, options.timeoutMs ?? this.#timeoutMs),
+    );
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Ends the worker thread. Safe to call twice; a later read starts a new one. */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker !== null) await worker.terminate();
+  }
+
+  async #read(bytes: Uint8Array, mediaType: string, timeoutMs: number): Promise<C2paResult> {
+    if (bytes.byteLength > this.#maxBytes) {
+      return unreadableResult(
+        `${bytes.byteLength} bytes exceed the C2PA reader's limit of ${this.#maxBytes}; not read`,
+      );
+    }
+    const outcome = await this.#ask(bytes, mediaType, timeoutMs);
+    if (bytes.byteLength > RECYCLE_ABOVE_BYTES) this.#kill();
+    switch (outcome.kind) {
+      case 'init-failed':
+        this.#kill();
+        throw new C2paError(
+          'C2PA_READER_UNAVAILABLE',
+          `the C2PA reader could not start: ${outcome.message}`,
+        );
+      case 'timeout':
+        return unreadableResult(
+          `the C2PA reader gave no answer within ${timeoutMs} ms; it was stopped`,
+        );
+      case 'died':
+        return unreadableResult(`the C2PA reader stopped on this file (${outcome.message})`);
+      case 'store':
+        return withFetches(resultFromManifestStore(outcome.json), outcome.fetches);
+      case 'error':
+        if (outcome.trap) this.#kill(); // a trapped WASM instance is not to be trusted again
+        return withFetches(
+          resultFromReaderError(outcome.message, bytes, mediaType),
+          outcome.fetches,
+        );
+    }
+  }
+
+  #ask(bytes: Uint8Array, mediaType: string, timeoutMs: number): Promise<Outcome> {
+    const worker = this.#spawn();
+    return new Promise<Outcome>((resolve) => {
+      const settle = (outcome: Outcome): void => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve(outcome);
+      };
+      const onMessage = (m: unknown): void => settle(parseReply(m));
+      const onError = (e: Error): void => {
+        this.#kill(worker);
+        settle({ kind: 'died', message: e.message });
+      };
+      const onExit = (code: number): void =>
+        settle({ kind: 'died', message: `thread exited with code ${code}` });
+      const timer = setTimeout(() => {
+        this.#kill(worker);
+        settle({ kind: 'timeout' });
+      }, timeoutMs);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      // An exact copy (new buffer; Buffer#slice would share memory), transferred: cloning a view
+      // would copy its whole backing buffer, and transferring the caller's would detach it.
+      const copy = new Uint8Array(bytes);
+      worker.postMessage({ bytes: copy, mediaType }, [copy.buffer]);
+    });
+  }
+
+  #spawn(): Worker {
+    if (this.#worker !== null) return this.#worker;
+    const require = createRequire(import.meta.url);
+    const workerData: WasmWorkerData = {
+      glueUrl: pathToFileURL(require.resolve('@contentauth/c2pa-wasm')).href,
+      wasmPath: require.resolve('@contentauth/c2pa-wasm/c2pa.wasm'),
+      settings: READER_SETTINGS,
+    };
+    const worker = new Worker(WASM_WORKER_SOURCE, { eval: true, workerData });
+    worker.unref(); // an idle reader must not keep the process alive; a pending read holds its timer
+    worker.on('error', () => undefined); // reported to the pending read, if any; never unhandled
+    worker.on('exit', () => {
+      if (this.#worker === worker) this.#worker = null;
+    });
+    this.#worker = worker;
+    return worker;
+  }
+
+  #kill(worker: Worker | null = this.#worker): void {
+    if (worker === null) return;
+    if (this.#worker === worker) this.#worker = null;
+    void worker.terminate();
+  }
+}
+
+function parseReply(m: unknown): Outcome {
+  if (typeof m === 'object' && m !== null && 'kind' in m) {
+    const r = m as Partial<Record<string, unknown>>;
+    const fetches = Array.isArray(r.fetches)
+      ? r.fetches.filter((f): f is string => typeof f === 'string')
+      : [];
+    const message = typeof r.message === 'string' ? r.message : '';
+    if (r.kind === 'store' && typeof r.json === 'string')
+      return { kind: 'store', json: r.json, fetches };
+    if (r.kind === 'error') return { kind: 'error', message, trap: r.trap === true, fetches };
+    if (r.kind === 'init-failed') return { kind: 'init-failed', message };
+  }
+  return { kind: 'died', message: 'the reader thread sent an unexpected message' };
+}
+
+/** A network call the reader tried (and the worker refused) is worth an examiner's attention. */
+function withFetches(result: C2paResult, fetches: string[]): C2paResult {
+  if (fetches.length === 0) return result;
+  const notes = fetches
+    .slice(0, 3)
+    .map((url) => `the C2PA reader tried to fetch ${url}; refused (offline)`);
+  return { ...result, warnings: [...result.warnings, ...notes] };
+}
+
+const shared = new C2paReaderAdapter();
+
+/**
+ * readC2pa on a process-wide adapter; end it with closeC2paReader() (tests: afterAll).
+ *
+ * @example
+ *   (await readC2pa(await readFile('C.jpg'), 'image/jpeg')).state // 'valid'
+ */
+export function readC2pa(bytes: Buffer, mediaType: string): Promise<C2paResult> {
+  return shared.readC2pa(bytes, mediaType);
+}
+
+export function closeC2paReader(): Promise<void> {
+  return shared.close();
+}
