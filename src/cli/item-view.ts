@@ -53,7 +53,7 @@ export function deliveryView(d: DeliveriesTable) {
 
 /** What `show` adds for an analysed image (documented in the README). */
 export function analysisView(a: AnalysesTable | undefined) {
-  if (a === undefined) return { analysed: false, pdq: null, pdq_quality: null, pdq_dihedral: null, metadata: null };
+  if (a === undefined) return { analysed: false, pdq: null, pdq_quality: null, pdq_dihedral: null, metadata: null, c2pa: null };
   return {
     analysed: true,
     analysis_seq: a.seq,
@@ -83,6 +83,7 @@ export function analysisView(a: AnalysesTable | undefined) {
       quant_digest: a.quant_digest,
       thumbnail_pdq: a.thumbnail_pdq,
     },
+    c2pa: { state: a.c2pa_state, codes: JSON.parse(a.c2pa_codes_json) as string[] },
     analysis_warnings: JSON.parse(a.warnings_json) as string[],
   };
 }

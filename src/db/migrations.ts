@@ -89,12 +89,12 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002-image-analysis': {
     async up(db: Kysely<unknown>): Promise<void> {
       let t = db.schema.createTable('analyses').addColumn('sha256', 'text', (c) => c.primaryKey()).addColumn('seq', 'bigint', (c) => c.notNull()).addColumn('analyzer', 'text', (c) => c.notNull());
-      for (const col of ['make', 'model', 'body_serial', 'software', 'xmp_creator_tool', 'date_time_original', 'create_date', 'modify_date', 'offset_time_original', 'sub_sec_time_original', 'quant_digest', 'pdq', 'thumbnail_pdq', 'gps_latitude', 'gps_longitude']) {
+      for (const col of ['make', 'model', 'body_serial', 'software', 'xmp_creator_tool', 'date_time_original', 'create_date', 'modify_date', 'offset_time_original', 'sub_sec_time_original', 'quant_digest', 'pdq', 'thumbnail_pdq', 'gps_latitude', 'gps_longitude', 'c2pa_state']) {
         t = t.addColumn(col, 'text');
       }
       for (const col of ['orientation', 'width', 'height', 'jpeg_quality', 'pdq_quality']) t = t.addColumn(col, 'bigint');
       t = t.addColumn('exif_present', 'bigint', (c) => c.notNull());
-      for (const col of ['xmp_history_json', 'pdq_dihedral_json', 'crops_json', 'warnings_json']) t = t.addColumn(col, 'text', (c) => c.notNull());
+      for (const col of ['xmp_history_json', 'pdq_dihedral_json', 'crops_json', 'c2pa_codes_json', 'warnings_json']) t = t.addColumn(col, 'text', (c) => c.notNull());
       await t.execute();
       await db.schema.createIndex('analyses_camera').on('analyses').columns(['make', 'model']).execute();
       await db.schema

@@ -93,6 +93,8 @@ export interface AnalysesTable {
   thumbnail_pdq: string | null;
   gps_latitude: string | null;
   gps_longitude: string | null;
+  c2pa_state: string;
+  c2pa_codes_json: string;
   warnings_json: string;
 }
 

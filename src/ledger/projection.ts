@@ -148,6 +148,7 @@ function analysisRow(entry: LedgerEntry): Row {
   const dims = obj(d.dimensions);
   const gps = obj(exif.gps);
   const thumb = obj(d.thumbnail);
+  const c2pa = obj(d.c2pa);
   const s = (v: JsonValue | undefined): string | null => (typeof v === 'string' ? v : null);
   const n = (v: JsonValue | undefined): number | null => (typeof v === 'number' ? v : null);
   return {
@@ -178,6 +179,8 @@ function analysisRow(entry: LedgerEntry): Row {
     thumbnail_pdq: s(thumb.pdq),
     gps_latitude: s(gps.latitude),
     gps_longitude: s(gps.longitude),
+    c2pa_state: s(c2pa.state) ?? 'none',
+    c2pa_codes_json: canonicalize(c2pa.codes ?? []),
     warnings_json: canonicalize(d.warnings ?? []),
   };
 }

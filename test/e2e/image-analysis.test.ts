@@ -6,8 +6,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCustody } from '../support/cli.js';
+import { REPO_ROOT, runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
+
+// c2pa-rs test images (MIT OR Apache-2.0), read from the shared fixtures: skipped where absent.
+const C2PA_FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'c2pa', 'c2pa-rs');
 
 interface ShowJson {
   sha256: string;
@@ -18,6 +21,7 @@ interface ShowJson {
   crops: { region: string; hash: string }[];
   metadata: { make: string | null; orientation: number | null; width: number | null; height: number | null; jpeg_quality: number | null } | null;
   analysis_warnings: string[];
+  c2pa: { state: string; codes: string[] } | null;
   items: { id: string; relative_path: string }[];
 }
 
@@ -92,6 +96,7 @@ describe('custody analyze', () => {
     expect(s.crops).toHaveLength(6);
     expect(s.metadata).toMatchObject({ make: 'Alpha', orientation: 1, width: 320, height: 200, jpeg_quality: 88 });
     expect(s.items.map((i) => i.relative_path).sort()).toEqual(['copies/upright.jpg', 'upright.jpg']);
+    expect(s.c2pa).toEqual({ state: 'none', codes: [] });
   });
 
   it('hashes the pixels as stored (no EXIF rotation), but previews are oriented; evidence never changes', async () => {
@@ -116,6 +121,19 @@ describe('custody analyze', () => {
     const s = await show('broken.jpg');
     expect(s.analysed).toBe(true);
     expect(s.analysis_warnings.join(' ')).toMatch(/decode|jpeg/i);
+  });
+
+  it.skipIf(!existsSync(C2PA_FIXTURES))('records C2PA validation: valid, and a data-hash mismatch after signing', async () => {
+    const dir = await makeTempDir('custody-c2pa');
+    for (const name of ['CA.jpg', 'XCA.jpg']) await writeFile(join(dir, name), await readFile(join(C2PA_FIXTURES, name)));
+    expect((await runCustody(['ingest', dir, '--source', 'WREN'], { env })).code).toBe(0);
+    expect((await runCustody(['analyze'], { env })).code).toBe(0);
+    for (const [name, state] of [['CA.jpg', 'valid'], ['XCA.jpg', 'invalid']] as const) {
+      const sha = createHash('sha256').update(await readFile(join(dir, name))).digest('hex');
+      const s = JSON.parse((await runCustody(['show', sha, '--json'], { env })).stdout) as ShowJson;
+      expect(s.c2pa?.state).toBe(state);
+      if (state === 'invalid') expect(s.c2pa?.codes).toContain('assertion.dataHash.mismatch');
+    }
   });
 
   it('prints the full ExifTool dump on demand', async () => {

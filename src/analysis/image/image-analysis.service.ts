@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../core/canonical-json.js';
 import { parseJpegStructure } from '../jpeg/jpeg-structure.js';
+import { readC2pa } from '../c2pa/index.js';
 import { readExifFields, type ExifFields } from '../metadata/index.js';
 import { pdqFromRgb, type PdqResult } from '../pdq/index.js';
 import { decodeForAnalysis, decodeSmall, writePreviews } from './image-decode.adapter.js';
@@ -55,6 +56,8 @@ export async function analyzeImage(
     );
   }
   const thumbnailPdq = await embeddedThumbnailPdq(bytes, exif.fields, warnings);
+  const c2pa = await readC2pa(bytes, mediaType);
+  warnings.push(...c2pa.warnings.map((w) => `c2pa: ${w}`));
 
   return {
     analyzer: ANALYZER,
@@ -91,6 +94,21 @@ export async function analyzeImage(
             length: exif.fields.thumbnail.length,
             pdq: thumbnailPdq,
           },
+    c2pa: {
+      state: c2pa.state,
+      codes: c2pa.codes,
+      active_manifest:
+        c2pa.activeManifest === null
+          ? null
+          : {
+              label: c2pa.activeManifest.label,
+              claim_generator: c2pa.activeManifest.claimGenerator,
+              title: c2pa.activeManifest.title,
+              signature_issuer: c2pa.activeManifest.signatureIssuer,
+              signed_at: c2pa.activeManifest.signedAt,
+              ingredients: c2pa.activeManifest.ingredients,
+            },
+    },
     warnings: warnings.slice(0, 100),
   };
 }
