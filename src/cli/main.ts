@@ -3,6 +3,9 @@ import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './com
 import { analyzeCommand } from './analyze.command.js';
 import { checkpointCommand } from './checkpoint.command.js';
 import { exifCommand } from './exif.command.js';
+import { clustersCommand } from './clusters.command.js';
+import { similarCommand } from './similar.command.js';
+import { decideCommand } from './decide.command.js';
 import { previewCommand } from './preview.command.js';
 import { deliveriesCommand } from './deliveries.command.js';
 import { ingestCommand } from './ingest.command.js';
@@ -34,6 +37,9 @@ export const COMMANDS: readonly Command[] = [
   analyzeCommand,
   exifCommand,
   previewCommand,
+  similarCommand,
+  clustersCommand,
+  decideCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

@@ -1,3 +1,4 @@
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { ArchiveError } from '../archive/errors.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { isSha256Hex } from '../core/sha256.js';
@@ -12,15 +13,26 @@ export const showCommand: Command = {
   options: {},
   async run(args, io) {
     const target = args.positionals[0];
-    if (target === undefined || args.positionals.length > 1) throw new UsageError(`name one item or object\nusage: ${this.usage}`);
+    if (target === undefined || args.positionals.length > 1)
+      throw new UsageError(`name one item or object\nusage: ${this.usage}`);
     const view = await withArchive(args, io, 'read', 'show', async (archive) => {
       const sha256 = await resolveObject(archive, target);
       const object = await archive.index.getObject(sha256);
-      if (object === undefined) throw new ArchiveError('NOT_FOUND', `no object ${sha256} in this archive`);
-      const deliveries = new Map((await archive.index.listDeliveries()).map((d) => [d.id, d.source]));
-      const items = (await archive.index.itemsBySha256(sha256)).map((i) => itemView(i, deliveries.get(i.delivery_id)));
-      const asked = isSha256Hex(target.toLowerCase()) ? null : (items.find((i) => i.id === target.toUpperCase()) ?? null);
+      if (object === undefined)
+        throw new ArchiveError('NOT_FOUND', `no object ${sha256} in this archive`);
+      const deliveries = new Map(
+        (await archive.index.listDeliveries()).map((d) => [d.id, d.source]),
+      );
+      const items = (await archive.index.itemsBySha256(sha256)).map((i) =>
+        itemView(i, deliveries.get(i.delivery_id)),
+      );
+      const asked = isSha256Hex(target.toLowerCase())
+        ? null
+        : (items.find((i) => i.id === target.toUpperCase()) ?? null);
       const analysis = await archive.index.getAnalysis(sha256);
+      const similarity = analysis?.pdq == null ? null : await archiveSimilarity(archive);
+      const cluster = similarity?.clusters.find((c) => c.objects.includes(sha256)) ?? null;
+      const decisions = await archive.index.decisionsFor(sha256);
       return {
         ...objectView(object),
         withdrawn: object.withdrawn_seq !== null,
@@ -28,14 +40,37 @@ export const showCommand: Command = {
         items,
         sources: [...new Set(items.map((i) => i.source))].sort(),
         ...analysisView(analysis),
+        cluster:
+          cluster === null
+            ? null
+            : {
+                id: cluster.id,
+                objects: cluster.objects,
+                items: cluster.items,
+                max_distance: cluster.max_distance,
+              },
+        decisions: decisions.map((d) => ({
+          seq: d.seq,
+          decision: d.decision,
+          objects: JSON.parse(d.objects_json) as string[],
+          note: d.note,
+          actor: d.actor,
+          time: d.time,
+        })),
       };
     });
     if (wantsJson(args)) printJson(io, view);
     else {
-      io.stdout(`object ${view.sha256}\n  size ${view.size}, ${view.media_type}, first received in entry ${view.first_seq}${view.withdrawn ? `, WITHDRAWN (entry ${view.withdrawn_seq})` : ''}\n`);
-      io.stdout(`  received ${view.items.length} time(s) from ${view.sources.length} source(s): ${view.sources.join(', ')}\n`);
+      io.stdout(
+        `object ${view.sha256}\n  size ${view.size}, ${view.media_type}, first received in entry ${view.first_seq}${view.withdrawn ? `, WITHDRAWN (entry ${view.withdrawn_seq})` : ''}\n`,
+      );
+      io.stdout(
+        `  received ${view.items.length} time(s) from ${view.sources.length} source(s): ${view.sources.join(', ')}\n`,
+      );
       for (const i of view.items) {
-        io.stdout(`  item ${i.id}  entry ${i.seq}  delivery ${i.delivery}  ${i.path}${i.flags.length > 0 ? `  [${i.flags.join(', ')}]` : ''}\n`);
+        io.stdout(
+          `  item ${i.id}  entry ${i.seq}  delivery ${i.delivery}  ${i.path}${i.flags.length > 0 ? `  [${i.flags.join(', ')}]` : ''}\n`,
+        );
       }
     }
     return 0;

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Mutation } from '../ledger/projection.js';
 import { DbError } from './errors.js';
-import { INDEX_TABLES, type AnalysesTable, type Database, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
+import { INDEX_TABLES, type AnalysesTable, type Database, type DecisionsTable, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -122,6 +122,10 @@ export class ArchiveIndexRepository {
 
   async listAnalyses(): Promise<AnalysesTable[]> {
     return this.db.selectFrom('analyses').selectAll().orderBy('sha256').execute();
+  }
+
+  async decisionsFor(sha256: string): Promise<DecisionsTable[]> {
+    return this.db.selectFrom('decisions').selectAll().where('objects_json', 'like', `%"${sha256}"%`).orderBy('seq').execute();
   }
 
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {

@@ -1,0 +1,63 @@
+import type { Archive } from '../../app.js';
+import {
+  clusterObjects,
+  findSimilarPairs,
+  type HashedObject,
+  type SimilarityCluster,
+  type SimilarPair,
+} from './similarity.service.js';
+
+const DIHEDRAL_ORDER = [
+  'rotate90',
+  'rotate180',
+  'rotate270',
+  'flipX',
+  'flipY',
+  'flipPlus1',
+  'flipMinus1',
+] as const;
+
+export interface ArchiveSimilarity {
+  objects: HashedObject[];
+  pairs: SimilarPair[];
+  clusters: (SimilarityCluster & { items: string[] })[];
+  clusterOf: Map<string, string>;
+}
+
+/**
+ * Near-duplicates across the whole archive (not per user or per delivery), from the analysed
+ * objects' hashes. Withdrawn objects take no part. Computed on demand: exact and fast enough
+ * (see bench/near-duplicates) that nothing stale is ever shown.
+ */
+export async function archiveSimilarity(
+  archive: Archive,
+  opts: { threshold?: number } = {},
+): Promise<ArchiveSimilarity> {
+  const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
+  const objects: HashedObject[] = [];
+  for (const a of await archive.index.listAnalyses()) {
+    if (a.pdq === null || withdrawn.has(a.sha256)) continue;
+    const dihedral = JSON.parse(a.pdq_dihedral_json) as Record<string, string> | null;
+    const crops = JSON.parse(a.crops_json) as { hash: string }[];
+    objects.push({
+      sha256: a.sha256,
+      pdq: a.pdq,
+      dihedral: DIHEDRAL_ORDER.map((k) => dihedral?.[k] ?? a.pdq ?? ''),
+      crops: crops.map((c) => c.hash),
+    });
+  }
+  const pairs = findSimilarPairs(objects, opts);
+  const itemsBySha = new Map<string, string[]>();
+  for (const item of await archive.index.listItems()) {
+    const list = itemsBySha.get(item.sha256);
+    if (list === undefined) itemsBySha.set(item.sha256, [item.id]);
+    else list.push(item.id);
+  }
+  const clusters = clusterObjects(objects, pairs).map((c) => ({
+    ...c,
+    items: c.objects.flatMap((o) => itemsBySha.get(o) ?? []).sort(),
+  }));
+  const clusterOf = new Map<string, string>();
+  for (const c of clusters) for (const o of c.objects) clusterOf.set(o, c.id);
+  return { objects, pairs, clusters, clusterOf };
+}

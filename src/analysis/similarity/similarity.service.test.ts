@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { hammingDistance } from '../pdq/index.js';
+import { clusterObjects, findSimilarPairs, type HashedObject } from './similarity.service.js';
+
+/** Deterministic pseudo-random 64-hex hashes (SHA-256 of a label). */
+function hash(label: string): string {
+  return createHash('sha256').update(label).digest('hex');
+}
+
+/** Flips `bits` distinct bits of a hash, chosen from a label. */
+function flip(hex: string, bits: number, label: string): string {
+  const b = Buffer.from(hex, 'hex');
+  const positions = new Set<number>();
+  for (let i = 0; positions.size < bits; i++)
+    positions.add(createHash('sha256').update(`${label}:${i}`).digest().readUInt16BE(0) % 256);
+  for (const p of positions) b[p >> 3] = (b[p >> 3] ?? 0) ^ (1 << (p & 7));
+  return b.toString('hex');
+}
+
+function object(sha: string, pdq: string, extra: Partial<HashedObject> = {}): HashedObject {
+  return {
+    sha256: sha,
+    pdq,
+    dihedral: Array.from({ length: 7 }, (_, i) => hash(`${sha}:d${i}`)),
+    crops: [],
+    ...extra,
+  };
+}
+
+describe('findSimilarPairs', () => {
+  it('equals brute force over plain, dihedral and crop matches', () => {
+    const objects: HashedObject[] = [];
+    for (let i = 0; i < 60; i++) objects.push(object(hash(`obj${i}`), hash(`pdq${i}`)));
+    const base = objects[0]?.pdq ?? '';
+    objects.push(object(hash('near'), flip(base, 20, 'near'))); // plain, distance 20
+    objects.push(object(hash('far'), flip(base, 40, 'far'))); // beyond 31
+    const rotated = objects[1]?.dihedral[0] ?? ''; // object 1 rotated by 90°
+    objects.push(object(hash('rot'), flip(rotated, 5, 'rot')));
+    objects.push(object(hash('crop'), flip(hash('region-of-2'), 10, 'crop')));
+    const o2 = objects[2];
+    if (o2 !== undefined) o2.crops = [hash('region-of-2')];
+    const pairs = findSimilarPairs(objects, { threshold: 31, cropThreshold: 24 });
+
+    const brute: string[] = [];
+    for (let i = 0; i < objects.length; i++) {
+      for (let j = i + 1; j < objects.length; j++) {
+        const a = objects[i] as HashedObject;
+        const b = objects[j] as HashedObject;
+        const plain = hammingDistance(a.pdq, b.pdq);
+        const dihedral = Math.min(
+          ...a.dihedral.map((v) => hammingDistance(v, b.pdq)),
+          ...b.dihedral.map((v) => hammingDistance(v, a.pdq)),
+        );
+        const crop = Math.min(
+          99,
+          ...a.crops.map((c) => hammingDistance(c, b.pdq)),
+          ...b.crops.map((c) => hammingDistance(c, a.pdq)),
+        );
+        const kind =
+          plain <= 31 && plain <= dihedral
+            ? 'pdq'
+            : Math.min(plain, dihedral) <= 31
+              ? 'pdq-dihedral'
+              : crop <= 24
+                ? 'crop'
+                : null;
+        if (kind !== null) brute.push(`${[a.sha256, b.sha256].sort().join(' ')} ${kind}`);
+      }
+    }
+    expect(pairs.map((p) => `${p.a} ${p.b} ${p.kind}`).sort()).toEqual(brute.sort());
+    const kinds = new Map(pairs.map((p) => [[p.a, p.b].sort().join(' '), p]));
+    expect(kinds.get([objects[0]?.sha256, hash('near')].sort().join(' '))).toMatchObject({
+      kind: 'pdq',
+      distance: 20,
+    });
+    expect(kinds.get([objects[1]?.sha256, hash('rot')].sort().join(' '))).toMatchObject({
+      kind: 'pdq-dihedral',
+      distance: 5,
+    });
+    expect(kinds.get([objects[2]?.sha256, hash('crop')].sort().join(' '))).toMatchObject({
+      kind: 'crop',
+      distance: 10,
+    });
+    expect(kinds.has([objects[0]?.sha256, hash('far')].sort().join(' '))).toBe(false);
+  });
+});
+
+describe('clusterObjects', () => {
+  it('forms connected components with a stable id, omits singletons, and shows chaining', () => {
+    const a = hash('A');
+    const b = flip(a, 20, 'B');
+    const c = flip(b, 20, 'C'); // near B, far from A: a chain
+    const objs = [object('aa', a), object('bb', b), object('cc', c), object('zz', hash('Z'))];
+    const pairs = findSimilarPairs(objs);
+    const clusters = clusterObjects(objs, pairs);
+    expect(clusters).toHaveLength(1);
+    expect(clusters[0]?.id).toBe('aa');
+    expect(clusters[0]?.objects).toEqual(['aa', 'bb', 'cc']);
+    expect(clusters[0]?.max_distance).toBe(hammingDistance(a, c));
+    expect(clusters[0]?.max_distance).toBeGreaterThan(31);
+  });
+});

@@ -1,0 +1,57 @@
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
+import { ArchiveError } from '../archive/errors.js';
+import { resolveObject } from '../archive/withdrawal.service.js';
+import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
+import { wantsJson, withArchive } from './context.js';
+
+export const similarCommand: Command = {
+  name: 'similar',
+  summary:
+    'objects that look like this one: same image re-encoded, resized, rotated, flipped or cropped',
+  usage: 'custody similar <item-id|sha256> [--threshold N] [--json]',
+  options: { threshold: { type: 'string' } },
+  async run(args, io) {
+    const target = args.positionals[0];
+    if (target === undefined || args.positionals.length > 1)
+      throw new UsageError(`name one item or object\nusage: ${this.usage}`);
+    const t = str(args, 'threshold');
+    const out = await withArchive(args, io, 'read', 'similar', async (archive) => {
+      const sha256 = await resolveObject(archive, target);
+      const s = await archiveSimilarity(
+        archive,
+        t === undefined ? {} : { threshold: parseNonNegativeInt(t, '--threshold') },
+      );
+      if (!s.objects.some((o) => o.sha256 === sha256))
+        throw new ArchiveError(
+          'NOT_FOUND',
+          `object ${sha256} has no perceptual hash (not an analysed image)`,
+        );
+      const matches = s.pairs
+        .filter((p) => p.a === sha256 || p.b === sha256)
+        .map((p) => ({ sha256: p.a === sha256 ? p.b : p.a, distance: p.distance, kind: p.kind }))
+        .sort((x, y) => x.distance - y.distance || (x.sha256 < y.sha256 ? -1 : 1));
+      const items = new Map<string, string[]>();
+      for (const m of matches)
+        items.set(
+          m.sha256,
+          (await archive.index.itemsBySha256(m.sha256)).map((i) => i.id),
+        );
+      return {
+        sha256,
+        cluster: s.clusterOf.get(sha256) ?? null,
+        matches: matches.map((m) => ({ ...m, items: items.get(m.sha256) ?? [] })),
+      };
+    });
+    if (wantsJson(args)) printJson(io, out);
+    else {
+      for (const m of out.matches)
+        io.stdout(
+          `${m.sha256}  distance ${String(m.distance).padStart(3)}  ${m.kind}  items ${m.items.join(', ')}\n`,
+        );
+      io.stdout(
+        `${out.matches.length} similar objects${out.cluster === null ? '' : ` (cluster ${out.cluster})`}\n`,
+      );
+    }
+    return 0;
+  },
+};
