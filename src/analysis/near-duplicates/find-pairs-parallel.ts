@@ -1,0 +1,85 @@
+// The same search on worker threads: the main thread sorts each pass into SharedArrayBuffers,
+// then the workers sweep its tiles, taking chunks from one Atomics counter.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { collectPairs } from './collect.js';
+import { DEFAULT_THRESHOLD, type FindPairsOptions } from './find-pairs.js';
+import { checkDistinctIds, checkThreshold, packRecords, type HashRecord, type PackedHashes, type Pair } from './packed.js';
+import type { Units } from './dedupe.js';
+import type { Substring } from './plan.js';
+import { preparePass, prepareSearch } from './search.js';
+import { sweepQueries, type Hits, type SweepJob } from './sweep.js';
+
+// Plain JavaScript evaluated from a string (as in store/hash-files.adapter.ts), built from the
+// kernel's own source so that compiled code and TypeScript under test run the same function.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const sweepQueries = ${sweepQueries.toString()};
+parentPort.on('message', (job) => {
+  const hits = sweepQueries(job);
+  parentPort.postMessage(hits, [hits.a.buffer, hits.b.buffer, hits.d.buffer]);
+});
+`;
+
+export interface ParallelOptions {
+  /** Worker threads sweeping (the main thread sorts); one per available core by default. */
+  threads?: number;
+}
+
+/** findPairs on worker threads; same result, same order. */
+export async function findPairsParallel(records: readonly HashRecord[], opts: FindPairsOptions & ParallelOptions): Promise<Pair[]> {
+  const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
+  const ids = Float64Array.from(records, (r) => r.id);
+  checkDistinctIds(ids);
+  return findPackedPairsParallel(packRecords(records, opts.dihedral, true), ids, threshold, opts);
+}
+
+/** findPackedPairs on worker threads (words not on a SharedArrayBuffer are copied to one). */
+export async function findPackedPairsParallel(
+  packed: PackedHashes,
+  ids: Float64Array,
+  threshold: number,
+  opts: ParallelOptions = {},
+  plan?: Substring[],
+): Promise<Pair[]> {
+  const shared = packed.words.buffer instanceof SharedArrayBuffer ? packed : { ...packed, words: toShared(packed.words) };
+  const threads = Math.max(1, opts.threads ?? availableParallelism());
+  const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
+  let found: { units: Units; hits: Hits[] };
+  try {
+    found = await searchUnits(shared, checkThreshold(threshold), workers, plan);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return collectPairs(packed.count, found.units, found.hits, ids);
+}
+
+async function searchUnits(packed: PackedHashes, threshold: number, workers: Worker[], plan?: Substring[]): Promise<{ units: Units; hits: Hits[] }> {
+  const prepared = prepareSearch(packed, threshold, plan, true);
+  const hits: Hits[] = [];
+  const counter = new Int32Array(new SharedArrayBuffer(4));
+  for (let j = 0; j < prepared.plan.length; j++) {
+    const job = preparePass(prepared, j, counter);
+    counter[0] = 0;
+    hits.push(...(await Promise.all(workers.map((w) => sweepOn(w, job)))));
+  }
+  return { units: prepared.units, hits };
+}
+
+function sweepOn(worker: Worker, job: SweepJob): Promise<Hits> {
+  return new Promise((resolve, reject) => {
+    const done = (hits: Hits): void => {
+      worker.off('error', reject);
+      resolve(hits);
+    };
+    worker.once('message', done);
+    worker.once('error', reject);
+    worker.postMessage(job);
+  });
+}
+
+function toShared(words: Uint32Array): Uint32Array {
+  const copy = new Uint32Array(new SharedArrayBuffer(words.byteLength));
+  copy.set(words);
+  return copy;
+}

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { hasCode } from '../../core/index.js';
+import {
+  bruteForcePairs,
+  findPackedPairs,
+  findPairs,
+  findPairsParallel,
+  packRecords,
+  type HashRecord,
+  type Pair,
+} from './index.js';
+import type { Substring } from './plan.js';
+
+/** mulberry32: small, seeded, good enough for test data. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const randomHash = (r: () => number): Uint8Array => Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));
+
+/** A copy of `h` with exactly `k` distinct bits flipped. */
+function flip(h: Uint8Array, k: number, r: () => number): Uint8Array {
+  const out = Uint8Array.from(h);
+  const bits = new Set<number>();
+  while (bits.size < k) bits.add(Math.floor(r() * 256));
+  for (const b of bits) out[b >> 3] = out[b >> 3]! ^ (1 << (b & 7));
+  return out;
+}
+
+const variants = (r: () => number): Uint8Array[] => Array.from({ length: 7 }, () => randomHash(r));
+
+/** Uniform hashes, with pairs planted at every distance 0..40, plain and through variants (both sides). */
+function uniformSet(seed: number, n: number): HashRecord[] {
+  const r = rng(seed);
+  const recs: HashRecord[] = [];
+  const add = (hash: Uint8Array, dihedral = variants(r)): void => void recs.push({ id: recs.length * 3 + 7, hash, dihedral });
+  while (recs.length < n) {
+    const base = randomHash(r);
+    const baseVariants = variants(r);
+    add(base, baseVariants);
+    const d = Math.floor(r() * 41);
+    const v = Math.floor(r() * 7);
+    const kind = r();
+    if (kind < 0.4) add(flip(base, d, r));
+    else if (kind < 0.6) add(flip(baseVariants[v]!, d, r)); // its hash near a variant of base
+    else if (kind < 0.8) add(randomHash(r), variants(r).map((x, i) => (i === v ? flip(base, d, r) : x))); // its variant near base
+  }
+  return recs.slice(0, n);
+}
+
+/** Families of 2..50 near-identical hashes (0..20 flips, some exact copies with shared variants), plus noise. */
+function clusteredSet(seed: number, n: number): HashRecord[] {
+  const r = rng(seed);
+  const recs: HashRecord[] = [];
+  while (recs.length < n) {
+    const base = randomHash(r);
+    const baseVariants = variants(r);
+    const size = r() < 0.3 ? 1 : 2 + Math.floor(48 * r() ** 3);
+    for (let k = 0; k < size; k++) {
+      const flips = Math.floor(r() * 21);
+      const copy = r() < 0.2;
+      const turned = r() < 0.1;
+      const hash = copy ? base : turned ? flip(baseVariants[Math.floor(r() * 7)]!, flips, r) : flip(base, flips, r);
+      const dihedral = copy ? baseVariants : baseVariants.map((x) => flip(x, Math.floor(r() * 21), r));
+      recs.push({ id: recs.length, hash, dihedral });
+    }
+  }
+  return recs.slice(0, n);
+}
+
+const keyed = (pairs: Pair[]): string[] => pairs.map((p) => `${p.a}-${p.b}:${p.distance}:${p.kind}`).sort();
+
+function expectSameAsBruteForce(recs: HashRecord[], threshold: number, dihedral: boolean): Pair[] {
+  const fast = findPairs(recs, { threshold, dihedral });
+  expect(keyed(fast)).toEqual(keyed(bruteForcePairs(recs, { threshold, dihedral })));
+  return fast;
+}
+
+describe('findPairs equals brute force', () => {
+  it.each([1, 2, 3])('uniform hashes with planted pairs at 0..40, plain (seed %i)', (seed) => {
+    const pairs = expectSameAsBruteForce(uniformSet(seed, 5000), 31, false);
+    expect(pairs.length).toBeGreaterThan(500);
+    expect(pairs.every((p) => p.distance <= 31 && p.kind === 'pdq')).toBe(true);
+  });
+
+  it.each([4, 5])('uniform hashes with variants planted on both sides (seed %i)', (seed) => {
+    const pairs = expectSameAsBruteForce(uniformSet(seed, 2500), 31, true);
+    expect(pairs.filter((p) => p.kind === 'pdq-dihedral').length).toBeGreaterThan(200);
+  });
+
+  it.each([6, 7])('clustered families with exact copies (seed %i)', (seed) => {
+    const recs = clusteredSet(seed, 3000);
+    expectSameAsBruteForce(recs, 31, false);
+    const pairs = expectSameAsBruteForce(recs, 31, true);
+    expect(pairs.filter((p) => p.distance === 0).length).toBeGreaterThan(100);
+  });
+
+  it.each([0, 1, 8, 20, 45, 64])('other thresholds (%i)', (threshold) => {
+    expectSameAsBruteForce(clusteredSet(8, 1500), threshold, true);
+  });
+
+  it('on worker threads too (both directions, families, exact copies)', async () => {
+    const recs = clusteredSet(13, 1500).concat(uniformSet(14, 1500).map((x) => ({ ...x, id: x.id + 1e6 })));
+    const parallel = await findPairsParallel(recs, { dihedral: true, threads: 3 });
+    expect(keyed(parallel)).toEqual(keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })));
+    expect(parallel).toEqual(findPairs(recs, { dihedral: true }));
+  });
+
+  it('records without variants take part with their hash only', () => {
+    const recs = uniformSet(9, 1500).map((x, i) => (i % 3 === 0 ? { id: x.id, hash: x.hash } : x));
+    expectSameAsBruteForce(recs, 31, true);
+  });
+});
+
+describe('every plan shape is exact', () => {
+  const recs = clusteredSet(10, 1500).concat(uniformSet(11, 1500).map((x) => ({ ...x, id: x.id + 1e6 })));
+  const ids = Float64Array.from(recs, (x) => x.id);
+  const expected = keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true }));
+  const even = (m: number, radius: number): Substring[] =>
+    Array.from({ length: m }, (_, j) => ({ start: (j * 256) / m, length: 256 / m, radius }));
+  const plans: Record<string, Substring[]> = {
+    'brute force': [{ start: 0, length: 0, radius: 0 }],
+    '16 × 16 bits, radius 1': even(16, 1),
+    '32 × 8 bits, radius 0': even(32, 0),
+    '16 × 16 bits, radii 0 and 3': even(16, 1).map((s, j) => ({ ...s, radius: j % 2 ? 0 : 3 })),
+    'uneven lengths crossing word boundaries': [
+      ...Array.from({ length: 10 }, (_, j) => ({ start: j * 23, length: 23, radius: 2 })),
+      { start: 230, length: 24, radius: 1 },
+      { start: 254, length: 2, radius: 0 },
+    ],
+  };
+  it.each(Object.keys(plans))('%s', (name) => {
+    const packed = packRecords(recs, true);
+    expect(keyed(findPackedPairs(packed, ids, 31, plans[name]))).toEqual(expected);
+  });
+});
+
+describe('labels and validation', () => {
+  const r = rng(12);
+  const a = randomHash(r);
+  const av = variants(r);
+
+  it('takes the minimum distance and calls it dihedral only when a variant beats the plain distance', () => {
+    const recs: HashRecord[] = [
+      { id: 10, hash: a, dihedral: av },
+      { id: 2, hash: flip(a, 20, r), dihedral: variants(r).map((x, i) => (i === 3 ? flip(a, 5, r) : x)) },
+      { id: 5, hash: flip(av[1]!, 12, r), dihedral: variants(r) },
+    ];
+    const byId = new Map(findPairs(recs, { dihedral: true }).map((p) => [`${p.a}-${p.b}`, p]));
+    expect(byId.get('2-10')).toEqual({ a: 2, b: 10, distance: 5, kind: 'pdq-dihedral' });
+    expect(byId.get('5-10')).toEqual({ a: 5, b: 10, distance: 12, kind: 'pdq-dihedral' });
+    expect(findPairs(recs, { dihedral: false })).toEqual([{ a: 2, b: 10, distance: 20, kind: 'pdq' }]);
+  });
+
+  it('reports identical hashes at distance 0 and prefers the plain kind on ties', () => {
+    const recs = [0, 1, 2].map((id) => ({ id, hash: a, dihedral: [a, ...av.slice(1)] }));
+    expect(findPairs(recs, { dihedral: true }).map((p) => [p.a, p.b, p.distance, p.kind])).toEqual([
+      [0, 1, 0, 'pdq'],
+      [0, 2, 0, 'pdq'],
+      [1, 2, 0, 'pdq'],
+    ]);
+  });
+
+  it('rejects malformed input with codes', () => {
+    const bad = (f: () => unknown, code: string): void => {
+      expect(() => f()).toThrow();
+      try {
+        f();
+      } catch (e) {
+        expect(hasCode(e, code)).toBe(true);
+      }
+    };
+    bad(() => findPairs([{ id: 1, hash: new Uint8Array(31) }], { dihedral: false }), 'NEAR_DUP_BAD_HASH');
+    bad(() => findPairs([{ id: 1, hash: a, dihedral: av.slice(1) }], { dihedral: true }), 'NEAR_DUP_BAD_HASH');
+    bad(() => findPairs([{ id: 1, hash: a }], { dihedral: false, threshold: 257 }), 'NEAR_DUP_BAD_THRESHOLD');
+    bad(() => findPairs([{ id: 1, hash: a }, { id: 1, hash: a }], { dihedral: false }), 'NEAR_DUP_DUPLICATE_ID');
+    expect(findPairs([], { dihedral: true })).toEqual([]);
+  });
+});

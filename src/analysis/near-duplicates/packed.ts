@@ -1,0 +1,120 @@
+// Hashes packed into one Uint32Array, 8 words per hash, so that the search touches typed
+// memory only. Entry e < count is record e's hash; entry count + 7r + (v - 1) is record r's
+// dihedral variant v (1 rotate90 … 7 flipMinus1, the order of HashRecord.dihedral).
+import { NearDuplicateError } from './errors.js';
+
+export interface HashRecord {
+  id: number;
+  /** The PDQ hash, 32 bytes. */
+  hash: Uint8Array;
+  /** The 7 other dihedral variants: rotate90, rotate180, rotate270, flipX, flipY, flipPlus1, flipMinus1. */
+  dihedral?: Uint8Array[];
+}
+
+export interface Pair {
+  a: number;
+  b: number;
+  distance: number;
+  kind: 'pdq' | 'pdq-dihedral';
+}
+
+export interface PackedHashes {
+  /** Number of records. */
+  readonly count: number;
+  /** count (originals only) or 8 × count (originals, then 7 variants per record). */
+  readonly entries: number;
+  /** entries × 8 words. */
+  readonly words: Uint32Array;
+  /** Per entry, 0 when a record has no variants (their slots are then not searched); null: all live. */
+  readonly live: Uint8Array | null;
+}
+
+export const WORDS = 8;
+export const VARIANTS = 7;
+
+/** The record an entry belongs to. */
+export function recordOfEntry(entry: number, count: number): number {
+  return entry < count ? entry : ((entry - count) / VARIANTS) | 0;
+}
+
+/** Bits set in a 32-bit word (SWAR; V8 inlines it). */
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Hamming distance between the hashes at word offsets `a` and `b` of `words`. */
+export function distanceAt(words: Uint32Array, a: number, b: number): number {
+  let d = 0;
+  for (let i = 0; i < WORDS; i++) d += popcount32(words[a + i]! ^ words[b + i]!);
+  return d;
+}
+
+function badHash(index: number, what: string): NearDuplicateError {
+  return new NearDuplicateError('NEAR_DUP_BAD_HASH', `record ${index}: ${what} must be a Uint8Array of 32 bytes`, {
+    details: { index },
+  });
+}
+
+function packInto(words: Uint32Array, at: number, bytes: Uint8Array): void {
+  for (let i = 0; i < WORDS; i++) {
+    const o = i * 4;
+    words[at + i] = (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
+  }
+}
+
+/**
+ * Validates and packs records (they come from the database or an import: check before
+ * trusting). Variants are packed only when `dihedral` is set; a record without them simply has
+ * no variant entries. `shared` puts the words on a SharedArrayBuffer, for worker threads.
+ */
+export function packRecords(records: readonly HashRecord[], dihedral: boolean, shared = false): PackedHashes {
+  const count = records.length;
+  const entries = dihedral ? count * (VARIANTS + 1) : count;
+  const bytes = entries * WORDS * 4;
+  const words = new Uint32Array(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  let live: Uint8Array | null = null;
+  for (let r = 0; r < count; r++) {
+    const rec = records[r]!;
+    if (!(rec.hash instanceof Uint8Array) || rec.hash.length !== 32) throw badHash(r, 'hash');
+    if (!Number.isSafeInteger(rec.id)) {
+      throw new NearDuplicateError('NEAR_DUP_BAD_HASH', `record ${r}: id must be a safe integer`, { details: { index: r } });
+    }
+    packInto(words, r * WORDS, rec.hash);
+    if (!dihedral) continue;
+    const variants = rec.dihedral;
+    if (variants === undefined) {
+      live ??= new Uint8Array(entries).fill(1);
+      live.fill(0, count + r * VARIANTS, count + (r + 1) * VARIANTS);
+      continue;
+    }
+    if (!Array.isArray(variants) || variants.length !== VARIANTS) {
+      throw new NearDuplicateError('NEAR_DUP_BAD_HASH', `record ${r}: dihedral must hold 7 variants`, { details: { index: r } });
+    }
+    for (let v = 0; v < VARIANTS; v++) {
+      const bytes = variants[v];
+      if (!(bytes instanceof Uint8Array) || bytes.length !== 32) throw badHash(r, `dihedral[${v}]`);
+      packInto(words, (count + r * VARIANTS + v) * WORDS, bytes);
+    }
+  }
+  return { count, entries, words, live };
+}
+
+/** Throws NEAR_DUP_DUPLICATE_ID when two records share an id. */
+export function checkDistinctIds(ids: Float64Array): void {
+  const sorted = Float64Array.from(ids).sort();
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] === sorted[i - 1]) {
+      throw new NearDuplicateError('NEAR_DUP_DUPLICATE_ID', `id ${sorted[i]} appears twice`, { details: { id: sorted[i] } });
+    }
+  }
+}
+
+/** Throws NEAR_DUP_BAD_THRESHOLD unless 0 ≤ threshold ≤ 256 is an integer. */
+export function checkThreshold(threshold: number): number {
+  if (!Number.isInteger(threshold) || threshold < 0 || threshold > 256) {
+    throw new NearDuplicateError('NEAR_DUP_BAD_THRESHOLD', 'threshold must be an integer from 0 to 256', { details: { threshold } });
+  }
+  return threshold;
+}

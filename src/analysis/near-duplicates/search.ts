@@ -1,0 +1,59 @@
+// The steps shared by the single-threaded and the parallel search: dedupe, plan, and per pass
+// the sorted table plus the job that sweeps it (plain data, so it can be posted to a worker).
+import { dedupeEntries, type Units } from './dedupe.js';
+import { popcount32, type PackedHashes } from './packed.js';
+import { allocPassBuffers, buildPass, tileBitsFor, type PassBuffers } from './pass.js';
+import { checkPlan, flipMasks, planSubstrings, type Substring } from './plan.js';
+import type { SweepJob } from './sweep.js';
+
+export interface PreparedSearch {
+  readonly packed: PackedHashes;
+  readonly threshold: number;
+  readonly units: Units;
+  readonly plan: readonly Substring[];
+  readonly planWords: Int32Array;
+  readonly buffers: PassBuffers;
+}
+
+/** Dedupes the hashes, plans the substrings (unless `override`) and allocates the pass buffers. */
+export function prepareSearch(packed: PackedHashes, threshold: number, override?: Substring[], shared = false): PreparedSearch {
+  const units = dedupeEntries(packed);
+  const plan = override ?? planSubstrings(units.queryCount, units.reps.length, threshold);
+  checkPlan(plan, threshold);
+  const maxBits = Math.max(...plan.map((s) => s.length));
+  const buffers = allocPassBuffers(maxBits, units.reps.length, units.queryCount, shared);
+  const planWords = Int32Array.from(plan.flatMap((s) => [s.start, s.length, s.radius]));
+  return { packed, threshold, units, plan, planWords, buffers };
+}
+
+/** Sorts the units for substring j; the job sweeps the tiles handed out by `counter`. */
+export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): SweepJob {
+  const sub = s.plan[j]!;
+  buildPass(s.packed.words, s.units.reps, s.packed.count, sub, s.buffers);
+  const tileBits = tileBitsFor(sub.length);
+  const high = flipMasks(sub.length - tileBits, sub.radius);
+  const low = flipMasks(tileBits, sub.radius);
+  const { off, sortedEntry, sortedFilter, qKey, qPos, qFilter, qStart } = s.buffers;
+  return {
+    words: s.packed.words,
+    off,
+    sortedEntry,
+    sortedFilter,
+    qKey,
+    qPos,
+    qFilter,
+    qStart,
+    tileBits,
+    tiles: 1 << (sub.length - tileBits),
+    highMasks: high.masks,
+    highWeights: high.masks.map((m) => popcount32(m)),
+    lowMasks: low.masks,
+    lowUpTo: low.upTo,
+    radius: sub.radius,
+    counter,
+    count: s.packed.count,
+    threshold: s.threshold,
+    plan: s.planWords,
+    pass: j,
+  };
+}
