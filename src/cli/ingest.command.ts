@@ -1,13 +1,14 @@
 import { IngestService } from '../ingest/ingest.service.js';
 import type { IngestReport } from '../ingest/report.js';
-import { printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
+import { runAnalysisJobs, type AnalyzeSummary } from '../jobs/analysis-worker.service.js';
+import { flag, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'take in files, folders and ZIP archives as one delivery, without changing a bit',
   usage:
-    'custody ingest PATH... --source CODENAME [--received-by NAME] [--medium TEXT] [--manifest FILE] [--note TEXT] [--delivery ID] [--json]',
+    'custody ingest PATH... --source CODENAME [--received-by NAME] [--medium TEXT] [--manifest FILE] [--note TEXT] [--delivery ID] [--analyze] [--json]',
   options: {
     source: { type: 'string' },
     'received-by': { type: 'string' },
@@ -15,13 +16,16 @@ export const ingestCommand: Command = {
     manifest: { type: 'string' },
     note: { type: 'string' },
     delivery: { type: 'string' },
+    analyze: { type: 'boolean' },
   },
   async run(args, io) {
     const source = requireStr(args, 'source', this);
-    if (args.positionals.length === 0) throw new UsageError(`name at least one file or folder\nusage: ${this.usage}`);
+    if (args.positionals.length === 0)
+      throw new UsageError(`name at least one file or folder\nusage: ${this.usage}`);
     const progress = io.isTty && !wantsJson(args) ? progressBar(io) : undefined;
-    const report = await withArchive(args, io, 'write', 'ingest', (archive) =>
-      new IngestService(archive).run({
+    let analysis: AnalyzeSummary | null = null;
+    const report = await withArchive(args, io, 'write', 'ingest', async (archive) => {
+      const r = await new IngestService(archive).run({
         paths: args.positionals,
         source,
         receivedBy: str(args, 'received-by') ?? null,
@@ -30,13 +34,24 @@ export const ingestCommand: Command = {
         manifestPath: str(args, 'manifest') ?? null,
         deliveryId: str(args, 'delivery') ?? null,
         ...(progress === undefined ? {} : { onProgress: progress }),
-      }),
-    );
+      });
+      // With --analyze the queued analysis runs in the same session, while the bytes are warm.
+      if (flag(args, 'analyze')) analysis = await runAnalysisJobs(archive, archive.jobs);
+      return r;
+    });
     if (progress !== undefined) io.stderr('\n');
-    if (wantsJson(args)) printJson(io, { ...report, peak_rss_bytes: process.resourceUsage().maxRSS * 1024 });
-    else printReport(io, report);
+    if (wantsJson(args))
+      printJson(io, { ...report, analysis, peak_rss_bytes: process.resourceUsage().maxRSS * 1024 });
+    else {
+      printReport(io, report);
+      if (analysis !== null) {
+        const a: AnalyzeSummary = analysis;
+        io.stdout(`analysed ${a.done}, skipped ${a.skipped}, failed ${a.failed.length}\n`);
+      }
+    }
     const m = report.manifest;
-    const discrepancies = m === null ? 0 : m.mismatched.length + m.missing.length + m.unlisted.length;
+    const discrepancies =
+      m === null ? 0 : m.mismatched.length + m.missing.length + m.unlisted.length;
     return report.summary.problems > 0 || discrepancies > 0 ? 1 : 0;
   },
 };
@@ -44,23 +59,36 @@ export const ingestCommand: Command = {
 function printReport(io: Io, r: IngestReport): void {
   const s = r.summary;
   io.stdout(`delivery ${r.delivery} (${r.mode}) from source ${r.source}\n`);
-  for (const p of r.problems) io.stdout(`  ! ${p.code}  ${p.path}: ${p.message}${p.item === null ? '' : ` [item ${p.item}]`}\n`);
+  for (const p of r.problems)
+    io.stdout(
+      `  ! ${p.code}  ${p.path}: ${p.message}${p.item === null ? '' : ` [item ${p.item}]`}\n`,
+    );
   if (r.manifest !== null) {
     const m = r.manifest;
-    for (const x of m.mismatched) io.stdout(`  ! MANIFEST_MISMATCH  ${x.path}: manifest says ${x.expected}, received ${x.received}\n`);
-    for (const x of m.missing) io.stdout(`  ! MANIFEST_MISSING  ${x}: listed in the manifest, not received\n`);
-    for (const x of m.unlisted) io.stdout(`  ! MANIFEST_UNLISTED  ${x}: received, not listed in the manifest\n`);
-    io.stdout(`manifest: ${m.listed} listed, ${m.matched} matched, ${m.mismatched.length} mismatched, ${m.missing.length} missing, ${m.unlisted.length} unlisted\n`);
+    for (const x of m.mismatched)
+      io.stdout(
+        `  ! MANIFEST_MISMATCH  ${x.path}: manifest says ${x.expected}, received ${x.received}\n`,
+      );
+    for (const x of m.missing)
+      io.stdout(`  ! MANIFEST_MISSING  ${x}: listed in the manifest, not received\n`);
+    for (const x of m.unlisted)
+      io.stdout(`  ! MANIFEST_UNLISTED  ${x}: received, not listed in the manifest\n`);
+    io.stdout(
+      `manifest: ${m.listed} listed, ${m.matched} matched, ${m.mismatched.length} mismatched, ${m.missing.length} missing, ${m.unlisted.length} unlisted\n`,
+    );
   }
   if (s.items_added === 0 && s.already_present > 0) {
-    io.stdout(`nothing new: all ${s.already_present} items were already in delivery ${r.delivery}\n`);
+    io.stdout(
+      `nothing new: all ${s.already_present} items were already in delivery ${r.delivery}\n`,
+    );
   }
   io.stdout(
     `files seen ${s.files_seen}, items added ${s.items_added} (${s.members_added} from ${s.containers} containers), already present ${s.already_present}, ` +
       `new objects ${s.objects_added}, shared objects ${s.objects_shared}, ${formatBytes(s.bytes_read)} read, problems ${s.problems}\n`,
   );
   const codes = Object.entries(s.by_code);
-  if (codes.length > 0) io.stdout(`problems by code: ${codes.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+  if (codes.length > 0)
+    io.stdout(`problems by code: ${codes.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
   io.stdout(`ledger size ${r.ledger.size}, root ${r.ledger.root}\n`);
 }
 

@@ -6,6 +6,7 @@ import { exifCommand } from './exif.command.js';
 import { clustersCommand } from './clusters.command.js';
 import { similarCommand } from './similar.command.js';
 import { decideCommand } from './decide.command.js';
+import { authenticityCommand } from './authenticity.command.js';
 import { previewCommand } from './preview.command.js';
 import { deliveriesCommand } from './deliveries.command.js';
 import { ingestCommand } from './ingest.command.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   similarCommand,
   clustersCommand,
   decideCommand,
+  authenticityCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

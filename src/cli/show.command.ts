@@ -1,3 +1,5 @@
+import { indicatorsFor } from '../analysis/authenticity.service.js';
+import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { ArchiveError } from '../archive/errors.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
@@ -33,6 +35,10 @@ export const showCommand: Command = {
       const similarity = analysis?.pdq == null ? null : await archiveSimilarity(archive);
       const cluster = similarity?.clusters.find((c) => c.objects.includes(sha256)) ?? null;
       const decisions = await archive.index.decisionsFor(sha256);
+      const indicators =
+        analysis === undefined
+          ? null
+          : await indicatorsFor(archive, sha256, new Date().toISOString());
       return {
         ...objectView(object),
         withdrawn: object.withdrawn_seq !== null,
@@ -49,6 +55,8 @@ export const showCommand: Command = {
                 items: cluster.items,
                 max_distance: cluster.max_distance,
               },
+        indicators,
+        indicators_disclaimer: INDICATOR_DISCLAIMER,
         decisions: decisions.map((d) => ({
           seq: d.seq,
           decision: d.decision,

@@ -128,6 +128,10 @@ export class ArchiveIndexRepository {
     return this.db.selectFrom('decisions').selectAll().where('objects_json', 'like', `%"${sha256}"%`).orderBy('seq').execute();
   }
 
+  async listObjects(): Promise<ObjectsTable[]> {
+    return this.db.selectFrom('objects').selectAll().orderBy('sha256').execute();
+  }
+
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {
     return this.db.selectFrom('objects').selectAll().where('sha256', '=', sha256).executeTakeFirst();
   }

@@ -1,0 +1,81 @@
+import type { Archive } from '../app.js';
+import type { AnalysesTable, ItemsTable } from '../db/schema.js';
+import {
+  computeIndicators,
+  summariseCollection,
+  type CollectionSummary,
+  type ImageFacts,
+  type Indicator,
+} from './indicators/index.js';
+
+/**
+ * The analysed collection as the indicators see it: one ImageFacts per object with every item
+ * that received it. Withdrawn objects take no part.
+ */
+export async function loadImageFacts(archive: Archive): Promise<ImageFacts[]> {
+  const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
+  const items = new Map<string, ItemsTable[]>();
+  for (const i of await archive.index.listItems()) {
+    const list = items.get(i.sha256);
+    if (list === undefined) items.set(i.sha256, [i]);
+    else list.push(i);
+  }
+  const objects = new Map((await archive.index.listObjects()).map((o) => [o.sha256, o]));
+  return (await archive.index.listAnalyses())
+    .filter((a) => !withdrawn.has(a.sha256))
+    .map((a) =>
+      toFacts(
+        a,
+        items.get(a.sha256) ?? [],
+        objects.get(a.sha256)?.media_type ?? 'application/octet-stream',
+      ),
+    );
+}
+
+function toFacts(a: AnalysesTable, items: ItemsTable[], mediaType: string): ImageFacts {
+  return {
+    sha256: a.sha256,
+    items: items.map((i) => ({
+      id: i.id,
+      name: i.name,
+      relativePath: i.relative_path,
+      delivery: i.delivery_id,
+    })),
+    mediaType,
+    make: a.make,
+    model: a.model,
+    bodySerial: a.body_serial,
+    software: a.software,
+    xmpCreatorTool: a.xmp_creator_tool,
+    xmpHistorySoftware: JSON.parse(a.xmp_history_json) as string[],
+    dateTimeOriginal: a.date_time_original,
+    createDate: a.create_date,
+    modifyDate: a.modify_date,
+    offsetTimeOriginal: a.offset_time_original,
+    subSecTimeOriginal: a.sub_sec_time_original,
+    exifPresent: a.exif_present === 1,
+    width: a.width,
+    height: a.height,
+    orientation: a.orientation,
+    quantDigest: a.quant_digest,
+    estimatedQuality: a.jpeg_quality,
+    pdq: a.pdq,
+    thumbnailPdq: a.thumbnail_pdq,
+  };
+}
+
+/** Indicators for one object, judged against the rest of the collection. */
+export async function indicatorsFor(
+  archive: Archive,
+  sha256: string,
+  now: string,
+  facts?: ImageFacts[],
+): Promise<Indicator[] | null> {
+  const all = facts ?? (await loadImageFacts(archive));
+  const target = all.find((f) => f.sha256 === sha256);
+  return target === undefined ? null : computeIndicators(target, all, { now });
+}
+
+export async function collectionSummary(archive: Archive, now: string): Promise<CollectionSummary> {
+  return summariseCollection(await loadImageFacts(archive), { now });
+}

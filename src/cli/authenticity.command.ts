@@ -1,0 +1,60 @@
+import { collectionSummary, indicatorsFor } from '../analysis/authenticity.service.js';
+import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
+import { ArchiveError } from '../archive/errors.js';
+import { resolveObject } from '../archive/withdrawal.service.js';
+import { flag, printJson, UsageError, type Command } from './command.js';
+import { wantsJson, withArchive } from './context.js';
+
+export const authenticityCommand: Command = {
+  name: 'authenticity',
+  summary:
+    'authenticity indicators for an item, or --summary for the collection (indicators, not verdicts)',
+  usage: 'custody authenticity <item-id|sha256> [--json] | custody authenticity --summary [--json]',
+  options: { summary: { type: 'boolean' } },
+  async run(args, io) {
+    const now = new Date().toISOString();
+    if (flag(args, 'summary')) {
+      if (args.positionals.length > 0)
+        throw new UsageError(`--summary takes no item\nusage: ${this.usage}`);
+      const s = await withArchive(args, io, 'read', 'authenticity', (archive) =>
+        collectionSummary(archive, now),
+      );
+      if (wantsJson(args)) printJson(io, s);
+      else {
+        io.stdout(`${s.disclaimer}\n\ncameras:\n`);
+        for (const c of s.cameras)
+          io.stdout(
+            `  ${c.make ?? '?'} ${c.model ?? '?'} ${c.bodySerial ?? ''}: ${c.images} images, ${c.first ?? '?'} … ${c.last ?? '?'}\n`,
+          );
+        io.stdout('images per camera per day:\n');
+        for (const d of s.perCameraPerDay)
+          io.stdout(`  ${d.day}  ${String(d.images).padStart(4)}  ${d.camera}\n`);
+        io.stdout(`anomalies (${s.anomalies.length}):\n`);
+        for (const a of s.anomalies) io.stdout(`  ${a.sha256}  ${a.codes.join(', ')}\n`);
+      }
+      return 0;
+    }
+    const target = args.positionals[0];
+    if (target === undefined || args.positionals.length > 1)
+      throw new UsageError(`name one item or object, or --summary\nusage: ${this.usage}`);
+    const out = await withArchive(args, io, 'read', 'authenticity', async (archive) => {
+      const sha256 = await resolveObject(archive, target);
+      const indicators = await indicatorsFor(archive, sha256, now);
+      if (indicators === null)
+        throw new ArchiveError(
+          'NOT_FOUND',
+          `object ${sha256} has not been analysed (run \`custody analyze\`)`,
+        );
+      return { sha256, disclaimer: INDICATOR_DISCLAIMER, indicators };
+    });
+    if (wantsJson(args)) printJson(io, out);
+    else {
+      io.stdout(`${out.sha256}\n${out.disclaimer}\n`);
+      if (out.indicators.length === 0)
+        io.stdout('no indicators: consistent with the rest of the collection\n');
+      for (const i of out.indicators)
+        io.stdout(`\n${i.code}\n  ${i.explanation}\n  evidence: ${JSON.stringify(i.evidence)}\n`);
+    }
+    return 0;
+  },
+};
