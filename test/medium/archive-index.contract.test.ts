@@ -29,7 +29,7 @@ async function dumpAll(archive: Archive): Promise<string> {
 
 function normalise(row: Record<string, unknown>): Record<string, string | number | null> {
   const o: Record<string, string | number | null> = {};
-  for (const [k, v] of Object.entries(row)) o[k] = v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : String(v);
+  for (const [k, v] of Object.entries(row)) o[k] = v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
   return o;
 }
 

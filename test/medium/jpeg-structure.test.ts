@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { parseJpegStructure } from './jpeg-structure.js';
+import { parseJpegStructure } from '../../src/analysis/jpeg/jpeg-structure.js';
 
 async function jpeg(quality: number): Promise<Buffer> {
   const raw = Buffer.alloc(64 * 48 * 3);
