@@ -1,4 +1,5 @@
 import type { Archive } from '../../app.js';
+import { DIHEDRAL_NAMES } from '../pdq/index.js';
 import {
   clusterObjects,
   findSimilarPairs,
@@ -7,15 +8,8 @@ import {
   type SimilarPair,
 } from './similarity.service.js';
 
-const DIHEDRAL_ORDER = [
-  'rotate90',
-  'rotate180',
-  'rotate270',
-  'flipX',
-  'flipY',
-  'flipPlus1',
-  'flipMinus1',
-] as const;
+/** The 7 variants besides the original, in the reference's order. */
+const DIHEDRAL_ORDER = DIHEDRAL_NAMES.filter((n) => n !== 'original');
 
 export interface ArchiveSimilarity {
   objects: HashedObject[];
