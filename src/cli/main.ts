@@ -7,6 +7,8 @@ import { clustersCommand } from './clusters.command.js';
 import { similarCommand } from './similar.command.js';
 import { decideCommand } from './decide.command.js';
 import { authenticityCommand } from './authenticity.command.js';
+import { agreementCommand } from './agreement.command.js';
+import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
 import { deliveriesCommand } from './deliveries.command.js';
 import { ingestCommand } from './ingest.command.js';
@@ -42,6 +44,8 @@ export const COMMANDS: readonly Command[] = [
   clustersCommand,
   decideCommand,
   authenticityCommand,
+  intervalCommand,
+  agreementCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
