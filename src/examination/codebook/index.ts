@@ -1,0 +1,23 @@
+// The finding vocabulary (versioned, configurable) and the examiner's form checked against it.
+export { ExaminationError, type ExaminationErrorCode, type Issue } from './errors.js';
+export {
+  AGE_BANDS,
+  FINDING_VALUES,
+  SEXES,
+  ageBandRank,
+  type AgeBand,
+  type Codebook,
+  type CodebookTerm,
+  type FindingDefinition,
+  type FindingValue,
+  type Sex,
+} from './types.js';
+export { DEFAULT_CODEBOOK, DEFAULT_CODEBOOK_VERSION } from './default.js';
+export { codebookDigest, defineCodebook } from './define.js';
+export {
+  blankForm,
+  parseExaminationForm,
+  type BlankForm,
+  type ExaminationAnswer,
+  type FindingAnswer,
+} from './form.js';
