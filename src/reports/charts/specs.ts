@@ -1,0 +1,219 @@
+// Chart specs for reports, as data: each builder turns checked rows into a Vega-Lite spec and
+// nothing else (no I/O, no Vega at run time; render.adapter.ts draws them). Everything that shapes
+// the picture is fixed here so the same rows always give the same spec, and so the same SVG:
+// explicit sizes, explicit axis domains in a stated order, one font stack, no ids, no randomness.
+//
+// The import below is type-only and erased at compile time (verbatimModuleSyntax), so this file
+// never loads vega-lite; it only lets tsc check the specs against Vega-Lite's own schema types.
+import type { TopLevelSpec } from 'vega-lite';
+import {
+  checkDeathsRows,
+  checkPrevalenceRows,
+  firstAppearance,
+  monthRange,
+  type DeathsByUnitMonthRow,
+  type PrevalenceRow,
+} from './chart-rows.js';
+import { ChartError } from './errors.js';
+
+/** A complete Vega-Lite specification, ready for `renderSvg`. */
+export type VegaLiteSpec = TopLevelSpec;
+
+export interface ChartOptions {
+  /** Shown above the chart and used as its accessible description. */
+  title?: string;
+}
+
+/**
+ * Fonts are named, never embedded or fetched. Noto Sans has no Arabic glyphs, so Noto Sans Arabic
+ * follows it; DejaVu Sans covers both scripts where Noto is not installed.
+ */
+export const CHART_FONT_FAMILY = 'Noto Sans, Noto Sans Arabic, DejaVu Sans, sans-serif';
+
+const PREVALENCE_WIDTH = 480;
+const HEATMAP_WIDTH = 640;
+/** Height per finding or per unit: the plot grows with its rows instead of squeezing labels. */
+const ROW_STEP = 28;
+const MIN_HEIGHT = 56;
+const INK = '#1f4e79';
+
+const PERCENT_TICKS = [0, 0.25, 0.5, 0.75, 1];
+
+function plotHeight(rows: number): number {
+  return Math.max(MIN_HEIGHT, rows * ROW_STEP);
+}
+
+/**
+ * Shared look. `labelLimit: 0` turns off Vega's truncation of long labels (it would cut an Arabic
+ * unit name and append "…"), and `labelOverlap: false` keeps every category label even when two
+ * would touch: a name missing from the axis is worse than a crowded axis in an evidence report.
+ */
+function chartConfig(): NonNullable<TopLevelSpec['config']> {
+  return {
+    font: CHART_FONT_FAMILY,
+    background: 'white',
+    axis: { labelLimit: 0, labelFontSize: 11, titleFontSize: 11 },
+    axisBand: { labelOverlap: false },
+    title: { fontSize: 13, anchor: 'start' },
+  };
+}
+
+function titleOf(opts: ChartOptions): Pick<TopLevelSpec, 'title'> {
+  return opts.title === undefined ? {} : { title: { text: opts.title } };
+}
+
+/** 0.3079 -> "30.8%". toFixed is exact and locale-free, so the text never varies by machine. */
+function formatPercent(p: number): string {
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+function prevalenceValues(rows: readonly PrevalenceRow[]): Record<string, string | number>[] {
+  const seen = new Set<string>();
+  return rows.map((row) => {
+    // The axis shows the label with its sample size; two rows that would print the same text
+    // could not be told apart on the chart, so they are refused rather than merged.
+    const axisLabel = `${row.label} (n = ${row.n})`;
+    if (seen.has(axisLabel)) {
+      throw new ChartError('CHART_INVALID_INPUT', `two findings would both read "${axisLabel}"`);
+    }
+    seen.add(axisLabel);
+    const estimate = `${formatPercent(row.proportion)} (${formatPercent(row.lower)}–${formatPercent(row.upper)})`;
+    return {
+      finding: row.finding,
+      axisLabel,
+      proportion: row.proportion,
+      lower: row.lower,
+      upper: row.upper,
+      n: row.n,
+      estimate,
+      summary: `${axisLabel}: ${estimate}`,
+    };
+  });
+}
+
+/**
+ * Prevalence per finding: a point at the estimate and an error bar (a rule with end ticks) from the
+ * lower to the upper bound of the 95% interval, on a 0–100% axis, one row per finding in the order
+ * given. The estimate and interval are also printed beside each bar.
+ *
+ * @example
+ *   prevalenceChartSpec([
+ *     { finding: 'burns', label: 'Burns', proportion: 0.308, lower: 0.255, upper: 0.366, n: 263 },
+ *   ], { title: 'Findings in the examined sample' })
+ */
+export function prevalenceChartSpec(
+  rows: readonly PrevalenceRow[],
+  opts: ChartOptions = {},
+): VegaLiteSpec {
+  checkPrevalenceRows(rows);
+  const values = prevalenceValues(rows);
+  const percentAxis = {
+    scale: { domain: [0, 1], nice: false, zero: true },
+    axis: { format: '.0%', values: PERCENT_TICKS, title: 'Prevalence (95% CI)' },
+  };
+  return {
+    description: opts.title ?? 'Prevalence of findings with 95% confidence intervals',
+    ...titleOf(opts),
+    width: PREVALENCE_WIDTH,
+    height: plotHeight(rows.length),
+    config: chartConfig(),
+    data: { values },
+    encoding: {
+      y: {
+        field: 'axisLabel',
+        type: 'nominal',
+        title: 'Finding',
+        axis: { title: null },
+        scale: { domain: values.map((v) => String(v['axisLabel'])) },
+      },
+      // What a screen reader says for each mark, instead of Vega-Lite's list of raw fields.
+      description: { field: 'summary', type: 'nominal' },
+    },
+    layer: [
+      {
+        mark: { type: 'errorbar', ticks: true, color: INK },
+        encoding: {
+          x: { field: 'lower', type: 'quantitative', ...percentAxis },
+          x2: { field: 'upper' },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 50, color: INK, opacity: 1 },
+        encoding: { x: { field: 'proportion', type: 'quantitative', ...percentAxis } },
+      },
+      {
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 8, fontSize: 10 },
+        encoding: {
+          x: { field: 'upper', type: 'quantitative', ...percentAxis },
+          text: { field: 'estimate', type: 'nominal' },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * Deaths by unit and month as a heatmap: one row per unit (in order of first appearance), one
+ * column per calendar month from the earliest to the latest given (months without rows stay as
+ * empty columns). Every cell prints its count, so the colour only helps the eye and no legend is
+ * needed. A pair with no row is left blank, which is not the same as a recorded zero (drawn "0").
+ *
+ * @example
+ *   deathsByUnitMonthSpec([
+ *     { unit: 'فرع فلسطين 235', month: '2013-01', count: 12 },
+ *     { unit: 'Branch 215', month: '2013-03', count: 4 },
+ *   ])
+ */
+export function deathsByUnitMonthSpec(
+  rows: readonly DeathsByUnitMonthRow[],
+  opts: ChartOptions = {},
+): VegaLiteSpec {
+  checkDeathsRows(rows);
+  const months = monthRange(rows.map((r) => r.month));
+  const units = firstAppearance(rows.map((r) => r.unit));
+  const max = rows.reduce((m, r) => Math.max(m, r.count), 0);
+  const values = rows.map((r) => ({
+    unit: r.unit,
+    month: r.month,
+    count: r.count,
+    summary: `${r.unit}, ${r.month}: ${r.count} deaths`,
+  }));
+  return {
+    description: opts.title ?? 'Deaths by unit and month',
+    ...titleOf(opts),
+    width: HEATMAP_WIDTH,
+    height: plotHeight(units.length),
+    config: chartConfig(),
+    data: { values },
+    encoding: {
+      x: { field: 'month', type: 'ordinal', title: 'Month', scale: { domain: months } },
+      y: { field: 'unit', type: 'nominal', title: 'Unit', scale: { domain: units } },
+      description: { field: 'summary', type: 'nominal' },
+    },
+    layer: [
+      {
+        mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
+        encoding: {
+          color: {
+            field: 'count',
+            type: 'quantitative',
+            title: 'Deaths',
+            scale: { scheme: 'blues', domain: [0, Math.max(max, 1)] },
+            legend: null,
+          },
+        },
+      },
+      {
+        mark: { type: 'text', baseline: 'middle', fontSize: 9 },
+        encoding: {
+          text: { field: 'count', type: 'nominal' },
+          color: {
+            // White on the darkest cells, black elsewhere, so every count stays legible.
+            condition: { test: { field: 'count', gt: max * 0.6 }, value: 'white' },
+            value: 'black',
+          },
+        },
+      },
+    ],
+  };
+}
