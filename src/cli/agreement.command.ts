@@ -23,6 +23,7 @@
 //     "not_applicable": [ { "name": "fleiss_kappa", "reason": "needs the same number of values on every unit" } ],
 //     "bootstrap": { "resamples": 2000, "seed": "custody-bootstrap-v1", "prng": "xoshiro128** (…)" }
 //   }
+import { parseCsv as parseCsvRecords, type CsvRecord } from '../core/csv.js';
 import { readFile, stat } from 'node:fs/promises';
 import { CustodyError } from '../core/errors.js';
 import {
@@ -119,70 +120,9 @@ function quote(s: string): string {
   );
 }
 
-interface CsvRecord {
-  cells: string[];
-  /** Line of the file where the record starts (records can span lines inside quotes). */
-  line: number;
-}
-
-/**
- * RFC 4180 records from untrusted text: fields separated by commas, records by CRLF, LF or CR,
- * a field in double quotes may hold commas, line breaks and doubled quotes. A quote inside an
- * unquoted field, text after a closing quote, or an unclosed quote is refused with its place.
- * Blank lines are skipped. Cells are data only: "=SUM(A1)" is the text =SUM(A1), never a formula.
- */
+/** RFC 4180 records (core/csv), with errors reported as refused agreement input. */
 export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let cells: string[] = [];
-  let field = '';
-  let inQuotes = false;
-  let wasQuoted = false;
-  let line = 1;
-  let recordLine = 1;
-  const fail = (what: string): never => {
-    throw new AgreementInputError(
-      `row ${records.length + 1} (line ${line}), column ${cells.length + 1}: ${what}`,
-    );
-  };
-  const endRecord = (): void => {
-    cells.push(field);
-    if (!(cells.length === 1 && cells[0] === '')) records.push({ cells, line: recordLine });
-    cells = [];
-    field = '';
-    wasQuoted = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inQuotes) {
-      if (ch !== '"') {
-        if (ch === '\n' || (ch === '\r' && text[i + 1] !== '\n')) line++;
-        field += ch;
-      } else if (text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else {
-        inQuotes = false;
-        const next = text[i + 1];
-        if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r')
-          fail('text after a closing quote');
-      }
-    } else if (ch === '"') {
-      if (field !== '' || wasQuoted)
-        fail('a quote inside an unquoted field (quote the whole field and double the quote)');
-      inQuotes = wasQuoted = true;
-    } else if (ch === ',') {
-      cells.push(field);
-      field = '';
-      wasQuoted = false;
-    } else if (ch === '\r' || ch === '\n') {
-      endRecord();
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      recordLine = ++line;
-    } else field += ch;
-  }
-  if (inQuotes) fail('a quoted field is never closed');
-  if (field !== '' || wasQuoted || cells.length > 0) endRecord();
-  return records;
+  return parseCsvRecords(text, (message) => new AgreementInputError(message));
 }
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

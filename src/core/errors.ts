@@ -32,7 +32,8 @@ export type CoreErrorCode =
   | 'NOTE_NO_VALID_SIGNATURE'
   | 'CHECKPOINT_MALFORMED'
   | 'KEY_MALFORMED'
-  | 'HEX_INVALID';
+  | 'HEX_INVALID'
+  | 'CSV_INVALID';
 
 export class CoreError extends CustodyError<CoreErrorCode> {}
 

@@ -1,3 +1,4 @@
+import { parseCsv as parseCsvRecords } from '../core/csv.js';
 import { CustodyError } from '../core/errors.js';
 import type { ManifestCheck } from './report.js';
 
@@ -19,10 +20,13 @@ const SUMSUM_LINE = /^\\?([0-9a-fA-F]{64}) [ *](.+)$/;
  * checksum).
  */
 export function parseSourceManifest(text: string): SourceManifest {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
   if (lines.length === 0) throw new ManifestError('MANIFEST_INVALID', 'the manifest is empty');
   if (SUMSUM_LINE.test(lines[0] ?? '')) return parseSha256sum(lines);
-  return parseCsv(lines);
+  return parseCsv(text.replace(/^\uFEFF/, ''));
 }
 
 function parseSha256sum(lines: string[]): SourceManifest {
@@ -30,58 +34,59 @@ function parseSha256sum(lines: string[]): SourceManifest {
   lines.forEach((line, i) => {
     const m = SUMSUM_LINE.exec(line);
     if (m?.[1] === undefined || m[2] === undefined) {
-      throw new ManifestError('MANIFEST_INVALID', `manifest line ${i + 1} is not "<sha256>  <path>": ${line.slice(0, 120)}`);
+      throw new ManifestError(
+        'MANIFEST_INVALID',
+        `manifest line ${i + 1} is not "<sha256>  <path>": ${line.slice(0, 120)}`,
+      );
     }
     entries.set(normalisePath(m[2]), m[1].toLowerCase());
   });
   return { format: 'sha256sum', entries };
 }
 
-function parseCsv(lines: string[]): SourceManifest {
-  const header = splitCsvLine(lines[0] ?? '').map((h) => h.trim().toLowerCase());
-  const pathCol = header.findIndex((h) => ['path', 'file', 'filename', 'file_name', 'name'].includes(h));
-  const hashCol = header.findIndex((h) => ['sha256', 'sha-256', 'hash', 'digest', 'checksum'].includes(h));
+function parseCsv(text: string): SourceManifest {
+  const records = parseCsvRecords(
+    text,
+    (m) => new ManifestError('MANIFEST_INVALID', `manifest ${m}`),
+  );
+  const header = (records[0]?.cells ?? []).map((h) => h.trim().toLowerCase());
+  const pathCol = header.findIndex((h) =>
+    ['path', 'file', 'filename', 'file_name', 'name'].includes(h),
+  );
+  const hashCol = header.findIndex((h) =>
+    ['sha256', 'sha-256', 'hash', 'digest', 'checksum'].includes(h),
+  );
   if (pathCol < 0 || hashCol < 0) {
-    throw new ManifestError('MANIFEST_INVALID', 'the manifest is neither sha256sum output nor a CSV with path and sha256 columns');
+    throw new ManifestError(
+      'MANIFEST_INVALID',
+      'the manifest is neither sha256sum output nor a CSV with path and sha256 columns',
+    );
   }
   const entries = new Map<string, string>();
-  lines.slice(1).forEach((line, i) => {
-    const cells = splitCsvLine(line);
+  records.slice(1).forEach(({ cells }, i) => {
     const p = cells[pathCol];
     const h = cells[hashCol]?.trim();
-    if (cells.length !== header.length || p === undefined || h === undefined || !/^[0-9a-fA-F]{64}$/.test(h)) {
-      throw new ManifestError('MANIFEST_INVALID', `manifest row ${i + 2}: expected ${header.length} columns with a 64-hex sha256`);
+    if (
+      cells.length !== header.length ||
+      p === undefined ||
+      h === undefined ||
+      !/^[0-9a-fA-F]{64}$/.test(h)
+    ) {
+      throw new ManifestError(
+        'MANIFEST_INVALID',
+        `manifest row ${i + 2}: expected ${header.length} columns with a 64-hex sha256`,
+      );
     }
     entries.set(normalisePath(p), h.toLowerCase());
   });
   return { format: 'csv', entries };
 }
 
-/** RFC 4180 fields: quotes, doubled quotes inside them, commas inside quotes. */
-function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
 export function normalisePath(p: string): string {
-  return p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  return p
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
 }
 
 /**
@@ -105,7 +110,9 @@ export function checkManifest(
   };
   const seen = new Set<string>();
   for (const [path, sha] of [...received].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const key = [path, ...rootNames.map((r) => `${r}/${path}`)].find((k) => manifest.entries.has(k));
+    const key = [path, ...rootNames.map((r) => `${r}/${path}`)].find((k) =>
+      manifest.entries.has(k),
+    );
     if (key === undefined) {
       check.unlisted.push(path);
       continue;
@@ -115,6 +122,7 @@ export function checkManifest(
     if (expected === sha) check.matched++;
     else check.mismatched.push({ path, expected, received: sha });
   }
-  for (const path of [...manifest.entries.keys()].sort()) if (!seen.has(path)) check.missing.push(path);
+  for (const path of [...manifest.entries.keys()].sort())
+    if (!seen.has(path)) check.missing.push(path);
   return check;
 }
