@@ -7,6 +7,7 @@ import { clustersCommand } from './clusters.command.js';
 import { similarCommand } from './similar.command.js';
 import { decideCommand } from './decide.command.js';
 import { authenticityCommand } from './authenticity.command.js';
+import { unitCommand } from './unit.command.js';
 import { agreementCommand } from './agreement.command.js';
 import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly Command[] = [
   authenticityCommand,
   intervalCommand,
   agreementCommand,
+  unitCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
@@ -92,10 +94,19 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
     if (e instanceof CustodyError) {
       const code = (e as CustodyError).code;
       io.stderr(`custody: ${e.message} [${code}]\n`);
+      // Per-row problems (imports): one line each, with row and column.
+      const rows = (e as CustodyError).details.errors;
+      if (Array.isArray(rows)) {
+        for (const r of rows as { row?: unknown; column?: unknown; reason?: unknown }[]) {
+          io.stderr(`  row ${String(r.row)}, ${String(r.column)}: ${String(r.reason)}\n`);
+        }
+      }
       return USAGE_CODES.has(code) ? EXIT.usage : EXIT.finding;
     }
     // A crash must never read as a finding.
-    io.stderr(`custody: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    io.stderr(
+      `custody: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
     return EXIT.internal;
   }
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Mutation } from '../ledger/projection.js';
 import { DbError } from './errors.js';
-import { INDEX_TABLES, type AnalysesTable, type Database, type DecisionsTable, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
+import { INDEX_TABLES, type AnalysesTable, type Database, type DecisionsTable, type UnitsTable, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -130,6 +130,10 @@ export class ArchiveIndexRepository {
 
   async listObjects(): Promise<ObjectsTable[]> {
     return this.db.selectFrom('objects').selectAll().orderBy('sha256').execute();
+  }
+
+  async listUnits(): Promise<UnitsTable[]> {
+    return this.db.selectFrom('units').selectAll().orderBy('code').orderBy('id').execute();
   }
 
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {

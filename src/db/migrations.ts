@@ -121,4 +121,19 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'id']).execute();
     },
   },
+  '0003-catalogue-units': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('units')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('code', 'bigint', (c) => c.unique())
+        .addColumn('name_en', 'text', (c) => c.notNull())
+        .addColumn('name_ar', 'text')
+        .addColumn('aliases_json', 'text', (c) => c.notNull())
+        .addColumn('parent_id', 'text')
+        .addColumn('created_seq', 'bigint', (c) => c.notNull())
+        .addColumn('updated_seq', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -121,6 +121,18 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/** A security branch or similar body that held people (catalogue 'unit.*' entries). */
+export interface UnitsTable {
+  id: string;
+  code: number | null;
+  name_en: string;
+  name_ar: string | null;
+  aliases_json: string;
+  parent_id: string | null;
+  created_seq: number;
+  updated_seq: number;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -136,6 +148,7 @@ export interface Database {
   analyses: AnalysesTable;
   decisions: DecisionsTable;
   jobs: JobsTable;
+  units: UnitsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -147,6 +160,7 @@ export const INDEX_TABLES = {
   withdrawals: 'seq',
   analyses: 'sha256',
   decisions: 'seq',
+  units: 'id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

@@ -92,6 +92,7 @@ export class LedgerReplayer {
       case 'fixity check':
       case 'metadata extraction':
       case 'decision':
+      case 'cataloguing':
         break;
     }
   }

@@ -21,7 +21,13 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     {
       op: 'insert',
       table: 'ledger_entries',
-      row: { seq: entry.seq, type: entry.type, time: entry.time, actor: entry.actor, leaf_hash: leafHashHex },
+      row: {
+        seq: entry.seq,
+        type: entry.type,
+        time: entry.time,
+        actor: entry.actor,
+        leaf_hash: leafHashHex,
+      },
     },
   ];
   switch (entry.type) {
@@ -54,7 +60,14 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
       out.push({
         op: 'insertIfAbsent',
         table: 'objects',
-        row: { sha256, size, media_type: mediaType, first_seq: entry.seq, withdrawn_seq: null, purged_seq: null },
+        row: {
+          sha256,
+          size,
+          media_type: mediaType,
+          first_seq: entry.seq,
+          withdrawn_seq: null,
+          purged_seq: null,
+        },
       });
       out.push({
         op: 'insert',
@@ -112,7 +125,12 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
       break;
     }
     case 'deletion':
-      out.push({ op: 'update', table: 'objects', key: only(entry.objects, 'objects', entry), set: { purged_seq: entry.seq } });
+      out.push({
+        op: 'update',
+        table: 'objects',
+        key: only(entry.objects, 'objects', entry),
+        set: { purged_seq: entry.seq },
+      });
       break;
     case 'metadata extraction':
       out.push({ op: 'upsert', table: 'analyses', row: analysisRow(entry) });
@@ -132,11 +150,56 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
         },
       });
       break;
+    case 'cataloguing':
+      out.push(...catalogueMutations(entry));
+      break;
     case 'creation':
     case 'fixity check':
       break;
   }
   return out;
+}
+
+/** Catalogue entries: `details.action` names the change, `details.unit` carries the fields. */
+function catalogueMutations(entry: LedgerEntry): Mutation[] {
+  const d = entry.details;
+  const action = str(d, 'action', entry);
+  const unit = obj(d.unit);
+  const fields: Row = {};
+  for (const k of ['name_en', 'name_ar', 'parent_id'] as const)
+    if (k in unit) fields[k] = typeof unit[k] === 'string' ? unit[k] : null;
+  if ('code' in unit) fields.code = typeof unit.code === 'number' ? unit.code : null;
+  if ('aliases' in unit) fields.aliases_json = canonicalize(unit.aliases ?? []);
+  const id = str(unit, 'id', entry);
+  switch (action) {
+    case 'unit.register':
+      return [
+        {
+          op: 'insert',
+          table: 'units',
+          row: {
+            id,
+            code: null,
+            name_ar: null,
+            aliases_json: '[]',
+            parent_id: null,
+            ...fields,
+            name_en: str(unit, 'name_en', entry),
+            created_seq: entry.seq,
+            updated_seq: entry.seq,
+          },
+        },
+      ];
+    case 'unit.update':
+      return [
+        { op: 'update', table: 'units', key: id, set: { ...fields, updated_seq: entry.seq } },
+      ];
+    default:
+      throw new LedgerError(
+        'LEDGER_ENTRY_MALFORMED',
+        `cataloguing entry ${entry.seq} has an unknown action ${action}`,
+      );
+  }
 }
 
 /** The queryable columns of an analysis; the whole result stays in the ledger entry. */
@@ -169,7 +232,8 @@ function analysisRow(entry: LedgerEntry): Row {
     orientation: n(exif.orientation),
     width: n(dims.width),
     height: n(dims.height),
-    exif_present: exif.make != null || exif.model != null || exif.date_time_original != null ? 1 : 0,
+    exif_present:
+      exif.make != null || exif.model != null || exif.date_time_original != null ? 1 : 0,
     jpeg_quality: n(jpeg.estimated_quality),
     quant_digest: s(jpeg.quant_digest),
     pdq: s(pdq.hash),
@@ -204,7 +268,11 @@ export class MemoryIndex {
         case 'insertIfAbsent': {
           const key = String(m.row[PK[m.table]]);
           if (t.has(key)) {
-            if (m.op === 'insert') throw new LedgerError('LEDGER_ENTRY_MALFORMED', `ledger names ${m.table} ${key} twice`);
+            if (m.op === 'insert')
+              throw new LedgerError(
+                'LEDGER_ENTRY_MALFORMED',
+                `ledger names ${m.table} ${key} twice`,
+              );
             break;
           }
           t.set(key, { ...m.row });
@@ -213,7 +281,10 @@ export class MemoryIndex {
         case 'update': {
           const row = t.get(String(m.key));
           if (row === undefined) {
-            throw new LedgerError('LEDGER_ENTRY_MALFORMED', `ledger updates ${m.table} ${String(m.key)}, which it never created`);
+            throw new LedgerError(
+              'LEDGER_ENTRY_MALFORMED',
+              `ledger updates ${m.table} ${String(m.key)}, which it never created`,
+            );
           }
           Object.assign(row, m.set);
           break;
@@ -238,7 +309,11 @@ const PK: Record<IndexTable, string> = INDEX_TABLES;
  * Intake's idempotence key: where an item came from. A file: its original path (raw bytes in
  * hex when the name is not UTF-8). A container member: its container item and its index there.
  */
-export function originKey(parent: string | null, pathOrRawHex: string, memberIndex: number | null): string {
+export function originKey(
+  parent: string | null,
+  pathOrRawHex: string,
+  memberIndex: number | null,
+): string {
   return canonicalize([parent, pathOrRawHex, memberIndex]);
 }
 
@@ -282,5 +357,8 @@ function manifestDigest(d: Record<string, JsonValue>): string | null {
 }
 
 function bad(e: LedgerEntry, k: string): LedgerError {
-  return new LedgerError('LEDGER_ENTRY_MALFORMED', `${e.type} entry ${e.seq} lacks a valid details.${k}`);
+  return new LedgerError(
+    'LEDGER_ENTRY_MALFORMED',
+    `${e.type} entry ${e.seq} lacks a valid details.${k}`,
+  );
 }

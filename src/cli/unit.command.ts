@@ -1,0 +1,118 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  parseUnitsCsv,
+  parseUnitsJson,
+  UnitError,
+  validateUnit,
+} from '../catalogue/units/unit-rows.js';
+import { importUnits, unitsCsv, unitsForExport } from '../catalogue/units/units.service.js';
+import {
+  flag,
+  list,
+  printJson,
+  requireStr,
+  str,
+  UsageError,
+  type Command,
+  type Io,
+} from './command.js';
+import { wantsJson, withArchive } from './context.js';
+
+export const unitCommand: Command = {
+  name: 'unit',
+  summary:
+    'the unit registry: security branches and similar bodies (names in Arabic and English, aliases, parent)',
+  usage:
+    'custody unit add --name-en NAME [--name-ar NAME] [--code N] [--alias A]… [--parent CODE] | custody unit list [--json] | ' +
+    'custody unit import FILE.csv|FILE.json [--valid-only] [--json] | custody unit export [--format csv|json] [--out FILE]',
+  options: {
+    'name-en': { type: 'string' },
+    'name-ar': { type: 'string' },
+    code: { type: 'string' },
+    alias: { type: 'string', multiple: true },
+    parent: { type: 'string' },
+    'valid-only': { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+  },
+  async run(args, io) {
+    const [action, ...rest] = args.positionals;
+    switch (action) {
+      case 'add': {
+        if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
+        const parsed = validateUnit(
+          {
+            code: str(args, 'code') ?? '',
+            name_en: requireStr(args, 'name-en', this),
+            name_ar: str(args, 'name-ar') ?? '',
+            aliases: list(args, 'alias').join(';'),
+            parent_code: str(args, 'parent') ?? '',
+          },
+          1,
+        );
+        if ('errors' in parsed)
+          throw new UnitError(
+            'UNIT_INVALID',
+            parsed.errors.map((e) => `${e.column}: ${e.reason}`).join('; '),
+          );
+        return report(
+          io,
+          args.values.json === true,
+          await withArchive(args, io, 'write', 'unit add', (a) =>
+            importUnits(a, [{ row: 1, unit: parsed.unit }], [], { validOnly: false }),
+          ),
+        );
+      }
+      case 'import': {
+        const file = rest[0];
+        if (file === undefined || rest.length > 1)
+          throw new UsageError(`name one CSV or JSON file\nusage: ${this.usage}`);
+        const text = await readFile(file, 'utf8').catch((e: unknown) => {
+          throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+        });
+        const parsed = file.toLowerCase().endsWith('.json')
+          ? parseUnitsJson(text)
+          : parseUnitsCsv(text);
+        const validOnly = flag(args, 'valid-only');
+        const result = await withArchive(args, io, 'write', 'unit import', (a) =>
+          importUnits(a, parsed.units, parsed.errors, { validOnly }),
+        );
+        return report(io, wantsJson(args), result);
+      }
+      case 'list':
+      case 'export': {
+        const units = await withArchive(args, io, 'read', 'unit list', (a) => a.index.listUnits());
+        const format =
+          str(args, 'format') ?? (action === 'list' && !wantsJson(args) ? 'text' : 'json');
+        let text: string;
+        if (format === 'csv') text = unitsCsv(units);
+        else if (format === 'json') text = `${JSON.stringify(unitsForExport(units), null, 2)}\n`;
+        else if (format === 'text')
+          text = unitsForExport(units)
+            .map(
+              (u) =>
+                `${String(u.code ?? '-').padStart(5)}  ${u.name_en}${u.name_ar === null ? '' : `  ${u.name_ar}`}${u.parent_code === null ? '' : `  (parent ${u.parent_code})`}\n`,
+            )
+            .join('');
+        else throw new UsageError('--format is csv or json');
+        const out = str(args, 'out');
+        if (out === undefined) io.stdout(text);
+        else await writeFile(out, text);
+        return 0;
+      }
+      case undefined:
+      default:
+        throw new UsageError(`unit what? add, list, import or export\nusage: ${this.usage}`);
+    }
+  },
+};
+
+function report(io: Io, json: boolean, r: Awaited<ReturnType<typeof importUnits>>): number {
+  if (json) printJson(io, r);
+  else {
+    for (const e of r.skipped)
+      io.stdout(`  ! row ${e.row}, ${e.column}: ${e.reason} (not imported)\n`);
+    io.stdout(`${r.imported} unit(s) registered\n`);
+  }
+  return r.skipped.length > 0 ? 1 : 0;
+}
