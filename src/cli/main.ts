@@ -8,6 +8,8 @@ import { similarCommand } from './similar.command.js';
 import { decideCommand } from './decide.command.js';
 import { authenticityCommand } from './authenticity.command.js';
 import { unitCommand } from './unit.command.js';
+import { schemeCommand } from './scheme.command.js';
+import { subjectCommand } from './subject.command.js';
 import { agreementCommand } from './agreement.command.js';
 import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
@@ -48,6 +50,8 @@ export const COMMANDS: readonly Command[] = [
   intervalCommand,
   agreementCommand,
   unitCommand,
+  schemeCommand,
+  subjectCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

@@ -1,7 +1,22 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Mutation } from '../ledger/projection.js';
 import { DbError } from './errors.js';
-import { INDEX_TABLES, type AnalysesTable, type Database, type DecisionsTable, type UnitsTable, type DeliveriesTable, type IndexTable, type ItemsTable, type ObjectsTable, type Row } from './schema.js';
+import {
+  INDEX_TABLES,
+  type AnalysesTable,
+  type Database,
+  type DecisionsTable,
+  type NumberingSchemesTable,
+  type SubjectEventsTable,
+  type SubjectItemsTable,
+  type SubjectsTable,
+  type UnitsTable,
+  type DeliveriesTable,
+  type IndexTable,
+  type ItemsTable,
+  type ObjectsTable,
+  type Row,
+} from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -14,7 +29,11 @@ export class ArchiveIndexRepository {
 
   /** Number of ledger entries the index reflects. */
   async ledgerSize(): Promise<number> {
-    const row = await this.db.selectFrom('meta').select('value').where('key', '=', 'ledger_size').executeTakeFirst();
+    const row = await this.db
+      .selectFrom('meta')
+      .select('value')
+      .where('key', '=', 'ledger_size')
+      .executeTakeFirst();
     return row === undefined ? 0 : Number(row.value);
   }
 
@@ -36,19 +55,28 @@ export class ArchiveIndexRepository {
       await fn(trx);
       await trx.commit().execute();
     } catch (e) {
-      await trx.rollback().execute().catch(() => undefined);
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
       throw asDbError(e);
     }
   }
 
   /** Replaces the whole index with `rows` (rebuild), atomically. */
-  async replaceAll(rows: ReadonlyMap<IndexTable, ReadonlyMap<string, Row>>, ledgerSize: number): Promise<void> {
+  async replaceAll(
+    rows: ReadonlyMap<IndexTable, ReadonlyMap<string, Row>>,
+    ledgerSize: number,
+  ): Promise<void> {
     await this.inTransaction(async (trx) => {
       for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
         await trx.deleteFrom(table).execute();
         const all = [...(rows.get(table)?.values() ?? [])];
         for (let i = 0; i < all.length; i += 200) {
-          await trx.insertInto(table).values(all.slice(i, i + 200)).execute();
+          await trx
+            .insertInto(table)
+            .values(all.slice(i, i + 200))
+            .execute();
         }
       }
       await setLedgerSize(trx, ledgerSize);
@@ -58,10 +86,17 @@ export class ArchiveIndexRepository {
   /** Every row of a table, ordered by primary key, values as stored. */
   async dumpTable(table: IndexTable): Promise<Row[]> {
     const pk = INDEX_TABLES[table];
-    return await this.db.selectFrom(table).selectAll().orderBy(pk as never).execute();
+    return await this.db
+      .selectFrom(table)
+      .selectAll()
+      .orderBy(pk as never)
+      .execute();
   }
 
-  async findItemsByOrigin(deliveryId: string, originKey: string): Promise<Pick<ItemsTable, 'id' | 'sha256'>[]> {
+  async findItemsByOrigin(
+    deliveryId: string,
+    originKey: string,
+  ): Promise<Pick<ItemsTable, 'id' | 'sha256'>[]> {
     return this.db
       .selectFrom('items')
       .select(['id', 'sha256'])
@@ -75,10 +110,17 @@ export class ArchiveIndexRepository {
   }
 
   async itemsBySha256(sha256: string): Promise<ItemsTable[]> {
-    return this.db.selectFrom('items').selectAll().where('sha256', '=', sha256).orderBy('seq').execute();
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('sha256', '=', sha256)
+      .orderBy('seq')
+      .execute();
   }
 
-  async listItems(filter: { deliveryId?: string; limit?: number; offset?: number } = {}): Promise<ItemsTable[]> {
+  async listItems(
+    filter: { deliveryId?: string; limit?: number; offset?: number } = {},
+  ): Promise<ItemsTable[]> {
     let q = this.db.selectFrom('items').selectAll().orderBy('seq');
     if (filter.deliveryId !== undefined) q = q.where('delivery_id', '=', filter.deliveryId);
     if (filter.limit !== undefined) q = q.limit(filter.limit).offset(filter.offset ?? 0);
@@ -92,7 +134,10 @@ export class ArchiveIndexRepository {
   }
 
   async countObjects(): Promise<number> {
-    const r = await this.db.selectFrom('objects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('objects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -117,7 +162,11 @@ export class ArchiveIndexRepository {
   }
 
   async getAnalysis(sha256: string): Promise<AnalysesTable | undefined> {
-    return this.db.selectFrom('analyses').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+    return this.db
+      .selectFrom('analyses')
+      .selectAll()
+      .where('sha256', '=', sha256)
+      .executeTakeFirst();
   }
 
   async listAnalyses(): Promise<AnalysesTable[]> {
@@ -125,11 +174,63 @@ export class ArchiveIndexRepository {
   }
 
   async decisionsFor(sha256: string): Promise<DecisionsTable[]> {
-    return this.db.selectFrom('decisions').selectAll().where('objects_json', 'like', `%"${sha256}"%`).orderBy('seq').execute();
+    return this.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('objects_json', 'like', `%"${sha256}"%`)
+      .orderBy('seq')
+      .execute();
   }
 
   async listObjects(): Promise<ObjectsTable[]> {
     return this.db.selectFrom('objects').selectAll().orderBy('sha256').execute();
+  }
+
+  async listSchemes(): Promise<NumberingSchemesTable[]> {
+    return this.db.selectFrom('numbering_schemes').selectAll().orderBy('id').execute();
+  }
+
+  async getSubject(id: string): Promise<SubjectsTable | undefined> {
+    return this.db.selectFrom('subjects').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async listSubjects(): Promise<SubjectsTable[]> {
+    return this.db.selectFrom('subjects').selectAll().orderBy('created_seq').execute();
+  }
+
+  async subjectsByNumber(schemeId: string, normalised: string): Promise<SubjectsTable[]> {
+    return this.db
+      .selectFrom('subjects')
+      .selectAll()
+      .where('scheme_id', '=', schemeId)
+      .where('number_normalised', '=', normalised)
+      .execute();
+  }
+
+  async subjectItems(subjectId: string): Promise<SubjectItemsTable[]> {
+    return this.db
+      .selectFrom('subject_items')
+      .selectAll()
+      .where('subject_id', '=', subjectId)
+      .orderBy('item_id')
+      .execute();
+  }
+
+  async subjectOfItem(itemId: string): Promise<SubjectItemsTable | undefined> {
+    return this.db
+      .selectFrom('subject_items')
+      .selectAll()
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+  }
+
+  async subjectEvents(subjectId: string): Promise<SubjectEventsTable[]> {
+    return this.db
+      .selectFrom('subject_events')
+      .selectAll()
+      .where('subject_id', '=', subjectId)
+      .orderBy('seq')
+      .execute();
   }
 
   async listUnits(): Promise<UnitsTable[]> {
@@ -137,7 +238,11 @@ export class ArchiveIndexRepository {
   }
 
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {
-    return this.db.selectFrom('objects').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+    return this.db
+      .selectFrom('objects')
+      .selectAll()
+      .where('sha256', '=', sha256)
+      .executeTakeFirst();
   }
 
   async withdrawnUnpurged(): Promise<ObjectsTable[]> {
@@ -145,12 +250,21 @@ export class ArchiveIndexRepository {
   }
 
   async withdrawnObjects(): Promise<ObjectsTable[]> {
-    return this.db.selectFrom('objects').selectAll().where('withdrawn_seq', 'is not', null).orderBy('sha256').execute();
+    return this.db
+      .selectFrom('objects')
+      .selectAll()
+      .where('withdrawn_seq', 'is not', null)
+      .orderBy('sha256')
+      .execute();
   }
 
   async entriesNaming(itemIds: readonly string[]): Promise<number[]> {
     if (itemIds.length === 0) return [];
-    const rows = await this.db.selectFrom('items').select('seq').where('id', 'in', itemIds).execute();
+    const rows = await this.db
+      .selectFrom('items')
+      .select('seq')
+      .where('id', 'in', itemIds)
+      .execute();
     return rows.map((r) => Number(r.seq));
   }
 }
@@ -172,6 +286,12 @@ async function applyOne(trx: Db, m: Mutation): Promise<void> {
         .insertInto(m.table)
         .values(m.row)
         .onConflict((oc) => oc.column(INDEX_TABLES[m.table]).doUpdateSet(m.row))
+        .execute();
+      return;
+    case 'delete':
+      await trx
+        .deleteFrom(m.table)
+        .where(INDEX_TABLES[m.table] as never, '=', m.key as never)
         .execute();
       return;
     case 'update':
@@ -196,7 +316,11 @@ function asDbError(e: unknown): unknown {
   const code = (e as { code?: unknown }).code;
   const text = `${typeof code === 'string' ? code : ''} ${e instanceof Error ? e.message : ''}`;
   if (/SQLITE_FULL|disk is full|53100|No space left/i.test(text)) {
-    return new DbError('DB_OUT_OF_SPACE', 'the database is out of space; the ledger holds what was received and the index will catch up once space is freed', { cause: e });
+    return new DbError(
+      'DB_OUT_OF_SPACE',
+      'the database is out of space; the ledger holds what was received and the index will catch up once space is freed',
+      { cause: e },
+    );
   }
   return e;
 }

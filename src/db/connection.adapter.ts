@@ -16,14 +16,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<Kysely<Datab
     target.kind === 'sqlite'
       ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.file) }) })
       : new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 4 }) }),
+          dialect: new PostgresDialect({
+            pool: new pg.Pool({ connectionString: target.url, max: 4 }),
+          }),
         });
   try {
     await migrate(db);
   } catch (e) {
     await db.destroy();
     if (e instanceof DbError) throw e;
-    throw new DbError('DB_UNAVAILABLE', `cannot open the ${target.kind} database: ${String(e)}`, { cause: e });
+    throw new DbError('DB_UNAVAILABLE', `cannot open the ${target.kind} database: ${String(e)}`, {
+      cause: e,
+    });
   }
   return db;
 }
@@ -42,6 +46,10 @@ async function migrate(db: Kysely<Database>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new DbError('DB_MIGRATION_FAILED', `database migration ${failed} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
+    throw new DbError(
+      'DB_MIGRATION_FAILED',
+      `database migration ${failed} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      { cause: error },
+    );
   }
 }

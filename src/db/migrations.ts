@@ -88,15 +88,48 @@ export const MIGRATIONS: Record<string, Migration> = {
   },
   '0002-image-analysis': {
     async up(db: Kysely<unknown>): Promise<void> {
-      let t = db.schema.createTable('analyses').addColumn('sha256', 'text', (c) => c.primaryKey()).addColumn('seq', 'bigint', (c) => c.notNull()).addColumn('analyzer', 'text', (c) => c.notNull());
-      for (const col of ['make', 'model', 'body_serial', 'software', 'xmp_creator_tool', 'date_time_original', 'create_date', 'modify_date', 'offset_time_original', 'sub_sec_time_original', 'quant_digest', 'pdq', 'thumbnail_pdq', 'gps_latitude', 'gps_longitude', 'c2pa_state']) {
+      let t = db.schema
+        .createTable('analyses')
+        .addColumn('sha256', 'text', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('analyzer', 'text', (c) => c.notNull());
+      for (const col of [
+        'make',
+        'model',
+        'body_serial',
+        'software',
+        'xmp_creator_tool',
+        'date_time_original',
+        'create_date',
+        'modify_date',
+        'offset_time_original',
+        'sub_sec_time_original',
+        'quant_digest',
+        'pdq',
+        'thumbnail_pdq',
+        'gps_latitude',
+        'gps_longitude',
+        'c2pa_state',
+      ]) {
         t = t.addColumn(col, 'text');
       }
-      for (const col of ['orientation', 'width', 'height', 'jpeg_quality', 'pdq_quality']) t = t.addColumn(col, 'bigint');
+      for (const col of ['orientation', 'width', 'height', 'jpeg_quality', 'pdq_quality'])
+        t = t.addColumn(col, 'bigint');
       t = t.addColumn('exif_present', 'bigint', (c) => c.notNull());
-      for (const col of ['xmp_history_json', 'pdq_dihedral_json', 'crops_json', 'c2pa_codes_json', 'warnings_json']) t = t.addColumn(col, 'text', (c) => c.notNull());
+      for (const col of [
+        'xmp_history_json',
+        'pdq_dihedral_json',
+        'crops_json',
+        'c2pa_codes_json',
+        'warnings_json',
+      ])
+        t = t.addColumn(col, 'text', (c) => c.notNull());
       await t.execute();
-      await db.schema.createIndex('analyses_camera').on('analyses').columns(['make', 'model']).execute();
+      await db.schema
+        .createIndex('analyses_camera')
+        .on('analyses')
+        .columns(['make', 'model'])
+        .execute();
       await db.schema
         .createTable('decisions')
         .addColumn('seq', 'bigint', (c) => c.primaryKey())
@@ -133,6 +166,68 @@ export const MIGRATIONS: Record<string, Migration> = {
         .addColumn('parent_id', 'text')
         .addColumn('created_seq', 'bigint', (c) => c.notNull())
         .addColumn('updated_seq', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0004-catalogue-subjects': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('numbering_schemes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('config_json', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+      let t = db.schema.createTable('subjects').addColumn('id', 'text', (c) => c.primaryKey());
+      for (const col of [
+        'number_raw',
+        'scheme_id',
+        'number_normalised',
+        'unit_id',
+        'sex',
+        'age_band',
+        'date_of_death',
+        'date_of_photography',
+        'notes',
+        'merged_into',
+      ])
+        t = t.addColumn(col, 'text');
+      t = t
+        .addColumn('fields_json', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull());
+      t = t
+        .addColumn('created_seq', 'bigint', (c) => c.notNull())
+        .addColumn('updated_seq', 'bigint', (c) => c.notNull());
+      await t.execute();
+      await db.schema
+        .createIndex('subjects_number')
+        .on('subjects')
+        .columns(['scheme_id', 'number_normalised'])
+        .execute();
+      await db.schema
+        .createTable('subject_items')
+        .addColumn('item_id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('subject_items_subject')
+        .on('subject_items')
+        .column('subject_id')
+        .execute();
+      await db.schema
+        .createTable('subject_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('subject_events_subject')
+        .on('subject_events')
+        .columns(['subject_id', 'seq'])
         .execute();
     },
   },

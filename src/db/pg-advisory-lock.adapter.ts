@@ -6,16 +6,26 @@ import { LedgerError } from '../ledger/errors.js';
  * machines sharing the archive folder also take a session-level advisory lock keyed on the
  * archive id, so that a lock file on a network filesystem is not the only guard.
  */
-export async function acquirePgAdvisoryLock(url: string, archiveId: string, timeoutMs: number): Promise<{ release(): Promise<void> }> {
+export async function acquirePgAdvisoryLock(
+  url: string,
+  archiveId: string,
+  timeoutMs: number,
+): Promise<{ release(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [`custody:${archiveId}`]);
+      const r = await client.query<{ ok: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtext($1)) AS ok',
+        [`custody:${archiveId}`],
+      );
       if (r.rows[0]?.ok === true) break;
       if (Date.now() >= deadline) {
-        throw new LedgerError('LEDGER_LOCKED', 'another custody process holds the archive\'s PostgreSQL writer lock; try again when it has finished');
+        throw new LedgerError(
+          'LEDGER_LOCKED',
+          "another custody process holds the archive's PostgreSQL writer lock; try again when it has finished",
+        );
       }
       await new Promise((res) => setTimeout(res, 200));
     }
@@ -25,7 +35,9 @@ export async function acquirePgAdvisoryLock(url: string, archiveId: string, time
   }
   return {
     async release() {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`custody:${archiveId}`]).catch(() => undefined);
+      await client
+        .query('SELECT pg_advisory_unlock(hashtext($1))', [`custody:${archiveId}`])
+        .catch(() => undefined);
       await client.end().catch(() => undefined);
     },
   };

@@ -133,6 +133,49 @@ export interface UnitsTable {
   updated_seq: number;
 }
 
+export interface NumberingSchemesTable {
+  id: string;
+  config_json: string;
+  seq: number;
+}
+
+/** One person as catalogued (catalogue 'subject.*' entries). */
+export interface SubjectsTable {
+  id: string;
+  number_raw: string | null;
+  scheme_id: string | null;
+  number_normalised: string | null;
+  fields_json: string;
+  unit_id: string | null;
+  sex: string | null;
+  age_band: string | null;
+  date_of_death: string | null;
+  date_of_photography: string | null;
+  notes: string | null;
+  status: string;
+  merged_into: string | null;
+  created_seq: number;
+  updated_seq: number;
+}
+
+/** Which subject an item (a photograph) shows; an item shows at most one. */
+export interface SubjectItemsTable {
+  item_id: string;
+  subject_id: string;
+  seq: number;
+}
+
+/** A subject's history: every entry that changed it, with actor and reason. */
+export interface SubjectEventsTable {
+  id: string;
+  seq: number;
+  subject_id: string;
+  action: string;
+  reason: string;
+  actor: string;
+  time: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -149,6 +192,10 @@ export interface Database {
   decisions: DecisionsTable;
   jobs: JobsTable;
   units: UnitsTable;
+  numbering_schemes: NumberingSchemesTable;
+  subjects: SubjectsTable;
+  subject_items: SubjectItemsTable;
+  subject_events: SubjectEventsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -161,6 +208,10 @@ export const INDEX_TABLES = {
   analyses: 'sha256',
   decisions: 'seq',
   units: 'id',
+  numbering_schemes: 'id',
+  subjects: 'id',
+  subject_items: 'item_id',
+  subject_events: 'id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

@@ -13,6 +13,7 @@ export type Mutation =
   | { op: 'insert'; table: IndexTable; row: Row }
   | { op: 'insertIfAbsent'; table: IndexTable; row: Row }
   | { op: 'upsert'; table: IndexTable; row: Row }
+  | { op: 'delete'; table: IndexTable; key: string | number }
   | { op: 'update'; table: IndexTable; key: string | number; set: Row };
 
 export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[] {
@@ -170,6 +171,8 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
     if (k in unit) fields[k] = typeof unit[k] === 'string' ? unit[k] : null;
   if ('code' in unit) fields.code = typeof unit.code === 'number' ? unit.code : null;
   if ('aliases' in unit) fields.aliases_json = canonicalize(unit.aliases ?? []);
+  if (action.startsWith('subject.') || action === 'scheme.define')
+    return subjectMutations(entry, action);
   const id = str(unit, 'id', entry);
   switch (action) {
     case 'unit.register':
@@ -263,6 +266,13 @@ export class MemoryIndex {
       switch (m.op) {
         case 'upsert':
           t.set(String(m.row[PK[m.table]]), { ...m.row });
+          break;
+        case 'delete':
+          if (!t.delete(String(m.key)))
+            throw new LedgerError(
+              'LEDGER_ENTRY_MALFORMED',
+              `ledger removes ${m.table} ${String(m.key)}, which does not exist`,
+            );
           break;
         case 'insert':
         case 'insertIfAbsent': {
@@ -361,4 +371,149 @@ function bad(e: LedgerEntry, k: string): LedgerError {
     'LEDGER_ENTRY_MALFORMED',
     `${e.type} entry ${e.seq} lacks a valid details.${k}`,
   );
+}
+
+const SUBJECT_FIELDS = [
+  'number_raw',
+  'scheme_id',
+  'number_normalised',
+  'unit_id',
+  'sex',
+  'age_band',
+  'date_of_death',
+  'date_of_photography',
+  'notes',
+] as const;
+
+/** Subject entries: the ledger names every subject and item a change touches, explicitly. */
+function subjectMutations(entry: LedgerEntry, action: string): Mutation[] {
+  const d = entry.details;
+  if (action === 'scheme.define') {
+    const scheme = obj(d.scheme);
+    return [
+      {
+        op: 'insert',
+        table: 'numbering_schemes',
+        row: {
+          id: str(scheme, 'id', entry),
+          config_json: canonicalize(scheme.config ?? null),
+          seq: entry.seq,
+        },
+      },
+    ];
+  }
+  const subject = obj(d.subject);
+  const id = str(subject, 'id', entry);
+  const reason = str(d, 'reason', entry);
+  const items = Array.isArray(d.items)
+    ? d.items.filter((x): x is string => typeof x === 'string')
+    : [];
+  const event = (subjectId: string): Mutation => ({
+    op: 'insert',
+    table: 'subject_events',
+    row: {
+      id: `${entry.seq}:${subjectId}`,
+      seq: entry.seq,
+      subject_id: subjectId,
+      action,
+      reason,
+      actor: entry.actor,
+      time: entry.time,
+    },
+  });
+  const link = (subjectId: string): Mutation[] =>
+    items.map((item) => ({
+      op: 'upsert',
+      table: 'subject_items',
+      row: { item_id: item, subject_id: subjectId, seq: entry.seq },
+    }));
+  const fields = (o: { [k: string]: JsonValue }): Row => {
+    const row: Row = {};
+    for (const k of SUBJECT_FIELDS) if (k in o) row[k] = typeof o[k] === 'string' ? o[k] : null;
+    if ('fields' in o) row.fields_json = canonicalize(o.fields ?? {});
+    return row;
+  };
+  const created = (o: { [k: string]: JsonValue }, newId: string): Mutation => ({
+    op: 'insert',
+    table: 'subjects',
+    row: {
+      id: newId,
+      number_raw: null,
+      scheme_id: null,
+      number_normalised: null,
+      fields_json: '{}',
+      unit_id: null,
+      sex: null,
+      age_band: null,
+      date_of_death: null,
+      date_of_photography: null,
+      notes: null,
+      ...fields(o),
+      status: 'active',
+      merged_into: null,
+      created_seq: entry.seq,
+      updated_seq: entry.seq,
+    },
+  });
+  switch (action) {
+    case 'subject.create':
+      return [created(subject, id), ...link(id), event(id)];
+    case 'subject.update':
+      return [
+        {
+          op: 'update',
+          table: 'subjects',
+          key: id,
+          set: { ...fields(subject), updated_seq: entry.seq },
+        },
+        event(id),
+      ];
+    case 'subject.link':
+      return [
+        ...link(id),
+        { op: 'update', table: 'subjects', key: id, set: { updated_seq: entry.seq } },
+        event(id),
+      ];
+    case 'subject.unlink':
+      return [
+        ...items.map((item): Mutation => ({ op: 'delete', table: 'subject_items', key: item })),
+        { op: 'update', table: 'subjects', key: id, set: { updated_seq: entry.seq } },
+        event(id),
+      ];
+    case 'subject.merge': {
+      const merged = Array.isArray(d.merged)
+        ? d.merged.filter((x): x is string => typeof x === 'string')
+        : [];
+      return [
+        ...merged.flatMap((m): Mutation[] => [
+          {
+            op: 'update',
+            table: 'subjects',
+            key: m,
+            set: { status: 'merged', merged_into: id, updated_seq: entry.seq },
+          },
+          event(m),
+        ]),
+        ...link(id),
+        { op: 'update', table: 'subjects', key: id, set: { updated_seq: entry.seq } },
+        event(id),
+      ];
+    }
+    case 'subject.split': {
+      const next = obj(d.new_subject);
+      const newId = str(next, 'id', entry);
+      return [
+        created(next, newId),
+        ...link(newId),
+        { op: 'update', table: 'subjects', key: id, set: { updated_seq: entry.seq } },
+        event(id),
+        event(newId),
+      ];
+    }
+    default:
+      throw new LedgerError(
+        'LEDGER_ENTRY_MALFORMED',
+        `cataloguing entry ${entry.seq} has an unknown action ${action}`,
+      );
+  }
 }

@@ -1,0 +1,289 @@
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { CustodyError } from '../../core/errors.js';
+import type { SubjectsTable } from '../../db/schema.js';
+import { AGE_BANDS, SEXES } from '../../examination/codebook/index.js';
+import type { EntryDraft } from '../../ledger/entry.js';
+import {
+  defineNumberingScheme,
+  parseCatalogueNumber,
+  parseWithSchemes,
+  type NumberingScheme,
+} from '../numbering/index.js';
+
+export type SubjectErrorCode =
+  | 'SUBJECT_NOT_FOUND'
+  | 'SUBJECT_INVALID'
+  | 'SUBJECT_NUMBER_TAKEN'
+  | 'SUBJECT_ITEM_TAKEN'
+  | 'SUBJECT_REASON_REQUIRED'
+  | 'SCHEME_EXISTS'
+  | 'SCHEME_NOT_FOUND';
+export class SubjectError extends CustodyError<SubjectErrorCode> {}
+
+/** What a person may set on a subject; the number is parsed against the declared schemes. */
+export interface SubjectInput {
+  number?: string | null;
+  schemeId?: string | null;
+  sex?: string | null;
+  ageBand?: string | null;
+  dateOfDeath?: string | null;
+  dateOfPhotography?: string | null;
+  notes?: string | null;
+}
+
+const DATE_RE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
+
+/** Declares a numbering scheme (validated by catalogue/numbering) as a ledger entry. */
+export async function defineScheme(archive: Archive, config: unknown): Promise<string> {
+  const scheme = defineNumberingScheme(config);
+  if ((await archive.index.listSchemes()).some((s) => s.id === scheme.id))
+    throw new SubjectError('SCHEME_EXISTS', `scheme ${scheme.id} is already declared`);
+  await commit(archive, {
+    action: 'scheme.define',
+    scheme: { id: scheme.id, config: config as JsonValue },
+  });
+  return scheme.id;
+}
+
+export async function loadSchemes(archive: Archive): Promise<NumberingScheme[]> {
+  return (await archive.index.listSchemes()).map((s) =>
+    defineNumberingScheme(JSON.parse(s.config_json)),
+  );
+}
+
+/** Parses the number and checks every field; nothing is written unless all of it holds. */
+async function resolveFields(
+  archive: Archive,
+  input: SubjectInput,
+  current: SubjectsTable | null,
+): Promise<{ [k: string]: JsonValue }> {
+  const out: { [k: string]: JsonValue } = {};
+  if (input.number !== undefined) {
+    if (input.number === null || input.number.trim() === '') {
+      Object.assign(out, {
+        number_raw: null,
+        scheme_id: null,
+        number_normalised: null,
+        fields: {},
+        unit_id: null,
+      });
+    } else {
+      const schemes = await loadSchemes(archive);
+      const units = await archive.index.listUnits();
+      const byCode = new Map(
+        units.filter((u) => u.code !== null).map((u) => [u.code as number, u.id]),
+      );
+      const registries = { units: (code: number) => byCode.has(code) };
+      const wanted = input.schemeId ?? current?.scheme_id ?? null;
+      const scheme = wanted === null ? null : schemes.find((s) => s.id === wanted);
+      if (wanted !== null && scheme === undefined)
+        throw new SubjectError(
+          'SCHEME_NOT_FOUND',
+          `no numbering scheme ${wanted} (declare it with \`custody scheme add\`)`,
+        );
+      const parsed =
+        scheme == null
+          ? parseWithSchemes(schemes, input.number, registries)
+          : parseCatalogueNumber(scheme, input.number, registries);
+      const spec = (scheme ?? schemes.find((s) => s.id === parsed.schemeId))?.fields ?? {};
+      const unitField = Object.entries(spec).find(
+        ([, f]) => f.kind === 'integer' && f.registry === 'units',
+      )?.[0];
+      const unitCode = unitField === undefined ? undefined : parsed.fields[unitField];
+      const taken = (
+        await archive.index.subjectsByNumber(parsed.schemeId, parsed.normalised)
+      ).filter((s) => s.id !== current?.id && s.status === 'active');
+      if (taken.length > 0)
+        throw new SubjectError(
+          'SUBJECT_NUMBER_TAKEN',
+          `number ${parsed.normalised} (${parsed.schemeId}) is already subject ${taken[0]?.id ?? ''}: merge the two if they are one person`,
+        );
+      Object.assign(out, {
+        number_raw: parsed.raw,
+        scheme_id: parsed.schemeId,
+        number_normalised: parsed.normalised,
+        fields: { ...parsed.fields },
+        unit_id: typeof unitCode === 'number' ? (byCode.get(unitCode) ?? null) : null,
+      });
+    }
+  }
+  const choose = (
+    name: string,
+    value: string | null | undefined,
+    allowed: readonly string[],
+  ): void => {
+    if (value === undefined) return;
+    if (value !== null && !allowed.includes(value))
+      throw new SubjectError('SUBJECT_INVALID', `${name} must be one of ${allowed.join(', ')}`);
+    out[name] = value;
+  };
+  choose('sex', input.sex, SEXES);
+  choose('age_band', input.ageBand, AGE_BANDS);
+  for (const [name, value] of [
+    ['date_of_death', input.dateOfDeath],
+    ['date_of_photography', input.dateOfPhotography],
+  ] as const) {
+    if (value === undefined) continue;
+    if (value !== null && !DATE_RE.test(value))
+      throw new SubjectError('SUBJECT_INVALID', `${name} must be YYYY, YYYY-MM or YYYY-MM-DD`);
+    out[name] = value;
+  }
+  if (input.notes !== undefined) out.notes = input.notes;
+  return out;
+}
+
+export async function createSubject(
+  archive: Archive,
+  input: SubjectInput,
+  items: readonly string[],
+  reason: string,
+): Promise<string> {
+  needReason(reason);
+  const fields = await resolveFields(archive, input, null);
+  await checkItemsFree(archive, items, null);
+  const id = archive.newId();
+  await commit(archive, {
+    action: 'subject.create',
+    reason,
+    subject: { id, ...fields },
+    items: [...items],
+  });
+  return id;
+}
+
+export async function updateSubject(
+  archive: Archive,
+  id: string,
+  input: SubjectInput,
+  reason: string,
+): Promise<void> {
+  needReason(reason);
+  const current = await activeSubject(archive, id);
+  const fields = await resolveFields(archive, input, current);
+  if (Object.keys(fields).length === 0)
+    throw new SubjectError('SUBJECT_INVALID', 'nothing to change');
+  await commit(archive, { action: 'subject.update', reason, subject: { id, ...fields } });
+}
+
+export async function linkItems(
+  archive: Archive,
+  id: string,
+  items: readonly string[],
+  reason: string,
+  unlink = false,
+): Promise<void> {
+  needReason(reason);
+  await activeSubject(archive, id);
+  if (items.length === 0) throw new SubjectError('SUBJECT_INVALID', 'name at least one item');
+  if (unlink) {
+    const linked = new Set((await archive.index.subjectItems(id)).map((l) => l.item_id));
+    for (const item of items)
+      if (!linked.has(item))
+        throw new SubjectError('SUBJECT_INVALID', `item ${item} is not linked to subject ${id}`);
+  } else await checkItemsFree(archive, items, id);
+  await commit(archive, {
+    action: unlink ? 'subject.unlink' : 'subject.link',
+    reason,
+    subject: { id },
+    items: [...items],
+  });
+}
+
+/** Several records found to be one person: the others point at `into`, their items move to it. */
+export async function mergeSubjects(
+  archive: Archive,
+  into: string,
+  from: readonly string[],
+  reason: string,
+): Promise<void> {
+  needReason(reason);
+  await activeSubject(archive, into);
+  const merged = [...new Set(from)].filter((f) => f !== into);
+  if (merged.length === 0)
+    throw new SubjectError('SUBJECT_INVALID', 'name at least one other subject to merge');
+  const items: string[] = [];
+  for (const f of merged) {
+    await activeSubject(archive, f);
+    items.push(...(await archive.index.subjectItems(f)).map((l) => l.item_id));
+  }
+  await commit(archive, {
+    action: 'subject.merge',
+    reason,
+    subject: { id: into },
+    merged,
+    items: items.sort(),
+  });
+}
+
+/** One record that was two people: the named items go to a new subject with the given fields. */
+export async function splitSubject(
+  archive: Archive,
+  from: string,
+  items: readonly string[],
+  input: SubjectInput,
+  reason: string,
+): Promise<string> {
+  needReason(reason);
+  await activeSubject(archive, from);
+  const linked = new Set((await archive.index.subjectItems(from)).map((l) => l.item_id));
+  if (items.length === 0 || items.some((i) => !linked.has(i)))
+    throw new SubjectError('SUBJECT_INVALID', `split moves items that subject ${from} has`);
+  const fields = await resolveFields(archive, input, null);
+  const id = archive.newId();
+  await commit(archive, {
+    action: 'subject.split',
+    reason,
+    subject: { id: from },
+    new_subject: { id, ...fields },
+    items: [...items].sort(),
+  });
+  return id;
+}
+
+async function activeSubject(archive: Archive, id: string): Promise<SubjectsTable> {
+  const s = await archive.index.getSubject(id);
+  if (s === undefined) throw new SubjectError('SUBJECT_NOT_FOUND', `no subject ${id}`);
+  if (s.status !== 'active')
+    throw new SubjectError(
+      'SUBJECT_INVALID',
+      `subject ${id} was merged into ${s.merged_into ?? '?'}`,
+    );
+  return s;
+}
+
+async function checkItemsFree(
+  archive: Archive,
+  items: readonly string[],
+  subject: string | null,
+): Promise<void> {
+  for (const item of items) {
+    if ((await archive.index.getItem(item)) === undefined)
+      throw new SubjectError('SUBJECT_INVALID', `no item ${item}`);
+    const owner = await archive.index.subjectOfItem(item);
+    if (owner !== undefined && owner.subject_id !== subject)
+      throw new SubjectError(
+        'SUBJECT_ITEM_TAKEN',
+        `item ${item} already shows subject ${owner.subject_id}`,
+      );
+  }
+}
+
+function needReason(reason: string): void {
+  if (reason.trim() === '')
+    throw new SubjectError(
+      'SUBJECT_REASON_REQUIRED',
+      'every change to the catalogue needs a reason (--reason)',
+    );
+}
+
+async function commit(archive: Archive, details: { [k: string]: JsonValue }): Promise<void> {
+  const draft: EntryDraft = {
+    actor: archive.config.actor,
+    type: 'cataloguing',
+    items: [],
+    objects: [],
+    details,
+  };
+  await archive.commit([draft]);
+}
