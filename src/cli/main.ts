@@ -10,6 +10,7 @@ import { authenticityCommand } from './authenticity.command.js';
 import { unitCommand } from './unit.command.js';
 import { schemeCommand } from './scheme.command.js';
 import { subjectCommand } from './subject.command.js';
+import { sourceCommand } from './source.command.js';
 import { agreementCommand } from './agreement.command.js';
 import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
@@ -52,6 +53,7 @@ export const COMMANDS: readonly Command[] = [
   unitCommand,
   schemeCommand,
   subjectCommand,
+  sourceCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
@@ -63,6 +65,7 @@ const USAGE_CODES = new Set([
   'KEY_PASSPHRASE_REQUIRED',
   'DB_CONFIG_MISSING',
   'INGEST_BAD_REQUEST',
+  'SOURCE_KEY_REQUIRED',
 ]);
 
 function defaultIo(): Io {

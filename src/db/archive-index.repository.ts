@@ -11,6 +11,9 @@ import {
   type SubjectItemsTable,
   type SubjectsTable,
   type UnitsTable,
+  type SourcesTable,
+  type SourceRolesTable,
+  type SourceReadsTable,
   type DeliveriesTable,
   type IndexTable,
   type ItemsTable,
@@ -231,6 +234,30 @@ export class ArchiveIndexRepository {
       .where('subject_id', '=', subjectId)
       .orderBy('seq')
       .execute();
+  }
+
+  async getSource(codename: string): Promise<SourcesTable | undefined> {
+    return this.db
+      .selectFrom('sources')
+      .selectAll()
+      .where('codename', '=', codename)
+      .executeTakeFirst();
+  }
+
+  async listSources(): Promise<SourcesTable[]> {
+    return this.db.selectFrom('sources').selectAll().orderBy('codename').execute();
+  }
+
+  async getSourceRole(actor: string): Promise<SourceRolesTable | undefined> {
+    return this.db
+      .selectFrom('source_roles')
+      .selectAll()
+      .where('actor', '=', actor)
+      .executeTakeFirst();
+  }
+
+  async listSourceReads(): Promise<SourceReadsTable[]> {
+    return this.db.selectFrom('source_reads').selectAll().orderBy('seq').execute();
   }
 
   async listUnits(): Promise<UnitsTable[]> {

@@ -231,4 +231,29 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005-catalogue-sources': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('sources')
+        .addColumn('codename', 'text', (c) => c.primaryKey())
+        .addColumn('identity_json', 'text')
+        .addColumn('registered_seq', 'bigint', (c) => c.notNull())
+        .addColumn('updated_seq', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('source_roles')
+        .addColumn('actor', 'text', (c) => c.primaryKey())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('source_reads')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('codename', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

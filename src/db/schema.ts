@@ -176,6 +176,29 @@ export interface SubjectEventsTable {
   time: string;
 }
 
+/** A source by codename; the real identity is only ever stored encrypted (AES-256-GCM). */
+export interface SourcesTable {
+  codename: string;
+  identity_json: string | null;
+  registered_seq: number;
+  updated_seq: number;
+}
+
+export interface SourceRolesTable {
+  actor: string;
+  role: string;
+  seq: number;
+}
+
+/** Every read of a source's identity, from its ledger entry. */
+export interface SourceReadsTable {
+  seq: number;
+  codename: string;
+  actor: string;
+  reason: string;
+  time: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -196,6 +219,9 @@ export interface Database {
   subjects: SubjectsTable;
   subject_items: SubjectItemsTable;
   subject_events: SubjectEventsTable;
+  sources: SourcesTable;
+  source_roles: SourceRolesTable;
+  source_reads: SourceReadsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -212,6 +238,9 @@ export const INDEX_TABLES = {
   subjects: 'id',
   subject_items: 'item_id',
   subject_events: 'id',
+  sources: 'codename',
+  source_roles: 'actor',
+  source_reads: 'seq',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

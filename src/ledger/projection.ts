@@ -173,6 +173,7 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
   if ('aliases' in unit) fields.aliases_json = canonicalize(unit.aliases ?? []);
   if (action.startsWith('subject.') || action === 'scheme.define')
     return subjectMutations(entry, action);
+  if (action.startsWith('source.')) return sourceMutations(entry, action);
   const id = str(unit, 'id', entry);
   switch (action) {
     case 'unit.register':
@@ -510,6 +511,66 @@ function subjectMutations(entry: LedgerEntry, action: string): Mutation[] {
         event(newId),
       ];
     }
+    default:
+      throw new LedgerError(
+        'LEDGER_ENTRY_MALFORMED',
+        `cataloguing entry ${entry.seq} has an unknown action ${action}`,
+      );
+  }
+}
+
+/** Source entries: the identity is ciphertext here as in the ledger; reads and roles are logged. */
+function sourceMutations(entry: LedgerEntry, action: string): Mutation[] {
+  const d = entry.details;
+  const identity = (): string | null =>
+    d.identity === null || d.identity === undefined ? null : canonicalize(d.identity);
+  switch (action) {
+    case 'source.register':
+      return [
+        {
+          op: 'insert',
+          table: 'sources',
+          row: {
+            codename: str(d, 'codename', entry),
+            identity_json: identity(),
+            registered_seq: entry.seq,
+            updated_seq: entry.seq,
+          },
+        },
+      ];
+    case 'source.identity':
+      return [
+        {
+          op: 'update',
+          table: 'sources',
+          key: str(d, 'codename', entry),
+          set: { identity_json: identity(), updated_seq: entry.seq },
+        },
+      ];
+    case 'source.grant':
+      return [
+        {
+          op: 'upsert',
+          table: 'source_roles',
+          row: { actor: str(d, 'grantee', entry), role: str(d, 'role', entry), seq: entry.seq },
+        },
+      ];
+    case 'source.revoke':
+      return [{ op: 'delete', table: 'source_roles', key: str(d, 'grantee', entry) }];
+    case 'source.read':
+      return [
+        {
+          op: 'insert',
+          table: 'source_reads',
+          row: {
+            seq: entry.seq,
+            codename: str(d, 'codename', entry),
+            actor: entry.actor,
+            reason: str(d, 'reason', entry),
+            time: entry.time,
+          },
+        },
+      ];
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',

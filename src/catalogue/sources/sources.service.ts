@@ -1,0 +1,152 @@
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { CustodyError } from '../../core/errors.js';
+import {
+  openIdentity,
+  sealIdentity,
+  SourceCryptoError,
+  type SealedIdentity,
+} from './identity-crypto.js';
+
+export type SourceErrorCode =
+  | 'SOURCE_EXISTS'
+  | 'SOURCE_NOT_FOUND'
+  | 'SOURCE_FORBIDDEN'
+  | 'SOURCE_INVALID'
+  | 'SOURCE_NOT_INITIALISED';
+export class SourceError extends CustodyError<SourceErrorCode> {}
+
+/** The role that may read real identities. */
+export const CUSTODIAN = 'source-custodian';
+/** Reserved record holding a known plaintext, so that a wrong passphrase is caught before use. */
+const KEY_CHECK = '@key-check';
+const CODENAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+function need(passphrase: string | null): string {
+  if (passphrase === null || passphrase === '')
+    throw new SourceCryptoError(
+      'SOURCE_KEY_REQUIRED',
+      'this needs the sources passphrase (CUSTODY_SOURCES_PASSPHRASE)',
+    );
+  return passphrase;
+}
+
+async function checkKey(archive: Archive, passphrase: string | null): Promise<string> {
+  const p = need(passphrase);
+  const check = await archive.index.getSource(KEY_CHECK);
+  if (check?.identity_json == null)
+    throw new SourceError(
+      'SOURCE_NOT_INITIALISED',
+      'run `custody source init` first: it sets the sources key and names its first custodian',
+    );
+  openIdentity(p, KEY_CHECK, JSON.parse(check.identity_json) as SealedIdentity);
+  return p;
+}
+
+async function commit(archive: Archive, details: { [k: string]: JsonValue }): Promise<number> {
+  const [e] = await archive.commit([
+    { actor: archive.config.actor, type: 'cataloguing', items: [], objects: [], details },
+  ]);
+  return e?.entry.seq ?? -1;
+}
+
+/** Sets the sources key (by its passphrase) and makes the acting administrator its first custodian. */
+export async function initSources(archive: Archive, passphrase: string | null): Promise<void> {
+  const p = need(passphrase);
+  if ((await archive.index.getSource(KEY_CHECK)) !== undefined)
+    throw new SourceError('SOURCE_EXISTS', 'the sources key is already set');
+  await commit(archive, {
+    action: 'source.register',
+    codename: KEY_CHECK,
+    identity: sealIdentity(p, KEY_CHECK, 'custody sources key check') as unknown as JsonValue,
+  });
+  await commit(archive, { action: 'source.grant', grantee: archive.config.actor, role: CUSTODIAN });
+}
+
+/** Registers a source by codename, with its identity sealed when one is given. */
+export async function registerSource(
+  archive: Archive,
+  codename: string,
+  identity: string | null,
+  passphrase: string | null,
+): Promise<void> {
+  if (!CODENAME_RE.test(codename))
+    throw new SourceError('SOURCE_INVALID', 'a codename is 1–64 letters, digits, - or _');
+  if ((await archive.index.getSource(codename)) !== undefined)
+    throw new SourceError('SOURCE_EXISTS', `source ${codename} is already registered`);
+  const sealed =
+    identity === null
+      ? null
+      : sealIdentity(await checkKey(archive, passphrase), codename, identity);
+  await commit(archive, {
+    action: 'source.register',
+    codename,
+    identity: sealed as unknown as JsonValue,
+  });
+}
+
+export async function grantRole(
+  archive: Archive,
+  grantee: string,
+  revoke: boolean,
+  passphrase: string | null,
+): Promise<void> {
+  await requireCustodian(archive);
+  await checkKey(archive, passphrase);
+  await commit(archive, {
+    action: revoke ? 'source.revoke' : 'source.grant',
+    grantee,
+    role: CUSTODIAN,
+  });
+}
+
+/**
+ * Reads a real identity: only a custodian, only with the key, and the read is written to the
+ * ledger (actor, source, reason) before the identity is shown.
+ */
+export async function readIdentity(
+  archive: Archive,
+  codename: string,
+  reason: string,
+  passphrase: string | null,
+): Promise<{ codename: string; identity: string; read_seq: number }> {
+  if (reason.trim() === '')
+    throw new SourceError(
+      'SOURCE_INVALID',
+      'say why the identity is read (--reason): the read is recorded',
+    );
+  await requireCustodian(archive);
+  const p = await checkKey(archive, passphrase);
+  const s = await archive.index.getSource(codename);
+  if (s === undefined || codename === KEY_CHECK)
+    throw new SourceError('SOURCE_NOT_FOUND', `no source ${codename}`);
+  if (s.identity_json === null)
+    throw new SourceError('SOURCE_NOT_FOUND', `source ${codename} has no identity on record`);
+  const identity = openIdentity(p, codename, JSON.parse(s.identity_json) as SealedIdentity);
+  const seq = await commit(archive, { action: 'source.read', codename, reason });
+  return { codename, identity, read_seq: seq };
+}
+
+async function requireCustodian(archive: Archive): Promise<void> {
+  const role = await archive.index.getSourceRole(archive.config.actor);
+  if (role?.role !== CUSTODIAN)
+    throw new SourceError(
+      'SOURCE_FORBIDDEN',
+      `${archive.config.actor} does not hold the ${CUSTODIAN} role`,
+    );
+}
+
+export async function listSources(
+  archive: Archive,
+): Promise<{ codename: string; identity_on_record: boolean; deliveries: number; reads: number }[]> {
+  const deliveries = await archive.index.listDeliveries();
+  const reads = await archive.index.listSourceReads();
+  return (await archive.index.listSources())
+    .filter((s) => s.codename !== KEY_CHECK)
+    .map((s) => ({
+      codename: s.codename,
+      identity_on_record: s.identity_json !== null,
+      deliveries: deliveries.filter((d) => d.source === s.codename).length,
+      reads: reads.filter((r) => r.codename === s.codename).length,
+    }));
+}
