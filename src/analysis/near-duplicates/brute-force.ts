@@ -2,7 +2,7 @@
 // packing and distance) so that tests comparing the two are not comparing a thing with itself.
 // Quadratic: for tests and for the benchmark's peer figure only.
 import type { HashRecord, Pair } from './packed.js';
-import type { FindPairsOptions } from './find-pairs.js';
+import { DEFAULT_THRESHOLD, type FindPairsOptions } from './find-pairs.js';
 
 function wordsOf(bytes: Uint8Array): Uint32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, 32);
@@ -20,7 +20,13 @@ function bitCount(x: number): number {
 const BITS_16 = Uint8Array.from({ length: 65536 }, (_, i) => bitCount(i));
 
 /** Hamming distance, or Infinity once past `limit` (every early exit is past the limit). */
-function distanceUpTo(x: Uint32Array, xo: number, y: Uint32Array, yo: number, limit: number): number {
+function distanceUpTo(
+  x: Uint32Array,
+  xo: number,
+  y: Uint32Array,
+  yo: number,
+  limit: number,
+): number {
   let d = 0;
   for (let i = 0; i < 8; i++) {
     const z = x[xo + i]! ^ y[yo + i]!;
@@ -32,7 +38,7 @@ function distanceUpTo(x: Uint32Array, xo: number, y: Uint32Array, yo: number, li
 
 /** All pairs by exhaustive comparison; same contract as findPairs. */
 export function bruteForcePairs(records: readonly HashRecord[], opts: FindPairsOptions): Pair[] {
-  const limit = opts.threshold ?? 31;
+  const limit = opts.threshold ?? DEFAULT_THRESHOLD;
   const n = records.length;
   const hashes = new Uint32Array(n * 8);
   const variants = new Uint32Array(n * 56);
@@ -50,12 +56,17 @@ export function bruteForcePairs(records: readonly HashRecord[], opts: FindPairsO
       const plain = distanceUpTo(hashes, i * 8, hashes, j * 8, limit);
       let turned = Infinity;
       for (let v = 0; v < 7 && opts.dihedral; v++) {
-        if (hasVariants[i] === 1) turned = Math.min(turned, distanceUpTo(variants, i * 56 + v * 8, hashes, j * 8, limit));
-        if (hasVariants[j] === 1) turned = Math.min(turned, distanceUpTo(variants, j * 56 + v * 8, hashes, i * 8, limit));
+        if (hasVariants[i] === 1)
+          turned = Math.min(turned, distanceUpTo(variants, i * 56 + v * 8, hashes, j * 8, limit));
+        if (hasVariants[j] === 1)
+          turned = Math.min(turned, distanceUpTo(variants, j * 56 + v * 8, hashes, i * 8, limit));
       }
       const best = Math.min(plain, turned);
       if (best === Infinity) continue;
-      const [a, b] = records[i]!.id < records[j]!.id ? [records[i]!.id, records[j]!.id] : [records[j]!.id, records[i]!.id];
+      const [a, b] =
+        records[i]!.id < records[j]!.id
+          ? [records[i]!.id, records[j]!.id]
+          : [records[j]!.id, records[i]!.id];
       out.push({ a, b, distance: best, kind: plain <= turned ? 'pdq' : 'pdq-dihedral' });
     }
   }

@@ -3,11 +3,16 @@
 // runs twice (count, then fill) so that the record pairs sit in one exact-size table grouped by
 // their lower record: at a million clustered records there are tens of millions of them.
 import type { Units } from './dedupe.js';
-import { VARIANTS, type Pair } from './packed.js';
+import { VARIANTS, type Pair, type RecordIds } from './packed.js';
 import type { Hits } from './sweep.js';
 
 /** Calls `visit(lo, hi, code)` for every record pair named by the hits or by a shared hash. */
-function expand(count: number, units: Units, hits: readonly Hits[], visit: (lo: number, hi: number, code: number) => void): void {
+function expand(
+  count: number,
+  units: Units,
+  hits: readonly Hits[],
+  visit: (lo: number, hi: number, code: number) => void,
+): void {
   const { next, reps } = units;
   const add = (o1: number, o2: number, d: number): void => {
     const v1 = o1 >= count;
@@ -38,7 +43,12 @@ function expand(count: number, units: Units, hits: readonly Hits[], visit: (lo: 
  * as Pairs ordered by record position. kind is 'pdq' when the plain distance achieves the
  * minimum (ties go to the plain hash), else 'pdq-dihedral'; distance is the minimum.
  */
-export function collectPairs(count: number, units: Units, hits: readonly Hits[], ids: Float64Array): Pair[] {
+export function collectPairs(
+  count: number,
+  units: Units,
+  hits: readonly Hits[],
+  ids: RecordIds,
+): Pair[] {
   const start = new Uint32Array(count + 1);
   expand(count, units, hits, (lo) => {
     start[lo + 1]!++;
@@ -46,7 +56,7 @@ export function collectPairs(count: number, units: Units, hits: readonly Hits[],
   for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
   const fill = start.slice(0, count);
   const hi = new Int32Array(start[count]!);
-  const code = new Int32Array(start[count]!);
+  const code = new Uint16Array(start[count]!); // distance · 2 + dihedral ≤ 513
   expand(count, units, hits, (lo, b, c) => {
     const i = fill[lo]!++;
     hi[i] = b;
@@ -55,7 +65,13 @@ export function collectPairs(count: number, units: Units, hits: readonly Hits[],
   return labelPairs(count, start, hi, code, ids);
 }
 
-function labelPairs(count: number, start: Uint32Array, hi: Int32Array, code: Int32Array, ids: Float64Array): Pair[] {
+function labelPairs(
+  count: number,
+  start: Uint32Array,
+  hi: Int32Array,
+  code: Uint16Array,
+  ids: RecordIds,
+): Pair[] {
   const stamp = new Int32Array(count).fill(-1);
   const plain = new Int32Array(count);
   const turned = new Int32Array(count);

@@ -5,6 +5,8 @@ export type NearDuplicateErrorCode =
   | 'NEAR_DUP_BAD_HASH'
   /** The threshold is not an integer between 0 and 256. */
   | 'NEAR_DUP_BAD_THRESHOLD'
+  /** A record id is not a safe integer. */
+  | 'NEAR_DUP_BAD_ID'
   /** Two records share an id, so a pair {a, b} would be ambiguous. */
   | 'NEAR_DUP_DUPLICATE_ID'
   /** A search plan handed in does not satisfy the pigeonhole condition (internal misuse). */

@@ -4,7 +4,16 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { collectPairs } from './collect.js';
 import { DEFAULT_THRESHOLD, type FindPairsOptions } from './find-pairs.js';
-import { checkDistinctIds, checkThreshold, packRecords, type HashRecord, type PackedHashes, type Pair } from './packed.js';
+import {
+  checkPacked,
+  checkThreshold,
+  idsOf,
+  packRecords,
+  type HashRecord,
+  type PackedHashes,
+  type Pair,
+  type RecordIds,
+} from './packed.js';
 import type { Units } from './dedupe.js';
 import type { Substring } from './plan.js';
 import { preparePass, prepareSearch } from './search.js';
@@ -27,34 +36,55 @@ export interface ParallelOptions {
 }
 
 /** findPairs on worker threads; same result, same order. */
-export async function findPairsParallel(records: readonly HashRecord[], opts: FindPairsOptions & ParallelOptions): Promise<Pair[]> {
+export async function findPairsParallel(
+  records: readonly HashRecord[],
+  opts: FindPairsOptions & ParallelOptions,
+): Promise<Pair[]> {
   const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
-  const ids = Float64Array.from(records, (r) => r.id);
-  checkDistinctIds(ids);
-  return findPackedPairsParallel(packRecords(records, opts.dihedral, true), ids, threshold, opts);
+  const ids = idsOf(records);
+  return pairsOf(packRecords(records, opts.dihedral, true), ids, threshold, opts);
 }
 
 /** findPackedPairs on worker threads (words not on a SharedArrayBuffer are copied to one). */
 export async function findPackedPairsParallel(
   packed: PackedHashes,
-  ids: Float64Array,
+  ids: RecordIds,
   threshold: number,
   opts: ParallelOptions = {},
   plan?: Substring[],
 ): Promise<Pair[]> {
-  const shared = packed.words.buffer instanceof SharedArrayBuffer ? packed : { ...packed, words: toShared(packed.words) };
+  checkPacked(packed, ids);
+  return pairsOf(packed, ids, checkThreshold(threshold), opts, plan);
+}
+
+async function pairsOf(
+  packed: PackedHashes,
+  ids: RecordIds,
+  threshold: number,
+  opts: ParallelOptions,
+  plan?: Substring[],
+): Promise<Pair[]> {
+  const shared =
+    packed.words.buffer instanceof SharedArrayBuffer
+      ? packed
+      : { ...packed, words: toShared(packed.words) };
   const threads = Math.max(1, opts.threads ?? availableParallelism());
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
   let found: { units: Units; hits: Hits[] };
   try {
-    found = await searchUnits(shared, checkThreshold(threshold), workers, plan);
+    found = await searchUnits(shared, threshold, workers, plan);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
   return collectPairs(packed.count, found.units, found.hits, ids);
 }
 
-async function searchUnits(packed: PackedHashes, threshold: number, workers: Worker[], plan?: Substring[]): Promise<{ units: Units; hits: Hits[] }> {
+async function searchUnits(
+  packed: PackedHashes,
+  threshold: number,
+  workers: Worker[],
+  plan?: Substring[],
+): Promise<{ units: Units; hits: Hits[] }> {
   const prepared = prepareSearch(packed, threshold, plan, true);
   const hits: Hits[] = [];
   const counter = new Int32Array(new SharedArrayBuffer(4));

@@ -22,7 +22,8 @@ function rng(seed: number): () => number {
   };
 }
 
-const randomHash = (r: () => number): Uint8Array => Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));
+const randomHash = (r: () => number): Uint8Array =>
+  Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));
 
 /** A copy of `h` with exactly `k` distinct bits flipped. */
 function flip(h: Uint8Array, k: number, r: () => number): Uint8Array {
@@ -39,7 +40,8 @@ const variants = (r: () => number): Uint8Array[] => Array.from({ length: 7 }, ()
 function uniformSet(seed: number, n: number): HashRecord[] {
   const r = rng(seed);
   const recs: HashRecord[] = [];
-  const add = (hash: Uint8Array, dihedral = variants(r)): void => void recs.push({ id: recs.length * 3 + 7, hash, dihedral });
+  const add = (hash: Uint8Array, dihedral = variants(r)): void =>
+    void recs.push({ id: recs.length * 3 + 7, hash, dihedral });
   while (recs.length < n) {
     const base = randomHash(r);
     const baseVariants = variants(r);
@@ -48,8 +50,13 @@ function uniformSet(seed: number, n: number): HashRecord[] {
     const v = Math.floor(r() * 7);
     const kind = r();
     if (kind < 0.4) add(flip(base, d, r));
-    else if (kind < 0.6) add(flip(baseVariants[v]!, d, r)); // its hash near a variant of base
-    else if (kind < 0.8) add(randomHash(r), variants(r).map((x, i) => (i === v ? flip(base, d, r) : x))); // its variant near base
+    else if (kind < 0.6)
+      add(flip(baseVariants[v]!, d, r)); // its hash near a variant of base
+    else if (kind < 0.8)
+      add(
+        randomHash(r),
+        variants(r).map((x, i) => (i === v ? flip(base, d, r) : x)),
+      ); // its variant near base
   }
   return recs.slice(0, n);
 }
@@ -66,15 +73,22 @@ function clusteredSet(seed: number, n: number): HashRecord[] {
       const flips = Math.floor(r() * 21);
       const copy = r() < 0.2;
       const turned = r() < 0.1;
-      const hash = copy ? base : turned ? flip(baseVariants[Math.floor(r() * 7)]!, flips, r) : flip(base, flips, r);
-      const dihedral = copy ? baseVariants : baseVariants.map((x) => flip(x, Math.floor(r() * 21), r));
+      const hash = copy
+        ? base
+        : turned
+          ? flip(baseVariants[Math.floor(r() * 7)]!, flips, r)
+          : flip(base, flips, r);
+      const dihedral = copy
+        ? baseVariants
+        : baseVariants.map((x) => flip(x, Math.floor(r() * 21), r));
       recs.push({ id: recs.length, hash, dihedral });
     }
   }
   return recs.slice(0, n);
 }
 
-const keyed = (pairs: Pair[]): string[] => pairs.map((p) => `${p.a}-${p.b}:${p.distance}:${p.kind}`).sort();
+const keyed = (pairs: Pair[]): string[] =>
+  pairs.map((p) => `${p.a}-${p.b}:${p.distance}:${p.kind}`).sort();
 
 function expectSameAsBruteForce(recs: HashRecord[], threshold: number, dihedral: boolean): Pair[] {
   const fast = findPairs(recs, { threshold, dihedral });
@@ -83,6 +97,29 @@ function expectSameAsBruteForce(recs: HashRecord[], threshold: number, dihedral:
 }
 
 describe('findPairs equals brute force', () => {
+  it('reports a planted pair at every distance up to the threshold and none beyond', () => {
+    const r = rng(15);
+    const recs: HashRecord[] = Array.from({ length: 2000 }, (_, i) => ({
+      id: i,
+      hash: randomHash(r),
+      dihedral: variants(r),
+    }));
+    for (let d = 0; d <= 40; d++) {
+      recs[2 * d + 1]!.hash = flip(recs[2 * d]!.hash, d, r); // plain
+      recs[200 + 2 * d + 1]!.hash = flip(recs[200 + 2 * d]!.dihedral![d % 7]!, d, r); // turned
+    }
+    const found = expectSameAsBruteForce(recs, 31, true);
+    const planted = (base: number): number[] =>
+      found
+        .filter((p) => p.a >= base && p.b < base + 82 && p.b === p.a + 1 && p.a % 2 === 0)
+        .map((p) => p.distance);
+    expect(planted(0)).toEqual(Array.from({ length: 32 }, (_, d) => d));
+    expect(planted(200)).toEqual(Array.from({ length: 32 }, (_, d) => d));
+    expect(
+      found.filter((p) => p.a >= 200 && p.b < 282).every((p) => p.kind === 'pdq-dihedral'),
+    ).toBe(true);
+  });
+
   it.each([1, 2, 3])('uniform hashes with planted pairs at 0..40, plain (seed %i)', (seed) => {
     const pairs = expectSameAsBruteForce(uniformSet(seed, 5000), 31, false);
     expect(pairs.length).toBeGreaterThan(500);
@@ -106,10 +143,20 @@ describe('findPairs equals brute force', () => {
   });
 
   it('on worker threads too (both directions, families, exact copies)', async () => {
-    const recs = clusteredSet(13, 1500).concat(uniformSet(14, 1500).map((x) => ({ ...x, id: x.id + 1e6 })));
+    const recs = clusteredSet(13, 1500).concat(
+      uniformSet(14, 1500).map((x) => ({ ...x, id: x.id + 1e6 })),
+    );
     const parallel = await findPairsParallel(recs, { dihedral: true, threads: 3 });
-    expect(keyed(parallel)).toEqual(keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })));
+    expect(keyed(parallel)).toEqual(
+      keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })),
+    );
     expect(parallel).toEqual(findPairs(recs, { dihedral: true }));
+    expect(await findPairsParallel([], { dihedral: true, threads: 1 })).toEqual([]);
+  });
+
+  it('ids beyond 32 bits', () => {
+    const recs = uniformSet(16, 1000).map((x, i) => ({ ...x, id: 2 ** 40 + i * 3 }));
+    expectSameAsBruteForce(recs, 31, true);
   });
 
   it('records without variants take part with their hash only', () => {
@@ -119,7 +166,9 @@ describe('findPairs equals brute force', () => {
 });
 
 describe('every plan shape is exact', () => {
-  const recs = clusteredSet(10, 1500).concat(uniformSet(11, 1500).map((x) => ({ ...x, id: x.id + 1e6 })));
+  const recs = clusteredSet(10, 1500).concat(
+    uniformSet(11, 1500).map((x) => ({ ...x, id: x.id + 1e6 })),
+  );
   const ids = Float64Array.from(recs, (x) => x.id);
   const expected = keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true }));
   const even = (m: number, radius: number): Substring[] =>
@@ -149,13 +198,19 @@ describe('labels and validation', () => {
   it('takes the minimum distance and calls it dihedral only when a variant beats the plain distance', () => {
     const recs: HashRecord[] = [
       { id: 10, hash: a, dihedral: av },
-      { id: 2, hash: flip(a, 20, r), dihedral: variants(r).map((x, i) => (i === 3 ? flip(a, 5, r) : x)) },
+      {
+        id: 2,
+        hash: flip(a, 20, r),
+        dihedral: variants(r).map((x, i) => (i === 3 ? flip(a, 5, r) : x)),
+      },
       { id: 5, hash: flip(av[1]!, 12, r), dihedral: variants(r) },
     ];
     const byId = new Map(findPairs(recs, { dihedral: true }).map((p) => [`${p.a}-${p.b}`, p]));
     expect(byId.get('2-10')).toEqual({ a: 2, b: 10, distance: 5, kind: 'pdq-dihedral' });
     expect(byId.get('5-10')).toEqual({ a: 5, b: 10, distance: 12, kind: 'pdq-dihedral' });
-    expect(findPairs(recs, { dihedral: false })).toEqual([{ a: 2, b: 10, distance: 20, kind: 'pdq' }]);
+    expect(findPairs(recs, { dihedral: false })).toEqual([
+      { a: 2, b: 10, distance: 20, kind: 'pdq' },
+    ]);
   });
 
   it('reports identical hashes at distance 0 and prefers the plain kind on ties', () => {
@@ -176,10 +231,36 @@ describe('labels and validation', () => {
         expect(hasCode(e, code)).toBe(true);
       }
     };
-    bad(() => findPairs([{ id: 1, hash: new Uint8Array(31) }], { dihedral: false }), 'NEAR_DUP_BAD_HASH');
-    bad(() => findPairs([{ id: 1, hash: a, dihedral: av.slice(1) }], { dihedral: true }), 'NEAR_DUP_BAD_HASH');
-    bad(() => findPairs([{ id: 1, hash: a }], { dihedral: false, threshold: 257 }), 'NEAR_DUP_BAD_THRESHOLD');
-    bad(() => findPairs([{ id: 1, hash: a }, { id: 1, hash: a }], { dihedral: false }), 'NEAR_DUP_DUPLICATE_ID');
+    bad(
+      () => findPairs([{ id: 1, hash: new Uint8Array(31) }], { dihedral: false }),
+      'NEAR_DUP_BAD_HASH',
+    );
+    bad(
+      () => findPairs([{ id: 1, hash: a, dihedral: av.slice(1) }], { dihedral: true }),
+      'NEAR_DUP_BAD_HASH',
+    );
+    bad(
+      () => findPairs([{ id: 1, hash: a }], { dihedral: false, threshold: 257 }),
+      'NEAR_DUP_BAD_THRESHOLD',
+    );
+    bad(
+      () =>
+        findPairs(
+          [
+            { id: 1, hash: a },
+            { id: 1, hash: a },
+          ],
+          { dihedral: false },
+        ),
+      'NEAR_DUP_DUPLICATE_ID',
+    );
+    bad(() => findPairs([{ id: 0.5, hash: a }], { dihedral: false }), 'NEAR_DUP_BAD_ID');
+    const packed = packRecords([{ id: 1, hash: a }], false);
+    bad(
+      () => findPackedPairs({ ...packed, entries: 2 }, Int32Array.of(1), 31),
+      'NEAR_DUP_BAD_HASH',
+    );
+    bad(() => findPackedPairs(packed, Int32Array.of(1, 2), 31), 'NEAR_DUP_BAD_ID');
     expect(findPairs([], { dihedral: true })).toEqual([]);
   });
 });

@@ -1,28 +1,34 @@
-// Exact all-pairs search over PDQ hashes: every record pair whose hashes, or one's dihedral
-// variant and the other's hash, lie within the threshold (Hamming distance over 256 bits).
+// Exact all-pairs search over PDQ hashes (Hamming distance over 256 bits), multi-index hashing
+// after Norouzi, Punjani & Fleet (TPAMI 2014): plan.ts cuts the hash into substrings, pass.ts
+// sorts every distinct hash by one substring, sweep.ts probes the table with the originals,
+// collect.ts turns unit pairs into labelled record pairs.
 //
-// Why querying only the originals against an index of originals AND variants is exact: the
-// relation asks, for a pair {a, b}, for d(a, b) and for d(V(a), b) and d(V(b), a) over the 7
-// variants V. Every one of these compares an original with some hash; indexing every hash and
-// probing with every original therefore meets each term from the original's side (from a for
-// d(V(b), a), from b for d(V(a), b)). Both sides are needed: PDQ derives a variant from the DCT
-// and re-thresholds it at its own median, so d(V(a), b) and d(a, V⁻¹(b)) may differ, and a
-// variant of a is not a bit permutation of a. Probing with the 8n hashes against the n originals
-// would find the same terms but pay the per-query probes 8 times over; this way round the
-// index is 8 times larger and only the candidate count grows, which the plan accounts for.
+// The relation, for a pair {a, b}: D = min(d(a, b), d(V(a), b), d(V(b), a)) over the 7 dihedral
+// variants V. It is symmetric on purpose. If a variant were a bit permutation P of the hash,
+// d(P(a), b) = d(a, P⁻¹(b)) and one side would do (P⁻¹ is again a dihedral transform). PDQ's
+// variants are not: each is hashed from a transformed DCT and thresholded at its own median, so
+// d(V(a), b) and d(V(b), a) differ, and a one-sided relation would depend on which id is smaller.
+//
+// Why probing with the originals only is exact: every term of D compares an original (a or b)
+// with some hash (an original or a variant). The index holds every hash and every original
+// probes it, so each term is met from its original's side (d(V(b), a) by a's query, d(V(a), b)
+// by b's). Probing with all 8n hashes against the n originals would meet the same terms but pay
+// the probes 8 times over; this way the index is 8 times larger and only candidates grow.
+import { collectPairs } from './collect.js';
+import type { Units } from './dedupe.js';
 import {
-  checkDistinctIds,
+  checkPacked,
   checkThreshold,
+  idsOf,
   packRecords,
   type HashRecord,
   type PackedHashes,
   type Pair,
+  type RecordIds,
 } from './packed.js';
-import type { Units } from './dedupe.js';
 import type { Substring } from './plan.js';
 import { preparePass, prepareSearch } from './search.js';
 import { sweepQueries, type Hits } from './sweep.js';
-import { collectPairs } from './collect.js';
 
 export const DEFAULT_THRESHOLD = 31;
 
@@ -37,7 +43,8 @@ export interface FindPairsOptions {
  * Every unordered pair {a, b} (a < b by id) within the threshold. distance is the minimum of the
  * plain distance and, with `dihedral`, of each variant of either record against the other's
  * hash; kind is 'pdq' when the plain distance achieves that minimum, else 'pdq-dihedral'.
- * Exact: the result equals bruteForcePairs. Pure, single-threaded; see findPairsParallel.
+ * Exact: the result equals bruteForcePairs. Pairs come ordered by the positions of their records.
+ * Pure and single-threaded; findPairsParallel spreads the search over worker threads.
  *
  * @example
  *   findPairs([{ id: 1, hash: h }, { id: 2, hash: h }], { dihedral: false })
@@ -45,19 +52,41 @@ export interface FindPairsOptions {
  */
 export function findPairs(records: readonly HashRecord[], opts: FindPairsOptions): Pair[] {
   const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
-  const ids = Float64Array.from(records, (r) => r.id);
-  checkDistinctIds(ids);
-  return findPackedPairs(packRecords(records, opts.dihedral), ids, threshold);
+  const ids = idsOf(records);
+  return pairsOf(packRecords(records, opts.dihedral), ids, threshold);
 }
 
-/** The search itself, on packed hashes (ids[i] is record i's id). `plan` overrides the planner. */
-export function findPackedPairs(packed: PackedHashes, ids: Float64Array, threshold: number, plan?: Substring[]): Pair[] {
-  const { units, hits } = searchUnits(packed, checkThreshold(threshold), plan);
+/**
+ * The same on hashes the caller packed (ids[i] is record i's id): at a million records the 8
+ * million Uint8Arrays of HashRecord cost V8 over a gigabyte by themselves. `plan` overrides the
+ * planner (tests).
+ */
+export function findPackedPairs(
+  packed: PackedHashes,
+  ids: RecordIds,
+  threshold: number,
+  plan?: Substring[],
+): Pair[] {
+  checkPacked(packed, ids);
+  return pairsOf(packed, ids, checkThreshold(threshold), plan);
+}
+
+function pairsOf(
+  packed: PackedHashes,
+  ids: RecordIds,
+  threshold: number,
+  plan?: Substring[],
+): Pair[] {
+  const { units, hits } = searchUnits(packed, threshold, plan);
   return collectPairs(packed.count, units, hits, ids);
 }
 
 /** Unit pairs of every pass; the pass buffers die with this frame, before pairs are collected. */
-function searchUnits(packed: PackedHashes, threshold: number, plan?: Substring[]): { units: Units; hits: Hits[] } {
+function searchUnits(
+  packed: PackedHashes,
+  threshold: number,
+  plan?: Substring[],
+): { units: Units; hits: Hits[] } {
   const prepared = prepareSearch(packed, threshold, plan);
   const hits: Hits[] = [];
   const counter = new Int32Array(1);

@@ -32,11 +32,6 @@ export interface PackedHashes {
 export const WORDS = 8;
 export const VARIANTS = 7;
 
-/** The record an entry belongs to. */
-export function recordOfEntry(entry: number, count: number): number {
-  return entry < count ? entry : ((entry - count) / VARIANTS) | 0;
-}
-
 /** Bits set in a 32-bit word (SWAR; V8 inlines it). */
 export function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -44,23 +39,21 @@ export function popcount32(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-/** Hamming distance between the hashes at word offsets `a` and `b` of `words`. */
-export function distanceAt(words: Uint32Array, a: number, b: number): number {
-  let d = 0;
-  for (let i = 0; i < WORDS; i++) d += popcount32(words[a + i]! ^ words[b + i]!);
-  return d;
-}
-
 function badHash(index: number, what: string): NearDuplicateError {
-  return new NearDuplicateError('NEAR_DUP_BAD_HASH', `record ${index}: ${what} must be a Uint8Array of 32 bytes`, {
-    details: { index },
-  });
+  return new NearDuplicateError(
+    'NEAR_DUP_BAD_HASH',
+    `record ${index}: ${what} must be a Uint8Array of 32 bytes`,
+    {
+      details: { index },
+    },
+  );
 }
 
 function packInto(words: Uint32Array, at: number, bytes: Uint8Array): void {
   for (let i = 0; i < WORDS; i++) {
     const o = i * 4;
-    words[at + i] = (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
+    words[at + i] =
+      (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
   }
 }
 
@@ -69,7 +62,11 @@ function packInto(words: Uint32Array, at: number, bytes: Uint8Array): void {
  * trusting). Variants are packed only when `dihedral` is set; a record without them simply has
  * no variant entries. `shared` puts the words on a SharedArrayBuffer, for worker threads.
  */
-export function packRecords(records: readonly HashRecord[], dihedral: boolean, shared = false): PackedHashes {
+export function packRecords(
+  records: readonly HashRecord[],
+  dihedral: boolean,
+  shared = false,
+): PackedHashes {
   const count = records.length;
   const entries = dihedral ? count * (VARIANTS + 1) : count;
   const bytes = entries * WORDS * 4;
@@ -78,9 +75,6 @@ export function packRecords(records: readonly HashRecord[], dihedral: boolean, s
   for (let r = 0; r < count; r++) {
     const rec = records[r]!;
     if (!(rec.hash instanceof Uint8Array) || rec.hash.length !== 32) throw badHash(r, 'hash');
-    if (!Number.isSafeInteger(rec.id)) {
-      throw new NearDuplicateError('NEAR_DUP_BAD_HASH', `record ${r}: id must be a safe integer`, { details: { index: r } });
-    }
     packInto(words, r * WORDS, rec.hash);
     if (!dihedral) continue;
     const variants = rec.dihedral;
@@ -90,7 +84,11 @@ export function packRecords(records: readonly HashRecord[], dihedral: boolean, s
       continue;
     }
     if (!Array.isArray(variants) || variants.length !== VARIANTS) {
-      throw new NearDuplicateError('NEAR_DUP_BAD_HASH', `record ${r}: dihedral must hold 7 variants`, { details: { index: r } });
+      throw new NearDuplicateError(
+        'NEAR_DUP_BAD_HASH',
+        `record ${r}: dihedral must hold 7 variants`,
+        { details: { index: r } },
+      );
     }
     for (let v = 0; v < VARIANTS; v++) {
       const bytes = variants[v];
@@ -101,12 +99,61 @@ export function packRecords(records: readonly HashRecord[], dihedral: boolean, s
   return { count, entries, words, live };
 }
 
+/**
+ * Record ids by record position. Int32Array whenever they fit: V8 then keeps the ids of the
+ * returned Pairs unboxed (68 rather than 100 bytes a pair; a million clustered records give
+ * millions of pairs).
+ */
+export type RecordIds = Int32Array | Float64Array;
+
+/** The records' ids, checked to be distinct (NEAR_DUP_DUPLICATE_ID otherwise). */
+export function idsOf(records: readonly HashRecord[]): RecordIds {
+  const wide = Float64Array.from(records, (r, index) => {
+    if (!Number.isSafeInteger(r.id)) {
+      throw new NearDuplicateError(
+        'NEAR_DUP_BAD_ID',
+        `record ${index}: id must be a safe integer`,
+        { details: { index } },
+      );
+    }
+    return r.id;
+  });
+  checkDistinctIds(wide);
+  return wide.every((id) => id === (id | 0)) ? Int32Array.from(wide) : wide;
+}
+
+/**
+ * Checks hashes packed by a caller (NEAR_DUP_BAD_HASH: the shape is wrong; NEAR_DUP_BAD_ID /
+ * NEAR_DUP_DUPLICATE_ID: one distinct id per record is needed).
+ */
+export function checkPacked(packed: PackedHashes, ids: RecordIds): void {
+  const { count, entries, words, live } = packed;
+  const shapeOk =
+    Number.isSafeInteger(count) &&
+    (entries === count || entries === count * (VARIANTS + 1)) &&
+    words.length === entries * WORDS &&
+    (live === null || live.length === entries);
+  if (!shapeOk) {
+    throw new NearDuplicateError('NEAR_DUP_BAD_HASH', 'packed hashes do not match their count', {
+      details: { count, entries, words: words.length },
+    });
+  }
+  if (ids.length !== count || !ids.every((id) => Number.isSafeInteger(id))) {
+    throw new NearDuplicateError('NEAR_DUP_BAD_ID', 'one safe-integer id per record is needed', {
+      details: { count, ids: ids.length },
+    });
+  }
+  checkDistinctIds(ids);
+}
+
 /** Throws NEAR_DUP_DUPLICATE_ID when two records share an id. */
-export function checkDistinctIds(ids: Float64Array): void {
+export function checkDistinctIds(ids: RecordIds): void {
   const sorted = Float64Array.from(ids).sort();
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1]) {
-      throw new NearDuplicateError('NEAR_DUP_DUPLICATE_ID', `id ${sorted[i]} appears twice`, { details: { id: sorted[i] } });
+      throw new NearDuplicateError('NEAR_DUP_DUPLICATE_ID', `id ${sorted[i]} appears twice`, {
+        details: { id: sorted[i] },
+      });
     }
   }
 }
@@ -114,7 +161,11 @@ export function checkDistinctIds(ids: Float64Array): void {
 /** Throws NEAR_DUP_BAD_THRESHOLD unless 0 ≤ threshold ≤ 256 is an integer. */
 export function checkThreshold(threshold: number): number {
   if (!Number.isInteger(threshold) || threshold < 0 || threshold > 256) {
-    throw new NearDuplicateError('NEAR_DUP_BAD_THRESHOLD', 'threshold must be an integer from 0 to 256', { details: { threshold } });
+    throw new NearDuplicateError(
+      'NEAR_DUP_BAD_THRESHOLD',
+      'threshold must be an integer from 0 to 256',
+      { details: { threshold } },
+    );
   }
   return threshold;
 }

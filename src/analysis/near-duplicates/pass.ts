@@ -1,9 +1,9 @@
 // One multi-index pass: every distinct hash sorted by the key of substring j into a
-// direct-addressed table, and the queries (distinct originals) listed in key order. Keys split
-// into a tile (high bits) and a slot within it (low bits); the sweep works tile by tile (see
-// sweep.ts), and so does the sort: first a scatter into tile groups (a few thousand write
-// streams, which the caches absorb), then a counting sort inside each tile, in cache. A direct
-// scatter over the whole table costs three cache misses per hash; this is ~3× faster at 8M.
+// direct-addressed table (bucket k = off[k] .. off[k + 1]), and the queries (distinct originals)
+// listed in key order. The sort is two-level, like the sweep that follows (sweep.ts): a scatter
+// into groups by the high key bits (a few hundred write streams, which the caches absorb), then a
+// counting sort inside each group of 2^15 slots, in cache. One scatter over the whole table
+// costs about three cache misses per hash; this is about twice as fast at 8M hashes.
 import { WORDS } from './packed.js';
 import type { Substring } from './plan.js';
 
@@ -12,114 +12,150 @@ export interface PassBuffers {
   readonly off: Uint32Array;
   /** The entry (unit rep) at each sorted position. */
   readonly sortedEntry: Uint32Array;
-  /** FILTER_WORDS words per sorted position, from the half of the hash the substring is not in. */
-  readonly sortedFilter: Uint32Array;
+  /**
+   * The hash at each sorted position, its 8 words rotated so that the first 3 (the filter) come
+   * from the half the substring is not in (word (rotation + i) & 7 at slot i).
+   */
+  readonly sortedWords: Uint32Array;
   /** The low key bits per sorted position (scratch of the sort). */
   readonly lowKey: Uint16Array;
-  /** The query units in key order: key, sorted position, filter words. */
+  /** The query units in key order: key, sorted position, rotated hash. */
   readonly qKey: Uint32Array;
   readonly qPos: Uint32Array;
-  readonly qFilter: Uint32Array;
+  readonly qWords: Uint32Array;
   /** Queries whose key has high part h are qKey[qStart[h] .. qStart[h + 1]). */
   readonly qStart: Uint32Array;
 }
 
 /**
- * 96 bits filter a candidate: a random pair is within 31 of them with probability ~3.5e-4, so
- * the full hash is fetched almost only for true pairs, and an entry costs 12 bytes per pass.
- */
-export const FILTER_WORDS = 3;
-
-/**
- * The low `tileBits` bits of a key address a slot within a tile: 2^12 slots and their entries
- * (~40–60 KiB) stay in the core's L2 while every query that can reach the tile probes it (12 beat
- * 10, 14 and 16 on the target machine).
+ * The low `tileBits` bits of a key address a slot within a tile: 2^12 slots and their hashes
+ * (~16 KiB + ~70 KiB at 8M hashes) stay in the core's L2 while every query that can reach the
+ * tile probes it (12 beat 10, 14 and 16 on the target machine).
  */
 export function tileBitsFor(length: number): number {
   return Math.min(length, 12);
 }
 
 /** Allocates the pass buffers once for all passes (on SharedArrayBuffers when workers help). */
-export function allocPassBuffers(maxBits: number, units: number, queries: number, shared: boolean): PassBuffers {
-  const bytes = (n: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n));
+export function allocPassBuffers(
+  maxBits: number,
+  units: number,
+  queries: number,
+  shared: boolean,
+): PassBuffers {
+  const bytes = (n: number): ArrayBuffer | SharedArrayBuffer =>
+    shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n);
   const u32 = (n: number): Uint32Array => new Uint32Array(bytes(n * 4));
   return {
     off: u32((1 << maxBits) + 1),
     sortedEntry: u32(units),
-    sortedFilter: u32(units * FILTER_WORDS),
+    sortedWords: u32(units * WORDS),
     lowKey: new Uint16Array(units),
     qKey: u32(queries),
     qPos: u32(queries),
-    qFilter: u32(queries * FILTER_WORDS),
+    qWords: u32(queries * WORDS),
     qStart: u32((1 << (maxBits - tileBitsFor(maxBits))) + 1),
   };
 }
 
-/** Word offset (0 or 4) of the half that `sub` does not lie in: its first words filter candidates. */
-export function filterHalf(sub: Substring): number {
+/** The rotation (0 or 4) that brings the half `sub` does not lie in to the front: it filters candidates. */
+export function rotationFor(sub: Substring): number {
   return sub.start + sub.length <= 128 ? 4 : 0;
 }
 
+/** Low key bits sorted inside one group: 2^15 slots and their hashes stay in L2 while sorted. */
+const GROUP_BITS = 15;
+
 /** Sorts the units by the key of `sub` into `buf` and lists the queries in key order; returns their number. */
-export function buildPass(words: Uint32Array, reps: Uint32Array, count: number, sub: Substring, buf: PassBuffers): number {
-  const { off, sortedEntry, sortedFilter: flt, lowKey } = buf;
+export function buildPass(
+  words: Uint32Array,
+  reps: Uint32Array,
+  count: number,
+  sub: Substring,
+  buf: PassBuffers,
+): number {
+  const { off, sortedEntry, sortedWords: sw, lowKey } = buf;
   const w = sub.start >>> 5;
   const o = sub.start & 31;
   const spill = o + sub.length > 32 ? 32 - o : 0;
   const mask = (1 << sub.length) - 1;
-  const fh = filterHalf(sub);
-  const tileBits = tileBitsFor(sub.length);
-  const tiles = 1 << (sub.length - tileBits);
-  const keyAt = (base: number): number => ((words[base + w]! >>> o) | (spill ? words[base + w + 1]! << spill : 0)) & mask;
-  // Scatter into tile groups; a tile's group ends up exactly where its sorted slots will be.
-  const cursor = new Uint32Array(tiles + 1);
-  for (let i = 0; i < reps.length; i++) {
-    const t = (keyAt(reps[i]! * WORDS) >>> tileBits) + 1;
-    cursor[t] = cursor[t]! + 1;
-  }
-  for (let t = 1; t <= tiles; t++) cursor[t] = cursor[t]! + cursor[t - 1]!;
-  const tileStart = cursor.slice();
+  const rot = rotationFor(sub);
+  const groupBits = Math.min(sub.length, GROUP_BITS);
+  const groups = 1 << (sub.length - groupBits);
+  const keyAt = (base: number): number =>
+    ((words[base + w]! >>> o) | (spill ? words[base + w + 1]! << spill : 0)) & mask;
+  // Scatter into groups by the high key bits; a group ends up exactly where its slots will be.
+  const cursor = new Uint32Array(groups + 1);
+  for (let i = 0; i < reps.length; i++) cursor[(keyAt(reps[i]! * WORDS) >>> groupBits) + 1]!++;
+  for (let g = 1; g <= groups; g++) cursor[g]! += cursor[g - 1]!;
+  const groupStart = cursor.slice();
   for (let i = 0; i < reps.length; i++) {
     const e = reps[i]!;
     const base = e * WORDS;
     const key = keyAt(base);
-    const t = key >>> tileBits;
-    const pos = cursor[t]!;
-    cursor[t] = pos + 1;
+    const pos = cursor[key >>> groupBits]!++;
     sortedEntry[pos] = e;
-    lowKey[pos] = key & ((1 << tileBits) - 1);
-    flt[pos * 3] = words[base + fh]!;
-    flt[pos * 3 + 1] = words[base + fh + 1]!;
-    flt[pos * 3 + 2] = words[base + fh + 2]!;
+    lowKey[pos] = key & ((1 << groupBits) - 1);
+    copyHash(sw, pos * WORDS, words, base + rot, base + (rot ^ 4));
   }
+  const scratch = { entry: new Uint32Array(0), key: new Uint16Array(0), words: new Uint32Array(0) };
+  const tileBits = tileBitsFor(sub.length);
   let q = 0;
-  let scratch = new Uint32Array(0);
-  for (let t = 0; t < tiles; t++) {
-    const from = tileStart[t]!;
-    const size = tileStart[t + 1]! - from;
-    if (scratch.length < size * 5) scratch = new Uint32Array(size * 10);
-    q = sortTile(buf, t << tileBits, 1 << tileBits, from, size, scratch, count, q);
+  for (let g = 0; g < groups; g++) {
+    const from = groupStart[g]!;
+    const size = groupStart[g + 1]! - from;
+    if (scratch.entry.length < size) {
+      scratch.entry = new Uint32Array(size * 2);
+      scratch.key = new Uint16Array(size * 2);
+      scratch.words = new Uint32Array(size * 2 * WORDS);
+    }
+    sortGroup(buf, g << groupBits, 1 << groupBits, from, size, scratch);
+    q = listQueries(buf, g << groupBits, 1 << groupBits, from, size, tileBits, count, q);
   }
   off[1 << sub.length] = reps.length;
-  buf.qStart[tiles] = q;
+  buf.qStart[1 << (sub.length - tileBits)] = q;
   return q;
 }
 
-/** Counting sort of one tile's group in place (via `scratch`), then its queries appended in order. */
-function sortTile(buf: PassBuffers, slot0: number, slots: number, from: number, size: number, scratch: Uint32Array, count: number, q: number): number {
-  const { off, sortedEntry, sortedFilter: flt, lowKey, qKey, qPos, qFilter, qStart } = buf;
-  qStart[slot0 / slots] = q;
+/** Copies a hash as two halves, the one at `first` to the front. */
+function copyHash(
+  to: Uint32Array,
+  at: number,
+  from: Uint32Array,
+  first: number,
+  second: number,
+): void {
+  to[at] = from[first]!;
+  to[at + 1] = from[first + 1]!;
+  to[at + 2] = from[first + 2]!;
+  to[at + 3] = from[first + 3]!;
+  to[at + 4] = from[second]!;
+  to[at + 5] = from[second + 1]!;
+  to[at + 6] = from[second + 2]!;
+  to[at + 7] = from[second + 3]!;
+}
+
+interface Scratch {
+  entry: Uint32Array;
+  key: Uint16Array;
+  words: Uint32Array;
+}
+
+/** Counting sort of one group by its low key bits, through `scratch`; sets the group's slots in off. */
+function sortGroup(
+  buf: PassBuffers,
+  slot0: number,
+  slots: number,
+  from: number,
+  size: number,
+  scratch: Scratch,
+): void {
+  const { off, sortedEntry, sortedWords: sw, lowKey } = buf;
+  scratch.entry.set(sortedEntry.subarray(from, from + size));
+  scratch.key.set(lowKey.subarray(from, from + size));
+  scratch.words.set(sw.subarray(from * WORDS, (from + size) * WORDS));
   off.fill(0, slot0, slot0 + slots);
-  for (let i = 0; i < size; i++) {
-    const p = from + i;
-    const k = lowKey[p]!;
-    off[slot0 + k] = off[slot0 + k]! + 1;
-    scratch[i * 5] = sortedEntry[p]!;
-    scratch[i * 5 + 1] = k;
-    scratch[i * 5 + 2] = flt[p * 3]!;
-    scratch[i * 5 + 3] = flt[p * 3 + 1]!;
-    scratch[i * 5 + 4] = flt[p * 3 + 2]!;
-  }
+  for (let i = 0; i < size; i++) off[slot0 + scratch.key[i]!]!++;
   let run = from;
   for (let k = slot0; k < slot0 + slots; k++) {
     const c = off[k]!;
@@ -127,28 +163,39 @@ function sortTile(buf: PassBuffers, slot0: number, slots: number, from: number, 
     run += c;
   }
   for (let i = 0; i < size; i++) {
-    const k = slot0 + scratch[i * 5 + 1]!;
-    const p = off[k]!;
-    off[k] = p + 1;
-    sortedEntry[p] = scratch[i * 5]!;
-    flt[p * 3] = scratch[i * 5 + 2]!;
-    flt[p * 3 + 1] = scratch[i * 5 + 3]!;
-    flt[p * 3 + 2] = scratch[i * 5 + 4]!;
+    const k = scratch.key[i]!;
+    const p = off[slot0 + k]!++;
+    sortedEntry[p] = scratch.entry[i]!;
+    lowKey[p] = k;
+    copyHash(sw, p * WORDS, scratch.words, i * WORDS, i * WORDS + 4);
   }
   // Each off[slot] has advanced from its bucket's start to its end, the next bucket's start.
   for (let k = slot0 + slots - 1; k > slot0; k--) off[k] = off[k - 1]!;
   off[slot0] = from;
-  for (let k = slot0; k < slot0 + slots; k++) {
-    const end = k + 1 < slot0 + slots ? off[k + 1]! : from + size;
-    for (let p = off[k]!; p < end; p++) {
-      if (sortedEntry[p]! >= count) continue;
-      qKey[q] = k;
-      qPos[q] = p;
-      qFilter[q * 3] = flt[p * 3]!;
-      qFilter[q * 3 + 1] = flt[p * 3 + 1]!;
-      qFilter[q * 3 + 2] = flt[p * 3 + 2]!;
-      q++;
-    }
+}
+
+/** Appends the group's queries (entries below `count`) in key order, noting where each of its tiles starts. */
+function listQueries(
+  buf: PassBuffers,
+  slot0: number,
+  slots: number,
+  from: number,
+  size: number,
+  tileBits: number,
+  count: number,
+  q: number,
+): number {
+  const { sortedEntry, sortedWords: sw, lowKey, qKey, qPos, qWords, qStart } = buf;
+  let tile = slot0 >>> tileBits;
+  for (let p = from; p < from + size; p++) {
+    if (sortedEntry[p]! >= count) continue;
+    const k = slot0 + lowKey[p]!;
+    while (tile <= k >>> tileBits) qStart[tile++] = q;
+    qKey[q] = k;
+    qPos[q] = p;
+    copyHash(qWords, q * WORDS, sw, p * WORDS, p * WORDS + 4);
+    q++;
   }
+  while (tile < (slot0 + slots) >>> tileBits) qStart[tile++] = q;
   return q;
 }

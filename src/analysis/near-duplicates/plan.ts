@@ -1,9 +1,10 @@
 // Multi-index hashing plan (Norouzi, Punjani & Fleet, "Fast Exact Search in Hamming Space with
-// Multi-Index Hashing", TPAMI 2014), with per-substring radii: the 256 bits are cut into
-// contiguous substrings j of `length` s_j bits, each searched within `radius` t_j. If every
-// substring of a pair differed in ≥ t_j + 1 bits the pair would differ in ≥ Σ(t_j + 1) bits, so
-// Σ(t_j + 1) ≥ threshold + 1 guarantees that a pair within the threshold matches some substring
-// within its radius (generalised pigeonhole; with equal radii this is ⌊r/m⌋ of the paper).
+// Multi-Index Hashing", TPAMI 2014), with per-substring radii: disjoint substrings j of `length`
+// s_j bits, each searched within `radius` t_j. If every substring of a pair differed in ≥ t_j + 1
+// bits, the pair would differ in ≥ Σ(t_j + 1) bits, so Σ(t_j + 1) ≥ threshold + 1 guarantees
+// that a pair within the threshold matches some substring within its radius (generalised
+// pigeonhole; with equal radii it is the paper's ⌊r/m⌋). The substrings need not cover all 256
+// bits: at threshold 0 one 24-bit substring is a complete plan.
 import { NearDuplicateError } from './errors.js';
 
 export interface Substring {
@@ -25,7 +26,7 @@ export interface CostModel {
   readonly slot: number;
 }
 
-export const DEFAULT_COSTS: CostModel = { probe: 2.5, candidate: 4, entry: 12, slot: 1.2 };
+export const DEFAULT_COSTS: CostModel = { probe: 2.5, candidate: 4, entry: 25, slot: 1 };
 
 /** Tables are direct-addressed (2^s + 2 words): 24 bits keeps one at 64 MiB. */
 export const MAX_SUBSTRING_BITS = 24;
@@ -50,9 +51,14 @@ export function ballSize(s: number, t: number): number {
  * picks lengths and radii; brute force wins for tiny inputs.
  *
  * @example
- *   planSubstrings(1e6, 8e6, 31) // 11 substrings of 23–24 bits, radii 2 (one of them 1)
+ *   planSubstrings(1e6, 8e6, 31) // 10 substrings of 23–24 bits within 2, one of 20 bits within 1
  */
-export function planSubstrings(queries: number, entries: number, threshold: number, costs: CostModel = DEFAULT_COSTS): Substring[] {
+export function planSubstrings(
+  queries: number,
+  entries: number,
+  threshold: number,
+  costs: CostModel = DEFAULT_COSTS,
+): Substring[] {
   const need = threshold + 1;
   const width = need + 1;
   const best = new Float64Array((HASH_BITS + 1) * width).fill(Infinity);
@@ -62,14 +68,18 @@ export function planSubstrings(queries: number, entries: number, threshold: numb
     for (let t = 0; t <= Math.min(MAX_RADIUS, s); t++) {
       const ball = ballSize(s, t);
       const candidates = (queries * entries * ball) / 2 ** s;
-      unit[s * 8 + t] = queries * ball * costs.probe + candidates * costs.candidate + entries * costs.entry + 2 ** s * costs.slot;
+      unit[s * 8 + t] =
+        queries * ball * costs.probe +
+        candidates * costs.candidate +
+        entries * costs.entry +
+        2 ** s * costs.slot;
     }
   }
   best[0] = 0;
   for (let b = 1; b <= HASH_BITS; b++) {
     for (let q = 0; q <= need; q++) {
-      let min = Infinity;
-      let arg = -1;
+      let min = best[(b - 1) * width + q]!; // bit b - 1 left out of every substring
+      let arg = 0;
       for (let s = 1; s <= Math.min(MAX_SUBSTRING_BITS, b); s++) {
         for (let t = 0; t <= Math.min(MAX_RADIUS, s); t++) {
           const cost = best[(b - s) * width + Math.max(0, q - t - 1)]! + unit[s * 8 + t]!;
@@ -90,6 +100,10 @@ export function planSubstrings(queries: number, entries: number, threshold: numb
   let q = need;
   while (b > 0) {
     const arg = choice[b * width + q]!;
+    if (arg === 0) {
+      b--;
+      continue;
+    }
     const s = arg >> 3;
     const t = arg & 7;
     plan.push({ start: b - s, length: s, radius: t });
@@ -99,20 +113,32 @@ export function planSubstrings(queries: number, entries: number, threshold: numb
   return plan.reverse();
 }
 
-/** Throws NEAR_DUP_BAD_PLAN unless the substrings tile the 256 bits and satisfy the pigeonhole bound. */
+/** Throws NEAR_DUP_BAD_PLAN unless the substrings are disjoint, in order, and satisfy the pigeonhole bound. */
 export function checkPlan(plan: readonly Substring[], threshold: number): void {
   if (plan.length === 1 && plan[0]!.length === 0) return; // brute force: one bucket, no bound needed
   let bit = 0;
   let budget = 0;
   for (const s of plan) {
-    if (s.start !== bit || s.length < 1 || s.length > MAX_SUBSTRING_BITS || s.radius < 0 || s.radius > s.length) {
-      throw new NearDuplicateError('NEAR_DUP_BAD_PLAN', 'substrings must tile the hash in order', { details: { ...s } });
+    if (
+      s.start < bit ||
+      s.length < 1 ||
+      s.length > MAX_SUBSTRING_BITS ||
+      s.radius < 0 ||
+      s.radius > s.length
+    ) {
+      throw new NearDuplicateError(
+        'NEAR_DUP_BAD_PLAN',
+        'substrings must be disjoint and in order',
+        { details: { ...s } },
+      );
     }
-    bit += s.length;
+    bit = s.start + s.length;
     budget += s.radius + 1;
   }
-  if (bit !== HASH_BITS || budget < threshold + 1) {
-    throw new NearDuplicateError('NEAR_DUP_BAD_PLAN', 'substrings do not cover the threshold', { details: { bit, budget, threshold } });
+  if (bit > HASH_BITS || budget < threshold + 1) {
+    throw new NearDuplicateError('NEAR_DUP_BAD_PLAN', 'substrings do not cover the threshold', {
+      details: { bit, budget, threshold },
+    });
   }
 }
 

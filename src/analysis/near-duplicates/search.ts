@@ -2,7 +2,7 @@
 // the sorted table plus the job that sweeps it (plain data, so it can be posted to a worker).
 import { dedupeEntries, type Units } from './dedupe.js';
 import { popcount32, type PackedHashes } from './packed.js';
-import { allocPassBuffers, buildPass, tileBitsFor, type PassBuffers } from './pass.js';
+import { allocPassBuffers, buildPass, rotationFor, tileBitsFor, type PassBuffers } from './pass.js';
 import { checkPlan, flipMasks, planSubstrings, type Substring } from './plan.js';
 import type { SweepJob } from './sweep.js';
 
@@ -16,7 +16,12 @@ export interface PreparedSearch {
 }
 
 /** Dedupes the hashes, plans the substrings (unless `override`) and allocates the pass buffers. */
-export function prepareSearch(packed: PackedHashes, threshold: number, override?: Substring[], shared = false): PreparedSearch {
+export function prepareSearch(
+  packed: PackedHashes,
+  threshold: number,
+  override?: Substring[],
+  shared = false,
+): PreparedSearch {
   const units = dedupeEntries(packed);
   const plan = override ?? planSubstrings(units.queryCount, units.reps.length, threshold);
   checkPlan(plan, threshold);
@@ -33,16 +38,16 @@ export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): 
   const tileBits = tileBitsFor(sub.length);
   const high = flipMasks(sub.length - tileBits, sub.radius);
   const low = flipMasks(tileBits, sub.radius);
-  const { off, sortedEntry, sortedFilter, qKey, qPos, qFilter, qStart } = s.buffers;
+  const { off, sortedEntry, sortedWords, qKey, qPos, qWords, qStart } = s.buffers;
   return {
-    words: s.packed.words,
     off,
     sortedEntry,
-    sortedFilter,
+    sortedWords,
     qKey,
     qPos,
-    qFilter,
+    qWords,
     qStart,
+    rotation: rotationFor(sub),
     tileBits,
     tiles: 1 << (sub.length - tileBits),
     highMasks: high.masks,
