@@ -59,6 +59,7 @@ export const ingestCommand: Command = {
 function printReport(io: Io, r: IngestReport): void {
   const s = r.summary;
   io.stdout(`delivery ${r.delivery} (${r.mode}) from source ${r.source}\n`);
+  for (const n of r.notes) io.stdout(`  note: ${n}\n`);
   for (const p of r.problems)
     io.stdout(
       `  ! ${p.code}  ${p.path}: ${p.message}${p.item === null ? '' : ` [item ${p.item}]`}\n`,

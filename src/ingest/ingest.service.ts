@@ -7,8 +7,19 @@ import { toHex } from '../core/sha256.js';
 import type { EntryDraft } from '../ledger/entry.js';
 import { originKey } from '../ledger/projection.js';
 import { isAnalysable } from '../analysis/image/image-analysis.service.js';
-import { checkManifest, normalisePath, parseSourceManifest, type SourceManifest } from './manifest.js';
-import { emptySummary, type IngestReport, type IngestSummary, type Problem, type ProblemCode } from './report.js';
+import {
+  checkManifest,
+  normalisePath,
+  parseSourceManifest,
+  type SourceManifest,
+} from './manifest.js';
+import {
+  emptySummary,
+  type IngestReport,
+  type IngestSummary,
+  type Problem,
+  type ProblemCode,
+} from './report.js';
 import { copySource, hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
 import { walkRoots, type FoundFile } from './walk.adapter.js';
 import { ZipError, ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
@@ -51,13 +62,16 @@ export class IngestService {
   private flushing: Promise<void> = Promise.resolve();
   private readonly received = new Map<string, string>();
   private readonly seenOrigins = new Set<string>();
+  private readonly notes: string[] = [];
   private readonly toAnalyse = new Map<string, string>();
 
   constructor(private readonly archive: Archive) {}
 
   async run(req: IngestRequest): Promise<IngestReport> {
-    if (req.paths.length === 0) throw new IngestError('INGEST_BAD_REQUEST', 'name at least one file or folder to ingest');
-    if (req.source.trim() === '') throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required (--source)');
+    if (req.paths.length === 0)
+      throw new IngestError('INGEST_BAD_REQUEST', 'name at least one file or folder to ingest');
+    if (req.source.trim() === '')
+      throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required (--source)');
     const rootsAbs = [...new Set(req.paths.map((p) => resolve(p)))].sort();
     const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath);
     const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
@@ -98,12 +112,23 @@ export class IngestService {
     }
     await this.flush();
     // Analysis is queued, not run: `custody analyze` (or `ingest --analyze`) takes the queue.
-    await this.archive.jobs.enqueue([...this.toAnalyse].map(([sha256, mediaType]) => ({ name: 'analyze-image', sha256, mediaType })));
+    await this.archive.jobs.enqueue(
+      [...this.toAnalyse].map(([sha256, mediaType]) => ({
+        name: 'analyze-image',
+        sha256,
+        mediaType,
+      })),
+    );
 
     const manifestCheck =
       manifest === null
         ? null
-        : checkManifest(manifest.parsed, manifest.sha256, await this.receivedInDelivery(delivery), rootsAbs.map((r) => r.split('/').pop() ?? ''));
+        : checkManifest(
+            manifest.parsed,
+            manifest.sha256,
+            await this.receivedInDelivery(delivery),
+            rootsAbs.map((r) => r.split('/').pop() ?? ''),
+          );
     const problemsForLedger = this.problems.slice(0, 10_000);
     await this.archive.commit([
       {
@@ -125,6 +150,7 @@ export class IngestService {
       delivery,
       source: req.source,
       mode,
+      notes: this.notes,
       summary: this.summary,
       problems: this.problems,
       manifest: manifestCheck,
@@ -152,9 +178,16 @@ export class IngestService {
     let mode: IngestReport['mode'];
     if (req.deliveryId !== null) {
       const d = await index.getDelivery(req.deliveryId);
-      if (d === undefined) throw new IngestError('INGEST_NO_SUCH_DELIVERY', `no delivery ${req.deliveryId} in this archive`);
+      if (d === undefined)
+        throw new IngestError(
+          'INGEST_NO_SUCH_DELIVERY',
+          `no delivery ${req.deliveryId} in this archive`,
+        );
       if (d.source !== req.source) {
-        throw new IngestError('INGEST_BAD_REQUEST', `delivery ${d.id} came from source ${d.source}, not ${req.source}`);
+        throw new IngestError(
+          'INGEST_BAD_REQUEST',
+          `delivery ${d.id} came from source ${d.source}, not ${req.source}`,
+        );
       }
       delivery = d.id;
       mode = 'continued';
@@ -162,6 +195,18 @@ export class IngestService {
       const open = await index.findOpenDelivery(req.source, canonicalize(roots));
       delivery = open?.id ?? this.archive.newId();
       mode = open === undefined ? 'new' : 'resumed';
+      if (open === undefined) {
+        // A finished delivery over the same paths from the same source: this run is a new
+        // delivery (the same files again become new items). Say so, in case it was not meant.
+        const earlier = (await index.listDeliveries()).filter(
+          (d) => d.source === req.source && d.roots_json === canonicalize(roots),
+        );
+        for (const d of earlier) {
+          this.notes.push(
+            `delivery ${d.id} already received these paths from ${req.source}; this run opens a new delivery (use --delivery ${d.id} to add to that one instead)`,
+          );
+        }
+      }
     }
     await this.archive.commit([
       {
@@ -203,7 +248,12 @@ export class IngestService {
           this.received.set(relative, digest);
           const item = await this.archive.index.getItem(match.id);
           if (item !== undefined && isZip(item.media_type)) {
-            await this.openContainer(this.archive.store.pathOf(digest), { id: match.id, relative, isNew: false }, ctx, 1);
+            await this.openContainer(
+              this.archive.store.pathOf(digest),
+              { id: match.id, relative, isNew: false },
+              ctx,
+              1,
+            );
           }
           return;
         }
@@ -229,21 +279,47 @@ export class IngestService {
       }
       if (copy.changed) {
         flags.push('changed-during-read');
-        this.problem('INGEST_CHANGED_WHILE_READ', path, `the file changed while it was read; the recorded SHA-256 ${stored.sha256} is that of the bytes stored`, id);
+        this.problem(
+          'INGEST_CHANGED_WHILE_READ',
+          path,
+          `the file changed while it was read; the recorded SHA-256 ${stored.sha256} is that of the bytes stored`,
+          id,
+        );
       }
       const mediaType = await sniff(copy.head);
       await this.addItem({
-        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags,
-        parent: null, memberIndex: null, path, rawHex, encoding: rawHex === null ? 'utf8' : 'unknown', relative,
-        mtime: new Date(Math.floor(copy.mtimeMs)).toISOString(), extra: {},
+        ctx,
+        id,
+        sha256: stored.sha256,
+        size: stored.size,
+        mediaType,
+        flags,
+        parent: null,
+        memberIndex: null,
+        path,
+        rawHex,
+        encoding: rawHex === null ? 'utf8' : 'unknown',
+        relative,
+        mtime: new Date(Math.floor(copy.mtimeMs)).toISOString(),
+        extra: {},
       });
       this.summary.items_added++;
       if (isZip(mediaType)) {
-        await this.openContainer(this.archive.store.pathOf(stored.sha256), { id, relative, isNew: true }, ctx, 1);
+        await this.openContainer(
+          this.archive.store.pathOf(stored.sha256),
+          { id, relative, isNew: true },
+          ctx,
+          1,
+        );
       }
     } catch (e) {
       if (e instanceof SourceError) {
-        this.problem(e.code === 'SOURCE_VANISHED' ? 'INGEST_VANISHED' : 'INGEST_UNREADABLE', path, e.message, null);
+        this.problem(
+          e.code === 'SOURCE_VANISHED' ? 'INGEST_VANISHED' : 'INGEST_UNREADABLE',
+          path,
+          e.message,
+          null,
+        );
         return;
       }
       throw e;
@@ -258,7 +334,12 @@ export class IngestService {
   ): Promise<void> {
     this.summary.containers++;
     if (depth > MAX_CONTAINER_DEPTH) {
-      this.problem('INGEST_ZIP_TOO_DEEP', parent.relative, `container nested deeper than ${MAX_CONTAINER_DEPTH}: kept whole, not opened`, parent.id);
+      this.problem(
+        'INGEST_ZIP_TOO_DEEP',
+        parent.relative,
+        `container nested deeper than ${MAX_CONTAINER_DEPTH}: kept whole, not opened`,
+        parent.id,
+      );
       return;
     }
     let reader: ZipReader;
@@ -266,7 +347,12 @@ export class IngestService {
       reader = await ZipReader.open(objectPath);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      this.problem('INGEST_ZIP_CORRUPT', parent.relative, `ZIP cannot be opened (${msg}); the container is kept bit for bit as an item`, parent.id);
+      this.problem(
+        'INGEST_ZIP_CORRUPT',
+        parent.relative,
+        `ZIP cannot be opened (${msg}); the container is kept bit for bit as an item`,
+        parent.id,
+      );
       return;
     }
     try {
@@ -278,7 +364,12 @@ export class IngestService {
       // Store, ledger and database faults met while taking in members go up: reported as a
       // corrupt ZIP they would be swallowed, and a failed ledger batch silently lost.
       if (!(e instanceof ZipError)) throw e;
-      this.problem('INGEST_ZIP_CORRUPT', parent.relative, `ZIP could not be read to the end (${e.message})`, parent.id);
+      this.problem(
+        'INGEST_ZIP_CORRUPT',
+        parent.relative,
+        `ZIP could not be read to the end (${e.message})`,
+        parent.id,
+      );
     } finally {
       await reader.close();
     }
@@ -293,12 +384,19 @@ export class IngestService {
   ): Promise<void> {
     const relative = `${parent.relative}!/${m.path}`;
     if (m.skipReason !== null) {
-      this.problem('INGEST_ZIP_BOMB', relative, `member not extracted: ${m.skipReason} (the container itself is kept bit for bit)`, parent.id);
+      this.problem(
+        'INGEST_ZIP_BOMB',
+        relative,
+        `member not extracted: ${m.skipReason} (the container itself is kept bit for bit)`,
+        parent.id,
+      );
       return;
     }
     const rawHex = m.pathEncoding === 'utf8' ? null : toHex(m.pathRaw);
     const origin = originKey(parent.id, rawHex ?? m.path, m.index);
-    const existing = parent.isNew ? [] : await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
+    const existing = parent.isNew
+      ? []
+      : await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
     const writer = await this.archive.store.openWriter();
     let head: Buffer | null = null;
     let crcOk = true;
@@ -314,7 +412,12 @@ export class IngestService {
       // Only the member's own bytes make it corrupt; a store fault (out of space) is not its doing.
       if (!(e instanceof ZipError)) throw e;
       const msg = e.message;
-      this.problem('INGEST_ZIP_MEMBER_CORRUPT', relative, `member could not be extracted (${msg}); the container is kept bit for bit`, parent.id);
+      this.problem(
+        'INGEST_ZIP_MEMBER_CORRUPT',
+        relative,
+        `member could not be extracted (${msg}); the container is kept bit for bit`,
+        parent.id,
+      );
       return;
     }
     const stored = await writer.finish();
@@ -328,39 +431,94 @@ export class IngestService {
       const flags = [...m.flags];
       if (!crcOk) {
         flags.push('crc-mismatch');
-        this.problem('INGEST_ZIP_CRC_MISMATCH', relative, 'CRC-32 of the extracted bytes differs from the one in the ZIP; the bytes are kept as extracted', id);
+        this.problem(
+          'INGEST_ZIP_CRC_MISMATCH',
+          relative,
+          'CRC-32 of the extracted bytes differs from the one in the ZIP; the bytes are kept as extracted',
+          id,
+        );
       }
-      if (m.encrypted) this.problem('INGEST_ZIP_ENCRYPTED_MEMBER', relative, 'encrypted member: kept as opaque (still encrypted) bytes', id);
-      const hostile = m.flags.filter((x) => x === 'zip-slip-path' || x === 'absolute-path' || x === 'nul-in-name');
-      if (hostile.length > 0) this.problem('INGEST_ZIP_HOSTILE_PATH', relative, `hostile member path (${hostile.join(', ')}): recorded as written, never used as a path`, id);
+      if (m.encrypted)
+        this.problem(
+          'INGEST_ZIP_ENCRYPTED_MEMBER',
+          relative,
+          'encrypted member: kept as opaque (still encrypted) bytes',
+          id,
+        );
+      const hostile = m.flags.filter(
+        (x) => x === 'zip-slip-path' || x === 'absolute-path' || x === 'nul-in-name',
+      );
+      if (hostile.length > 0)
+        this.problem(
+          'INGEST_ZIP_HOSTILE_PATH',
+          relative,
+          `hostile member path (${hostile.join(', ')}): recorded as written, never used as a path`,
+          id,
+        );
       if (stored.size === 0) {
         flags.push('empty');
-        this.problem('INGEST_EMPTY_FILE', relative, 'zero-byte member: kept as an item and flagged', id);
+        this.problem(
+          'INGEST_EMPTY_FILE',
+          relative,
+          'zero-byte member: kept as an item and flagged',
+          id,
+        );
       }
       await this.addItem({
-        ctx, id, sha256: stored.sha256, size: stored.size, mediaType, flags,
-        parent: parent.id, memberIndex: m.index, path: m.path,
-        rawHex, encoding: m.pathEncoding, relative,
-        mtime: m.mtimeUtc, extra: { zip_dos_time: m.dosTime, zip_crc32: m.crc32, zip_method: m.method },
+        ctx,
+        id,
+        sha256: stored.sha256,
+        size: stored.size,
+        mediaType,
+        flags,
+        parent: parent.id,
+        memberIndex: m.index,
+        path: m.path,
+        rawHex,
+        encoding: m.pathEncoding,
+        relative,
+        mtime: m.mtimeUtc,
+        extra: { zip_dos_time: m.dosTime, zip_crc32: m.crc32, zip_method: m.method },
       });
       this.summary.items_added++;
       this.summary.members_added++;
     }
     if (isZip(mediaType) && !m.encrypted) {
-      await this.openContainer(this.archive.store.pathOf(stored.sha256), { id, relative, isNew: known === undefined }, ctx, depth + 1);
+      await this.openContainer(
+        this.archive.store.pathOf(stored.sha256),
+        { id, relative, isNew: known === undefined },
+        ctx,
+        depth + 1,
+      );
     }
   }
 
   private async addItem(a: {
-    ctx: ItemContext; id: string; sha256: string; size: number; mediaType: string; flags: string[];
-    parent: string | null; memberIndex: number | null; path: string; rawHex: string | null;
-    encoding: string; relative: string; mtime: string | null; extra: Record<string, JsonValue>;
+    ctx: ItemContext;
+    id: string;
+    sha256: string;
+    size: number;
+    mediaType: string;
+    flags: string[];
+    parent: string | null;
+    memberIndex: number | null;
+    path: string;
+    rawHex: string | null;
+    encoding: string;
+    relative: string;
+    mtime: string | null;
+    extra: Record<string, JsonValue>;
   }): Promise<void> {
     if (isAnalysable(a.mediaType)) this.toAnalyse.set(a.sha256, a.mediaType);
     const known = await this.archive.index.getObject(a.sha256);
     if (known !== undefined && known.withdrawn_seq !== null) {
       a.flags.push('withdrawn-content');
-      this.problem('INGEST_WITHDRAWN_CONTENT', a.relative, `these bytes were withdrawn by entry ${known.withdrawn_seq}; run \`custody purge --withdrawn\` to remove them again`, a.id);
+      this.problem(
+        'INGEST_WITHDRAWN_CONTENT',
+        a.relative,
+        `these bytes were withdrawn by entry ${known.withdrawn_seq}; run \`custody purge --withdrawn\` to remove them again`,
+        a.id,
+      );
     }
     this.batch.push({
       actor: a.ctx.actor,

@@ -57,6 +57,8 @@ export interface IngestReport {
   source: string;
   /** 'new', 'resumed' (an interrupted run over the same roots), or 'continued' (--delivery). */
   mode: 'new' | 'resumed' | 'continued';
+  /** Remarks that are not problems, e.g. the same paths received before in another delivery. */
+  notes: string[];
   summary: IngestSummary;
   problems: Problem[];
   manifest: ManifestCheck | null;

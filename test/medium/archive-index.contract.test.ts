@@ -22,21 +22,27 @@ import { makeTempDir } from '../support/tmp.js';
 async function dumpAll(archive: Archive): Promise<string> {
   const out: string[] = [];
   for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
-    for (const row of await archive.index.dumpTable(table)) out.push(`${table} ${canonicalize(normalise(row))}`);
+    for (const row of await archive.index.dumpTable(table))
+      out.push(`${table} ${canonicalize(normalise(row))}`);
   }
   return out.join('\n');
 }
 
 function normalise(row: Record<string, unknown>): Record<string, string | number | null> {
   const o: Record<string, string | number | null> = {};
-  for (const [k, v] of Object.entries(row)) o[k] = v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
+  for (const [k, v] of Object.entries(row))
+    o[k] =
+      v === null ? null : typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
   return o;
 }
 
 async function makeSource(dir: string): Promise<void> {
   await mkdir(join(dir, 'a', 'b'), { recursive: true });
   for (let i = 0; i < 12; i++) await writeFile(join(dir, 'a', `f${i}.bin`), randomBytes(1000 + i));
-  await writeFile(join(dir, 'a', 'b', 'copy.bin'), await import('node:fs/promises').then((fs) => fs.readFile(join(dir, 'a', 'f0.bin'))));
+  await writeFile(
+    join(dir, 'a', 'b', 'copy.bin'),
+    await import('node:fs/promises').then((fs) => fs.readFile(join(dir, 'a', 'f0.bin'))),
+  );
   await writeFile(join(dir, 'empty.txt'), '');
 }
 
@@ -62,7 +68,15 @@ describeDatabases('archive index', (db) => {
   const ingest = async (deliveryId: string | null = null) => {
     const archive = await openArchive(config, 'write', 'ingest');
     try {
-      return await new IngestService(archive).run({ paths: [source], source: 'OLIVE', receivedBy: 'R. Analyst', medium: 'USB stick', note: null, manifestPath: null, deliveryId });
+      return await new IngestService(archive).run({
+        paths: [source],
+        source: 'OLIVE',
+        receivedBy: 'R. Analyst',
+        medium: 'USB stick',
+        note: null,
+        manifestPath: null,
+        deliveryId,
+      });
     } finally {
       await archive.close();
     }
@@ -71,15 +85,27 @@ describeDatabases('archive index', (db) => {
   it('records items, shared objects and the idempotence key', async () => {
     const report = await ingest();
     expect(report.summary.items_added).toBe(14);
-    expect(await (async () => { const a = await openArchive(config, 'read', 't'); const c = await a.jobs.counts(); await a.close(); return c.pending; })()).toBe(0);
+    expect(
+      await (async () => {
+        const a = await openArchive(config, 'read', 't');
+        const c = await a.jobs.counts();
+        await a.close();
+        return c.pending;
+      })(),
+    ).toBe(0);
     expect(report.summary.objects_shared).toBe(1);
+    expect(report.notes).toEqual([]);
     const again = await ingest(report.delivery);
     expect(again.summary.items_added).toBe(0);
     expect(again.summary.already_present).toBe(14);
+    const anew = await ingest();
+    expect(anew.mode).toBe('new');
+    expect(anew.notes.join(' ')).toContain(`--delivery ${report.delivery}`);
 
     const archive = await openArchive(config, 'read', 'test');
     try {
       expect(await archive.index.countItems(report.delivery)).toBe(14);
+      expect(await archive.index.countItems()).toBe(28);
       expect(await archive.index.countObjects()).toBe(13);
       const items = await archive.index.listItems({ deliveryId: report.delivery });
       const copy = items.find((i) => i.relative_path === 'a/b/copy.bin');
@@ -98,7 +124,13 @@ describeDatabases('archive index', (db) => {
   });
 
   it('rebuild reproduces every table exactly: rows, ids and values', async () => {
-    await writeFile(join(source, 'a', 'photo.jpg'), await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3a6' } }).jpeg().withExif({ IFD0: { Make: 'TestCam', Model: 'T1' } }).toBuffer());
+    await writeFile(
+      join(source, 'a', 'photo.jpg'),
+      await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3a6' } })
+        .jpeg()
+        .withExif({ IFD0: { Make: 'TestCam', Model: 'T1' } })
+        .toBuffer(),
+    );
     await ingest();
     let archive = await openArchive(config, 'write', 'analyze');
     const analysed = await runAnalysisJobs(archive, archive.jobs);
@@ -131,7 +163,10 @@ describeDatabases('archive index', (db) => {
       expect(ok.findings.filter((f) => f.severity === 'error')).toEqual([]);
       expect(ok.ok).toBe(true);
       const item = (await archive.index.listItems())[0];
-      await archive.index.applyEntries([{ op: 'update', table: 'items', key: item?.id ?? '', set: { size: 1 } }], archive.ledger.size);
+      await archive.index.applyEntries(
+        [{ op: 'update', table: 'items', key: item?.id ?? '', set: { size: 1 } }],
+        archive.ledger.size,
+      );
       const bad = await verifyArchive({ archive, hashFiles }, []);
       expect(bad.ok).toBe(false);
       expect(bad.findings.map((f) => f.code)).toContain('DB_ROW_CHANGED');
@@ -144,9 +179,13 @@ describeDatabases('archive index', (db) => {
     const first = await openArchive(config, 'write', 'first');
     try {
       const quick = { ...config, lockTimeoutMs: 300 };
-      await expect(openArchive(quick, 'write', 'second')).rejects.toMatchObject({ code: 'LEDGER_LOCKED' });
+      await expect(openArchive(quick, 'write', 'second')).rejects.toMatchObject({
+        code: 'LEDGER_LOCKED',
+      });
       if (db.kind === 'postgres' && config.databaseUrl !== null) {
-        await expect(acquirePgAdvisoryLock(config.databaseUrl, first.manifest.id, 300)).rejects.toMatchObject({ code: 'LEDGER_LOCKED' });
+        await expect(
+          acquirePgAdvisoryLock(config.databaseUrl, first.manifest.id, 300),
+        ).rejects.toMatchObject({ code: 'LEDGER_LOCKED' });
       }
     } finally {
       await first.close();
@@ -160,7 +199,23 @@ describeDatabases('archive index', (db) => {
     try {
       const roots = canonicalize([source]);
       await archive.commit([
-        { actor: 'x', type: 'ingestion start', items: [], objects: [], details: { delivery: 'D1', continued: false, mode: 'new', source: 'OLIVE', received_by: null, medium: null, note: null, roots: [source], manifest: null } },
+        {
+          actor: 'x',
+          type: 'ingestion start',
+          items: [],
+          objects: [],
+          details: {
+            delivery: 'D1',
+            continued: false,
+            mode: 'new',
+            source: 'OLIVE',
+            received_by: null,
+            medium: null,
+            note: null,
+            roots: [source],
+            manifest: null,
+          },
+        },
       ]);
       expect((await archive.index.findOpenDelivery('OLIVE', roots))?.id).toBe('D1');
       expect(await archive.index.findOpenDelivery('OTHER', roots)).toBeUndefined();
