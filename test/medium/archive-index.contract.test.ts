@@ -111,7 +111,13 @@ describeDatabases('archive index', (db) => {
       const copy = items.find((i) => i.relative_path === 'a/b/copy.bin');
       expect(copy).toBeDefined();
       const sharing = await archive.index.itemsBySha256(copy?.sha256 ?? '');
-      expect(sharing.map((i) => i.relative_path).sort()).toEqual(['a/b/copy.bin', 'a/f0.bin']);
+      expect(
+        sharing
+          .filter((i) => i.delivery_id === report.delivery)
+          .map((i) => i.relative_path)
+          .sort(),
+      ).toEqual(['a/b/copy.bin', 'a/f0.bin']);
+      expect(sharing).toHaveLength(4); // and the same two in the second delivery
       const found = await archive.index.findItemsByOrigin(report.delivery, copy?.origin_key ?? '');
       expect(found).toEqual([{ id: copy?.id, sha256: copy?.sha256 }]);
       const delivery = await archive.index.getDelivery(report.delivery);
