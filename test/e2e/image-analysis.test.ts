@@ -93,7 +93,7 @@ describe('custody analyze', () => {
     expect(s.pdq).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.keys(s.pdq_dihedral ?? {}).sort()).toEqual(['flipMinus1', 'flipPlus1', 'flipX', 'flipY', 'original', 'rotate180', 'rotate270', 'rotate90']);
     expect(s.pdq_dihedral?.original).toBe(s.pdq);
-    expect(s.crops).toHaveLength(6);
+    expect(s.crops).toHaveLength(10);
     expect(s.metadata).toMatchObject({ make: 'Alpha', orientation: 1, width: 320, height: 200, jpeg_quality: 88 });
     expect(s.items.map((i) => i.relative_path).sort()).toEqual(['copies/upright.jpg', 'upright.jpg']);
     expect(s.c2pa).toEqual({ state: 'none', codes: [] });

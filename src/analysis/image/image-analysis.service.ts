@@ -7,7 +7,7 @@ import { decodeForAnalysis, decodeSmall, writePreviews } from './image-decode.ad
 import { CROP_REGIONS, cropRaster, halveWhileAbove } from './raster.js';
 
 /** Bumped whenever what an analysis records changes; recorded in every result. */
-export const ANALYZER = 'custody-image/1';
+export const ANALYZER = 'custody-image/2';
 
 /** Media types the image analysis takes. */
 export function isAnalysable(mediaType: string): boolean {

@@ -18,7 +18,10 @@ export interface DecodedImage {
  * EXIF orientation NOT applied (as the PDQ reference). The raster feeds PDQ, the crop signal and
  * the previews. Untrusted bytes: sharp's default pixel limit and failOn stay in force.
  */
-export async function decodeForAnalysis(bytes: Buffer, minShortSide?: number): Promise<DecodedImage> {
+export async function decodeForAnalysis(
+  bytes: Buffer,
+  minShortSide?: number,
+): Promise<DecodedImage> {
   let pipeline = sharp(bytes, { ignoreIcc: true });
   const meta = await pipeline.metadata();
   const fullWidth = meta.width ?? 0;
@@ -97,12 +100,12 @@ export async function writePreviews(
     );
   const thumb = await base()
     .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80 })
+    .webp({ quality: 80, effort: 2 })
     .toBuffer();
   const blurred = await sharp(thumb)
     .greyscale()
     .blur(Math.max(8, size / 16))
-    .webp({ quality: 60 })
+    .webp({ quality: 60, effort: 2 })
     .toBuffer();
   await writeAtomic(paths.plain, thumb);
   await writeAtomic(paths.blurred, blurred);
