@@ -14,7 +14,11 @@ export interface Corpus {
  * ≥ 2,000 photo-like JPEGs of 0.5–3 MB (issue: archive foundation benchmark). Deterministic
  * from its seed, so every run and every machine measures the same bytes.
  */
-export async function ensureJpegCorpus(name: string, count: number, megapixels: [number, number]): Promise<Corpus> {
+export async function ensureJpegCorpus(
+  name: string,
+  count: number,
+  megapixels: [number, number],
+): Promise<Corpus> {
   const base = join('bench', '.corpus', name);
   const dir = join(base, 'files');
   if (!existsSync(join(base, 'complete'))) {
@@ -23,7 +27,8 @@ export async function ensureJpegCorpus(name: string, count: number, megapixels: 
     const started = Date.now();
     await writeCollection(dir, plan, {
       onProgress: (done, total) => {
-        if (done % 100 === 0 || done === total) process.stderr.write(`\r  generating corpus ${name}: ${done}/${total}`);
+        if (done % 100 === 0 || done === total)
+          process.stderr.write(`\r  generating corpus ${name}: ${done}/${total}`);
       },
     });
     process.stderr.write(` (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);

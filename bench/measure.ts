@@ -11,10 +11,18 @@ export interface Timed {
   stderr: string;
 }
 
-export function timeCommand(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Timed> {
+export function timeCommand(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      env: opts.env ?? process.env,
+      cwd: opts.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -41,7 +49,13 @@ export function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(0)} MB`;
 }
 
-export function ratioLine(label: string, ours: number, peer: number, target: number, higherIsBetter = true): string {
+export function ratioLine(
+  label: string,
+  ours: number,
+  peer: number,
+  target: number,
+  higherIsBetter = true,
+): string {
   const ratio = higherIsBetter ? ours / peer : peer / ours;
   const verdict = ratio >= target ? 'meets' : 'MISSES';
   return `${label}: ${ratio.toFixed(2)}× (target ≥ ${target.toFixed(1)}×, ${verdict})`;

@@ -1,15 +1,44 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
+// BENCH_ONLY=ingest|analysis|quality (comma-separated) runs only those sections;
+// BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
+// base photos of the near-duplicate quality corpus (default 200).
+import { loadavg } from 'node:os';
+import { benchAnalysisPipeline } from './analysis-pipeline.bench.js';
 import { ensureJpegCorpus } from './corpus.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
+import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
 
 const count = Number(process.env.BENCH_FILES ?? '2000');
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'ingest,analysis,quality').split(',').map((s) => s.trim()),
+);
 
 async function main(): Promise<void> {
-  console.log(`Custody benchmarks (${new Date().toISOString()}, node ${process.version})`);
-  const corpus = await ensureJpegCorpus(`jpeg-${count}`, count, [4, 12]);
-  console.log('\n== archive foundation: intake and verification ==');
-  for (const line of await benchIngestVerify(corpus)) console.log(line);
+  console.log(
+    `Custody benchmarks (${new Date().toISOString()}, node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  if (only.has('ingest')) {
+    const corpus = await ensureJpegCorpus(`jpeg-${count}`, count, [4, 12]);
+    console.log('\n== archive foundation: intake and verification ==');
+    for (const line of await benchIngestVerify(corpus)) console.log(line);
+  }
+  if (only.has('analysis')) {
+    // The 6–12 MP corpus is generated for 2,000 files and cached; BENCH_FILES takes a prefix.
+    const corpus = await ensureJpegCorpus('jpeg-6-12mp-2000', 2000, [6, 12]);
+    console.log(
+      '\n== ingest + analysis pipeline, against image-work-only and a conventional pipeline ==',
+    );
+    for (const line of await benchAnalysisPipeline(corpus, Math.min(count, corpus.files.length)))
+      console.log(line);
+  }
+  if (only.has('quality')) {
+    console.log('\n== near-duplicate quality: planted variants, known groups ==');
+    for (const line of await benchNearDuplicateQuality(Number(process.env.QUALITY_BASES ?? '200')))
+      console.log(line);
+  }
 }
 
 await main();

@@ -1,0 +1,198 @@
+// Where the time of one image's analysis goes, stage by stage, using the built modules:
+//   node dist/bench/analysis-profile.js LIST
+// LIST holds one JPEG path a line (~50). One image at a time, so each stage's wall time is its
+// own; CPU time is process-wide (libvips threads and the C2PA worker thread included), which
+// is what bounds throughput on 2 cores. Then the same files through a temporary archive:
+// intake (hash, store with fsync, ledger, index), analyzeImage whole, and the commit of the
+// analysis entries (ledger append + index). Prints one JSON line.
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { initArchive, openArchive } from '../src/app.js';
+import { readC2pa, closeC2paReader } from '../src/analysis/c2pa/index.js';
+import { analyzeImage } from '../src/analysis/image/image-analysis.service.js';
+import {
+  decodeForAnalysis,
+  decodeSmall,
+  orient,
+  writePreviews,
+} from '../src/analysis/image/image-decode.adapter.js';
+import {
+  CROP_REGIONS,
+  cropRaster,
+  halveWhileAbove,
+  type Raster,
+} from '../src/analysis/image/raster.js';
+import { parseJpegStructure } from '../src/analysis/jpeg/jpeg-structure.js';
+import { readExifFields } from '../src/analysis/metadata/index.js';
+import { lumaFromPixels, pdqFromLuma, pdqFromRgb } from '../src/analysis/pdq/index.js';
+import { loadConfig } from '../src/config/config.js';
+import { IngestService } from '../src/ingest/ingest.service.js';
+import type { EntryDraft } from '../src/ledger/entry.js';
+
+type Totals = Record<string, { wallMs: number; cpuMs: number }>;
+
+async function timed<T>(totals: Totals, stage: string, fn: () => Promise<T> | T): Promise<T> {
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const r = await fn();
+  const wallMs = performance.now() - t0;
+  const d = process.cpuUsage(cpu);
+  const s = (totals[stage] ??= { wallMs: 0, cpuMs: 0 });
+  s.wallMs += wallMs;
+  s.cpuMs += (d.user + d.system) / 1000;
+  return r;
+}
+
+/** The stages of analyzeImage, in its order, each timed on its own. */
+async function stages(files: string[], previews: string, totals: Totals): Promise<void> {
+  for (const [i, path] of files.entries()) {
+    const bytes = await timed(totals, 'read file', () => readFile(path));
+    const exif = await timed(totals, 'exifr (metadata fields)', () => readExifFields(bytes));
+    await timed(totals, 'JPEG structure', () => parseJpegStructure(bytes));
+    const d = await timed(totals, 'decode (shrink-on-load)', () => decodeForAnalysis(bytes));
+    await timed(totals, 'PDQ + 8 dihedral', () =>
+      pdqFromRgb(d.raster.data, d.raster.width, d.raster.height, d.raster.channels),
+    );
+    await timed(totals, 'crop signal (halve + 6 PDQ)', () => {
+      const small = halveWhileAbove(d.raster, 128);
+      for (const c of CROP_REGIONS) {
+        const r = cropRaster(small, c.box);
+        pdqFromRgb(r.data, r.width, r.height, r.channels);
+      }
+    });
+    const paths = {
+      plain: join(previews, `${i}.webp`),
+      blurred: join(previews, `${i}.blurred.webp`),
+    };
+    await timed(totals, 'previews (256 px WebP, blurred)', () =>
+      writePreviews(d.raster, exif.fields.orientation, 256, paths),
+    );
+    const t = exif.fields.thumbnail;
+    if (t !== null) {
+      await timed(totals, 'embedded thumbnail PDQ', async () => {
+        const r = await decodeSmall(bytes.subarray(t.offset, t.offset + t.length));
+        pdqFromRgb(r.data, r.width, r.height, r.channels);
+      });
+    }
+    await timed(totals, 'C2PA (c2pa-rs WASM, worker)', () => readC2pa(bytes, 'image/jpeg'));
+    await alternatives(d.raster, exif.fields.orientation, totals);
+  }
+}
+
+/**
+ * Cheaper ways to (nearly) the same outputs, timed on the same raster (proposals, not Custody
+ * code): WebP at effort 2 instead of libwebp's default 4; the blurred preview as a 32 px grey
+ * image the UI scales up, instead of a sigma-16 blur of the decoded 256 px WebP; and the crop
+ * signal on a luma plane computed once (the same hashes: PDQ converts to luma first anyway).
+ */
+async function alternatives(r: Raster, orientation: number | null, totals: Totals): Promise<void> {
+  const raw = (x: Raster) =>
+    sharp(x.data, { raw: { width: x.width, height: x.height, channels: x.channels as 3 } });
+  const fit = { width: 256, height: 256, fit: 'inside' as const };
+  await timed(totals, 'alt: previews as now, WebP effort 2', async () => {
+    const thumb = await orient(raw(r), orientation)
+      .resize(fit)
+      .webp({ quality: 80, effort: 2 })
+      .toBuffer();
+    await sharp(thumb).greyscale().blur(16).webp({ quality: 60, effort: 2 }).toBuffer();
+  });
+  await timed(totals, 'alt: effort 2, blurred = 32 px grey (UI scales)', async () => {
+    await orient(raw(r), orientation).resize(fit).webp({ quality: 80, effort: 2 }).toBuffer();
+    await orient(raw(r), orientation)
+      .resize({ width: 32, height: 32, fit: 'inside' })
+      .greyscale()
+      .webp({ quality: 60, effort: 2 })
+      .toBuffer();
+  });
+  await timed(totals, 'alt: crop signal on luma computed once', () => {
+    const small = halveWhileAbove(r, 128);
+    const luma = lumaFromPixels(small.data, small.width, small.height, small.channels);
+    for (const c of CROP_REGIONS) {
+      const x0 = Math.round(c.box[0] * small.width);
+      const y0 = Math.round(c.box[1] * small.height);
+      const w = Math.max(1, Math.min(small.width - x0, Math.round(c.box[2] * small.width)));
+      const h = Math.max(1, Math.min(small.height - y0, Math.round(c.box[3] * small.height)));
+      const region = new Float32Array(w * h);
+      for (let y = 0; y < h; y++)
+        region.set(
+          luma.subarray((y0 + y) * small.width + x0, (y0 + y) * small.width + x0 + w),
+          y * w,
+        );
+      pdqFromLuma(region, w, h);
+    }
+  });
+}
+
+/** Intake into a fresh archive, analyzeImage per object, then one commit of the entries. */
+async function archiveStages(files: string[], work: string, totals: Totals): Promise<void> {
+  const config = loadConfig(
+    { ...process.env, CUSTODY_ARCHIVE: join(work, 'archive'), CUSTODY_ACTOR: 'bench' },
+    {},
+  );
+  await initArchive(config);
+  const archive = await openArchive(config, 'write', 'bench');
+  try {
+    const request = {
+      source: 'BENCH',
+      receivedBy: null,
+      medium: null,
+      note: null,
+      manifestPath: null,
+      deliveryId: null,
+    };
+    await timed(totals, 'intake: hash, store, ledger, index', () =>
+      new IngestService(archive).run({ paths: files, ...request }),
+    );
+    const drafts: EntryDraft[] = [];
+    const deps = {
+      readObject: (sha: string) => readFile(archive.store.pathOf(sha)),
+      previewPaths: (sha: string, size: number) => ({
+        plain: join(work, `${sha}.${size}.webp`),
+        blurred: join(work, `${sha}.${size}.b.webp`),
+      }),
+    };
+    for (const path of files) {
+      const sha = createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex');
+      const details = await timed(totals, 'analyzeImage whole (check)', () =>
+        analyzeImage(deps, sha, 'image/jpeg'),
+      );
+      drafts.push({
+        actor: 'bench',
+        type: 'metadata extraction',
+        items: [],
+        objects: [sha],
+        details,
+      });
+    }
+    await timed(totals, 'commit analysis entries: ledger + index', () => archive.commit(drafts));
+  } finally {
+    await archive.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const files = (await readFile(process.argv[2] ?? '', 'utf8')).split('\n').filter((l) => l !== '');
+  const work = await mkdtemp(join(tmpdir(), 'custody-profile-'));
+  const totals: Totals = {};
+  try {
+    await readC2pa(await readFile(files[0]!), 'image/jpeg'); // start the worker and load the WASM first
+    await stages(files, work, totals);
+    await archiveStages(files, work, totals);
+  } finally {
+    await closeC2paReader();
+    await rm(work, { recursive: true, force: true });
+  }
+  const perImage = Object.entries(totals).map(([stage, t]) => ({
+    stage,
+    wallMs: t.wallMs / files.length,
+    cpuMs: t.cpuMs / files.length,
+  }));
+  console.log(JSON.stringify({ images: files.length, perImage }));
+}
+
+await main();
