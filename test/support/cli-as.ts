@@ -1,8 +1,8 @@
 // Running the CLI as another user (root ignores file permissions, so an "unreadable file"
 // test must drop to an unprivileged user such as `nobody`). Same contract as runCustody.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT, runCustody, type CustodyRunOptions, type CustodyRunResult } from './cli.js';
+import { runCustody, type CustodyRunOptions, type CustodyRunResult } from './cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/custody.js', import.meta.url));
 
@@ -41,32 +41,5 @@ export function runCustodyAs(
   runAs: RunAs | null,
   opts: CustodyRunOptions = {},
 ): Promise<CustodyRunResult> {
-  if (runAs === null) return runCustody(args, opts);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd ?? REPO_ROOT,
-      env: { ...process.env, CUSTODY_ACTOR: 'test-operator', ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      uid: runAs.uid,
-      gid: runAs.gid,
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({
-        code,
-        signal,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-      });
-    });
-  });
+  return runCustody(args, runAs === null ? opts : { ...opts, runAs });
 }

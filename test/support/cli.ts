@@ -16,6 +16,8 @@ export interface CustodyRunOptions {
   input?: string;
   /** Working directory; defaults to the repository root. */
   cwd?: string;
+  /** Run as this user (root only; see cli-as.ts). */
+  runAs?: { uid: number; gid: number };
   /** Kill the process (SIGKILL) after this long; default 60 s. */
   timeoutMs?: number;
 }
@@ -40,6 +42,7 @@ export function runCustody(
       env: { ...process.env, CUSTODY_ACTOR: 'test-operator', ...opts.env },
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       shell: false,
+      ...(opts.runAs === undefined ? {} : { uid: opts.runAs.uid, gid: opts.runAs.gid }),
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
