@@ -37,6 +37,12 @@ export interface Archive {
   readonly verifierKey: string;
   readonly newId: () => string;
   readonly crash: (point: CrashPoint) => void;
+  /**
+   * The tree size this archive is viewed at. Normally the whole ledger; with `openArchive(…,
+   * { at: N })` the index is a snapshot rebuilt in memory from the first N entries, so every
+   * query answers as it would have at checkpoint N (`--at N`).
+   */
+  readonly treeSize: number;
   /** Objects durable → ledger append (fsync) → index transaction. */
   commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
   /** Brings the index up to the ledger (after an interrupted run). Returns entries applied. */
@@ -95,8 +101,9 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number } = {},
 ): Promise<Archive> {
+  if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
   const verifierKey = (await readFile(layout.publicKey, 'utf8')).trim();
@@ -120,9 +127,20 @@ export async function openArchive(
       signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
     });
     cleanups.push(() => ledger.close());
-    const db: Kysely<Database> = await openDatabase(target);
+    if (opts.at !== undefined && (!Number.isSafeInteger(opts.at) || opts.at < 1 || opts.at > ledger.size)) {
+      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${opts.at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
+    }
+    // A snapshot is the same projection replayed into a private in-memory SQLite index.
+    const db: Kysely<Database> = await openDatabase(opts.at === undefined ? target : { kind: 'sqlite', file: ':memory:' });
     cleanups.push(() => db.destroy());
     const index = new ArchiveIndexRepository(db);
+    if (opts.at !== undefined) {
+      for (let from = 0; from < opts.at; from += 5000) {
+        const to = Math.min(opts.at, from + 5000);
+        const entries = await ledger.read(from, to);
+        await index.applyEntries(entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), to);
+      }
+    }
     const store = new FsObjectStore(layout.objects, {
       afterWrite: () => crash('object-written'),
       afterRename: () => crash('object-renamed'),
@@ -155,6 +173,9 @@ export async function openArchive(
       verifierKey,
       newId: createUlidFactory(),
       crash,
+      get treeSize() {
+        return opts.at ?? ledger.size;
+      },
       async commit(drafts) {
         if (mode !== 'write') throw new Error('archive opened read-only');
         await store.syncDirs();

@@ -24,7 +24,7 @@ export async function withArchive<T>(
   mode: 'read' | 'write',
   command: string,
   fn: (archive: Archive) => Promise<T>,
-  opts: { lock?: boolean; skipIndexSync?: boolean } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number } = {},
 ): Promise<T> {
   const archive = await openArchive(configFrom(args, io), mode, command, opts);
   let out: T;
@@ -42,4 +42,12 @@ export async function withArchive<T>(
 
 export function wantsJson(args: ParsedArgs): boolean {
   return flag(args, 'json');
+}
+
+/** `--at <tree-size>`: view the archive as it was at that ledger size (read-only snapshot). */
+export function atOption(args: ParsedArgs): number | undefined {
+  const at = str(args, 'at');
+  if (at === undefined) return undefined;
+  if (!/^[0-9]+$/.test(at)) throw new UsageError(`--at takes a tree size (a whole number of ledger entries), got "${at}"`);
+  return Number(at);
 }
