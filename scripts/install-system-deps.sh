@@ -10,8 +10,13 @@ set -euo pipefail
 
 packages=(
   postgresql
-  # Browser end-to-end tests and PDF reports (later):
-  # chromium chromium-driver fonts-dejavu-core fonts-noto-core
+  # PDF reports (print-to-PDF from the HTML) and browser tests: Debian's Chromium, driven by
+  # playwright-core; never a downloaded browser. Noto covers Arabic script; DejaVu is the fallback.
+  chromium
+  fonts-noto-core
+  fonts-dejavu-core
+  # pdftotext / pdftoppm: the report tests read the PDF's text and look at its pages.
+  poppler-utils
 )
 
 missing=()
