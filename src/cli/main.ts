@@ -11,6 +11,10 @@ import { unitCommand } from './unit.command.js';
 import { schemeCommand } from './scheme.command.js';
 import { subjectCommand } from './subject.command.js';
 import { sourceCommand } from './source.command.js';
+import { sampleCommand } from './sample.command.js';
+import { examineCommand } from './examine.command.js';
+import { adjudicateCommand } from './adjudicate.command.js';
+import { statsCommand } from './stats.command.js';
 import { agreementCommand } from './agreement.command.js';
 import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
@@ -54,6 +58,10 @@ export const COMMANDS: readonly Command[] = [
   schemeCommand,
   subjectCommand,
   sourceCommand,
+  sampleCommand,
+  examineCommand,
+  adjudicateCommand,
+  statsCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
