@@ -177,3 +177,11 @@ async function listFiles(dir: string, prefix: string): Promise<string[]> {
   }
   return out.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
+
+/** The bag directory as a .zip with one top-level directory `top` (deflated members). */
+export async function zipBag(dir: string, zipPath: string, top = 'export-bag'): Promise<void> {
+  const { buildZip } = await import('./make-zips.js');
+  const entries = [];
+  for (const p of await listFiles(dir, '')) entries.push({ name: `${top}/${p}`, data: await readFile(join(dir, p)), method: 8 });
+  await writeFile(zipPath, buildZip(entries));
+}

@@ -71,6 +71,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     else proofs.push({ path, proof, entryBytes: await read(`custody/${proof.entry}`) });
   }
   const proven = cp.checkpoint === undefined ? new Map() : checkProofs(cp.checkpoint, proofs, s[3]);
+  if (cp.checkpoint === undefined && proofs.length > 0) s[3].error('EXPORT_PROOF_INVALID', 'no readable checkpoint to check the proofs against');
 
   const rows = await readRows(read, s[4]);
   const withheld = await readWithheld(read, s[4]);
