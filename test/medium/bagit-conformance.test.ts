@@ -155,4 +155,4 @@ describe.skipIf(!present)('BagIt conformance suite (Library of Congress)', () =>
   });
 });
 
-it.skipIf(present)('BagIt conformance suite: skipped, ../shared/fixtures/bagit/suite is absent', () => undefined);
+if (!present) it.skip('BagIt conformance suite (../shared/fixtures/bagit/suite is absent)', () => undefined);

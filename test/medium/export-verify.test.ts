@@ -124,7 +124,7 @@ describe('an untouched export bag', () => {
     expect(py.status, py.out).toBe(0);
     expect(py.out).toContain(`passed for ${DEFAULT_ITEMS.length} items`);
   });
-  it.skipIf(tools)(`verify.sh and verify_bag.py: skipped (${TOOLS_REASON})`, () => undefined);
+  if (!tools) it.skip(`verify.sh and verify_bag.py (${TOOLS_REASON})`, () => undefined);
 });
 
 describe('a tampered export bag is caught', () => {
