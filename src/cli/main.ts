@@ -29,12 +29,14 @@ import { purgeCommand } from './purge.command.js';
 import { rebuildCommand } from './rebuild.command.js';
 import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
+import { verifyExportCommand } from './verify-export.command.js';
 import { withdrawCommand } from './withdraw.command.js';
 
 export const COMMANDS: readonly Command[] = [
   initCommand,
   ingestCommand,
   verifyCommand,
+  verifyExportCommand,
   rebuildCommand,
   withdrawCommand,
   purgeCommand,
