@@ -1,3 +1,4 @@
+import { CODE_VERSION } from '../version.js';
 import { CustodyError } from '../core/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
 import { analyzeCommand } from './analyze.command.js';
@@ -97,7 +98,7 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
       return name === undefined ? EXIT.usage : EXIT.ok;
     }
     if (name === '--version') {
-      io.stdout('custody 0.1.0\n');
+      io.stdout(`${CODE_VERSION}\n`);
       return EXIT.ok;
     }
     const cmd = COMMANDS.find((c) => c.name === name);

@@ -13,7 +13,7 @@ import { canonicalize, type JsonValue } from '../../src/core/canonical-json.js';
 import { custody } from '../support/archive-fixtures.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
-import { examinerForm, SCHEME, truth, UNITS, worldSubjects, type WorldSubject } from '../support/examination-world.js';
+import { decideFromTruth, examinerForm, SCHEME, truth, UNITS, worldSubjects, type WorldSubject } from '../../src/demo/examination-world.js';
 
 const SECRET_NOTE = 'A-ONLY-NOTE-7f3a: examiner A wrote this before B submitted';
 
@@ -167,22 +167,10 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
     expect(selfJudged.stderr).toContain('EXAMINATION_ADJUDICATOR_IS_EXAMINER');
     const pending = JSON.parse((await ok('adjudicator-c', 'adjudicate', 'main', '--list', '--json')).stdout) as { cases: { case: string; disagreements: { field: string; values: { value: string }[] }[] }[] };
     expect(pending.cases.map((c) => c.case).sort()).toEqual(disputed.map((c) => c.case).sort());
-    const batch = pending.cases.map((c) => {
-      const s = bySubjectId.get(c.case) as WorldSubject;
-      const t = truth(s);
-      return {
-        case: c.case,
-        decisions: c.disagreements.map((d) => {
-          const m = /^findings\.(\w+)\.(value|regions)$/.exec(d.field);
-          let value = d.values[0]?.value ?? '';
-          if (d.field === 'age_band') value = s.ageBand;
-          else if (d.field === 'sex') value = s.sex;
-          else if (m?.[2] === 'value') value = t[m[1] ?? ''] ?? value;
-          else if (m?.[2] === 'regions') value = t[m[1] ?? ''] === 'present' ? 'head' : '';
-          return { field: d.field, value, reason: 'second review of the photographs at full resolution' };
-        }),
-      };
-    });
+    const batch = pending.cases.map((c) => ({
+      case: c.case,
+      decisions: decideFromTruth(bySubjectId.get(c.case) as WorldSubject, c.disagreements, 'second review of the photographs at full resolution'),
+    }));
     await writeFile(join(dir, 'adjudication.json'), JSON.stringify(batch));
     await ok('adjudicator-c', 'adjudicate', 'main', '--batch', join(dir, 'adjudication.json'));
     const after = JSON.parse((await ok('reader', 'examine', 'status', 'main', '--json')).stdout) as { cases: { status: string }[] };

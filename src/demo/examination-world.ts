@@ -1,8 +1,8 @@
-// A synthetic world for the examination workflow: units with Arabic names, a numbering scheme,
+// A synthetic world for the examination workflow (the demo and the e2e tests): units with Arabic names, a numbering scheme,
 // 300 subjects (one photograph each), each with a hidden "truth" per finding, and two examiners
 // who record it with realistic, seeded error rates. Everything is generated; no real data.
 import { createHash } from 'node:crypto';
-import { DEFAULT_CODEBOOK } from '../../src/examination/codebook/index.js';
+import { DEFAULT_CODEBOOK } from '../examination/codebook/index.js';
 
 export const UNITS = [
   { code: 215, name_en: 'Branch 215 (Raids)', name_ar: 'فرع المداهمة ٢١٥' },
@@ -99,4 +99,22 @@ export function examinerForm(subject: WorldSubject, examiner: string, errorRate:
   const bands = ['18-29', '30-39', '40-49', '50-59', '60+'];
   const ageBand = ageMiss ? (bands[Math.min(4, bands.indexOf(subject.ageBand) + 1)] ?? subject.ageBand) : subject.ageBand;
   return { sex: subject.sex, age_band: ageBand, findings, ...(notes === undefined ? {} : { notes }) };
+}
+
+/** What an adjudicator who can see the truth decides on each disputed field, with a reason. */
+export function decideFromTruth(
+  subject: WorldSubject,
+  disagreements: readonly { field: string; values: readonly { value: string }[] }[],
+  reason: string,
+): { field: string; value: string; reason: string }[] {
+  const t = truth(subject);
+  return disagreements.map((d) => {
+    const m = /^findings\.(\w+)\.(value|regions)$/.exec(d.field);
+    let value = d.values[0]?.value ?? '';
+    if (d.field === 'age_band') value = subject.ageBand;
+    else if (d.field === 'sex') value = subject.sex;
+    else if (m?.[2] === 'value') value = t[m[1] ?? ''] ?? value;
+    else if (m?.[2] === 'regions') value = t[m[1] ?? ''] === 'present' ? (DEFAULT_CODEBOOK.regions[0]?.code ?? 'head') : '';
+    return { field: d.field, value, reason };
+  });
 }
