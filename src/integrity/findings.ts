@@ -27,7 +27,9 @@ export type FindingCode =
   | 'DB_ROW_EXTRA'
   | 'DB_ROW_CHANGED'
   | 'DB_LEDGER_LAG'
-  | 'DB_AHEAD_OF_LEDGER';
+  | 'DB_AHEAD_OF_LEDGER'
+  | 'SAMPLE_DRAW_MISMATCH'
+  | 'EXAMINATION_REVEAL_MISMATCH';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -4,6 +4,7 @@ import { toHex } from '../core/sha256.js';
 import { CustodyError } from '../core/errors.js';
 import { parseEntry, type LedgerEntry } from '../ledger/entry.js';
 import { MemoryIndex, projectEntry } from '../ledger/projection.js';
+import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 
 /** What one pass over the ledger establishes. */
@@ -38,6 +39,8 @@ export class LedgerReplayer {
     findings: [],
     complete: true,
   };
+
+  private readonly examination = new ExaminationChecks(this.state.findings);
 
   constructor(private readonly rootSizes: ReadonlySet<number>) {}
 
@@ -91,6 +94,9 @@ export class LedgerReplayer {
       case 'ingestion end':
       case 'fixity check':
       case 'metadata extraction':
+      case 'examination':
+        this.examination.collect(entry);
+        break;
       case 'decision':
       case 'cataloguing':
         break;

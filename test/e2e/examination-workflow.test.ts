@@ -10,7 +10,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize, type JsonValue } from '../../src/core/canonical-json.js';
-import { custody } from '../support/archive-fixtures.js';
+import {
+  checkpointSizes,
+  custody,
+  readLedgerLines,
+  resignCheckpoints,
+  writeLedgerLines,
+} from '../support/archive-fixtures.js';
+import { cp } from 'node:fs/promises';
 import { REPO_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 import { decideFromTruth, examinerForm, SCHEME, truth, UNITS, worldSubjects, type WorldSubject } from '../../src/demo/examination-world.js';
@@ -253,4 +260,45 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
     expect(mixed.stderr).toMatch(/row 3/);
     expect((await log()).length).toBe(before);
   }, 60_000);
+
+  it('catches an insider who rewrites a revealed answer or the drawn members and re-signs the checkpoints', async () => {
+    const tamper = async (name: string, edit: (entry: LogEntry) => boolean): Promise<{ codes: string[]; stats: { code: number | null; stderr: string } }> => {
+      const copy = join(await makeTempDir(`custody-exam-${name}`), 'archive');
+      await cp(env.CUSTODY_ARCHIVE ?? '', copy, { recursive: true });
+      const lines = await readLedgerLines(copy);
+      const i = lines.findIndex((l) => edit(JSON.parse(l) as LogEntry));
+      expect(i).toBeGreaterThan(0);
+      const entry = JSON.parse(lines[i] ?? '') as LogEntry;
+      edit(entry);
+      lines[i] = canonicalize(entry as unknown as JsonValue);
+      await writeLedgerLines(copy, lines);
+      const origin = (JSON.parse(await readFile(join(copy, 'custody.json'), 'utf8')) as { origin: string }).origin;
+      await resignCheckpoints({ dir: copy, origin, verifierKey: '', env: {} }, await checkpointSizes(copy));
+      const cenv = { CUSTODY_ARCHIVE: copy, CUSTODY_ACTOR: 'insider' };
+      expect((await custody(['rebuild'], cenv)).code).toBe(0);
+      const v = await custody(['verify', '--json'], cenv);
+      expect(v.code).toBe(1);
+      const codes = (JSON.parse(v.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code);
+      return { codes, stats: await custody(['stats', 'main'], cenv) };
+    };
+    // An answer changed after the reveal: it no longer opens its commitment.
+    const answer = await tamper('reveal', (e) => {
+      if (e.details.action !== 'examination.reveal') return false;
+      const a = (e.details.answers as { answer: { findings: Record<string, { value: string }> } }[])[0];
+      const f = a?.answer.findings.emaciation;
+      if (f !== undefined) f.value = f.value === 'present' ? 'absent' : 'present';
+      return true;
+    });
+    expect(answer.codes).toContain('EXAMINATION_REVEAL_MISMATCH');
+    expect(answer.stats.code).toBe(1);
+    expect(answer.stats.stderr).toContain('EXAMINATION_REVEAL_MISMATCH');
+    // Members swapped for others: not what the documented draw gives from frame and seed.
+    const draw = await tamper('draw', (e) => {
+      if (e.details.action !== 'sample.manifest') return false;
+      const m = e.details.members as string[];
+      m.reverse();
+      return true;
+    });
+    expect(draw.codes).toContain('SAMPLE_DRAW_MISMATCH');
+  }, 120_000);
 });

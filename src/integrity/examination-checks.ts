@@ -1,0 +1,75 @@
+// What `custody verify` checks in the examination entries, beyond their shape: that each sample's
+// members are what the documented draw gives from its frame and seed (PROCEDURE.md), and that
+// every revealed answer and salt open the commitment made earlier by the same examiner.
+import type { JsonValue } from '../core/canonical-json.js';
+import { verifyReveal } from '../examination/commitment/index.js';
+import type { ExaminationAnswer } from '../examination/codebook/index.js';
+import { drawSimpleRandom, drawStratified, drawSystematic } from '../examination/sampling/index.js';
+import type { LedgerEntry } from '../ledger/entry.js';
+import type { Finding } from './findings.js';
+
+interface Frame {
+  method: string;
+  size: number;
+  frame?: string[];
+  strata?: { name: string; units: string[] }[];
+  seed?: string;
+}
+
+export class ExaminationChecks {
+  private readonly frames = new Map<string, Frame>();
+  private readonly commitments = new Map<string, { commitment: string; seq: number }>();
+
+  constructor(private readonly findings: Finding[]) {}
+
+  collect(entry: LedgerEntry): void {
+    const d = entry.details as Record<string, JsonValue>;
+    const action = d.action;
+    // The projection has already checked these fields are strings.
+    const t = (k: string): string => (typeof d[k] === 'string' ? d[k] : '');
+    if (action === 'sample.frame') {
+      const s = d.sample as { id: string; method: string; size: number };
+      this.frames.set(s.id, { method: s.method, size: s.size, frame: d.frame as string[] | undefined, strata: d.strata as Frame['strata'] });
+    } else if (action === 'sample.seed') {
+      const f = this.frames.get(t('sample'));
+      if (f !== undefined) f.seed = t('seed');
+    } else if (action === 'sample.manifest') {
+      this.checkDraw(entry, d);
+    } else if (action === 'examination.submit') {
+      this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
+    } else if (action === 'examination.reveal') {
+      for (const a of d.answers as { examiner: string; answer: JsonValue; salt: string }[]) {
+        const c = this.commitments.get(`${t('sample')}/${t('case')}/${a.examiner}`);
+        if (c === undefined || !verifyReveal(c.commitment, a.answer as unknown as ExaminationAnswer, a.salt))
+          this.findings.push({
+            code: 'EXAMINATION_REVEAL_MISMATCH',
+            severity: 'error',
+            subject: `entry ${entry.seq}`,
+            message: `entry ${entry.seq} reveals an answer by ${a.examiner} for case ${t('case')} that ${c === undefined ? 'was never committed to' : `does not open the commitment in entry ${c.seq}`}`,
+          });
+      }
+    }
+  }
+
+  private checkDraw(entry: LedgerEntry, d: Record<string, JsonValue>): void {
+    const f = this.frames.get(typeof d.sample === 'string' ? d.sample : '');
+    const recorded = JSON.stringify(d.members);
+    let redrawn: string | null = null;
+    try {
+      if (f?.seed !== undefined) {
+        if (f.strata !== undefined) redrawn = JSON.stringify(drawStratified(Object.fromEntries(f.strata.map((s) => [s.name, s.units])), { total: f.size }, f.seed).members);
+        else if (f.frame !== undefined)
+          redrawn = JSON.stringify((f.method === 'systematic' ? drawSystematic : drawSimpleRandom)(f.frame, f.size, f.seed).members);
+      }
+    } catch {
+      redrawn = null;
+    }
+    if (redrawn !== recorded)
+      this.findings.push({
+        code: 'SAMPLE_DRAW_MISMATCH',
+        severity: 'error',
+        subject: `entry ${entry.seq}`,
+        message: `entry ${entry.seq}: the sample's members are not what the documented draw gives from its frame and seed`,
+      });
+  }
+}
