@@ -270,7 +270,7 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
       expect(i).toBeGreaterThan(0);
       const entry = JSON.parse(lines[i] ?? '') as LogEntry;
       edit(entry);
-      lines[i] = canonicalize(entry as unknown as JsonValue);
+      lines[i] = canonicalize(entry);
       await writeLedgerLines(copy, lines);
       const origin = (JSON.parse(await readFile(join(copy, 'custody.json'), 'utf8')) as { origin: string }).origin;
       await resignCheckpoints({ dir: copy, origin, verifierKey: '', env: {} }, await checkpointSizes(copy));
