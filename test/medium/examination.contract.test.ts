@@ -3,6 +3,7 @@
 // row, the statistics are the same bytes, an --at snapshot agrees, and verification is clean.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { initArchive, openArchive, type Archive } from '../../src/app.js';
 import { createSubject } from '../../src/catalogue/subjects/subjects.service.js';
@@ -39,13 +40,19 @@ describeDatabases('examination', (db) => {
     const source = join(dir, 'source');
     await import('node:fs/promises').then((fs) => fs.mkdir(source));
     for (let i = 0; i < 12; i++) await writeFile(join(source, `p${String(i).padStart(2, '0')}.bin`), `synthetic ${i}`);
+    // Four JPEGs, one of them twice: an item frame must count it once.
+    for (let i = 0; i < 4; i++) {
+      const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 40 * i, g: 90, b: 120 } } }).jpeg().toBuffer();
+      await writeFile(join(source, `img${i}.jpg`), jpeg);
+      if (i === 0) await writeFile(join(source, 'img0-copy.jpg'), jpeg);
+    }
     config = loadConfig({ CUSTODY_ACTOR: 'registrar', ...(made.url === null ? {} : { DATABASE_URL: made.url }) }, { archive: join(dir, 'archive') });
     await initArchive(config);
     const archive = await openArchive(config, 'write', 'setup');
     try {
       await new IngestService(archive).run({ paths: [source], source: 'OLIVE', receivedBy: null, medium: null, note: null, manifestPath: null, deliveryId: null });
       const items = (await archive.index.listItems()).sort((a, b) => (a.name < b.name ? -1 : 1));
-      for (const [i, item] of items.entries()) await createSubject(archive, { sex: 'male', dateOfDeath: `2013-0${1 + (i % 3)}` }, [item.id], 'card');
+      for (const [i, item] of items.filter((x) => x.name.endsWith('.bin')).entries()) await createSubject(archive, { sex: 'male', dateOfDeath: `2013-0${1 + (i % 3)}` }, [item.id], 'card');
     } finally {
       await archive.close();
     }
@@ -101,4 +108,15 @@ describeDatabases('examination', (db) => {
       await snapshot.close();
     }
   }, 120_000);
+
+  it('draws over items with one unit per object: a copy is never a second unit', async () => {
+    const plan = await as('statistician', (a) => drawPlan(a, { name: 'images', unit: 'items', method: 'systematic', size: 4, seed: 's' }));
+    expect(plan.draw.frameSize).toBe(4);
+    expect(plan.merged).toBe(1);
+    expect(new Set(plan.draw.members).size).toBe(4);
+    const refused = as('statistician', (a) => drawPlan(a, { name: 'too-many', unit: 'items', method: 'simple', size: 5 }));
+    await expect(refused).rejects.toMatchObject({ code: 'SAMPLE_SIZE_EXCEEDS_FRAME' });
+    const again = as('statistician', (a) => drawPlan(a, { name: 'images', unit: 'items', method: 'simple', size: 1 }));
+    await expect(again).rejects.toMatchObject({ code: 'SAMPLE_EXISTS' });
+  });
 });
