@@ -93,6 +93,7 @@ export class LedgerReplayer {
       case 'metadata extraction':
       case 'decision':
       case 'cataloguing':
+      case 'dissemination':
         break;
     }
   }
