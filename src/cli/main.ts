@@ -26,6 +26,7 @@ import { rebuildCommand } from './rebuild.command.js';
 import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
 import { withdrawCommand } from './withdraw.command.js';
+import { exportCommand } from './export.command.js';
 
 export const COMMANDS: readonly Command[] = [
   initCommand,
@@ -54,6 +55,7 @@ export const COMMANDS: readonly Command[] = [
   schemeCommand,
   subjectCommand,
   sourceCommand,
+  exportCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
@@ -67,6 +69,11 @@ const USAGE_CODES = new Set([
   'DB_CONFIG_MISSING',
   'INGEST_BAD_REQUEST',
   'SOURCE_KEY_REQUIRED',
+  'EXPORT_SELECT_INVALID',
+  'EXPORT_SELECT_UNSUPPORTED',
+  'EXPORT_OPTIONS_INVALID',
+  'EXPORT_OUT_EXISTS',
+  'EXPORT_NOT_SIGNED',
 ]);
 
 function defaultIo(): Io {

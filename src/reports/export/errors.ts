@@ -18,6 +18,8 @@ export type ExportErrorCode =
   /** --blur-images needs a preview, and the image has not been analysed (exit 1). */
   | 'EXPORT_NOT_ANALYSED'
   /** An object's bytes are missing or differ from their digest while copying (exit 1). */
-  | 'EXPORT_OBJECT_UNREADABLE';
+  | 'EXPORT_OBJECT_UNREADABLE'
+  /** The export is recorded in the ledger but the bag could not take its final name (exit 1). */
+  | 'EXPORT_PUBLISH_FAILED';
 
 export class ExportError extends CustodyError<ExportErrorCode> {}
