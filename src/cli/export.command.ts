@@ -23,7 +23,8 @@ export const exportCommand: Command = {
     organization: { type: 'string' },
   },
   async run(args, io) {
-    if (args.positionals.length > 0) throw new UsageError(`export takes no positional arguments\nusage: ${this.usage}`);
+    if (args.positionals.length > 0)
+      throw new UsageError(`export takes no positional arguments\nusage: ${this.usage}`);
     const selection = requireStr(args, 'select', this);
     const out = requireStr(args, 'out', this);
     const sinceFile = str(args, 'since-checkpoint');
@@ -32,14 +33,20 @@ export const exportCommand: Command = {
       try {
         sinceCheckpoint = readFileSync(sinceFile, 'utf8');
       } catch (e) {
-        throw new UsageError(`cannot read --since-checkpoint ${sinceFile}: ${(e as Error).message}`);
+        throw new UsageError(
+          `cannot read --since-checkpoint ${sinceFile}: ${(e as Error).message}`,
+        );
       }
     }
     const config = configFrom(args, io);
     const organization = str(args, 'organization') ?? (io.env.CUSTODY_ORGANIZATION || undefined);
     const at = atOption(args);
     const result = await exportBag(
-      { open: (mode, size) => openArchive(config, mode, 'export', size === undefined ? {} : { at: size }), now: Date.now },
+      {
+        open: (mode, size) =>
+          openArchive(config, mode, 'export', size === undefined ? {} : { at: size }),
+        now: Date.now,
+      },
       {
         selection,
         out,
@@ -60,14 +67,23 @@ export const exportCommand: Command = {
 };
 
 function printText(write: (s: string) => void, r: ExportResult): void {
-  write(`exported ${r.items} items to ${r.out}${r.zip ? ' (zip)' : ''} at signed checkpoint ${r.tree_size} (root ${r.root})\n`);
-  if (r.substituted.length > 0) write(`  ${r.substituted.length} images replaced by blurred previews (--blur-images)\n`);
-  for (const w of r.withheld) write(`  ${w.kind}: ${w.item ?? `ledger entry ${w.seq ?? '?'}`}: ${w.reason}\n`);
-  write(`recorded as ledger entry ${r.ledger_seq} (dissemination), tag manifest sha256 ${r.tagmanifest_sha256}\n`);
+  write(
+    `exported ${r.items} items to ${r.out}${r.zip ? ' (zip)' : ''} at signed checkpoint ${r.tree_size} (root ${r.root})\n`,
+  );
+  if (r.substituted.length > 0)
+    write(`  ${r.substituted.length} images replaced by blurred previews (--blur-images)\n`);
+  for (const w of r.withheld)
+    write(`  ${w.kind}: ${w.item ?? `ledger entry ${w.seq ?? '?'}`}: ${w.reason}\n`);
+  write(
+    `recorded as ledger entry ${r.ledger_seq} (dissemination), tag manifest sha256 ${r.tagmanifest_sha256}\n`,
+  );
 }
 
 function version(): string {
   const root = packageRoot();
   if (root === null) return 'unknown';
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  return (
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string })
+      .version ?? 'unknown'
+  );
 }

@@ -62,19 +62,47 @@ export async function checkBag(bag: string): Promise<ItemRow[]> {
   execFileSync('sha256sum', ['--strict', '--quiet', '-c', 'manifest-sha256.txt'], { cwd: bag });
   execFileSync('sha256sum', ['--strict', '--quiet', '-c', 'tagmanifest-sha256.txt'], { cwd: bag });
   const manifest = (files.get('manifest-sha256.txt') ?? Buffer.alloc(0)).toString('utf8');
-  const listed = manifest.split('\n').filter(Boolean).map((l) => l.slice(66));
+  const listed = manifest
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(66));
   const payload = [...files.keys()].filter((p) => p.startsWith('data/'));
   expect(listed).toEqual(payload);
-  const tagListed = (files.get('tagmanifest-sha256.txt') ?? Buffer.alloc(0)).toString('utf8').split('\n').filter(Boolean).map((l) => l.slice(66));
-  expect(tagListed).toEqual([...files.keys()].filter((p) => !p.startsWith('data/') && p !== 'tagmanifest-sha256.txt'));
+  const tagListed = (files.get('tagmanifest-sha256.txt') ?? Buffer.alloc(0))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(66));
+  expect(tagListed).toEqual(
+    [...files.keys()].filter((p) => !p.startsWith('data/') && p !== 'tagmanifest-sha256.txt'),
+  );
   const info = (files.get('bag-info.txt') ?? Buffer.alloc(0)).toString('utf8');
   const field = (k: string): string => new RegExp(`^${k}: (.*)$`, 'm').exec(info)?.[1] ?? '';
   const bytes = payload.reduce((a, p) => a + (files.get(p)?.length ?? 0), 0);
   expect(field('Payload-Oxum')).toBe(`${bytes}.${payload.length}`);
-  expect(files.get('bagit.txt')?.toString()).toBe('BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+  expect(files.get('bagit.txt')?.toString()).toBe(
+    'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n',
+  );
   // 3. The checkpoint signature, with openssl, and its size and root against bag-info.
-  execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', 'custody/verifier-key.pem', '-rawin', '-in', 'custody/checkpoint.body', '-sigfile', 'custody/checkpoint.sig'], { cwd: bag });
-  const [, size = '', rootB64 = ''] = (files.get('custody/checkpoint.body') ?? Buffer.alloc(0)).toString('utf8').split('\n');
+  execFileSync(
+    'openssl',
+    [
+      'pkeyutl',
+      '-verify',
+      '-pubin',
+      '-inkey',
+      'custody/verifier-key.pem',
+      '-rawin',
+      '-in',
+      'custody/checkpoint.body',
+      '-sigfile',
+      'custody/checkpoint.sig',
+    ],
+    { cwd: bag },
+  );
+  const [, size = '', rootB64 = ''] = (files.get('custody/checkpoint.body') ?? Buffer.alloc(0))
+    .toString('utf8')
+    .split('\n');
   const root = Buffer.from(rootB64, 'base64');
   expect(field('Custody-Tree-Size')).toBe(size);
   expect(field('Custody-Root')).toBe(root.toString('hex'));
@@ -82,15 +110,32 @@ export async function checkBag(bag: string): Promise<ItemRow[]> {
   // 4–5. Every proof against the checkpoint root; every file against its ingestion entry.
   const { merkle } = await loadCore();
   const items = await readJson<ItemRow[]>(bag, 'data/tables/items.json');
-  const substituted = new Map((await readJson<WithheldJson[]>(bag, 'custody/withheld.json')).filter((w) => w.kind === 'substituted').map((w) => [w.item, w]));
+  const substituted = new Map(
+    (await readJson<WithheldJson[]>(bag, 'custody/withheld.json'))
+      .filter((w) => w.kind === 'substituted')
+      .map((w) => [w.item, w]),
+  );
   for (const row of items) {
     const proof = await readJson<ProofJson>(bag, `custody/proofs/${row.item_id}.json`);
     const entryBytes = files.get(`custody/${proof.entry}`) ?? Buffer.alloc(0);
     const leaf = merkle.hashLeaf(entryBytes);
     expect(leaf.toString('hex')).toBe(proof.leaf_hash);
     expect(proof.tree_size).toBe(Number(size));
-    expect(merkle.verifyInclusion(proof.seq, proof.tree_size, leaf, proof.proof.map((h) => Buffer.from(h, 'hex')), root), row.item_id).toBe(true);
-    const entry = JSON.parse(entryBytes.toString('utf8')) as { type: string; items: string[]; objects: string[] };
+    expect(
+      merkle.verifyInclusion(
+        proof.seq,
+        proof.tree_size,
+        leaf,
+        proof.proof.map((h) => Buffer.from(h, 'hex')),
+        root,
+      ),
+      row.item_id,
+    ).toBe(true);
+    const entry = JSON.parse(entryBytes.toString('utf8')) as {
+      type: string;
+      items: string[];
+      objects: string[];
+    };
     expect(entry).toMatchObject({ type: 'ingestion', items: [row.item_id], objects: [row.sha256] });
     const held = files.get(row.bag_path) ?? Buffer.alloc(0);
     const sub = substituted.get(row.item_id);

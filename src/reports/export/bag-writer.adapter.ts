@@ -1,8 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import {
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  stat,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BAGIT_TXT, formatBagInfo, formatManifest, payloadOxum, type BagInfo, type ManifestLine } from './bagit.js';
+import {
+  BAGIT_TXT,
+  formatBagInfo,
+  formatManifest,
+  payloadOxum,
+  type BagInfo,
+  type ManifestLine,
+} from './bagit.js';
 import { ExportError } from './errors.js';
 import { writeStoredZip } from './zip-writer.adapter.js';
 
@@ -20,7 +36,10 @@ export class BagWriter {
 
   /** A fresh temp dir next to `finalPath` (same file system, so the last step is a rename). */
   static async create(finalPath: string): Promise<BagWriter> {
-    const dir = join(dirname(finalPath), `.${basename(finalPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const dir = join(
+      dirname(finalPath),
+      `.${basename(finalPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`,
+    );
     await mkdir(dir, { recursive: false });
     return new BagWriter(dir);
   }
@@ -52,20 +71,29 @@ export class BagWriter {
         await out.write(chunk as Buffer);
       }
     } catch (cause) {
-      throw new ExportError('EXPORT_OBJECT_UNREADABLE', `cannot read ${expectedSha256 === null ? source : `object ${expectedSha256} from the store`}`, { cause });
+      throw new ExportError(
+        'EXPORT_OBJECT_UNREADABLE',
+        `cannot read ${expectedSha256 === null ? source : `object ${expectedSha256} from the store`}`,
+        { cause },
+      );
     } finally {
       await out.close();
     }
     const got = hash.digest('hex');
     if (expectedSha256 !== null && got !== expectedSha256) {
-      throw new ExportError('EXPORT_OBJECT_UNREADABLE', `object ${expectedSha256} re-hashes to ${got} in the store: run \`custody verify\``);
+      throw new ExportError(
+        'EXPORT_OBJECT_UNREADABLE',
+        `object ${expectedSha256} re-hashes to ${got} in the store: run \`custody verify\``,
+      );
     }
     this.record(path, got, size);
     return got;
   }
 
   /** A file written in pieces (ledger.jsonl), hashed as written. */
-  async openStream(path: string): Promise<{ write(b: Buffer): Promise<void>; close(): Promise<void> }> {
+  async openStream(
+    path: string,
+  ): Promise<{ write(b: Buffer): Promise<void>; close(): Promise<void> }> {
     await this.ensureDir(path);
     const fh: FileHandle = await open(join(this.dir, path), 'wx');
     const hash = createHash('sha256');
@@ -88,13 +116,20 @@ export class BagWriter {
    * payload's Oxum), then tagmanifest-sha256.txt over every other file (RFC 8493 §2.2.1).
    * Returns the tag manifest's SHA-256, which the export's ledger entry records.
    */
-  async finish(info: Omit<BagInfo, 'payloadOxum'>): Promise<{ tagmanifestSha256: string; payloadFiles: number; payloadBytes: number }> {
+  async finish(
+    info: Omit<BagInfo, 'payloadOxum'>,
+  ): Promise<{ tagmanifestSha256: string; payloadFiles: number; payloadBytes: number }> {
     const all = [...this.files].map(([path, f]) => ({ path, ...f }));
     const payload = all.filter((f) => f.path.startsWith('data/'));
     await this.writeFile('bagit.txt', BAGIT_TXT);
     await this.writeFile('manifest-sha256.txt', formatManifest(payload));
-    await this.writeFile('bag-info.txt', formatBagInfo({ ...info, payloadOxum: payloadOxum(payload.map((f) => f.size)) }));
-    const tags: ManifestLine[] = [...this.files].filter(([p]) => !p.startsWith('data/')).map(([path, f]) => ({ path, sha256: f.sha256 }));
+    await this.writeFile(
+      'bag-info.txt',
+      formatBagInfo({ ...info, payloadOxum: payloadOxum(payload.map((f) => f.size)) }),
+    );
+    const tags: ManifestLine[] = [...this.files]
+      .filter(([p]) => !p.startsWith('data/'))
+      .map(([path, f]) => ({ path, sha256: f.sha256 }));
     const tagmanifest = formatManifest(tags);
     await this.writeFile('tagmanifest-sha256.txt', tagmanifest);
     return {
@@ -112,7 +147,10 @@ export class BagWriter {
   /** The finished bag as one store-only zip next to it, every path under `top/`; returns its path. */
   async zip(top: string): Promise<string> {
     const out = `${this.dir}.zip`;
-    await writeStoredZip(out, this.paths().map((p) => ({ name: `${top}/${p}`, file: join(this.dir, p) })));
+    await writeStoredZip(
+      out,
+      this.paths().map((p) => ({ name: `${top}/${p}`, file: join(this.dir, p) })),
+    );
     return out;
   }
 
@@ -128,7 +166,10 @@ export class BagWriter {
   }
 
   private async ensureDir(path: string): Promise<void> {
-    if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(path) || path.split('/').some((s) => /^\.+$/.test(s))) {
+    if (
+      !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(path) ||
+      path.split('/').some((s) => /^\.+$/.test(s))
+    ) {
       throw new Error(`not a bag path: ${path}`);
     }
     await mkdir(dirname(join(this.dir, path)), { recursive: true });
@@ -148,7 +189,10 @@ export async function checkOutFree(out: string, isZip: boolean): Promise<void> {
     throw e;
   }
   if (!isZip && st.isDirectory() && (await readdir(out)).length === 0) return;
-  throw new ExportError('EXPORT_OUT_EXISTS', `--out ${out} already exists${st.isDirectory() ? ' and is not empty' : ''}: give a new path`);
+  throw new ExportError(
+    'EXPORT_OUT_EXISTS',
+    `--out ${out} already exists${st.isDirectory() ? ' and is not empty' : ''}: give a new path`,
+  );
 }
 
 /** Moves the finished bag (or zip) to its final name: rename(2), atomic on one file system. */

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BAGIT_TXT, baggingDate, formatBagInfo, formatManifest, itemBagPath, payloadOxum, safeName } from './bagit.js';
+import {
+  BAGIT_TXT,
+  baggingDate,
+  formatBagInfo,
+  formatManifest,
+  itemBagPath,
+  payloadOxum,
+  safeName,
+} from './bagit.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
@@ -30,14 +38,23 @@ describe('safeName', () => {
 
 describe('manifests and bag-info', () => {
   it('sorts manifest lines by path, two spaces, LF', () => {
-    expect(formatManifest([{ path: 'data/b', sha256: A }, { path: 'data/B', sha256: B }, { path: 'data/a', sha256: B }])).toBe(
-      `${B}  data/B\n${B}  data/a\n${A}  data/b\n`,
-    );
+    expect(
+      formatManifest([
+        { path: 'data/b', sha256: A },
+        { path: 'data/B', sha256: B },
+        { path: 'data/a', sha256: B },
+      ]),
+    ).toBe(`${B}  data/B\n${B}  data/a\n${A}  data/b\n`);
     expect(formatManifest([])).toBe('');
   });
 
   it('refuses duplicate paths, unsafe paths and non-digests', () => {
-    expect(() => formatManifest([{ path: 'data/a', sha256: A }, { path: 'data/a', sha256: B }])).toThrow(/duplicate/);
+    expect(() =>
+      formatManifest([
+        { path: 'data/a', sha256: A },
+        { path: 'data/a', sha256: B },
+      ]),
+    ).toThrow(/duplicate/);
     expect(() => formatManifest([{ path: 'data/a b', sha256: A }])).toThrow();
     expect(() => formatManifest([{ path: 'data/a', sha256: 'A'.repeat(64) }])).toThrow();
   });

@@ -51,7 +51,8 @@ export function itemBagPath(itemId: string, originalName: string): string {
 export function formatManifest(lines: readonly ManifestLine[]): string {
   const sorted = [...lines].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i]?.path === sorted[i - 1]?.path) throw new Error(`duplicate manifest path ${sorted[i]?.path ?? ''}`);
+    if (sorted[i]?.path === sorted[i - 1]?.path)
+      throw new Error(`duplicate manifest path ${sorted[i]?.path ?? ''}`);
   }
   for (const l of sorted) {
     if (!/^[0-9a-f]{64}$/.test(l.sha256) || !/^[A-Za-z0-9._/-]+$/.test(l.path)) {

@@ -11,8 +11,14 @@ export interface PremisEvent {
   eventType: string;
   eventDateTime: string;
   eventOutcome: string;
-  linkingAgentIdentifier: { linkingAgentIdentifierType: 'custody-actor'; linkingAgentIdentifierValue: string }[];
-  linkingObjectIdentifier: { linkingObjectIdentifierType: 'custody-item' | 'sha256' | 'custody-delivery'; linkingObjectIdentifierValue: string }[];
+  linkingAgentIdentifier: {
+    linkingAgentIdentifierType: 'custody-actor';
+    linkingAgentIdentifierValue: string;
+  }[];
+  linkingObjectIdentifier: {
+    linkingObjectIdentifierType: 'custody-item' | 'sha256' | 'custody-delivery';
+    linkingObjectIdentifierValue: string;
+  }[];
 }
 
 export interface LedgerFilesResult {
@@ -43,7 +49,8 @@ export async function writeLedgerFiles(
   const bySeq = new Map(items.map((e) => [e.item.seq, e.item]));
   const ids = new Set(items.map((e) => e.item.id));
   const itemsBySha = new Map<string, string[]>();
-  for (const e of items) itemsBySha.set(e.item.sha256, [...(itemsBySha.get(e.item.sha256) ?? []), e.item.id]);
+  for (const e of items)
+    itemsBySha.set(e.item.sha256, [...(itemsBySha.get(e.item.sha256) ?? []), e.item.id]);
   const deliveries = new Set(items.map((e) => e.item.delivery_id));
   const out: LedgerFilesResult = { events: [], withheldEntries: [], ledgerLines: 0 };
   const ledger = await bag.openStream('custody/ledger.jsonl');
@@ -67,7 +74,10 @@ export async function writeLedgerFiles(
         if (links.length > 0) out.events.push(premisEvent(e, links));
         if (!opts.fullLedger && links.length === 0 && e.seq !== 0) continue;
         if (opts.redact && isSourceRecord(e)) {
-          out.withheldEntries.push({ seq: e.seq, reason: 'source record (sealed identity, custodian access): withheld under --redact' });
+          out.withheldEntries.push({
+            seq: e.seq,
+            reason: 'source record (sealed identity, custodian access): withheld under --redact',
+          });
           continue;
         }
         await ledger.write(Buffer.concat([s.bytes, Buffer.from('\n')]));
@@ -83,16 +93,31 @@ export async function writeLedgerFiles(
 type Link = PremisEvent['linkingObjectIdentifier'][number];
 
 /** What of the selection an entry names: exported items, their objects, their deliveries' start and end. */
-function linksOf(e: LedgerEntry, ids: Set<string>, itemsBySha: Map<string, string[]>, deliveries: Set<string>): Link[] {
+function linksOf(
+  e: LedgerEntry,
+  ids: Set<string>,
+  itemsBySha: Map<string, string[]>,
+  deliveries: Set<string>,
+): Link[] {
   const named = new Set<string>(e.items.filter((i) => ids.has(i)));
   for (const i of stringsOf(e.details.items)) if (ids.has(i)) named.add(i);
   const objects = e.objects.filter((o) => itemsBySha.has(o));
   for (const o of objects) for (const i of itemsBySha.get(o) ?? []) named.add(i);
-  const links: Link[] = [...named].sort().map((v) => ({ linkingObjectIdentifierType: 'custody-item', linkingObjectIdentifierValue: v }));
-  for (const o of [...new Set(objects)].sort()) links.push({ linkingObjectIdentifierType: 'sha256', linkingObjectIdentifierValue: o });
+  const links: Link[] = [...named]
+    .sort()
+    .map((v) => ({ linkingObjectIdentifierType: 'custody-item', linkingObjectIdentifierValue: v }));
+  for (const o of [...new Set(objects)].sort())
+    links.push({ linkingObjectIdentifierType: 'sha256', linkingObjectIdentifierValue: o });
   const delivery = e.details.delivery;
-  if ((e.type === 'ingestion start' || e.type === 'ingestion end') && typeof delivery === 'string' && deliveries.has(delivery)) {
-    links.push({ linkingObjectIdentifierType: 'custody-delivery', linkingObjectIdentifierValue: delivery });
+  if (
+    (e.type === 'ingestion start' || e.type === 'ingestion end') &&
+    typeof delivery === 'string' &&
+    deliveries.has(delivery)
+  ) {
+    links.push({
+      linkingObjectIdentifierType: 'custody-delivery',
+      linkingObjectIdentifierValue: delivery,
+    });
   }
   return links;
 }
@@ -100,11 +125,16 @@ function linksOf(e: LedgerEntry, ids: Set<string>, itemsBySha: Map<string, strin
 function premisEvent(e: LedgerEntry, links: Link[]): PremisEvent {
   const flags = stringsOf(e.details.flags);
   return {
-    eventIdentifier: { eventIdentifierType: 'custody-ledger-seq', eventIdentifierValue: String(e.seq) },
+    eventIdentifier: {
+      eventIdentifierType: 'custody-ledger-seq',
+      eventIdentifierValue: String(e.seq),
+    },
     eventType: e.type,
     eventDateTime: e.time,
     eventOutcome: flags.length === 0 ? 'success' : `success, flagged: ${flags.join(', ')}`,
-    linkingAgentIdentifier: [{ linkingAgentIdentifierType: 'custody-actor', linkingAgentIdentifierValue: e.actor }],
+    linkingAgentIdentifier: [
+      { linkingAgentIdentifierType: 'custody-actor', linkingAgentIdentifierValue: e.actor },
+    ],
     linkingObjectIdentifier: links,
   };
 }

@@ -10,7 +10,14 @@ import { findReferenceFiles } from './reference-files.adapter.js';
 import { resolveSelection, type Withdrawal } from './select.js';
 import { parseSelection, type SelectionTerm } from './selection.js';
 import { splitSignedNote } from './signed-note.js';
-import { authenticityTable, decisionsJson, itemsTable, subjectsTable, unitsTable, type ExportedItem } from './tables.js';
+import {
+  authenticityTable,
+  decisionsJson,
+  itemsTable,
+  subjectsTable,
+  unitsTable,
+  type ExportedItem,
+} from './tables.js';
 
 export interface ExportOptions {
   /** The --select query, as given (recorded verbatim in bag-info and the ledger). */
@@ -66,7 +73,8 @@ export interface ExportResult {
  * afterwards, and only then does the bag take its final name.
  */
 export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<ExportResult> {
-  if (opts.blurImages && !opts.redact) throw new ExportError('EXPORT_OPTIONS_INVALID', '--blur-images goes with --redact');
+  if (opts.blurImages && !opts.redact)
+    throw new ExportError('EXPORT_OPTIONS_INVALID', '--blur-images goes with --redact');
   const terms = parseSelection(opts.selection);
   const zip = opts.out.toLowerCase().endsWith('.zip');
   await checkOutFree(opts.out, zip);
@@ -94,7 +102,11 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     await publish(artefact, opts.out);
   } catch (cause) {
     // The entry is written: keep the finished bag where it is and say where.
-    throw new ExportError('EXPORT_PUBLISH_FAILED', `the export is recorded as ledger entry ${ledgerSeq}, but ${artefact} could not be renamed to ${opts.out}: move it by hand`, { cause });
+    throw new ExportError(
+      'EXPORT_PUBLISH_FAILED',
+      `the export is recorded as ledger entry ${ledgerSeq}, but ${artefact} could not be renamed to ${opts.out}: move it by hand`,
+      { cause },
+    );
   }
   if (zip) await bag.discard();
   return { ...built.result, out: opts.out, zip, ledger_seq: ledgerSeq };
@@ -110,26 +122,48 @@ async function chooseTreeSize(deps: ExportDeps, at: number | undefined): Promise
     await archive.close();
   }
   const latest = sizes.at(-1);
-  if (latest === undefined) throw new ExportError('EXPORT_NOT_SIGNED', 'the archive has no signed checkpoint yet');
+  if (latest === undefined)
+    throw new ExportError('EXPORT_NOT_SIGNED', 'the archive has no signed checkpoint yet');
   if (at === undefined) return latest;
   if (sizes.includes(at)) return at;
   const below = sizes.filter((s) => s < at).at(-1);
   const above = sizes.find((s) => s > at);
   const near = [below, above].filter((s) => s !== undefined).join(' and ');
-  throw new ExportError('EXPORT_NOT_SIGNED', `--at ${at}: no signed checkpoint at that tree size; the nearest signed sizes are ${near} (\`custody checkpoint --at N\`)`);
+  throw new ExportError(
+    'EXPORT_NOT_SIGNED',
+    `--at ${at}: no signed checkpoint at that tree size; the nearest signed sizes are ${near} (\`custody checkpoint --at N\`)`,
+  );
 }
 
-async function buildBag(snapshot: Archive, bag: BagWriter, opts: ExportOptions & { terms: SelectionTerm[] }, now: number) {
+async function buildBag(
+  snapshot: Archive,
+  bag: BagWriter,
+  opts: ExportOptions & { terms: SelectionTerm[] },
+  now: number,
+) {
   const size = snapshot.treeSize;
   const note = await snapshot.ledger.checkpointAt(size);
-  if (note === null) throw new ExportError('EXPORT_NOT_SIGNED', `no signed checkpoint at tree size ${size}`);
+  if (note === null)
+    throw new ExportError('EXPORT_NOT_SIGNED', `no signed checkpoint at tree size ${size}`);
   const split = splitSignedNote(note, snapshot.verifierKey);
   const root = snapshot.ledger.root(size);
-  if (split.checkpoint.size !== size || !split.checkpoint.root.equals(root) || split.checkpoint.origin !== snapshot.manifest.origin) {
-    throw new ExportError('EXPORT_CHECKPOINT_INVALID', `the signed checkpoint at ${size} does not match the ledger: run \`custody verify\``);
+  if (
+    split.checkpoint.size !== size ||
+    !split.checkpoint.root.equals(root) ||
+    split.checkpoint.origin !== snapshot.manifest.origin
+  ) {
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `the signed checkpoint at ${size} does not match the ledger: run \`custody verify\``,
+    );
   }
-  const consistency = opts.sinceCheckpoint === undefined ? null : sinceProof(snapshot, opts.sinceCheckpoint);
-  const { items: chosen, withdrawn } = await resolveSelection(snapshot, opts.terms, await withdrawals(snapshot));
+  const consistency =
+    opts.sinceCheckpoint === undefined ? null : sinceProof(snapshot, opts.sinceCheckpoint);
+  const { items: chosen, withdrawn } = await resolveSelection(
+    snapshot,
+    opts.terms,
+    await withdrawals(snapshot),
+  );
   const sources = new Map((await snapshot.index.listDeliveries()).map((d) => [d.id, d.source]));
   const withheld: Withheld[] = withdrawn.map(({ item, withdrawal: w }) => ({
     kind: 'withdrawn',
@@ -146,14 +180,27 @@ async function buildBag(snapshot: Archive, bag: BagWriter, opts: ExportOptions &
     if (opts.blurImages && isImage(item)) {
       const preview = await blurredPreview(snapshot, item);
       if (preview === null) {
-        withheld.push({ kind: 'withheld', item: item.id, sha256: item.sha256, reason: '--blur-images: the image cannot be decoded, so no preview could stand in for it' });
+        withheld.push({
+          kind: 'withheld',
+          item: item.id,
+          sha256: item.sha256,
+          reason: '--blur-images: the image cannot be decoded, so no preview could stand in for it',
+        });
         continue;
       }
       const bagPath = `data/previews/${item.id}.webp`;
       const previewSha = await bag.copyFile(bagPath, preview, null);
-      const reason = '--redact --blur-images: a blurred greyscale preview stands in for the image; the original digest is in the entry';
+      const reason =
+        '--redact --blur-images: a blurred greyscale preview stands in for the image; the original digest is in the entry';
       substituted.push({ item: item.id, sha256: item.sha256, preview_sha256: previewSha });
-      withheld.push({ kind: 'substituted', item: item.id, sha256: item.sha256, preview_path: bagPath, preview_sha256: previewSha, reason });
+      withheld.push({
+        kind: 'substituted',
+        item: item.id,
+        sha256: item.sha256,
+        preview_path: bagPath,
+        preview_sha256: previewSha,
+        reason,
+      });
       exported.push({ item, bagPath, source, withheld: reason });
       continue;
     }
@@ -162,15 +209,27 @@ async function buildBag(snapshot: Archive, bag: BagWriter, opts: ExportOptions &
     exported.push({ item, bagPath, source, withheld: null });
   }
   const [last] = await snapshot.ledger.read(size - 1, size);
-  for (const t of [itemsTable(exported), await subjectsTable(snapshot, exported), await unitsTable(snapshot), await authenticityTable(snapshot, exported, last?.entry.time ?? '')]) {
+  for (const t of [
+    itemsTable(exported),
+    await subjectsTable(snapshot, exported),
+    await unitsTable(snapshot),
+    await authenticityTable(snapshot, exported, last?.entry.time ?? ''),
+  ]) {
     await bag.writeFile(`data/tables/${t.name}.csv`, t.csv);
     await bag.writeJson(`data/tables/${t.name}.json`, t.json);
   }
   await bag.writeJson('data/tables/decisions.json', await decisionsJson(snapshot, exported));
-  const ledgerFiles = await writeLedgerFiles(snapshot, bag, exported, { fullLedger: opts.fullLedger, redact: opts.redact });
-  for (const w of ledgerFiles.withheldEntries) withheld.push({ kind: 'ledger-entry', seq: w.seq, reason: w.reason });
+  const ledgerFiles = await writeLedgerFiles(snapshot, bag, exported, {
+    fullLedger: opts.fullLedger,
+    redact: opts.redact,
+  });
+  for (const w of ledgerFiles.withheldEntries)
+    withheld.push({ kind: 'ledger-entry', seq: w.seq, reason: w.reason });
   await bag.writeFile('custody/verifier-key.txt', `${snapshot.verifierKey}\n`);
-  await bag.writeFile('custody/verifier-key.pem', snapshot.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  await bag.writeFile(
+    'custody/verifier-key.pem',
+    snapshot.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  );
   await bag.writeFile('custody/checkpoint.txt', note);
   await bag.writeFile('custody/checkpoint.body', split.body);
   await bag.writeFile('custody/checkpoint.sig', split.signature);
@@ -191,7 +250,10 @@ async function buildBag(snapshot: Archive, bag: BagWriter, opts: ExportOptions &
   const notes: string[] = [];
   const refs = findReferenceFiles();
   for (const f of refs.found) await bag.copyFile(f.name, f.path, null);
-  if (refs.missing.length > 0) notes.push(`this installation lacks the reference verifier files (${refs.missing.join(', ')}): the bag does not carry them`);
+  if (refs.missing.length > 0)
+    notes.push(
+      `this installation lacks the reference verifier files (${refs.missing.join(', ')}): the bag does not carry them`,
+    );
   const { tagmanifestSha256 } = await bag.finish({
     sourceOrganization: opts.organization ?? snapshot.manifest.origin,
     baggingDate: baggingDate(now),
@@ -214,18 +276,40 @@ async function buildBag(snapshot: Archive, bag: BagWriter, opts: ExportOptions &
     substituted: substituted.map((s) => ({ item: s.item, preview_sha256: s.preview_sha256 })),
     withheld: withheld
       .filter((w) => w.kind !== 'substituted')
-      .map((w): JsonValue => (w.seq !== undefined ? { kind: w.kind, seq: w.seq, reason: w.reason } : { kind: w.kind, item: w.item ?? null, sha256: w.sha256 ?? null, reason: w.reason })),
+      .map((w): JsonValue =>
+        w.seq !== undefined
+          ? { kind: w.kind, seq: w.seq, reason: w.reason }
+          : { kind: w.kind, item: w.item ?? null, sha256: w.sha256 ?? null, reason: w.reason },
+      ),
   };
   const itemIds = exported.map((e) => e.item.id);
   const objects = [...new Set(exported.map((e) => e.item.sha256))].sort();
-  return { details, itemIds, objects, result: { tree_size: size, root: rootHex, items: exported.length, substituted, withheld, tagmanifest_sha256: tagmanifestSha256, notes } };
+  return {
+    details,
+    itemIds,
+    objects,
+    result: {
+      tree_size: size,
+      root: rootHex,
+      items: exported.length,
+      substituted,
+      withheld,
+      tagmanifest_sha256: tagmanifestSha256,
+      notes,
+    },
+  };
 }
 
 /** Every lawful withdrawal in the whole ledger, by object: those in the snapshot and any since. */
 async function withdrawals(snapshot: Archive): Promise<Map<string, Withdrawal>> {
   const out = new Map<string, Withdrawal>();
   for (const r of await snapshot.index.dumpTable('withdrawals')) {
-    out.set(String(r.sha256), { seq: Number(r.seq), sha256: String(r.sha256), reason: String(r.reason), authority: String(r.authority) });
+    out.set(String(r.sha256), {
+      seq: Number(r.seq),
+      sha256: String(r.sha256),
+      reason: String(r.reason),
+      authority: String(r.authority),
+    });
   }
   for (let from = snapshot.treeSize; from < snapshot.ledger.size; from += 5000) {
     for (const s of await snapshot.ledger.read(from, Math.min(snapshot.ledger.size, from + 5000))) {
@@ -233,7 +317,12 @@ async function withdrawals(snapshot: Archive): Promise<Map<string, Withdrawal>> 
       const sha = e.objects[0];
       if (e.type !== 'withdrawal' || sha === undefined || out.has(sha)) continue;
       const text = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
-      out.set(sha, { seq: e.seq, sha256: sha, reason: text(e.details.reason), authority: text(e.details.authority) });
+      out.set(sha, {
+        seq: e.seq,
+        sha256: sha,
+        reason: text(e.details.reason),
+        authority: text(e.details.authority),
+      });
     }
   }
   return out;
@@ -248,11 +337,17 @@ function sinceProof(snapshot: Archive, oldNote: string) {
   const old = splitSignedNote(oldNote, snapshot.verifierKey).checkpoint;
   const size = snapshot.treeSize;
   if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {
-    throw new ExportError('EXPORT_CHECKPOINT_INVALID', `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`);
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+    );
   }
   const oldRoot = snapshot.ledger.root(old.size);
   if (!oldRoot.equals(old.root)) {
-    throw new ExportError('EXPORT_CHECKPOINT_INVALID', `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``);
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``,
+    );
   }
   return {
     old_size: old.size,
@@ -263,10 +358,17 @@ function sinceProof(snapshot: Archive, oldNote: string) {
   };
 }
 
-async function recordDissemination(deps: ExportDeps, details: { [k: string]: JsonValue }, items: string[], objects: string[]): Promise<number> {
+async function recordDissemination(
+  deps: ExportDeps,
+  details: { [k: string]: JsonValue },
+  items: string[],
+  objects: string[],
+): Promise<number> {
   const archive = await deps.open('write');
   try {
-    const [stored] = await archive.commit([{ actor: archive.config.actor, type: 'dissemination', items, objects, details }]);
+    const [stored] = await archive.commit([
+      { actor: archive.config.actor, type: 'dissemination', items, objects, details },
+    ]);
     return stored?.entry.seq ?? -1;
   } finally {
     await archive.close();

@@ -1,5 +1,11 @@
 // The public surface of reports/export: `custody export` (LAYOUT.md is the bag's contract).
-export { exportBag, type ExportDeps, type ExportOptions, type ExportResult, type Withheld } from './export.service.js';
+export {
+  exportBag,
+  type ExportDeps,
+  type ExportOptions,
+  type ExportResult,
+  type Withheld,
+} from './export.service.js';
 export { ExportError, type ExportErrorCode } from './errors.js';
 export { parseSelection, type SelectionTerm } from './selection.js';
 export { packageRoot } from './reference-files.adapter.js';

@@ -23,7 +23,10 @@ export function isImage(item: ItemsTable): boolean {
 export async function blurredPreview(archive: Archive, item: ItemsTable): Promise<string | null> {
   const analysis = await archive.index.getAnalysis(item.sha256);
   if (analysis === undefined) {
-    throw new ExportError('EXPORT_NOT_ANALYSED', `--blur-images: image ${item.id} has not been analysed yet (run \`custody analyze\`, then export again)`);
+    throw new ExportError(
+      'EXPORT_NOT_ANALYSED',
+      `--blur-images: image ${item.id} has not been analysed yet (run \`custody analyze\`, then export again)`,
+    );
   }
   const paths = previewPaths(archive, item.sha256, PREVIEW_SIZE);
   if (existsSync(paths.blurred)) return paths.blurred;

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findReferenceFiles, packageRoot, referenceDir, REFERENCE_FILES } from './reference-files.adapter.js';
+import {
+  findReferenceFiles,
+  packageRoot,
+  referenceDir,
+  REFERENCE_FILES,
+} from './reference-files.adapter.js';
 
 describe('reference verifier files', () => {
   const dirs: string[] = [];
@@ -36,7 +41,10 @@ describe('reference verifier files', () => {
   });
 
   const real = referenceDir();
-  it.skipIf(real === null || !existsSync(join(real, 'verify_bag.py')))('finds all three in this repository', () => {
-    expect(findReferenceFiles().missing).toEqual([]);
-  });
+  it.skipIf(real === null || !existsSync(join(real, 'verify_bag.py')))(
+    'finds all three in this repository',
+    () => {
+      expect(findReferenceFiles().missing).toEqual([]);
+    },
+  );
 });

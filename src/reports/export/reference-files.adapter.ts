@@ -26,7 +26,10 @@ export function packageRoot(from: string = import.meta.url): string | null {
 }
 
 /** The reference files present (name → path), and the names missing. */
-export function findReferenceFiles(dir: string | null = referenceDir()): { found: { name: string; path: string }[]; missing: string[] } {
+export function findReferenceFiles(dir: string | null = referenceDir()): {
+  found: { name: string; path: string }[];
+  missing: string[];
+} {
   const found: { name: string; path: string }[] = [];
   const missing: string[] = [];
   for (const name of REFERENCE_FILES) {

@@ -39,21 +39,33 @@ export async function resolveSelection(
         break;
       }
       case 'delivery':
-        if ((await snapshot.index.getDelivery(term.id)) === undefined) throw notFound(`no delivery ${term.id} ${at}`);
+        if ((await snapshot.index.getDelivery(term.id)) === undefined)
+          throw notFound(`no delivery ${term.id} ${at}`);
         add(await snapshot.index.listItems({ deliveryId: term.id }));
         break;
       case 'subjects':
         for (const id of term.ids) {
-          if ((await snapshot.index.getSubject(id)) === undefined) throw notFound(`no subject ${id} ${at}`);
+          if ((await snapshot.index.getSubject(id)) === undefined)
+            throw notFound(`no subject ${id} ${at}`);
           const links = await snapshot.index.subjectItems(id);
-          add((await Promise.all(links.map((l) => snapshot.index.getItem(l.item_id)))).filter((i): i is ItemsTable => i !== undefined));
+          add(
+            (await Promise.all(links.map((l) => snapshot.index.getItem(l.item_id)))).filter(
+              (i): i is ItemsTable => i !== undefined,
+            ),
+          );
         }
         break;
       case 'sample':
-        throw new ExportError('EXPORT_SELECT_UNSUPPORTED', `--select sample:${term.id}: this archive has no samples yet (the examination workflow is not in this version); select the items instead`);
+        throw new ExportError(
+          'EXPORT_SELECT_UNSUPPORTED',
+          `--select sample:${term.id}: this archive has no samples yet (the examination workflow is not in this version); select the items instead`,
+        );
       case 'source': {
-        const deliveries = (await snapshot.index.listDeliveries()).filter((d) => d.source === term.codename);
-        if (deliveries.length === 0) throw notFound(`no delivery from source ${term.codename} ${at}`);
+        const deliveries = (await snapshot.index.listDeliveries()).filter(
+          (d) => d.source === term.codename,
+        );
+        if (deliveries.length === 0)
+          throw notFound(`no delivery from source ${term.codename} ${at}`);
         for (const d of deliveries) add(await snapshot.index.listItems({ deliveryId: d.id }));
         break;
       }

@@ -5,7 +5,9 @@ import { parseSelection } from './selection.js';
 describe('parseSelection', () => {
   it('parses every term and a union, upper-casing ids', () => {
     expect(parseSelection('all')).toEqual([{ kind: 'all' }]);
-    expect(parseSelection('items:01ab, 01CD+delivery:01xy+subjects:01s1,01s2+sample:01p+source:Cedar-2')).toEqual([
+    expect(
+      parseSelection('items:01ab, 01CD+delivery:01xy+subjects:01s1,01s2+sample:01p+source:Cedar-2'),
+    ).toEqual([
       { kind: 'items', ids: ['01AB', '01CD'] },
       { kind: 'delivery', id: '01XY' },
       { kind: 'subjects', ids: ['01S1', '01S2'] },
@@ -15,7 +17,9 @@ describe('parseSelection', () => {
   });
 
   it('keeps a codename as written, spaces and commas included', () => {
-    expect(parseSelection('source:North, team 2')).toEqual([{ kind: 'source', codename: 'North, team 2' }]);
+    expect(parseSelection('source:North, team 2')).toEqual([
+      { kind: 'source', codename: 'North, team 2' },
+    ]);
   });
 
   it.each([

@@ -41,20 +41,25 @@ export function parseSelection(query: string): SelectionTerm[] {
 function parseTerm(term: string): SelectionTerm {
   if (term === 'all') return { kind: 'all' };
   const colon = term.indexOf(':');
-  if (colon < 0) throw invalid(`"${term}" is not a term (all, items:, delivery:, subjects:, sample:, source:)`);
+  if (colon < 0)
+    throw invalid(`"${term}" is not a term (all, items:, delivery:, subjects:, sample:, source:)`);
   const kind = term.slice(0, colon);
   const rest = term.slice(colon + 1);
   if (!MULTI.has(kind) && !SINGLE.has(kind)) {
-    throw invalid(`unknown selection "${kind}:" (all, items:, delivery:, subjects:, sample:, source:)`);
+    throw invalid(
+      `unknown selection "${kind}:" (all, items:, delivery:, subjects:, sample:, source:)`,
+    );
   }
   if (kind === 'source') {
     // Ingest takes any codename; only '+' (the union) and control characters cannot be selected.
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    if (rest.trim() === '' || /[\x00-\x1f\x7f]/.test(rest)) throw invalid(`source: "${rest}" is not a codename`);
+    if (rest.trim() === '' || /[\x00-\x1f\x7f]/.test(rest))
+      throw invalid(`source: "${rest}" is not a codename`);
     return { kind, codename: rest.trim() };
   }
   const values = rest.split(',').map((v) => v.trim());
-  if (SINGLE.has(kind) && values.length !== 1) throw invalid(`${kind}: takes one value, got "${rest}"`);
+  if (SINGLE.has(kind) && values.length !== 1)
+    throw invalid(`${kind}: takes one value, got "${rest}"`);
   for (const v of values) {
     if (!ID_RE.test(v)) throw invalid(`${kind}: "${v}" is not an id (letters, digits, - and _)`);
   }

@@ -27,7 +27,11 @@ export function splitSignedNote(note: string, verifierKey: string): SplitNote {
   try {
     checkpoint = verifyCheckpoint(note, verifier);
   } catch (cause) {
-    throw new ExportError('EXPORT_CHECKPOINT_INVALID', 'the checkpoint note does not verify under the archive key', { cause });
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      'the checkpoint note does not verify under the archive key',
+      { cause },
+    );
   }
   const split = note.lastIndexOf('\n\n');
   const body = Buffer.from(note.slice(0, split + 1), 'utf8');

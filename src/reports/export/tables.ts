@@ -49,7 +49,11 @@ export function itemsTable(items: readonly ExportedItem[]): Table {
     ingestion_seq: e.item.seq,
     withheld: e.withheld,
   }));
-  return { name: 'items', json: rows, csv: formatCsv([ITEM_COLUMNS, ...rows.map((r) => ITEM_COLUMNS.map((c) => r[c]))]) };
+  return {
+    name: 'items',
+    json: rows,
+    csv: formatCsv([ITEM_COLUMNS, ...rows.map((r) => ITEM_COLUMNS.map((c) => r[c]))]),
+  };
 }
 
 const SUBJECT_COLUMNS = [
@@ -69,15 +73,19 @@ const SUBJECT_COLUMNS = [
 ] as const;
 
 /** The subjects the exported items show, each with the exported items linked to it. */
-export async function subjectsTable(snapshot: Archive, items: readonly ExportedItem[]): Promise<Table> {
+export async function subjectsTable(
+  snapshot: Archive,
+  items: readonly ExportedItem[],
+): Promise<Table> {
   const linked = new Map<string, string[]>();
   for (const e of items) {
     const link = await snapshot.index.subjectOfItem(e.item.id);
-    if (link !== undefined) linked.set(link.subject_id, [...(linked.get(link.subject_id) ?? []), e.item.id]);
+    if (link !== undefined)
+      linked.set(link.subject_id, [...(linked.get(link.subject_id) ?? []), e.item.id]);
   }
-  const subjects = (await Promise.all([...linked.keys()].sort().map((id) => snapshot.index.getSubject(id)))).filter(
-    (s): s is SubjectsTable => s !== undefined,
-  );
+  const subjects = (
+    await Promise.all([...linked.keys()].sort().map((id) => snapshot.index.getSubject(id)))
+  ).filter((s): s is SubjectsTable => s !== undefined);
   const rows = subjects.map((s) => ({
     subject_id: s.id,
     number_raw: s.number_raw,
@@ -93,7 +101,9 @@ export async function subjectsTable(snapshot: Archive, items: readonly ExportedI
     merged_into: s.merged_into,
     items: linked.get(s.id) ?? [],
   }));
-  const csvRows = rows.map((r) => SUBJECT_COLUMNS.map((c) => (c === 'items' ? r.items.join(';') : r[c])));
+  const csvRows = rows.map((r) =>
+    SUBJECT_COLUMNS.map((c) => (c === 'items' ? r.items.join(';') : r[c])),
+  );
   return { name: 'subjects', json: rows, csv: formatCsv([SUBJECT_COLUMNS, ...csvRows]) };
 }
 
@@ -107,16 +117,30 @@ export async function unitsTable(snapshot: Archive): Promise<Table> {
  * Authenticity indicators of the exported objects, judged against the archive as it was at the
  * checkpoint, "now" being the time of its last entry (so the same checkpoint gives the same table).
  */
-export async function authenticityTable(snapshot: Archive, items: readonly ExportedItem[], asOf: string): Promise<Table> {
+export async function authenticityTable(
+  snapshot: Archive,
+  items: readonly ExportedItem[],
+  asOf: string,
+): Promise<Table> {
   const facts = await loadImageFacts(snapshot);
   const bySha = new Map<string, string[]>();
   for (const e of items) bySha.set(e.item.sha256, [...(bySha.get(e.item.sha256) ?? []), e.item.id]);
   const objects = facts
     .filter((f) => bySha.has(f.sha256))
     .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1))
-    .map((f) => ({ sha256: f.sha256, items: bySha.get(f.sha256) ?? [], indicators: computeIndicators(f, facts, { now: asOf }) }));
+    .map((f) => ({
+      sha256: f.sha256,
+      items: bySha.get(f.sha256) ?? [],
+      indicators: computeIndicators(f, facts, { now: asOf }),
+    }));
   const csvRows = objects.flatMap((o) =>
-    o.indicators.map((i) => [o.sha256, o.items.join(';'), i.code, i.explanation, JSON.stringify(i.evidence)]),
+    o.indicators.map((i) => [
+      o.sha256,
+      o.items.join(';'),
+      i.code,
+      i.explanation,
+      JSON.stringify(i.evidence),
+    ]),
   );
   return {
     name: 'authenticity',
@@ -126,7 +150,10 @@ export async function authenticityTable(snapshot: Archive, items: readonly Expor
 }
 
 /** Examiners' decisions that name an exported object (data/tables/decisions.json). */
-export async function decisionsJson(snapshot: Archive, items: readonly ExportedItem[]): Promise<unknown[]> {
+export async function decisionsJson(
+  snapshot: Archive,
+  items: readonly ExportedItem[],
+): Promise<unknown[]> {
   const seen = new Map<number, DecisionsTable>();
   for (const sha of new Set(items.map((e) => e.item.sha256))) {
     for (const d of await snapshot.index.decisionsFor(sha)) seen.set(d.seq, d);

@@ -18,24 +18,33 @@ interface ReadMember {
 /** Every member through yauzl (a strict reader that checks sizes; CRC checked here). */
 function readZip(path: string): Promise<ReadMember[]> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, zip) => {
-      if (err !== null) return reject(err);
-      const out: ReadMember[] = [];
-      zip.on('entry', (e: yauzl.Entry) => {
-        zip.openReadStream(e, (err2, stream) => {
-          if (err2 !== null) return reject(err2);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.push({ name: e.fileName, bytes: Buffer.concat(chunks), crc: e.crc32, method: e.compressionMethod });
-            zip.readEntry();
+    yauzl.open(
+      path,
+      { lazyEntries: true, strictFileNames: true, validateEntrySizes: true },
+      (err, zip) => {
+        if (err !== null) return reject(err);
+        const out: ReadMember[] = [];
+        zip.on('entry', (e: yauzl.Entry) => {
+          zip.openReadStream(e, (err2, stream) => {
+            if (err2 !== null) return reject(err2);
+            const chunks: Buffer[] = [];
+            stream.on('data', (c: Buffer) => chunks.push(c));
+            stream.on('end', () => {
+              out.push({
+                name: e.fileName,
+                bytes: Buffer.concat(chunks),
+                crc: e.crc32,
+                method: e.compressionMethod,
+              });
+              zip.readEntry();
+            });
           });
         });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
+        zip.on('end', () => resolve(out));
+        zip.on('error', reject);
+        zip.readEntry();
+      },
+    );
   });
 }
 
@@ -51,7 +60,8 @@ describe('writeStoredZip', () => {
     contents.set('bag/data/items/empty', Buffer.alloc(0));
     contents.set('bag/data/items/random.bin', randomBytes(300_000));
     members = [...contents.keys()].map((name, i) => ({ name, file: join(dir, 'in', String(i)) }));
-    for (const [i, [, bytes]] of [...contents].entries()) await writeFile(join(dir, 'in', String(i)), bytes);
+    for (const [i, [, bytes]] of [...contents].entries())
+      await writeFile(join(dir, 'in', String(i)), bytes);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -70,7 +80,9 @@ describe('writeStoredZip', () => {
   it('is deterministic: the same files give the same bytes', async () => {
     await writeStoredZip(join(dir, 'b1.zip'), members);
     await writeStoredZip(join(dir, 'b2.zip'), members);
-    expect((await readFile(join(dir, 'b1.zip'))).equals(await readFile(join(dir, 'b2.zip')))).toBe(true);
+    expect((await readFile(join(dir, 'b1.zip'))).equals(await readFile(join(dir, 'b2.zip')))).toBe(
+      true,
+    );
   });
 
   it('writes ZIP64 records that yauzl, Python and Info-ZIP accept', async () => {
@@ -78,7 +90,11 @@ describe('writeStoredZip', () => {
     await writeStoredZip(out, members, { forceZip64: true });
     const read = await readZip(out);
     expect(read.map((m) => m.bytes.length)).toEqual([...contents.values()].map((b) => b.length));
-    const py = execFileSync('python3', ['-c', 'import sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))', out]);
+    const py = execFileSync('python3', [
+      '-c',
+      'import sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))',
+      out,
+    ]);
     expect(py.toString()).toBe('None\n3\n');
     execFileSync('unzip', ['-tq', out]);
     execFileSync('unzip', ['-tq', join(dir, 'a.zip')]);
@@ -86,6 +102,8 @@ describe('writeStoredZip', () => {
 
   it('refuses to overwrite and refuses non-ASCII names', async () => {
     await expect(writeStoredZip(join(dir, 'a.zip'), members)).rejects.toThrow(/EEXIST/);
-    await expect(writeStoredZip(join(dir, 'c.zip'), [{ name: 'bag/é', file: members[0]?.file ?? '' }])).rejects.toThrow(/ASCII/);
+    await expect(
+      writeStoredZip(join(dir, 'c.zip'), [{ name: 'bag/é', file: members[0]?.file ?? '' }]),
+    ).rejects.toThrow(/ASCII/);
   });
 });

@@ -33,9 +33,14 @@ interface Written {
 }
 
 /** Writes `members` (in the order given) to `out`, which must not exist. */
-export async function writeStoredZip(out: string, members: readonly ZipMember[], opts: { forceZip64?: boolean } = {}): Promise<void> {
+export async function writeStoredZip(
+  out: string,
+  members: readonly ZipMember[],
+  opts: { forceZip64?: boolean } = {},
+): Promise<void> {
   for (const m of members) {
-    if (!/^[\x20-\x7e]+$/.test(m.name)) throw new Error(`zip member name must be printable ASCII: ${m.name}`);
+    if (!/^[\x20-\x7e]+$/.test(m.name))
+      throw new Error(`zip member name must be printable ASCII: ${m.name}`);
   }
   const fh = await open(out, 'wx');
   try {
@@ -101,7 +106,10 @@ function localHeader(w: Written, zip64: boolean): Buffer {
 function centralHeader(w: Written, force: boolean): Buffer {
   const bigSize = force || w.size >= MAX32;
   const bigOffset = force || w.offset >= MAX32;
-  const extra = zip64Extra([...(bigSize ? [w.size, w.size] : []), ...(bigOffset ? [w.offset] : [])]);
+  const extra = zip64Extra([
+    ...(bigSize ? [w.size, w.size] : []),
+    ...(bigOffset ? [w.offset] : []),
+  ]);
   const zip64 = bigSize || bigOffset;
   const h = Buffer.alloc(46);
   h.writeUInt32LE(0x02014b50, 0);
