@@ -3,6 +3,8 @@ import type { JsonValue } from '../../core/canonical-json.js';
 import { toHex } from '../../core/sha256.js';
 import type { LedgerEntry } from '../../ledger/entry.js';
 import type { BagWriter } from './bag-writer.adapter.js';
+import { ExportError } from './errors.js';
+import { splitSignedNote } from './signed-note.js';
 import type { ExportedItem } from './tables.js';
 
 /** One event of custody/events.json, in the shape of a PREMIS 3 event (semantic units 2.x). */
@@ -146,4 +148,34 @@ function isSourceRecord(e: LedgerEntry): boolean {
 
 function stringsOf(v: JsonValue | undefined): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * custody/consistency.json: the RFC 9162 §2.1.4 proof that the export's tree extends the one an
+ * older checkpoint (held by someone already) committed to. The old note must verify under this
+ * archive's key and name a root this ledger had at that size; otherwise the archive has forked.
+ */
+export function sinceProof(snapshot: Archive, oldNote: string) {
+  const old = splitSignedNote(oldNote, snapshot.verifierKey).checkpoint;
+  const size = snapshot.treeSize;
+  if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+    );
+  }
+  const oldRoot = snapshot.ledger.root(old.size);
+  if (!oldRoot.equals(old.root)) {
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``,
+    );
+  }
+  return {
+    old_size: old.size,
+    old_root: toHex(oldRoot),
+    new_size: size,
+    new_root: toHex(snapshot.ledger.root(size)),
+    proof: (old.size === size ? [] : snapshot.ledger.consistencyProof(old.size, size)).map(toHex),
+  };
 }

@@ -1,13 +1,13 @@
 import type { Archive } from '../../app.js';
 import type { JsonValue } from '../../core/canonical-json.js';
 import { toHex } from '../../core/sha256.js';
-import { baggingDate, itemBagPath } from './bagit.js';
+import { baggingDate } from './bagit.js';
 import { BagWriter, checkOutFree, publish } from './bag-writer.adapter.js';
-import { writeLedgerFiles } from './custody-files.js';
+import { sinceProof, writeLedgerFiles } from './custody-files.js';
+import { copyPayload, type Substitution, type Withheld } from './payload.js';
 import { ExportError } from './errors.js';
-import { blurredPreview, isImage } from './previews.adapter.js';
 import { findReferenceFiles } from './reference-files.adapter.js';
-import { resolveSelection, type Withdrawal } from './select.js';
+import { resolveSelection, withdrawals } from './select.js';
 import { parseSelection, type SelectionTerm } from './selection.js';
 import { splitSignedNote } from './signed-note.js';
 import {
@@ -16,7 +16,6 @@ import {
   itemsTable,
   subjectsTable,
   unitsTable,
-  type ExportedItem,
 } from './tables.js';
 
 export interface ExportOptions {
@@ -39,27 +38,13 @@ export interface ExportDeps {
   now(): number;
 }
 
-/** A withheld.json record: what is not in the bag as received, and why. */
-export interface Withheld {
-  kind: 'withdrawn' | 'substituted' | 'withheld' | 'ledger-entry';
-  item?: string;
-  sha256?: string;
-  /** A ledger entry left out of ledger.jsonl. */
-  seq?: number;
-  reason: string;
-  authority?: string;
-  withdrawal_seq?: number;
-  preview_path?: string;
-  preview_sha256?: string;
-}
-
 export interface ExportResult {
   out: string;
   zip: boolean;
   tree_size: number;
   root: string;
   items: number;
-  substituted: { item: string; sha256: string; preview_sha256: string }[];
+  substituted: Substitution[];
   withheld: Withheld[];
   tagmanifest_sha256: string;
   ledger_seq: number;
@@ -164,50 +149,13 @@ async function buildBag(
     opts.terms,
     await withdrawals(snapshot),
   );
-  const sources = new Map((await snapshot.index.listDeliveries()).map((d) => [d.id, d.source]));
-  const withheld: Withheld[] = withdrawn.map(({ item, withdrawal: w }) => ({
-    kind: 'withdrawn',
-    item: item.id,
-    sha256: item.sha256,
-    reason: `withdrawn by ledger entry ${w.seq}${w.seq >= size ? ' (after this checkpoint)' : ''}: ${w.reason}`,
-    authority: w.authority,
-    withdrawal_seq: w.seq,
-  }));
-  const substituted: ExportResult['substituted'] = [];
-  const exported: ExportedItem[] = [];
-  for (const item of chosen) {
-    const source = sources.get(item.delivery_id) ?? '';
-    if (opts.blurImages && isImage(item)) {
-      const preview = await blurredPreview(snapshot, item);
-      if (preview === null) {
-        withheld.push({
-          kind: 'withheld',
-          item: item.id,
-          sha256: item.sha256,
-          reason: '--blur-images: the image cannot be decoded, so no preview could stand in for it',
-        });
-        continue;
-      }
-      const bagPath = `data/previews/${item.id}.webp`;
-      const previewSha = await bag.copyFile(bagPath, preview, null);
-      const reason =
-        '--redact --blur-images: a blurred greyscale preview stands in for the image; the original digest is in the entry';
-      substituted.push({ item: item.id, sha256: item.sha256, preview_sha256: previewSha });
-      withheld.push({
-        kind: 'substituted',
-        item: item.id,
-        sha256: item.sha256,
-        preview_path: bagPath,
-        preview_sha256: previewSha,
-        reason,
-      });
-      exported.push({ item, bagPath, source, withheld: reason });
-      continue;
-    }
-    const bagPath = itemBagPath(item.id, item.name);
-    await bag.copyFile(bagPath, snapshot.store.pathOf(item.sha256), item.sha256);
-    exported.push({ item, bagPath, source, withheld: null });
-  }
+  const { exported, substituted, withheld } = await copyPayload(
+    snapshot,
+    bag,
+    chosen,
+    withdrawn,
+    opts.blurImages,
+  );
   const [last] = await snapshot.ledger.read(size - 1, size);
   for (const t of [
     itemsTable(exported),
@@ -297,64 +245,6 @@ async function buildBag(
       tagmanifest_sha256: tagmanifestSha256,
       notes,
     },
-  };
-}
-
-/** Every lawful withdrawal in the whole ledger, by object: those in the snapshot and any since. */
-async function withdrawals(snapshot: Archive): Promise<Map<string, Withdrawal>> {
-  const out = new Map<string, Withdrawal>();
-  for (const r of await snapshot.index.dumpTable('withdrawals')) {
-    out.set(String(r.sha256), {
-      seq: Number(r.seq),
-      sha256: String(r.sha256),
-      reason: String(r.reason),
-      authority: String(r.authority),
-    });
-  }
-  for (let from = snapshot.treeSize; from < snapshot.ledger.size; from += 5000) {
-    for (const s of await snapshot.ledger.read(from, Math.min(snapshot.ledger.size, from + 5000))) {
-      const { entry: e } = s;
-      const sha = e.objects[0];
-      if (e.type !== 'withdrawal' || sha === undefined || out.has(sha)) continue;
-      const text = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
-      out.set(sha, {
-        seq: e.seq,
-        sha256: sha,
-        reason: text(e.details.reason),
-        authority: text(e.details.authority),
-      });
-    }
-  }
-  return out;
-}
-
-/**
- * custody/consistency.json: the RFC 9162 §2.1.4 proof that the export's tree extends the one an
- * older checkpoint (held by someone already) committed to. The old note must verify under this
- * archive's key and name a root this ledger had at that size; otherwise the archive has forked.
- */
-function sinceProof(snapshot: Archive, oldNote: string) {
-  const old = splitSignedNote(oldNote, snapshot.verifierKey).checkpoint;
-  const size = snapshot.treeSize;
-  if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {
-    throw new ExportError(
-      'EXPORT_CHECKPOINT_INVALID',
-      `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
-    );
-  }
-  const oldRoot = snapshot.ledger.root(old.size);
-  if (!oldRoot.equals(old.root)) {
-    throw new ExportError(
-      'EXPORT_CHECKPOINT_INVALID',
-      `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``,
-    );
-  }
-  return {
-    old_size: old.size,
-    old_root: toHex(oldRoot),
-    new_size: size,
-    new_root: toHex(snapshot.ledger.root(size)),
-    proof: (old.size === size ? [] : snapshot.ledger.consistencyProof(old.size, size)).map(toHex),
   };
 }
 

@@ -4,8 +4,8 @@ export {
   type ExportDeps,
   type ExportOptions,
   type ExportResult,
-  type Withheld,
 } from './export.service.js';
+export type { Withheld } from './payload.js';
 export { ExportError, type ExportErrorCode } from './errors.js';
 export { parseSelection, type SelectionTerm } from './selection.js';
 export { packageRoot } from './reference-files.adapter.js';
