@@ -11,6 +11,10 @@ import { unitCommand } from './unit.command.js';
 import { schemeCommand } from './scheme.command.js';
 import { subjectCommand } from './subject.command.js';
 import { sourceCommand } from './source.command.js';
+import { sampleCommand } from './sample.command.js';
+import { examineCommand } from './examine.command.js';
+import { adjudicateCommand } from './adjudicate.command.js';
+import { statsCommand } from './stats.command.js';
 import { agreementCommand } from './agreement.command.js';
 import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
@@ -25,6 +29,7 @@ import { purgeCommand } from './purge.command.js';
 import { rebuildCommand } from './rebuild.command.js';
 import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
+import { verifyExportCommand } from './verify-export.command.js';
 import { withdrawCommand } from './withdraw.command.js';
 import { exportCommand } from './export.command.js';
 
@@ -32,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   initCommand,
   ingestCommand,
   verifyCommand,
+  verifyExportCommand,
   rebuildCommand,
   withdrawCommand,
   purgeCommand,
@@ -55,6 +61,10 @@ export const COMMANDS: readonly Command[] = [
   schemeCommand,
   subjectCommand,
   sourceCommand,
+  sampleCommand,
+  examineCommand,
+  adjudicateCommand,
+  statsCommand,
   exportCommand,
 ];
 

@@ -1,6 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
+import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/subject-rows.js';
+import { suggestLinks } from '../catalogue/subjects/suggestions.service.js';
 import {
   createSubject,
+  importSubjects,
   linkItems,
   mergeSubjects,
   splitSubject,
@@ -9,6 +13,7 @@ import {
   type SubjectInput,
 } from '../catalogue/subjects/subjects.service.js';
 import {
+  flag,
   list,
   printJson,
   requireStr,
@@ -26,7 +31,8 @@ export const subjectCommand: Command = {
   usage:
     'custody subject add [--number TEXT] [--scheme ID] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
-    'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list   (all with [--json])',
+    'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list | ' +
+    'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | subject suggest   (all with [--json])',
   options: {
     number: { type: 'string' },
     scheme: { type: 'string' },
@@ -38,6 +44,9 @@ export const subjectCommand: Command = {
     item: { type: 'string', multiple: true },
     into: { type: 'string' },
     reason: { type: 'string' },
+    'valid-only': { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
   },
   async run(args, io) {
     const [action, id, ...rest] = args.positionals;
@@ -116,6 +125,51 @@ export const subjectCommand: Command = {
           for (const s of subjects)
             io.stdout(
               `${s.id}  ${s.status.padEnd(6)}  ${s.number_normalised ?? '-'}  ${s.sex ?? '-'}  ${s.age_band ?? '-'}\n`,
+            );
+        return 0;
+      }
+      case 'import': {
+        const file = needId();
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (e) {
+          throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+        }
+        const parsed = /\.json$/i.test(file) ? parseSubjectsJson(text) : parseSubjectsCsv(text);
+        const r = await withArchive(args, io, 'write', 'subject import', (a) =>
+          importSubjects(a, parsed.rows, parsed.errors, { validOnly: flag(args, 'valid-only'), reason: reason() }),
+        );
+        if (wantsJson(args)) printJson(io, r);
+        else {
+          for (const e of r.errors) io.stdout(`  ! row ${e.row}, ${e.column}: ${e.reason} (not imported)\n`);
+          io.stdout(`${r.imported} subject(s) imported\n`);
+        }
+        return 0;
+      }
+      case 'export': {
+        const rows = await withArchive(args, io, 'read', 'subject export', async (a) => {
+          const links = new Map<string, string[]>();
+          for (const l of await a.examinations.allSubjectItems()) links.set(l.subject_id, [...(links.get(l.subject_id) ?? []), l.item_id]);
+          return subjectsForExport(await a.index.listSubjects(), links);
+        });
+        const format = str(args, 'format') ?? 'csv';
+        if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+        const text = format === 'csv' ? subjectsCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`;
+        const out = str(args, 'out');
+        if (out === undefined) io.stdout(text);
+        else await writeFile(out, text);
+        return 0;
+      }
+      case 'suggest': {
+        const suggestions = await withArchive(args, io, 'read', 'subject suggest', (a) => suggestLinks(a));
+        if (wantsJson(args)) printJson(io, { count: suggestions.length, suggestions });
+        else
+          for (const s of suggestions)
+            io.stdout(
+              s.kind === 'link'
+                ? `link ${s.items.join(' ')} to subject ${s.subjects[0] ?? ''}  (${s.basis.type === 'cluster' ? `near-duplicate cluster ${s.basis.cluster}` : `${s.basis.decision} decision, entry ${s.basis.seq}`}); confirm: custody subject link ${s.subjects[0] ?? ''} ${s.items.map((i) => `--item ${i}`).join(' ')} --reason …\n`
+                : `review: subjects ${s.subjects.join(', ')} share ${s.basis.type === 'cluster' ? `cluster ${s.basis.cluster}` : `a ${s.basis.decision} decision (entry ${s.basis.seq})`}; merge if they are one person\n`,
             );
         return 0;
       }
