@@ -72,8 +72,11 @@ function printText(write: (s: string) => void, r: ExportResult): void {
   );
   if (r.substituted.length > 0)
     write(`  ${r.substituted.length} images replaced by blurred previews (--blur-images)\n`);
-  for (const w of r.withheld)
-    write(`  ${w.kind}: ${w.item ?? `ledger entry ${w.seq ?? '?'}`}: ${w.reason}\n`);
+  for (const w of r.withheld) write(`  ${w.kind}: ${w.item_id}: ${w.reason}\n`);
+  if (r.withheld_entries.length > 0)
+    write(
+      `  ${r.withheld_entries.length} source records left out of custody/ledger.jsonl (--redact)\n`,
+    );
   write(
     `recorded as ledger entry ${r.ledger_seq} (dissemination), tag manifest sha256 ${r.tagmanifest_sha256}\n`,
   );

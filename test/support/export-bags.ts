@@ -8,7 +8,7 @@ import { loadCore, sha256Hex } from './archive-fixtures.js';
 
 export interface ItemRow {
   item_id: string;
-  bag_path: string;
+  bag_path: string | null;
   sha256: string;
   size: number;
   delivery_id: string;
@@ -27,12 +27,11 @@ export interface ProofJson {
 }
 
 export interface WithheldJson {
-  kind: string;
-  item?: string;
-  sha256?: string;
-  seq?: number;
+  item_id: string;
   reason: string;
-  preview_path?: string;
+  substitute: string | null;
+  kind: string;
+  sha256: string;
   preview_sha256?: string;
 }
 
@@ -113,7 +112,7 @@ export async function checkBag(bag: string): Promise<ItemRow[]> {
   const substituted = new Map(
     (await readJson<WithheldJson[]>(bag, 'custody/withheld.json'))
       .filter((w) => w.kind === 'substituted')
-      .map((w) => [w.item, w]),
+      .map((w) => [w.item_id, w]),
   );
   for (const row of items) {
     const proof = await readJson<ProofJson>(bag, `custody/proofs/${row.item_id}.json`);
@@ -137,7 +136,7 @@ export async function checkBag(bag: string): Promise<ItemRow[]> {
       objects: string[];
     };
     expect(entry).toMatchObject({ type: 'ingestion', items: [row.item_id], objects: [row.sha256] });
-    const held = files.get(row.bag_path) ?? Buffer.alloc(0);
+    const held = files.get(row.bag_path ?? '') ?? Buffer.alloc(0);
     const sub = substituted.get(row.item_id);
     if (sub === undefined) expect(sha256Hex(held)).toBe(row.sha256);
     else expect(sha256Hex(held)).toBe(sub.preview_sha256);

@@ -3,8 +3,6 @@ import { CustodyError } from '../../core/errors.js';
 export type ExportErrorCode =
   /** The --select query does not parse (exit 2). */
   | 'EXPORT_SELECT_INVALID'
-  /** A selection term this archive cannot answer yet, e.g. `sample:` before samples exist (exit 2). */
-  | 'EXPORT_SELECT_UNSUPPORTED'
   /** The options contradict each other (--blur-images without --redact, …) (exit 2). */
   | 'EXPORT_OPTIONS_INVALID'
   /** --out names a non-empty directory or an existing file (exit 2). */

@@ -46,6 +46,8 @@ export interface ExportResult {
   items: number;
   substituted: Substitution[];
   withheld: Withheld[];
+  /** Ledger entries left out of custody/ledger.jsonl by --redact (custody/withheld-entries.json). */
+  withheld_entries: { seq: number; reason: string }[];
   tagmanifest_sha256: string;
   ledger_seq: number;
   notes: string[];
@@ -171,8 +173,6 @@ async function buildBag(
     fullLedger: opts.fullLedger,
     redact: opts.redact,
   });
-  for (const w of ledgerFiles.withheldEntries)
-    withheld.push({ kind: 'ledger-entry', seq: w.seq, reason: w.reason });
   await bag.writeFile('custody/verifier-key.txt', `${snapshot.verifierKey}\n`);
   await bag.writeFile(
     'custody/verifier-key.pem',
@@ -184,6 +184,7 @@ async function buildBag(
   if (consistency !== null) await bag.writeJson('custody/consistency.json', consistency);
   await bag.writeJson('custody/events.json', ledgerFiles.events);
   await bag.writeJson('custody/withheld.json', withheld);
+  await bag.writeJson('custody/withheld-entries.json', ledgerFiles.withheldEntries);
   const rootHex = toHex(root);
   await bag.writeJson('custody/export.json', {
     format: 'custody-export',
@@ -224,11 +225,8 @@ async function buildBag(
     substituted: substituted.map((s) => ({ item: s.item, preview_sha256: s.preview_sha256 })),
     withheld: withheld
       .filter((w) => w.kind !== 'substituted')
-      .map((w): JsonValue =>
-        w.seq !== undefined
-          ? { kind: w.kind, seq: w.seq, reason: w.reason }
-          : { kind: w.kind, item: w.item ?? null, sha256: w.sha256 ?? null, reason: w.reason },
-      ),
+      .map((w) => ({ kind: w.kind, item_id: w.item_id, sha256: w.sha256, reason: w.reason })),
+    withheld_entries: ledgerFiles.withheldEntries.map((w) => ({ seq: w.seq, reason: w.reason })),
   };
   const itemIds = exported.map((e) => e.item.id);
   const objects = [...new Set(exported.map((e) => e.item.sha256))].sort();
@@ -242,6 +240,7 @@ async function buildBag(
       items: exported.length,
       substituted,
       withheld,
+      withheld_entries: ledgerFiles.withheldEntries,
       tagmanifest_sha256: tagmanifestSha256,
       notes,
     },

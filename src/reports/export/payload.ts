@@ -6,17 +6,21 @@ import { blurredPreview, isImage } from './previews.adapter.js';
 import type { Withdrawal } from './select.js';
 import type { ExportedItem } from './tables.js';
 
-/** A withheld.json record (LAYOUT.md): what is not in the bag as received, and why. */
+/**
+ * A custody/withheld.json record (LAYOUT.md): an item not in the bag as received, and why.
+ * `item_id`, `reason` and `substitute` are what verify-export reads; the rest say more.
+ */
 export interface Withheld {
-  kind: 'withdrawn' | 'substituted' | 'withheld' | 'ledger-entry';
-  item?: string;
-  sha256?: string;
-  /** A ledger entry left out of ledger.jsonl. */
-  seq?: number;
+  item_id: string;
   reason: string;
+  /** The bag path of what stands in for the item (its preview), or null. */
+  substitute: string | null;
+  /** withdrawn: not exported at all; substituted: a preview in its place; withheld: no file. */
+  kind: 'withdrawn' | 'substituted' | 'withheld';
+  /** The original's digest (the ledger's). */
+  sha256: string;
   authority?: string;
   withdrawal_seq?: number;
-  preview_path?: string;
   preview_sha256?: string;
 }
 
@@ -29,7 +33,7 @@ export interface Substitution {
 /**
  * data/items/ (and data/previews/ under --blur-images): each chosen item's bytes, streamed from
  * the store and re-hashed against the ledger's digest, or its blurred preview in its place. The
- * withdrawn ones are only listed.
+ * withdrawn ones are only listed in withheld.json: no row, no file, no proof.
  */
 export async function copyPayload(
   snapshot: Archive,
@@ -41,8 +45,9 @@ export async function copyPayload(
   const size = snapshot.treeSize;
   const sources = new Map((await snapshot.index.listDeliveries()).map((d) => [d.id, d.source]));
   const withheld: Withheld[] = withdrawn.map(({ item, withdrawal: w }) => ({
+    item_id: item.id,
+    substitute: null,
     kind: 'withdrawn',
-    item: item.id,
     sha256: item.sha256,
     reason: `withdrawn by ledger entry ${w.seq}${w.seq >= size ? ' (after this checkpoint)' : ''}: ${w.reason}`,
     authority: w.authority,
@@ -55,12 +60,17 @@ export async function copyPayload(
     if (blurImages && isImage(item)) {
       const preview = await blurredPreview(snapshot, item);
       if (preview === null) {
+        // Withheld outright: no file, but its row, entry and proof still travel.
+        const reason =
+          '--blur-images: the image cannot be decoded, so no preview can stand in for it';
         withheld.push({
+          item_id: item.id,
+          reason,
+          substitute: null,
           kind: 'withheld',
-          item: item.id,
           sha256: item.sha256,
-          reason: '--blur-images: the image cannot be decoded, so no preview could stand in for it',
         });
+        exported.push({ item, bagPath: null, source, withheld: reason });
         continue;
       }
       const bagPath = `data/previews/${item.id}.webp`;
@@ -69,12 +79,12 @@ export async function copyPayload(
         '--redact --blur-images: a blurred greyscale preview stands in for the image; the original digest is in the entry';
       substituted.push({ item: item.id, sha256: item.sha256, preview_sha256: previewSha });
       withheld.push({
-        kind: 'substituted',
-        item: item.id,
-        sha256: item.sha256,
-        preview_path: bagPath,
-        preview_sha256: previewSha,
+        item_id: item.id,
         reason,
+        substitute: bagPath,
+        kind: 'substituted',
+        sha256: item.sha256,
+        preview_sha256: previewSha,
       });
       exported.push({ item, bagPath, source, withheld: reason });
       continue;

@@ -56,11 +56,24 @@ export async function resolveSelection(
           );
         }
         break;
-      case 'sample':
-        throw new ExportError(
-          'EXPORT_SELECT_UNSUPPORTED',
-          `--select sample:${term.id}: this archive has no samples yet (the examination workflow is not in this version); select the items instead`,
-        );
+      case 'sample': {
+        const sample =
+          (await snapshot.examinations.findSample(term.id)) ??
+          (await snapshot.examinations.findSample(term.id.toUpperCase()));
+        if (sample === undefined) throw notFound(`no sample ${term.id} ${at}`);
+        for (const m of await snapshot.examinations.members(sample.id)) {
+          const ids =
+            sample.unit_kind === 'items'
+              ? [m.member_id]
+              : (await snapshot.index.subjectItems(m.member_id)).map((l) => l.item_id);
+          add(
+            (await Promise.all(ids.map((id) => snapshot.index.getItem(id)))).filter(
+              (i): i is ItemsTable => i !== undefined,
+            ),
+          );
+        }
+        break;
+      }
       case 'source': {
         const deliveries = (await snapshot.index.listDeliveries()).filter(
           (d) => d.source === term.codename,

@@ -11,7 +11,7 @@ describe('parseSelection', () => {
       { kind: 'items', ids: ['01AB', '01CD'] },
       { kind: 'delivery', id: '01XY' },
       { kind: 'subjects', ids: ['01S1', '01S2'] },
-      { kind: 'sample', id: '01P' },
+      { kind: 'sample', id: '01p' },
       { kind: 'source', codename: 'Cedar-2' },
     ]);
   });

@@ -8,7 +8,7 @@ import { ExportError } from './errors.js';
  *          | 'items:' id (',' id)*      items by id
  *          | 'delivery:' id            every item of one delivery
  *          | 'subjects:' id (',' id)*  the items linked to these subjects
- *          | 'sample:' id              the members of a sample (their items)
+ *          | 'sample:' id-or-name      a sample's items (its items, or its subjects' items)
  *          | 'source:' codename        every item of every delivery from that source (any text but '+')
  *
  * Untrusted input (a person's command line): parsed strictly, nothing is guessed.
@@ -27,7 +27,8 @@ const SINGLE = new Set(['delivery', 'sample', 'source']);
 
 /**
  * Parses a --select query into its terms, in order, duplicates kept (a union does not mind).
- * Ids are upper-cased (ULIDs are case-insensitive, Crockford base 32); codenames are kept as given.
+ * Ids are upper-cased (ULIDs are case-insensitive, Crockford base 32); codenames and sample names
+ * are kept as given.
  *
  * @example
  *   parseSelection('items:01ab,01cd+source:CEDAR')
@@ -73,7 +74,7 @@ function parseTerm(term: string): SelectionTerm {
     case 'delivery':
       return { kind, id: first };
     default:
-      return { kind: 'sample', id: first };
+      return { kind: 'sample', id: values[0] ?? '' }; // a sample id or its name, as written
   }
 }
 

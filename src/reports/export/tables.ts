@@ -14,7 +14,8 @@ export interface Table {
 
 export interface ExportedItem {
   item: ItemsTable;
-  bagPath: string;
+  /** null: withheld outright (its row, entry and proof travel, no file). */
+  bagPath: string | null;
   source: string;
   /** null, or why the bag holds something else in its place (a blurred preview). */
   withheld: string | null;
