@@ -32,6 +32,7 @@ import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
 import { verifyExportCommand } from './verify-export.command.js';
 import { withdrawCommand } from './withdraw.command.js';
+import { exportCommand } from './export.command.js';
 
 export const COMMANDS: readonly Command[] = [
   initCommand,
@@ -65,6 +66,7 @@ export const COMMANDS: readonly Command[] = [
   examineCommand,
   adjudicateCommand,
   statsCommand,
+  exportCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
@@ -78,6 +80,10 @@ const USAGE_CODES = new Set([
   'DB_CONFIG_MISSING',
   'INGEST_BAD_REQUEST',
   'SOURCE_KEY_REQUIRED',
+  'EXPORT_SELECT_INVALID',
+  'EXPORT_OPTIONS_INVALID',
+  'EXPORT_OUT_EXISTS',
+  'EXPORT_NOT_SIGNED',
 ]);
 
 function defaultIo(): Io {

@@ -99,6 +99,7 @@ export class LedgerReplayer {
         break;
       case 'decision':
       case 'cataloguing':
+      case 'dissemination':
         break;
     }
   }

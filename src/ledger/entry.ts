@@ -18,6 +18,7 @@ export const ENTRY_TYPES = [
   'decision', // ours: an examiner's decision on a pair or cluster (same image / same subject / different)
   'cataloguing', // ours: the catalogue changed (units; later subjects and sources): details.action says how
   'examination', // ours: sampling plans, assignments, sealed submissions, reveals, adjudication: details.action
+  'dissemination', // PREMIS: copies made available (`custody export`): the bag's selection, checkpoint and tag-manifest digest
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 

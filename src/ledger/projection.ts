@@ -161,6 +161,7 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
       break;
     case 'creation':
     case 'fixity check':
+    case 'dissemination': // the entry itself is the record of an export; no index rows
       break;
   }
   return out;

@@ -1,0 +1,181 @@
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { toHex } from '../../core/sha256.js';
+import type { LedgerEntry } from '../../ledger/entry.js';
+import type { BagWriter } from './bag-writer.adapter.js';
+import { ExportError } from './errors.js';
+import { splitSignedNote } from './signed-note.js';
+import type { ExportedItem } from './tables.js';
+
+/** One event of custody/events.json, in the shape of a PREMIS 3 event (semantic units 2.x). */
+export interface PremisEvent {
+  eventIdentifier: { eventIdentifierType: 'custody-ledger-seq'; eventIdentifierValue: string };
+  eventType: string;
+  eventDateTime: string;
+  eventOutcome: string;
+  linkingAgentIdentifier: {
+    linkingAgentIdentifierType: 'custody-actor';
+    linkingAgentIdentifierValue: string;
+  }[];
+  linkingObjectIdentifier: {
+    linkingObjectIdentifierType: 'custody-item' | 'sha256' | 'custody-delivery';
+    linkingObjectIdentifierValue: string;
+  }[];
+}
+
+export interface LedgerFilesResult {
+  events: PremisEvent[];
+  /** Entries left out of ledger.jsonl by --redact, and why. */
+  withheldEntries: { seq: number; reason: string }[];
+  ledgerLines: number;
+}
+
+const CHUNK = 5000;
+
+/**
+ * One pass over the ledger up to the checkpoint, writing as it goes (never the whole ledger in
+ * memory): custody/entries/<seq>.json (the exact leaf data, RFC 9162 §2.1.1) and
+ * custody/proofs/<item>.json (the inclusion proof at the checkpoint, RFC 9162 §2.1.3) for each
+ * exported item's ingestion entry; custody/ledger.jsonl, the exact lines of the entries that
+ * touch the selection (or all, --full-ledger); and the PREMIS-style events of those entries.
+ * With --redact, source-register, -identity and -read entries (which carry the sealed identity or
+ * a custodian's reason) stay out even of a full ledger, and are listed as withheld.
+ */
+export async function writeLedgerFiles(
+  snapshot: Archive,
+  bag: BagWriter,
+  items: readonly ExportedItem[],
+  opts: { fullLedger: boolean; redact: boolean },
+): Promise<LedgerFilesResult> {
+  const size = snapshot.treeSize;
+  const bySeq = new Map(items.map((e) => [e.item.seq, e.item]));
+  const ids = new Set(items.map((e) => e.item.id));
+  const itemsBySha = new Map<string, string[]>();
+  for (const e of items)
+    itemsBySha.set(e.item.sha256, [...(itemsBySha.get(e.item.sha256) ?? []), e.item.id]);
+  const deliveries = new Set(items.map((e) => e.item.delivery_id));
+  const out: LedgerFilesResult = { events: [], withheldEntries: [], ledgerLines: 0 };
+  const ledger = await bag.openStream('custody/ledger.jsonl');
+  try {
+    for (let from = 0; from < size; from += CHUNK) {
+      for (const s of await snapshot.ledger.read(from, Math.min(size, from + CHUNK))) {
+        const e = s.entry;
+        const item = bySeq.get(e.seq);
+        if (item !== undefined && e.type === 'ingestion') {
+          await bag.writeFile(`custody/entries/${e.seq}.json`, s.bytes);
+          await bag.writeJson(`custody/proofs/${item.id}.json`, {
+            item_id: item.id,
+            seq: e.seq,
+            tree_size: size,
+            leaf_hash: toHex(s.leafHash),
+            proof: snapshot.ledger.inclusionProof(e.seq, size).map(toHex),
+            entry: `entries/${e.seq}.json`,
+          });
+        }
+        const links = linksOf(e, ids, itemsBySha, deliveries);
+        if (links.length > 0) out.events.push(premisEvent(e, links));
+        if (!opts.fullLedger && links.length === 0 && e.seq !== 0) continue;
+        if (opts.redact && isSourceRecord(e)) {
+          out.withheldEntries.push({
+            seq: e.seq,
+            reason: 'source record (sealed identity, custodian access): withheld under --redact',
+          });
+          continue;
+        }
+        await ledger.write(Buffer.concat([s.bytes, Buffer.from('\n')]));
+        out.ledgerLines++;
+      }
+    }
+  } finally {
+    await ledger.close();
+  }
+  return out;
+}
+
+type Link = PremisEvent['linkingObjectIdentifier'][number];
+
+/** What of the selection an entry names: exported items, their objects, their deliveries' start and end. */
+function linksOf(
+  e: LedgerEntry,
+  ids: Set<string>,
+  itemsBySha: Map<string, string[]>,
+  deliveries: Set<string>,
+): Link[] {
+  const named = new Set<string>(e.items.filter((i) => ids.has(i)));
+  for (const i of stringsOf(e.details.items)) if (ids.has(i)) named.add(i);
+  const objects = e.objects.filter((o) => itemsBySha.has(o));
+  for (const o of objects) for (const i of itemsBySha.get(o) ?? []) named.add(i);
+  const links: Link[] = [...named]
+    .sort()
+    .map((v) => ({ linkingObjectIdentifierType: 'custody-item', linkingObjectIdentifierValue: v }));
+  for (const o of [...new Set(objects)].sort())
+    links.push({ linkingObjectIdentifierType: 'sha256', linkingObjectIdentifierValue: o });
+  const delivery = e.details.delivery;
+  if (
+    (e.type === 'ingestion start' || e.type === 'ingestion end') &&
+    typeof delivery === 'string' &&
+    deliveries.has(delivery)
+  ) {
+    links.push({
+      linkingObjectIdentifierType: 'custody-delivery',
+      linkingObjectIdentifierValue: delivery,
+    });
+  }
+  return links;
+}
+
+function premisEvent(e: LedgerEntry, links: Link[]): PremisEvent {
+  const flags = stringsOf(e.details.flags);
+  return {
+    eventIdentifier: {
+      eventIdentifierType: 'custody-ledger-seq',
+      eventIdentifierValue: String(e.seq),
+    },
+    eventType: e.type,
+    eventDateTime: e.time,
+    eventOutcome: flags.length === 0 ? 'success' : `success, flagged: ${flags.join(', ')}`,
+    linkingAgentIdentifier: [
+      { linkingAgentIdentifierType: 'custody-actor', linkingAgentIdentifierValue: e.actor },
+    ],
+    linkingObjectIdentifier: links,
+  };
+}
+
+function isSourceRecord(e: LedgerEntry): boolean {
+  const action = e.details.action;
+  return e.type === 'cataloguing' && typeof action === 'string' && action.startsWith('source.');
+}
+
+function stringsOf(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * custody/consistency.json: the RFC 9162 §2.1.4 proof that the export's tree extends the one an
+ * older checkpoint (held by someone already) committed to. The old note must verify under this
+ * archive's key and name a root this ledger had at that size; otherwise the archive has forked.
+ */
+export function sinceProof(snapshot: Archive, oldNote: string) {
+  const old = splitSignedNote(oldNote, snapshot.verifierKey).checkpoint;
+  const size = snapshot.treeSize;
+  if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+    );
+  }
+  const oldRoot = snapshot.ledger.root(old.size);
+  if (!oldRoot.equals(old.root)) {
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``,
+    );
+  }
+  return {
+    old_size: old.size,
+    old_root: toHex(oldRoot),
+    new_size: size,
+    new_root: toHex(snapshot.ledger.root(size)),
+    proof: (old.size === size ? [] : snapshot.ledger.consistencyProof(old.size, size)).map(toHex),
+  };
+}

@@ -1,0 +1,265 @@
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { toHex } from '../../core/sha256.js';
+import { baggingDate } from './bagit.js';
+import { BagWriter, checkOutFree, publish } from './bag-writer.adapter.js';
+import { sinceProof, writeLedgerFiles } from './custody-files.js';
+import { copyPayload, type Substitution, type Withheld } from './payload.js';
+import { ExportError } from './errors.js';
+import { findReferenceFiles } from './reference-files.adapter.js';
+import { resolveSelection, withdrawals } from './select.js';
+import { parseSelection, type SelectionTerm } from './selection.js';
+import { splitSignedNote } from './signed-note.js';
+import {
+  authenticityTable,
+  decisionsJson,
+  itemsTable,
+  subjectsTable,
+  unitsTable,
+} from './tables.js';
+
+export interface ExportOptions {
+  /** The --select query, as given (recorded verbatim in bag-info and the ledger). */
+  selection: string;
+  at?: number;
+  out: string;
+  redact: boolean;
+  blurImages: boolean;
+  fullLedger: boolean;
+  /** --since-checkpoint: an older signed checkpoint note someone already holds. */
+  sinceCheckpoint?: string;
+  organization?: string;
+  softwareVersion: string;
+}
+
+export interface ExportDeps {
+  /** Opens the archive: read-only at a tree size (a snapshot), or for writing the export's entry. */
+  open(mode: 'read' | 'write', at?: number): Promise<Archive>;
+  now(): number;
+}
+
+export interface ExportResult {
+  out: string;
+  zip: boolean;
+  tree_size: number;
+  root: string;
+  items: number;
+  substituted: Substitution[];
+  withheld: Withheld[];
+  /** Ledger entries left out of custody/ledger.jsonl by --redact (custody/withheld-entries.json). */
+  withheld_entries: { seq: number; reason: string }[];
+  tagmanifest_sha256: string;
+  ledger_seq: number;
+  notes: string[];
+}
+
+/**
+ * `custody export`: a BagIt bag (RFC 8493) of the selected items as the archive stood at one
+ * signed checkpoint, with everything needed to check it without Custody (LAYOUT.md). The data
+ * come from a snapshot of the first N entries; the export's own 'dissemination' entry is appended
+ * afterwards, and only then does the bag take its final name.
+ */
+export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<ExportResult> {
+  if (opts.blurImages && !opts.redact)
+    throw new ExportError('EXPORT_OPTIONS_INVALID', '--blur-images goes with --redact');
+  const terms = parseSelection(opts.selection);
+  const zip = opts.out.toLowerCase().endsWith('.zip');
+  await checkOutFree(opts.out, zip);
+  const treeSize = await chooseTreeSize(deps, opts.at);
+  const bag = await BagWriter.create(opts.out);
+  let built: Awaited<ReturnType<typeof buildBag>>;
+  let artefact = bag.dir;
+  let ledgerSeq: number;
+  try {
+    const snapshot = await deps.open('read', treeSize);
+    try {
+      built = await buildBag(snapshot, bag, { ...opts, terms }, deps.now());
+    } finally {
+      await snapshot.close();
+    }
+    if (zip) {
+      artefact = await bag.zip((opts.out.split('/').pop() ?? '').replace(/\.zip$/i, '') || 'bag');
+    }
+    ledgerSeq = await recordDissemination(deps, built.details, built.itemIds, built.objects);
+  } catch (e) {
+    await bag.discard();
+    throw e;
+  }
+  try {
+    await publish(artefact, opts.out);
+  } catch (cause) {
+    // The entry is written: keep the finished bag where it is and say where.
+    throw new ExportError(
+      'EXPORT_PUBLISH_FAILED',
+      `the export is recorded as ledger entry ${ledgerSeq}, but ${artefact} could not be renamed to ${opts.out}: move it by hand`,
+      { cause },
+    );
+  }
+  if (zip) await bag.discard();
+  return { ...built.result, out: opts.out, zip, ledger_seq: ledgerSeq };
+}
+
+/** The latest signed checkpoint, or --at N when N is one (RFC 9162 proofs are against a signed root). */
+async function chooseTreeSize(deps: ExportDeps, at: number | undefined): Promise<number> {
+  const archive = await deps.open('read');
+  let sizes: number[];
+  try {
+    sizes = await archive.ledger.checkpointSizes();
+  } finally {
+    await archive.close();
+  }
+  const latest = sizes.at(-1);
+  if (latest === undefined)
+    throw new ExportError('EXPORT_NOT_SIGNED', 'the archive has no signed checkpoint yet');
+  if (at === undefined) return latest;
+  if (sizes.includes(at)) return at;
+  const below = sizes.filter((s) => s < at).at(-1);
+  const above = sizes.find((s) => s > at);
+  const near = [below, above].filter((s) => s !== undefined).join(' and ');
+  throw new ExportError(
+    'EXPORT_NOT_SIGNED',
+    `--at ${at}: no signed checkpoint at that tree size; the nearest signed sizes are ${near} (\`custody checkpoint --at N\`)`,
+  );
+}
+
+async function buildBag(
+  snapshot: Archive,
+  bag: BagWriter,
+  opts: ExportOptions & { terms: SelectionTerm[] },
+  now: number,
+) {
+  const size = snapshot.treeSize;
+  const note = await snapshot.ledger.checkpointAt(size);
+  if (note === null)
+    throw new ExportError('EXPORT_NOT_SIGNED', `no signed checkpoint at tree size ${size}`);
+  const split = splitSignedNote(note, snapshot.verifierKey);
+  const root = snapshot.ledger.root(size);
+  if (
+    split.checkpoint.size !== size ||
+    !split.checkpoint.root.equals(root) ||
+    split.checkpoint.origin !== snapshot.manifest.origin
+  ) {
+    throw new ExportError(
+      'EXPORT_CHECKPOINT_INVALID',
+      `the signed checkpoint at ${size} does not match the ledger: run \`custody verify\``,
+    );
+  }
+  const consistency =
+    opts.sinceCheckpoint === undefined ? null : sinceProof(snapshot, opts.sinceCheckpoint);
+  const { items: chosen, withdrawn } = await resolveSelection(
+    snapshot,
+    opts.terms,
+    await withdrawals(snapshot),
+  );
+  const { exported, substituted, withheld } = await copyPayload(
+    snapshot,
+    bag,
+    chosen,
+    withdrawn,
+    opts.blurImages,
+  );
+  const [last] = await snapshot.ledger.read(size - 1, size);
+  for (const t of [
+    itemsTable(exported),
+    await subjectsTable(snapshot, exported),
+    await unitsTable(snapshot),
+    await authenticityTable(snapshot, exported, last?.entry.time ?? ''),
+  ]) {
+    await bag.writeFile(`data/tables/${t.name}.csv`, t.csv);
+    await bag.writeJson(`data/tables/${t.name}.json`, t.json);
+  }
+  await bag.writeJson('data/tables/decisions.json', await decisionsJson(snapshot, exported));
+  const ledgerFiles = await writeLedgerFiles(snapshot, bag, exported, {
+    fullLedger: opts.fullLedger,
+    redact: opts.redact,
+  });
+  await bag.writeFile('custody/verifier-key.txt', `${snapshot.verifierKey}\n`);
+  await bag.writeFile(
+    'custody/verifier-key.pem',
+    snapshot.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  );
+  await bag.writeFile('custody/checkpoint.txt', note);
+  await bag.writeFile('custody/checkpoint.body', split.body);
+  await bag.writeFile('custody/checkpoint.sig', split.signature);
+  if (consistency !== null) await bag.writeJson('custody/consistency.json', consistency);
+  await bag.writeJson('custody/events.json', ledgerFiles.events);
+  await bag.writeJson('custody/withheld.json', withheld);
+  await bag.writeJson('custody/withheld-entries.json', ledgerFiles.withheldEntries);
+  const rootHex = toHex(root);
+  await bag.writeJson('custody/export.json', {
+    format: 'custody-export',
+    version: 1,
+    origin: snapshot.manifest.origin,
+    tree_size: size,
+    root: rootHex,
+    selection: opts.selection,
+    items: exported.length,
+    redacted: opts.redact,
+  });
+  const notes: string[] = [];
+  const refs = findReferenceFiles();
+  for (const f of refs.found) await bag.copyFile(f.name, f.path, null);
+  if (refs.missing.length > 0)
+    notes.push(
+      `this installation lacks the reference verifier files (${refs.missing.join(', ')}): the bag does not carry them`,
+    );
+  const { tagmanifestSha256 } = await bag.finish({
+    sourceOrganization: opts.organization ?? snapshot.manifest.origin,
+    baggingDate: baggingDate(now),
+    treeSize: size,
+    rootHex,
+    description: `Custody export of ${exported.length} items at signed checkpoint ${size}`,
+    softwareVersion: opts.softwareVersion,
+    origin: snapshot.manifest.origin,
+    selection: opts.selection,
+  });
+  const details: { [k: string]: JsonValue } = {
+    selection: opts.selection,
+    tree_size: size,
+    root: rootHex,
+    tagmanifest_sha256: tagmanifestSha256,
+    items: exported.length,
+    redacted: opts.redact,
+    full_ledger: opts.fullLedger,
+    since_tree_size: consistency?.old_size ?? null,
+    substituted: substituted.map((s) => ({ item: s.item, preview_sha256: s.preview_sha256 })),
+    withheld: withheld
+      .filter((w) => w.kind !== 'substituted')
+      .map((w) => ({ kind: w.kind, item_id: w.item_id, sha256: w.sha256, reason: w.reason })),
+    withheld_entries: ledgerFiles.withheldEntries.map((w) => ({ seq: w.seq, reason: w.reason })),
+  };
+  const itemIds = exported.map((e) => e.item.id);
+  const objects = [...new Set(exported.map((e) => e.item.sha256))].sort();
+  return {
+    details,
+    itemIds,
+    objects,
+    result: {
+      tree_size: size,
+      root: rootHex,
+      items: exported.length,
+      substituted,
+      withheld,
+      withheld_entries: ledgerFiles.withheldEntries,
+      tagmanifest_sha256: tagmanifestSha256,
+      notes,
+    },
+  };
+}
+
+async function recordDissemination(
+  deps: ExportDeps,
+  details: { [k: string]: JsonValue },
+  items: string[],
+  objects: string[],
+): Promise<number> {
+  const archive = await deps.open('write');
+  try {
+    const [stored] = await archive.commit([
+      { actor: archive.config.actor, type: 'dissemination', items, objects, details },
+    ]);
+    return stored?.entry.seq ?? -1;
+  } finally {
+    await archive.close();
+  }
+}

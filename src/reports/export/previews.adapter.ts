@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Archive } from '../../app.js';
+import { decodeForAnalysis, writePreviews } from '../../analysis/image/image-decode.adapter.js';
+import type { ItemsTable } from '../../db/schema.js';
+import { previewPaths } from '../../jobs/analysis-worker.service.js';
+import { ExportError } from './errors.js';
+
+/** The small previews only: 256 px on the long edge, greyscale, Gaussian blur sigma 16. */
+const PREVIEW_SIZE = 256;
+
+/** Images get a blurred stand-in under --blur-images; other files travel as they are. */
+export function isImage(item: ItemsTable): boolean {
+  return item.media_type.startsWith('image/');
+}
+
+/**
+ * The path of the object's strongly blurred greyscale preview (the one `custody preview` shows),
+ * made now if it is not there yet. Derived, never evidence; its digest is recorded in
+ * withheld.json and in the export's ledger entry, so what was handed over stays fixed.
+ * Returns null when the image cannot be decoded (the item is then withheld outright).
+ */
+export async function blurredPreview(archive: Archive, item: ItemsTable): Promise<string | null> {
+  const analysis = await archive.index.getAnalysis(item.sha256);
+  if (analysis === undefined) {
+    throw new ExportError(
+      'EXPORT_NOT_ANALYSED',
+      `--blur-images: image ${item.id} has not been analysed yet (run \`custody analyze\`, then export again)`,
+    );
+  }
+  const paths = previewPaths(archive, item.sha256, PREVIEW_SIZE);
+  if (existsSync(paths.blurred)) return paths.blurred;
+  try {
+    const decoded = await decodeForAnalysis(await readFile(archive.store.pathOf(item.sha256)));
+    await writePreviews(decoded.raster, analysis.orientation, PREVIEW_SIZE, paths);
+  } catch {
+    return null; // undecodable bytes (the analysis warned about them): nothing safe to show
+  }
+  return paths.blurred;
+}
