@@ -1,5 +1,6 @@
 import type { Archive } from '../../app.js';
 import type { JsonValue } from '../../core/canonical-json.js';
+import { examinationTables } from './examination-tables.js';
 import { toHex } from '../../core/sha256.js';
 import { baggingDate } from './bagit.js';
 import { BagWriter, checkOutFree, publish } from './bag-writer.adapter.js';
@@ -169,6 +170,13 @@ async function buildBag(
     await bag.writeJson(`data/tables/${t.name}.json`, t.json);
   }
   await bag.writeJson('data/tables/decisions.json', await decisionsJson(snapshot, exported));
+  const exam = await examinationTables(snapshot, exported);
+  await bag.writeJson('data/tables/samples.json', exam.samples);
+  if (exam.examinations !== null) {
+    await bag.writeFile('data/tables/examinations.csv', exam.examinations.csv);
+    await bag.writeJson('data/tables/examinations.json', exam.examinations.json);
+  }
+  for (const st of exam.statistics) await bag.writeJson(`data/tables/${st.file}`, st.json);
   const ledgerFiles = await writeLedgerFiles(snapshot, bag, exported, {
     fullLedger: opts.fullLedger,
     redact: opts.redact,

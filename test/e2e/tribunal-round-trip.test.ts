@@ -1,0 +1,131 @@
+// Issue 5's round trip: the demo archive, taken through the examination workflow by `npm run
+// demo`, exported as a sample's bag; the bag then passes our offline verifier with the key pinned
+// and the plain script VERIFY.md describes (sha256sum, openssl, python3), and the statistics it
+// carries are exactly `custody stats --at <its checkpoint>`. Then each kind of tampering is
+// caught on that real bag.
+import { spawnSync } from 'node:child_process';
+import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { custody } from '../support/archive-fixtures.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { makeTempDir } from '../support/tmp.js';
+
+describe('tribunal round trip: demo archive → examination → export → independent verification', () => {
+  let base: string;
+  let bag: string;
+  let env: Record<string, string>;
+  let pinned: string;
+
+  beforeAll(async () => {
+    base = await makeTempDir('custody-round-trip');
+    const demo = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/scripts/demo.js')], {
+      env: { ...process.env, CUSTODY_DEMO_DIR: join(base, 'demo'), CUSTODY_DEMO_PHOTOS: '80', CUSTODY_ARCHIVE: '' },
+      encoding: 'utf8',
+    });
+    expect(demo.status, demo.stderr + demo.stdout.slice(-2000)).toBe(0);
+    env = { CUSTODY_ARCHIVE: join(base, 'demo', 'archive'), CUSTODY_ACTOR: 'prosecutor' };
+    // The key as the court would hold it: read from the archive, not from the bag.
+    pinned = join(base, 'pinned-key.txt');
+    await writeFile(pinned, (await custody(['key', '--public'], env)).stdout);
+    bag = join(base, 'bag');
+    const r = await custody(['export', '--select', 'sample:prevalence', '--out', bag, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+  }, 300_000);
+
+  it('passes our verifier with the pinned key, and the plain script of VERIFY.md', async () => {
+    const ours = await custody(['verify-export', bag, '--key', pinned], {});
+    expect(ours.code, ours.stdout + ours.stderr).toBe(0);
+    expect(ours.stdout).toContain('VERIFIED (key from: pinned key)');
+    const script = spawnSync('bash', [join(bag, 'verify.sh'), pinned], { encoding: 'utf8' });
+    expect(script.status, script.stdout + script.stderr).toBe(0);
+    const py = spawnSync('python3', [join(bag, 'verify_bag.py'), bag], { encoding: 'utf8' });
+    expect(py.status, py.stdout + py.stderr).toBe(0);
+  });
+
+  it('carries the examination: revealed answers, final answers and the statistics at its checkpoint', async () => {
+    const info = await readFile(join(bag, 'bag-info.txt'), 'utf8');
+    const size = /Custody-Tree-Size: (\d+)/.exec(info)?.[1] ?? '';
+    const tables = await readdir(join(bag, 'data', 'tables'));
+    expect(tables).toContain('examinations.csv');
+    const statsFile = tables.find((t) => t.startsWith('statistics-'));
+    const stats = await custody(['stats', 'prevalence', '--at', size, '--json'], env);
+    expect(JSON.parse(await readFile(join(bag, 'data', 'tables', statsFile ?? ''), 'utf8'))).toEqual(JSON.parse(stats.stdout));
+    const rows = (await readFile(join(bag, 'data', 'tables', 'examinations.csv'), 'utf8')).trim().split('\r\n');
+    expect(rows[0]).toMatch(/^sample,case,examiner,commitment/);
+    expect(rows.filter((r) => r.includes(',examiner-a,')).length).toBeGreaterThan(10);
+  });
+
+  const tampered = async (name: string, edit: (dir: string) => Promise<void>): Promise<{ code: number | null; out: string }> => {
+    const dir = join(await makeTempDir(`custody-tamper-${name}`), 'bag');
+    await cp(bag, dir, { recursive: true });
+    await edit(dir);
+    const r = await custody(['verify-export', dir, '--key', pinned, '--json'], {});
+    const script = spawnSync('bash', [join(dir, 'verify.sh'), pinned], { encoding: 'utf8' });
+    expect(script.status, `verify.sh must fail too (${name})`).not.toBe(0);
+    return { code: r.code, out: r.stdout };
+  };
+
+  it('catches a changed payload byte', async () => {
+    const r = await tampered('byte', async (dir) => {
+      const items = await readdir(join(dir, 'data', 'items'));
+      const file = join(dir, 'data', 'items', items[0] ?? '');
+      const bytes = await readFile(file);
+      bytes[bytes.length >> 1] = (bytes[bytes.length >> 1] ?? 0) ^ 0x01;
+      await writeFile(file, bytes);
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('BAGIT_DIGEST_MISMATCH');
+  });
+
+  it('catches a removed file and an added file', async () => {
+    const removed = await tampered('removed', async (dir) => {
+      const items = await readdir(join(dir, 'data', 'items'));
+      await rm(join(dir, 'data', 'items', items[1] ?? ''));
+    });
+    expect(removed.code).toBe(1);
+    expect(removed.out).toContain('BAGIT_FILE_MISSING');
+    const added = await tampered('added', (dir) => writeFile(join(dir, 'data', 'items', 'planted.jpg'), 'not evidence'));
+    expect(added.code).toBe(1);
+    expect(added.out).toContain('BAGIT_FILE_UNLISTED');
+  });
+
+  it('catches an edited table', async () => {
+    const r = await tampered('table', (dir) => appendFile(join(dir, 'data', 'tables', 'examinations.csv'), 'x,y,z\r\n'));
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('BAGIT_DIGEST_MISMATCH');
+  });
+
+  it('catches a proof for the wrong item', async () => {
+    const r = await tampered('proof', async (dir) => {
+      const proofs = (await readdir(join(dir, 'custody', 'proofs'))).sort();
+      const [a, b] = [join(dir, 'custody', 'proofs', proofs[0] ?? ''), join(dir, 'custody', 'proofs', proofs[1] ?? '')];
+      const pa = JSON.parse(await readFile(a, 'utf8')) as Record<string, unknown>;
+      const pb = JSON.parse(await readFile(b, 'utf8')) as Record<string, unknown>;
+      await writeFile(a, JSON.stringify({ ...pb, item_id: pa.item_id })); // b's proof, filed under a
+      await rehashTags(dir);
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/EXPORT_(ENTRY_MISMATCH|PROOF_INVALID)/);
+  });
+
+  it('catches a checkpoint forged with another key, when the key is pinned', async () => {
+    const r = await tampered('forged', async (dir) => {
+      // The forger re-signs with their own key and ships that key in the bag.
+      const { generateKeyPairSync, sign } = await import('node:crypto');
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      const body = await readFile(join(dir, 'custody', 'checkpoint.body'));
+      await writeFile(join(dir, 'custody', 'checkpoint.sig'), sign(null, body, privateKey));
+      await writeFile(join(dir, 'custody', 'verifier-key.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+      await rehashTags(dir);
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/EXPORT_(KEY_MISMATCH|CHECKPOINT_SIGNATURE_INVALID)/);
+  });
+});
+
+/** What a forger does to keep the tag manifest consistent after editing tag files. */
+async function rehashTags(dir: string): Promise<void> {
+  const r = spawnSync('bash', ['-c', "find . -type f ! -path './data/*' ! -name tagmanifest-sha256.txt | cut -c3- | LC_ALL=C sort | xargs sha256sum > tagmanifest-sha256.txt"], { cwd: dir, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+}
