@@ -103,7 +103,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
       const pa = JSON.parse(await readFile(a, 'utf8')) as Record<string, unknown>;
       const pb = JSON.parse(await readFile(b, 'utf8')) as Record<string, unknown>;
       await writeFile(a, JSON.stringify({ ...pb, item_id: pa.item_id })); // b's proof, filed under a
-      await rehashTags(dir);
+      rehashTags(dir);
     });
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/EXPORT_(ENTRY_MISMATCH|PROOF_INVALID)/);
@@ -117,7 +117,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
       const body = await readFile(join(dir, 'custody', 'checkpoint.body'));
       await writeFile(join(dir, 'custody', 'checkpoint.sig'), sign(null, body, privateKey));
       await writeFile(join(dir, 'custody', 'verifier-key.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
-      await rehashTags(dir);
+      rehashTags(dir);
     });
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/EXPORT_(KEY_MISMATCH|CHECKPOINT_SIGNATURE_INVALID)/);
@@ -125,7 +125,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
 });
 
 /** What a forger does to keep the tag manifest consistent after editing tag files. */
-async function rehashTags(dir: string): Promise<void> {
+function rehashTags(dir: string): void {
   const r = spawnSync('bash', ['-c', "find . -type f ! -path './data/*' ! -name tagmanifest-sha256.txt | cut -c3- | LC_ALL=C sort | xargs sha256sum > tagmanifest-sha256.txt"], { cwd: dir, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
 }
