@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { defineCodebook } from '../examination/codebook/index.js';
-import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
+import { caseOutcomes, describeSample, loadSample } from '../examination/blind/outcomes.js';
 import { drawPlan, type PlanInput } from '../examination/sampling/plan.service.js';
 import { parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
@@ -73,20 +73,7 @@ export const sampleCommand: Command = {
           const s = await loadSample(a, name);
           const cases = await caseOutcomes(a, s);
           return {
-            id: s.id,
-            name: s.name,
-            over: s.unit_kind,
-            method: s.method,
-            by: s.stratify,
-            size: s.size,
-            population: s.population,
-            frame_size: s.frame_size,
-            frame_digest: s.frame_digest,
-            seed: s.seed,
-            manifest_digest: s.manifest_digest,
-            codebook: { version: s.codebook_version, digest: s.codebook_digest },
-            entries: { frame: s.frame_seq, seed: s.seed_seq, manifest: s.manifest_seq },
-            strata: JSON.parse(s.strata_json) as unknown,
+            ...describeSample(s),
             cases: cases.map((c) => ({ case: c.case, position: c.position, stratum: c.stratum, examiners: c.examiners, submitted: c.submitted.length, status: c.status })),
           };
         }, { at: atOption(args) });

@@ -38,6 +38,26 @@ export function sampleCodebook(sample: SamplesTable): Codebook {
   return codebook;
 }
 
+/** A plan as `sample show` and the export's samples.json describe it. */
+export function describeSample(s: SamplesTable) {
+  return {
+    id: s.id,
+    name: s.name,
+    over: s.unit_kind,
+    method: s.method,
+    by: s.stratify,
+    size: s.size,
+    population: s.population,
+    frame_size: s.frame_size,
+    frame_digest: s.frame_digest,
+    seed: s.seed,
+    manifest_digest: s.manifest_digest,
+    codebook: { version: s.codebook_version, digest: s.codebook_digest },
+    entries: { frame: s.frame_seq, seed: s.seed_seq, manifest: s.manifest_seq },
+    strata: JSON.parse(s.strata_json) as { name: string; frame_size: number; frame_digest: string }[],
+  };
+}
+
 export async function caseOutcomes(archive: Archive, sample: SamplesTable): Promise<CaseOutcome[]> {
   const codebook = sampleCodebook(sample);
   const members = await archive.examinations.members(sample.id);

@@ -3,7 +3,7 @@
 // and each plan's statistics at the export's checkpoint, so the figures in a report can be traced
 // to the answers and the answers to their commitments in custody/ledger.jsonl.
 import type { Archive } from '../../app.js';
-import { caseOutcomes, sampleCodebook } from '../../examination/blind/outcomes.js';
+import { caseOutcomes, describeSample, sampleCodebook } from '../../examination/blind/outcomes.js';
 import type { ExaminationAnswer } from '../../examination/codebook/index.js';
 import { computeStatistics } from '../../examination/statistics/statistics.service.js';
 import { formatCsv } from '../../core/csv.js';
@@ -29,18 +29,7 @@ export async function examinationTables(snapshot: Archive, items: readonly Expor
     const touches = members.some((m) => (sample.unit_kind === 'items' ? itemIds.has(m.member_id) : subjects.has(m.member_id)));
     if (!touches || sample.manifest_seq === null) continue;
     samples.push({
-      id: sample.id,
-      name: sample.name,
-      over: sample.unit_kind,
-      method: sample.method,
-      by: sample.stratify,
-      size: sample.size,
-      frame_size: sample.frame_size,
-      frame_digest: sample.frame_digest,
-      seed: sample.seed,
-      manifest_digest: sample.manifest_digest,
-      codebook: { version: sample.codebook_version, digest: sample.codebook_digest },
-      entries: { frame: sample.frame_seq, seed: sample.seed_seq, manifest: sample.manifest_seq },
+      ...describeSample(sample),
       members: members.map((m) => ({ case: m.member_id, position: m.position, stratum: m.stratum })),
     });
     const findings = sampleCodebook(sample).findings.map((f) => f.code);
