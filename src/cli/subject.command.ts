@@ -9,6 +9,11 @@ import {
   type SubjectInput,
 } from '../catalogue/subjects/subjects.service.js';
 import {
+  countSubjects,
+  SUBJECT_COUNTS_BY,
+  type SubjectCountsBy,
+} from '../catalogue/subjects/subject-counts.js';
+import {
   list,
   printJson,
   requireStr,
@@ -17,7 +22,7 @@ import {
   type Command,
   type ParsedArgs,
 } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 
 export const subjectCommand: Command = {
   name: 'subject',
@@ -26,7 +31,7 @@ export const subjectCommand: Command = {
   usage:
     'custody subject add [--number TEXT] [--scheme ID] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
-    'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list   (all with [--json])',
+    'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list [--at TREE-SIZE] | subject counts --by unit|month|unit-month [--at TREE-SIZE]   (all with [--json])',
   options: {
     number: { type: 'string' },
     scheme: { type: 'string' },
@@ -38,6 +43,8 @@ export const subjectCommand: Command = {
     item: { type: 'string', multiple: true },
     into: { type: 'string' },
     reason: { type: 'string' },
+    by: { type: 'string' },
+    at: { type: 'string' },
   },
   async run(args, io) {
     const [action, id, ...rest] = args.positionals;
@@ -100,8 +107,13 @@ export const subjectCommand: Command = {
         return 0;
       }
       case 'list': {
-        const subjects = await withArchive(args, io, 'read', 'subject list', (a) =>
-          a.index.listSubjects(),
+        const subjects = await withArchive(
+          args,
+          io,
+          'read',
+          'subject list',
+          (a) => a.index.listSubjects(),
+          { at: atOption(args) },
         );
         if (wantsJson(args))
           printJson(
@@ -117,6 +129,28 @@ export const subjectCommand: Command = {
             io.stdout(
               `${s.id}  ${s.status.padEnd(6)}  ${s.number_normalised ?? '-'}  ${s.sex ?? '-'}  ${s.age_band ?? '-'}\n`,
             );
+        return 0;
+      }
+      case 'counts': {
+        const by = str(args, 'by') ?? 'unit';
+        if (!(SUBJECT_COUNTS_BY as readonly string[]).includes(by))
+          throw new UsageError(`--by is unit, month or unit-month\nusage: ${this.usage}`);
+        const counts = await withArchive(
+          args,
+          io,
+          'read',
+          'subject counts',
+          async (a) => countSubjects(await a.index.listSubjects(), await a.index.listUnits(), by as SubjectCountsBy),
+          { at: atOption(args) },
+        );
+        if (wantsJson(args)) printJson(io, counts);
+        else {
+          for (const r of counts.rows)
+            io.stdout(
+              `${String(r.count).padStart(6)}  ${r.unit === null ? (by === 'month' ? '' : 'no unit') : `${r.unit.code ?? '-'} ${r.unit.name_en}`}${r.month === null ? '' : `  ${r.month}`}\n`,
+            );
+          io.stdout(`${counts.total} subject(s)\n`);
+        }
         return 0;
       }
       case undefined:
