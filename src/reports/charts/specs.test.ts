@@ -142,10 +142,11 @@ describe('photosPerCameraPerDaySpec', () => {
     const spec = photosPerCameraPerDaySpec(PHOTOS, { title: 'Per day' });
     expect(roundTrip(spec)).toEqual(spec);
     expect(photosPerCameraPerDaySpec(PHOTOS, { title: 'Per day' })).toEqual(spec);
-    const enc = spec.encoding as Record<
-      string,
-      { scale?: { domain?: unknown }; timeUnit?: string }
-    >;
+    const enc = (
+      roundTrip(spec) as {
+        encoding: Record<string, { scale?: { domain?: unknown }; timeUnit?: string }>;
+      }
+    ).encoding;
     expect(enc['color']?.scale?.domain).toEqual(['Canon EOS 5D #0042', 'Nikon D90']);
     expect(enc['x']?.timeUnit).toBe('utcyearmonthdate');
     expect(JSON.stringify(spec)).toContain(CHART_FONT_FAMILY);
