@@ -23,6 +23,7 @@ import { logCommand } from './log.command.js';
 import { proveCommand } from './prove.command.js';
 import { purgeCommand } from './purge.command.js';
 import { rebuildCommand } from './rebuild.command.js';
+import { reportCommand } from './report.command.js';
 import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
 import { withdrawCommand } from './withdraw.command.js';
@@ -54,6 +55,7 @@ export const COMMANDS: readonly Command[] = [
   schemeCommand,
   subjectCommand,
   sourceCommand,
+  reportCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

@@ -108,6 +108,7 @@ function integritySection(c: CiteContext, input: ReportInput): Section {
         ` stored checkpoints (signature and root), checkpoint ${input.checkpoint.size} among them.`,
       ],
       ...(v.ok ? {} : { style: 'warning' as const }),
+      volatile: 'verification',
     },
   ];
   if (v.problems.length > 0) {

@@ -44,7 +44,13 @@ export interface Table {
 export type ChartName = 'perDay' | 'deaths' | 'prevalence';
 
 export type Block =
-  | { readonly kind: 'p'; readonly parts: readonly Inline[]; readonly style?: 'note' | 'warning' }
+  | {
+      readonly kind: 'p';
+      readonly parts: readonly Inline[];
+      readonly style?: 'note' | 'warning';
+      /** A statement about the run rather than the checkpoint (it may differ between two runs). */
+      readonly volatile?: 'verification';
+    }
   | { readonly kind: 'list'; readonly items: readonly (readonly Inline[])[] }
   | { readonly kind: 'pre'; readonly text: string }
   | Table

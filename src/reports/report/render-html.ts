@@ -80,7 +80,8 @@ function block(b: Block, charts: ChartSvgs): string {
   switch (b.kind) {
     case 'p': {
       const cls = b.style === undefined ? '' : ` class="${b.style}"`;
-      return `<p${cls}>${b.parts.map(inline).join('')}</p>`;
+      const volatile = b.volatile === undefined ? '' : ` data-volatile="${b.volatile}"`;
+      return `<p${cls}${volatile}>${b.parts.map(inline).join('')}</p>`;
     }
     case 'list':
       return `<ul>${b.items.map((item) => `<li>${item.map(inline).join('')}</li>`).join('')}</ul>`;

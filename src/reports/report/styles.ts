@@ -33,7 +33,7 @@ tr { break-inside: avoid; page-break-inside: avoid; }
 th { text-align: left; border-bottom: 1pt solid #333; padding: 2pt 4pt; font-size: 8.5pt; }
 td { border-bottom: 0.5pt solid #ccc; padding: 2pt 4pt; vertical-align: top; }
 th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-sup.fn { font-size: 6.5pt; line-height: 0; }
+sup.fn { font-size: 6.5pt; line-height: 0; margin-left: 0.1em; }
 sup.fn a { color: #1f4e79; text-decoration: none; }
 figure { margin: 6pt 0 10pt; break-inside: avoid; }
 figure svg { max-width: 100%; height: auto; }
