@@ -81,7 +81,7 @@ export function collectionSection(
       kind: 'chart',
       chart: 'perDay',
       caption:
-        'Photographs per camera per day (the day the camera recorded, without time-zone conversion)',
+        "Photographs per camera per day: each bar spans its day, from that date's tick to the next (the date the camera recorded, without time-zone conversion)",
       note: c.whole(summary, '/perCameraPerDay', rows),
     });
   } else if (rows.length > 0) {
