@@ -6,6 +6,7 @@ import { rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runCli } from '../src/cli/main.js';
 import { MANIFEST_NAME, planCollection, writeCollection } from '../src/demo/index.js';
+import { runExaminationDemo } from './demo-examination.js';
 
 const root = resolve(process.env.CUSTODY_DEMO_DIR ?? 'demo');
 const media = join(root, 'collection', 'DCIM');
@@ -33,8 +34,10 @@ async function main(): Promise<number> {
   process.env.CUSTODY_ACTOR ??= 'demo-operator';
   if (!existsSync(join(archive, 'custody.json'))) {
     if ((await cli('init')) !== 0) return 1;
-    const code = await cli('ingest', media, '--source', 'ORCHID', '--received-by', 'Demo Operator', '--medium', 'USB stick (synthetic)', '--manifest', manifest);
+    const code = await cli('ingest', media, '--source', 'ORCHID', '--received-by', 'Demo Operator', '--medium', 'USB stick (synthetic)', '--manifest', manifest, '--analyze');
     if (code !== 0) return code;
+    const examined = await runExaminationDemo(archive, join(root, 'work'));
+    if (examined !== 0) return examined;
   } else {
     console.log(`\nThe demo archive exists already: ${archive}`);
   }
@@ -46,6 +49,8 @@ Done. Try:
   npx custody show <item-id> --archive ${archive}
   npx custody log --archive ${archive} | tail
   npx custody prove inclusion 5 --archive ${archive}
+  npx custody stats prevalence --archive ${archive}          (charts in ${join(root, 'charts')})
+  npx custody agreement --sample prevalence --archive ${archive}
 `);
   return verified;
 }

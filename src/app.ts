@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { archiveLayout, type ArchiveManifest } from './archive/layout.js';
@@ -9,6 +9,7 @@ import { createEd25519Signer, formatVerifierKey } from './core/checkpoint.js';
 import { createUlidFactory } from './core/ids.js';
 import { toHex } from './core/sha256.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
+import { ExaminationRepository } from './db/examination.repository.js';
 import { openDatabase, type DatabaseTarget } from './db/connection.adapter.js';
 import { DbError } from './db/errors.js';
 import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
@@ -33,6 +34,13 @@ export interface Archive {
   readonly store: FsObjectStore;
   readonly index: ArchiveIndexRepository;
   readonly jobs: JobRepository;
+  readonly examinations: ExaminationRepository;
+  /**
+   * Write mode only: the AES-256-GCM key that seals examiners' answers until the reveal, derived
+   * (HKDF-SHA256) from the signing key, so whoever can sign for the archive can unseal and no one
+   * else can, and the sealed answers can live in the ledger itself.
+   */
+  readonly sealingKey: Buffer | null;
   readonly publicKey: KeyObject;
   readonly verifierKey: string;
   readonly newId: () => string;
@@ -169,6 +177,8 @@ export async function openArchive(
       store,
       index,
       jobs: new JobRepository(db),
+      examinations: new ExaminationRepository(db),
+      sealingKey: privateKey === null ? null : sealingKeyFrom(privateKey, manifest.id),
       publicKey,
       verifierKey,
       newId: createUlidFactory(),
@@ -245,6 +255,12 @@ function publicKeyFromVerifierKey(vkey: string): KeyObject {
   const raw = Buffer.from(vkey.slice(second + 1), 'base64').subarray(1);
   const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]);
   return createPublicKey({ key: spki, format: 'der', type: 'spki' });
+}
+
+function sealingKeyFrom(privateKey: KeyObject, archiveId: string): Buffer {
+  const { d } = privateKey.export({ format: 'jwk' });
+  const raw = Buffer.from(d ?? '', 'base64url');
+  return Buffer.from(hkdfSync('sha256', raw, Buffer.from(archiveId, 'utf8'), 'custody sealed examination answers v1', 32));
 }
 
 function crashPoints(spec: string | null): (point: CrashPoint) => void {

@@ -42,7 +42,33 @@ import {
   type Command,
   type Io,
 } from './command.js';
-import { wantsJson } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
+import { loadSample } from '../examination/blind/outcomes.js';
+import { computeStatistics } from '../examination/statistics/statistics.service.js';
+import type { ParsedArgs } from './command.js';
+
+/** Agreement per finding on a sample's raw (revealed, not adjudicated) answers. */
+async function sampleAgreement(args: ParsedArgs, io: Io, plan: string): Promise<number> {
+  const r = await withArchive(args, io, 'read', 'agreement', async (a) => computeStatistics(a, await loadSample(a, plan)), { at: atOption(args) });
+  const out = {
+    plan: r.sample.name,
+    checkpoint: r.checkpoint,
+    codebook: r.codebook,
+    revealed_cases: r.cases.revealed,
+    note: 'present/absent at the nominal level, cannot assess as no value; age band ordinal (undetermined as no value)',
+    findings: r.findings.map((f) => ({ code: f.code, label: f.label, agreement: f.agreement })),
+    age_band: r.age_band_agreement,
+  };
+  if (wantsJson(args)) printJson(io, out);
+  else {
+    io.stdout(`plan ${out.plan}: ${out.revealed_cases} revealed cases, tree size ${out.checkpoint.tree_size}\n`);
+    for (const f of out.findings) {
+      const cs = f.agreement?.coefficients ?? [];
+      io.stdout(`  ${f.label}: ${cs.length === 0 ? 'not computable' : cs.map((c) => `${NAMES[c.name] ?? c.name} ${c.value === null ? 'undefined' : c.value.toFixed(3)}`).join(', ')}\n`);
+    }
+  }
+  return 0;
+}
 
 export type AgreementErrorCode = 'AGREEMENT_CSV_INVALID';
 /** The CSV was read but refused: a finding about the input (exit 1), not a usage error. */
@@ -64,14 +90,19 @@ export const agreementCommand: Command = {
   summary:
     "inter-rater agreement from a CSV of raw answers (Krippendorff's alpha, Fleiss', Cohen's kappa)",
   usage:
-    'custody agreement --from-csv FILE [--level nominal|ordinal|interval|ratio] [--resamples N] [--seed TEXT] [--json]',
+    'custody agreement --from-csv FILE [--level nominal|ordinal|interval|ratio] [--resamples N] [--seed TEXT] [--json] | ' +
+    'custody agreement --sample PLAN [--at TREE-SIZE] [--json]   (per finding, on the raw revealed answers)',
   options: {
+    sample: { type: 'string' },
+    at: { type: 'string' },
     'from-csv': { type: 'string' },
     level: { type: 'string' },
     resamples: { type: 'string' },
     seed: { type: 'string' },
   },
   async run(args, io) {
+    const plan = str(args, 'sample');
+    if (plan !== undefined) return sampleAgreement(args, io, plan);
     const file = requireStr(args, 'from-csv', this);
     const level = (str(args, 'level') ?? 'nominal') as MeasurementLevel;
     if (!MEASUREMENT_LEVELS.includes(level)) {

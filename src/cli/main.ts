@@ -1,3 +1,4 @@
+import { CODE_VERSION } from '../version.js';
 import { CustodyError } from '../core/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
 import { analyzeCommand } from './analyze.command.js';
@@ -11,6 +12,10 @@ import { unitCommand } from './unit.command.js';
 import { schemeCommand } from './scheme.command.js';
 import { subjectCommand } from './subject.command.js';
 import { sourceCommand } from './source.command.js';
+import { sampleCommand } from './sample.command.js';
+import { examineCommand } from './examine.command.js';
+import { adjudicateCommand } from './adjudicate.command.js';
+import { statsCommand } from './stats.command.js';
 import { agreementCommand } from './agreement.command.js';
 import { intervalCommand } from './interval.command.js';
 import { previewCommand } from './preview.command.js';
@@ -26,12 +31,14 @@ import { rebuildCommand } from './rebuild.command.js';
 import { reportCommand } from './report.command.js';
 import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
+import { verifyExportCommand } from './verify-export.command.js';
 import { withdrawCommand } from './withdraw.command.js';
 
 export const COMMANDS: readonly Command[] = [
   initCommand,
   ingestCommand,
   verifyCommand,
+  verifyExportCommand,
   rebuildCommand,
   withdrawCommand,
   purgeCommand,
@@ -55,6 +62,10 @@ export const COMMANDS: readonly Command[] = [
   schemeCommand,
   subjectCommand,
   sourceCommand,
+  sampleCommand,
+  examineCommand,
+  adjudicateCommand,
+  statsCommand,
   reportCommand,
 ];
 
@@ -89,7 +100,7 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
       return name === undefined ? EXIT.usage : EXIT.ok;
     }
     if (name === '--version') {
-      io.stdout('custody 0.1.0\n');
+      io.stdout(`${CODE_VERSION}\n`);
       return EXIT.ok;
     }
     const cmd = COMMANDS.find((c) => c.name === name);

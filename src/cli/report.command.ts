@@ -1,6 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Archive } from '../app.js';
+import { loadSample } from '../examination/blind/outcomes.js';
+import { computeStatistics } from '../examination/statistics/statistics.service.js';
+import type { StatisticsReport } from '../examination/statistics/types.js';
 import { verifyArchive } from '../integrity/archive-verify.service.js';
 import {
   buildReportModel,
@@ -79,8 +82,7 @@ export const reportCommand: Command = {
         gatherReportInput(archive, exhibits, {
           verify,
           thumbnail: includeImages ? (sha) => exhibitThumbnail(archive, sha) : null,
-          // The ledger records no sampling plan yet; computeStatistics (examination/statistics) plugs in here.
-          statistics: () => Promise.resolve([]),
+          statistics: (a) => statisticsOfEveryPlan(a),
         }),
       { at: size },
     );
@@ -127,6 +129,15 @@ export const reportCommand: Command = {
     return verify.ok ? 0 : 1;
   },
 };
+
+/** `custody stats PLAN --at N --json` for every sampling plan at the checkpoint, in the index's order. */
+async function statisticsOfEveryPlan(archive: Archive): Promise<StatisticsReport[]> {
+  const out: StatisticsReport[] = [];
+  for (const s of await archive.examinations.listSamples()) {
+    out.push(await computeStatistics(archive, await loadSample(archive, s.name)));
+  }
+  return out;
+}
 
 async function runVerify(archive: Archive): Promise<ReportInput['verify']> {
   const r = await verifyArchive({ archive, hashFiles: (p, cb) => hashFiles(p, cb) }, []);

@@ -1,6 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
+import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/subject-rows.js';
+import { suggestLinks } from '../catalogue/subjects/suggestions.service.js';
 import {
   createSubject,
+  importSubjects,
   linkItems,
   mergeSubjects,
   splitSubject,
@@ -9,11 +13,7 @@ import {
   type SubjectInput,
 } from '../catalogue/subjects/subjects.service.js';
 import {
-  countSubjects,
-  SUBJECT_COUNTS_BY,
-  type SubjectCountsBy,
-} from '../catalogue/subjects/subject-counts.js';
-import {
+  flag,
   list,
   printJson,
   requireStr,
@@ -22,7 +22,7 @@ import {
   type Command,
   type ParsedArgs,
 } from './command.js';
-import { atOption, wantsJson, withArchive } from './context.js';
+import { wantsJson, withArchive } from './context.js';
 
 export const subjectCommand: Command = {
   name: 'subject',
@@ -31,7 +31,8 @@ export const subjectCommand: Command = {
   usage:
     'custody subject add [--number TEXT] [--scheme ID] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
-    'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list [--at TREE-SIZE] | subject counts --by unit|month|unit-month [--at TREE-SIZE]   (all with [--json])',
+    'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list | ' +
+    'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | subject suggest   (all with [--json])',
   options: {
     number: { type: 'string' },
     scheme: { type: 'string' },
@@ -43,8 +44,9 @@ export const subjectCommand: Command = {
     item: { type: 'string', multiple: true },
     into: { type: 'string' },
     reason: { type: 'string' },
-    by: { type: 'string' },
-    at: { type: 'string' },
+    'valid-only': { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
   },
   async run(args, io) {
     const [action, id, ...rest] = args.positionals;
@@ -107,13 +109,8 @@ export const subjectCommand: Command = {
         return 0;
       }
       case 'list': {
-        const subjects = await withArchive(
-          args,
-          io,
-          'read',
-          'subject list',
-          (a) => a.index.listSubjects(),
-          { at: atOption(args) },
+        const subjects = await withArchive(args, io, 'read', 'subject list', (a) =>
+          a.index.listSubjects(),
         );
         if (wantsJson(args))
           printJson(
@@ -131,26 +128,49 @@ export const subjectCommand: Command = {
             );
         return 0;
       }
-      case 'counts': {
-        const by = str(args, 'by') ?? 'unit';
-        if (!(SUBJECT_COUNTS_BY as readonly string[]).includes(by))
-          throw new UsageError(`--by is unit, month or unit-month\nusage: ${this.usage}`);
-        const counts = await withArchive(
-          args,
-          io,
-          'read',
-          'subject counts',
-          async (a) => countSubjects(await a.index.listSubjects(), await a.index.listUnits(), by as SubjectCountsBy),
-          { at: atOption(args) },
-        );
-        if (wantsJson(args)) printJson(io, counts);
-        else {
-          for (const r of counts.rows)
-            io.stdout(
-              `${String(r.count).padStart(6)}  ${r.unit === null ? (by === 'month' ? '' : 'no unit') : `${r.unit.code ?? '-'} ${r.unit.name_en}`}${r.month === null ? '' : `  ${r.month}`}\n`,
-            );
-          io.stdout(`${counts.total} subject(s)\n`);
+      case 'import': {
+        const file = needId();
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (e) {
+          throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
         }
+        const parsed = /\.json$/i.test(file) ? parseSubjectsJson(text) : parseSubjectsCsv(text);
+        const r = await withArchive(args, io, 'write', 'subject import', (a) =>
+          importSubjects(a, parsed.rows, parsed.errors, { validOnly: flag(args, 'valid-only'), reason: reason() }),
+        );
+        if (wantsJson(args)) printJson(io, r);
+        else {
+          for (const e of r.errors) io.stdout(`  ! row ${e.row}, ${e.column}: ${e.reason} (not imported)\n`);
+          io.stdout(`${r.imported} subject(s) imported\n`);
+        }
+        return 0;
+      }
+      case 'export': {
+        const rows = await withArchive(args, io, 'read', 'subject export', async (a) => {
+          const links = new Map<string, string[]>();
+          for (const l of await a.examinations.allSubjectItems()) links.set(l.subject_id, [...(links.get(l.subject_id) ?? []), l.item_id]);
+          return subjectsForExport(await a.index.listSubjects(), links);
+        });
+        const format = str(args, 'format') ?? 'csv';
+        if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+        const text = format === 'csv' ? subjectsCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`;
+        const out = str(args, 'out');
+        if (out === undefined) io.stdout(text);
+        else await writeFile(out, text);
+        return 0;
+      }
+      case 'suggest': {
+        const suggestions = await withArchive(args, io, 'read', 'subject suggest', (a) => suggestLinks(a));
+        if (wantsJson(args)) printJson(io, { count: suggestions.length, suggestions });
+        else
+          for (const s of suggestions)
+            io.stdout(
+              s.kind === 'link'
+                ? `link ${s.items.join(' ')} to subject ${s.subjects[0] ?? ''}  (${s.basis.type === 'cluster' ? `near-duplicate cluster ${s.basis.cluster}` : `${s.basis.decision} decision, entry ${s.basis.seq}`}); confirm: custody subject link ${s.subjects[0] ?? ''} ${s.items.map((i) => `--item ${i}`).join(' ')} --reason …\n`
+                : `review: subjects ${s.subjects.join(', ')} share ${s.basis.type === 'cluster' ? `cluster ${s.basis.cluster}` : `a ${s.basis.decision} decision (entry ${s.basis.seq})`}; merge if they are one person\n`,
+            );
         return 0;
       }
       case undefined:

@@ -16,7 +16,8 @@ import {
   type Command,
   type Io,
 } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
+import { catalogueCounts } from '../catalogue/units/counts.service.js';
 
 export const unitCommand: Command = {
   name: 'unit',
@@ -24,7 +25,8 @@ export const unitCommand: Command = {
     'the unit registry: security branches and similar bodies (names in Arabic and English, aliases, parent)',
   usage:
     'custody unit add --name-en NAME [--name-ar NAME] [--code N] [--alias A]… [--parent CODE] | custody unit list [--json] | ' +
-    'custody unit import FILE.csv|FILE.json [--valid-only] [--json] | custody unit export [--format csv|json] [--out FILE]',
+    'custody unit import FILE.csv|FILE.json [--valid-only] [--json] | custody unit export [--format csv|json] [--out FILE] | ' +
+    'custody unit counts [--at TREE-SIZE] [--json]   (subjects by unit and by month, with the checkpoint)',
   options: {
     'name-en': { type: 'string' },
     'name-ar': { type: 'string' },
@@ -34,6 +36,7 @@ export const unitCommand: Command = {
     'valid-only': { type: 'boolean' },
     format: { type: 'string' },
     out: { type: 'string' },
+    at: { type: 'string' },
   },
   async run(args, io) {
     const [action, ...rest] = args.positionals;
@@ -100,9 +103,19 @@ export const unitCommand: Command = {
         else await writeFile(out, text);
         return 0;
       }
+      case 'counts': {
+        const c = await withArchive(args, io, 'read', 'unit counts', (a) => catalogueCounts(a), { at: atOption(args) });
+        if (wantsJson(args)) printJson(io, c);
+        else {
+          io.stdout(`${c.subjects} subjects at tree size ${c.checkpoint.tree_size} (root ${c.checkpoint.root})\n`);
+          for (const u of c.by_unit) io.stdout(`  ${String(u.count).padStart(6)}  ${u.name_en ?? u.unit}${u.name_ar === null ? '' : `  ${u.name_ar}`}\n`);
+          for (const m of c.by_month) io.stdout(`  ${String(m.count).padStart(6)}  ${m.month}\n`);
+        }
+        return 0;
+      }
       case undefined:
       default:
-        throw new UsageError(`unit what? add, list, import or export\nusage: ${this.usage}`);
+        throw new UsageError(`unit what? add, list, import, export or counts\nusage: ${this.usage}`);
     }
   },
 };

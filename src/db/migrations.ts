@@ -256,4 +256,68 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006-examination': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('samples')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('unit_kind', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('stratify', 'text')
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('population', 'bigint')
+        .addColumn('frame_digest', 'text', (c) => c.notNull())
+        .addColumn('frame_size', 'bigint', (c) => c.notNull())
+        .addColumn('strata_json', 'text', (c) => c.notNull())
+        .addColumn('codebook_json', 'text', (c) => c.notNull())
+        .addColumn('codebook_version', 'text', (c) => c.notNull())
+        .addColumn('codebook_digest', 'text', (c) => c.notNull())
+        .addColumn('frame_seq', 'bigint', (c) => c.notNull())
+        .addColumn('seed', 'text')
+        .addColumn('seed_seq', 'bigint')
+        .addColumn('manifest_digest', 'text')
+        .addColumn('manifest_seq', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('sample_members')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('sample_id', 'text', (c) => c.notNull())
+        .addColumn('member_id', 'text', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('stratum', 'text')
+        .execute();
+      await db.schema.createIndex('sample_members_sample').on('sample_members').columns(['sample_id', 'position']).execute();
+      for (const table of ['exam_assignments', 'exam_submissions'] as const) {
+        let t = db.schema
+          .createTable(table)
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('sample_id', 'text', (c) => c.notNull())
+          .addColumn('case_id', 'text', (c) => c.notNull())
+          .addColumn('examiner', 'text', (c) => c.notNull());
+        t =
+          table === 'exam_assignments'
+            ? t.addColumn('seq', 'bigint', (c) => c.notNull())
+            : t
+                .addColumn('commitment', 'text', (c) => c.notNull())
+                .addColumn('sealed', 'text', (c) => c.notNull())
+                .addColumn('submit_seq', 'bigint', (c) => c.notNull())
+                .addColumn('answer_json', 'text')
+                .addColumn('salt', 'text')
+                .addColumn('reveal_seq', 'bigint');
+        await t.execute();
+        await db.schema.createIndex(`${table}_case`).on(table).columns(['sample_id', 'case_id']).execute();
+      }
+      await db.schema
+        .createTable('exam_adjudications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('sample_id', 'text', (c) => c.notNull())
+        .addColumn('case_id', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('decisions_json', 'text', (c) => c.notNull())
+        .addColumn('final_json', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

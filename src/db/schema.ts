@@ -199,6 +199,75 @@ export interface SourceReadsTable {
   time: string;
 }
 
+/** A sampling plan: frame (frozen, digest), seed and manifest, each from its own ledger entry. */
+export interface SamplesTable {
+  id: string;
+  name: string;
+  unit_kind: string;
+  method: string;
+  stratify: string | null;
+  size: number;
+  population: number | null;
+  frame_digest: string;
+  frame_size: number;
+  /** [{name, frame_size, frame_digest}] for stratified plans, '[]' otherwise. */
+  strata_json: string;
+  codebook_json: string;
+  codebook_version: string;
+  codebook_digest: string;
+  frame_seq: number;
+  seed: string | null;
+  seed_seq: number | null;
+  manifest_digest: string | null;
+  manifest_seq: number | null;
+}
+
+/** One drawn member (a case): id is '<sample>/<member>'. */
+export interface SampleMembersTable {
+  id: string;
+  sample_id: string;
+  member_id: string;
+  position: number;
+  stratum: string | null;
+}
+
+/** Who examines a case: id is '<sample>/<case>/<examiner>'. */
+export interface ExamAssignmentsTable {
+  id: string;
+  sample_id: string;
+  case_id: string;
+  examiner: string;
+  seq: number;
+}
+
+/**
+ * A sealed submission (commitment + ciphertext), later revealed: id is '<sample>/<case>/<examiner>'.
+ * answer_json and salt stay null until the reveal entry, after the last examiner has submitted.
+ */
+export interface ExamSubmissionsTable {
+  id: string;
+  sample_id: string;
+  case_id: string;
+  examiner: string;
+  commitment: string;
+  sealed: string;
+  submit_seq: number;
+  answer_json: string | null;
+  salt: string | null;
+  reveal_seq: number | null;
+}
+
+/** The adjudicator's decisions on a case and the final answer: id is '<sample>/<case>'. */
+export interface ExamAdjudicationsTable {
+  id: string;
+  sample_id: string;
+  case_id: string;
+  actor: string;
+  decisions_json: string;
+  final_json: string;
+  seq: number;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -222,6 +291,11 @@ export interface Database {
   sources: SourcesTable;
   source_roles: SourceRolesTable;
   source_reads: SourceReadsTable;
+  samples: SamplesTable;
+  sample_members: SampleMembersTable;
+  exam_assignments: ExamAssignmentsTable;
+  exam_submissions: ExamSubmissionsTable;
+  exam_adjudications: ExamAdjudicationsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -241,6 +315,11 @@ export const INDEX_TABLES = {
   sources: 'codename',
   source_roles: 'actor',
   source_reads: 'seq',
+  samples: 'id',
+  sample_members: 'id',
+  exam_assignments: 'id',
+  exam_submissions: 'id',
+  exam_adjudications: 'id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

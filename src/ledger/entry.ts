@@ -17,6 +17,7 @@ export const ENTRY_TYPES = [
   'metadata extraction', // PREMIS: image analysis of one object (metadata, structure, PDQ)
   'decision', // ours: an examiner's decision on a pair or cluster (same image / same subject / different)
   'cataloguing', // ours: the catalogue changed (units; later subjects and sources): details.action says how
+  'examination', // ours: sampling plans, assignments, sealed submissions, reveals, adjudication: details.action
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 

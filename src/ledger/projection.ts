@@ -2,6 +2,8 @@ import { canonicalize, type JsonValue } from '../core/canonical-json.js';
 import { INDEX_TABLES, type IndexTable, type Row } from '../db/schema.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
+import { int, manifestDigest, only, str, strOrNull } from './entry-fields.js';
+import { examinationMutations } from './examination-projection.js';
 
 /**
  * How each ledger entry shows in the index database. Pure and stateless: the same function
@@ -153,6 +155,9 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
       break;
     case 'cataloguing':
       out.push(...catalogueMutations(entry));
+      break;
+    case 'examination':
+      out.push(...examinationMutations(entry));
       break;
     case 'creation':
     case 'fixity check':
@@ -330,48 +335,6 @@ export function originKey(
 
 export function primaryKeyOf(table: IndexTable): string {
   return PK[table];
-}
-
-function field(d: Record<string, JsonValue>, k: string, e: LedgerEntry): JsonValue {
-  const v = d[k];
-  if (v === undefined) throw bad(e, k);
-  return v;
-}
-
-function str(d: Record<string, JsonValue>, k: string, e: LedgerEntry): string {
-  const v = field(d, k, e);
-  if (typeof v !== 'string') throw bad(e, k);
-  return v;
-}
-
-function strOrNull(d: Record<string, JsonValue>, k: string, e: LedgerEntry): string | null {
-  const v = d[k] ?? null;
-  if (v !== null && typeof v !== 'string') throw bad(e, k);
-  return v;
-}
-
-function int(d: Record<string, JsonValue>, k: string, e: LedgerEntry): number {
-  const v = field(d, k, e);
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad(e, k);
-  return v;
-}
-
-function only(list: string[], k: string, e: LedgerEntry): string {
-  if (list.length !== 1 || list[0] === undefined) throw bad(e, k);
-  return list[0];
-}
-
-function manifestDigest(d: Record<string, JsonValue>): string | null {
-  const m = d.manifest;
-  if (m === null || m === undefined || typeof m !== 'object' || Array.isArray(m)) return null;
-  return typeof m.sha256 === 'string' ? m.sha256 : null;
-}
-
-function bad(e: LedgerEntry, k: string): LedgerError {
-  return new LedgerError(
-    'LEDGER_ENTRY_MALFORMED',
-    `${e.type} entry ${e.seq} lacks a valid details.${k}`,
-  );
 }
 
 const SUBJECT_FIELDS = [

@@ -17,6 +17,7 @@ export type SubjectErrorCode =
   | 'SUBJECT_NUMBER_TAKEN'
   | 'SUBJECT_ITEM_TAKEN'
   | 'SUBJECT_REASON_REQUIRED'
+  | 'SUBJECT_IMPORT_REJECTED'
   | 'SCHEME_EXISTS'
   | 'SCHEME_NOT_FOUND';
 export class SubjectError extends CustodyError<SubjectErrorCode> {}
@@ -286,4 +287,95 @@ async function commit(archive: Archive, details: { [k: string]: JsonValue }): Pr
     details,
   };
   await archive.commit([draft]);
+}
+
+export interface SubjectImportResult {
+  imported: number;
+  ids: string[];
+  errors: { row: number; column: string; reason: string }[];
+}
+
+/**
+ * Imports subjects in one ledger batch: all or nothing, unless `validOnly` (then the rows with a
+ * problem are left out and reported). Each row is checked as `subject add` checks it (number
+ * parsed against the schemes, fields, items), and against the other rows (the same number or item
+ * twice).
+ */
+export async function importSubjects(
+  archive: Archive,
+  rows: readonly { row: number; input: SubjectInput; items: string[] }[],
+  rowErrors: readonly { row: number; column: string; reason: string }[],
+  opts: { validOnly: boolean; reason: string },
+): Promise<SubjectImportResult> {
+  needReason(opts.reason);
+  const errors = [...rowErrors];
+  const accepted: { row: number; fields: { [k: string]: JsonValue }; items: string[] }[] = [];
+  const numbers = new Map<string, number>();
+  const itemRows = new Map<string, number>();
+  for (const r of rows) {
+    const problems: { row: number; column: string; reason: string }[] = [];
+    const check = async <T>(column: string, fn: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await fn();
+      } catch (e) {
+        if (!(e instanceof CustodyError)) throw e;
+        problems.push({ row: r.row, column, reason: e.message });
+        return undefined;
+      }
+    };
+    const { number, schemeId, ...rest } = r.input;
+    const numberFields = await check('number', () => resolveFields(archive, { number, schemeId }, null));
+    const otherFields = await check(Object.keys(rest)[0] === undefined ? '*' : 'fields', () => fieldByField(archive, rest, r.row, problems));
+    await check('items', () => checkItemsFree(archive, r.items, null));
+    const normalised = numberFields?.number_normalised;
+    const key = typeof normalised === 'string' ? `${JSON.stringify(numberFields?.scheme_id ?? null)}\u0000${normalised}` : null;
+    if (key !== null) {
+      const other = numbers.get(key);
+      if (other !== undefined) problems.push({ row: r.row, column: 'number', reason: `the same number as row ${other}` });
+      else numbers.set(key, r.row);
+    }
+    for (const item of r.items) {
+      const other = itemRows.get(item);
+      if (other !== undefined) problems.push({ row: r.row, column: 'items', reason: `item ${item} is also on row ${other}` });
+      else itemRows.set(item, r.row);
+    }
+    if (problems.length > 0 || numberFields === undefined || otherFields === undefined) errors.push(...problems);
+    else accepted.push({ row: r.row, fields: { ...numberFields, ...otherFields }, items: r.items });
+  }
+  errors.sort((a, b) => a.row - b.row);
+  if (errors.length > 0 && !opts.validOnly)
+    throw new SubjectError('SUBJECT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them, or import only the valid rows with --valid-only`, { details: { errors } });
+  const ids = accepted.map(() => archive.newId());
+  const drafts: EntryDraft[] = accepted.map((a, i) => ({
+    actor: archive.config.actor,
+    type: 'cataloguing',
+    items: [],
+    objects: [],
+    details: { action: 'subject.create', reason: opts.reason, subject: { id: ids[i] ?? '', ...a.fields }, items: [...a.items] },
+  }));
+  for (let i = 0; i < drafts.length; i += 1000) await archive.commit(drafts.slice(i, i + 1000));
+  return { imported: drafts.length, ids, errors };
+}
+
+/** The non-number fields, each checked on its own so a problem names its column. */
+async function fieldByField(
+  archive: Archive,
+  input: SubjectInput,
+  row: number,
+  problems: { row: number; column: string; reason: string }[],
+): Promise<{ [k: string]: JsonValue }> {
+  const columns: Record<string, string> = { sex: 'sex', ageBand: 'age_band', dateOfDeath: 'date_of_death', dateOfPhotography: 'date_of_photography', notes: 'notes' };
+  const out: { [k: string]: JsonValue } = {};
+  let failed = false;
+  for (const [key, value] of Object.entries(input)) {
+    try {
+      Object.assign(out, await resolveFields(archive, { [key]: value as string | null }, null));
+    } catch (e) {
+      if (!(e instanceof CustodyError)) throw e;
+      problems.push({ row, column: columns[key] ?? key, reason: e.message });
+      failed = true;
+    }
+  }
+  if (failed) throw new SubjectError('SUBJECT_INVALID', 'see the row errors');
+  return out;
 }

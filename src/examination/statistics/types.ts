@@ -51,6 +51,8 @@ export interface FindingStatistics extends FindingCounts {
     readonly estimated_count: number;
     readonly interval: Interval95;
     readonly strata: readonly { readonly name: string; readonly population: number; readonly sampled: number; readonly present: number }[];
+    /** Strata with fewer than two assessed cases (and not examined in full): no variance estimate, left out. */
+    readonly excluded_strata: readonly string[];
   } | null;
   /** The plain sentence for reports: "93 of 150 examined individuals (62%; 95% CI 54–69%) showed emaciation". */
   readonly sentence: string;

@@ -9,7 +9,7 @@ import {
 } from '../../analysis/authenticity.service.js';
 import { summariseCollection } from '../../analysis/indicators/index.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
-import { countSubjects } from '../../catalogue/subjects/subject-counts.js';
+import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint } from '../../core/checkpoint.js';
 import { toHex } from '../../core/sha256.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
@@ -81,8 +81,6 @@ export async function gatherReportInput(
     });
   }
   const similarity = await archiveSimilarity(archive);
-  const subjects = await archive.index.listSubjects();
-  const units = await archive.index.listUnits();
   return {
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
     checkpoint: { size, root, note, lastEntryTime: time },
@@ -101,11 +99,7 @@ export async function gatherReportInput(
       items: k.items.length,
       max_distance: k.max_distance,
     })),
-    subjects: {
-      byUnit: countSubjects(subjects, units, 'unit'),
-      byMonth: countSubjects(subjects, units, 'month'),
-      byUnitMonth: countSubjects(subjects, units, 'unit-month'),
-    },
+    subjects: await catalogueCounts(archive),
     verify: ports.verify,
     statistics: await ports.statistics(archive),
     codebook: DEFAULT_CODEBOOK,

@@ -2,7 +2,7 @@
 // one checkpoint, each part exactly as the cited command prints it with --json, in the same order,
 // so that a footnote's pointer into that output finds the value the report prints.
 import type { CameraSummary } from '../../analysis/indicators/index.js';
-import type { SubjectCounts } from '../../catalogue/subjects/subject-counts.js';
+import type { CatalogueCounts } from '../../catalogue/units/counts.service.js';
 import type { Codebook } from '../../examination/codebook/index.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 
@@ -51,12 +51,8 @@ export interface ReportInput {
     readonly items: number;
     readonly max_distance: number;
   }[];
-  /** `custody subject counts --by … --at N --json`. */
-  readonly subjects: {
-    readonly byUnit: SubjectCounts;
-    readonly byMonth: SubjectCounts;
-    readonly byUnitMonth: SubjectCounts;
-  };
+  /** `custody unit counts --at N --json`: subjects by unit, by month, by both. */
+  readonly subjects: CatalogueCounts;
   /** `custody verify --json`, run while the report was made (verify always checks everything). */
   readonly verify: {
     readonly ok: boolean;

@@ -90,7 +90,6 @@ export const STATISTICS_FIXTURE: StatisticsReport = {
 };
 
 export function inputFixture(overrides: Partial<ReportInput> = {}): ReportInput {
-  const unit = { id: 'U1', code: 215, name_en: 'Military Security Branch', name_ar: ARABIC_UNIT };
   return {
     archive: { id: '01abc', origin: 'custody.invalid/archive/01abc' },
     checkpoint: {
@@ -141,23 +140,19 @@ export function inputFixture(overrides: Partial<ReportInput> = {}): ReportInput 
     },
     clusters: [{ id: '55'.repeat(32), objects: 2, items: 3, max_distance: 12 }],
     subjects: {
-      byUnit: { by: 'unit', total: 3, rows: [{ unit, month: null, count: 3 }] },
-      byMonth: {
-        by: 'month',
-        total: 3,
-        rows: [
-          { unit: null, month: '2013-05', count: 2 },
-          { unit: null, month: 'unknown', count: 1 },
-        ],
-      },
-      byUnitMonth: {
-        by: 'unit-month',
-        total: 3,
-        rows: [
-          { unit, month: '2013-05', count: 2 },
-          { unit, month: 'unknown', count: 1 },
-        ],
-      },
+      checkpoint: { tree_size: 812, root: 'ab'.repeat(32), signed: true },
+      subjects: 3,
+      by_unit: [
+        { unit: 'U1', name_en: 'Military Security Branch', name_ar: ARABIC_UNIT, count: 3 },
+      ],
+      by_month: [
+        { month: '2013-05', count: 2 },
+        { month: 'undated', count: 1 },
+      ],
+      by_unit_month: [
+        { unit: 'U1', month: '2013-05', count: 2 },
+        { unit: 'U1', month: 'undated', count: 1 },
+      ],
     },
     verify: {
       ok: true,

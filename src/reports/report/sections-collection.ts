@@ -1,6 +1,5 @@
 // The collection, authenticity and catalogue sections: what was received, from whom (by codename),
 // by which cameras and when, what repeats, what the indicators point at, and who is catalogued.
-import type { SubjectCountRow, UnitRef } from '../../catalogue/subjects/subject-counts.js';
 import type { DeathsByUnitMonthRow, PhotosPerCameraDayRow } from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
@@ -195,32 +194,27 @@ export function authenticitySection(
   return { id: 'authenticity', title: 'Authenticity indicators', blocks };
 }
 
-function unitLabel(u: UnitRef | null): string {
-  if (u === null) return 'no unit recorded';
-  return `${u.code === null ? '' : `${u.code} `}${u.name_en}${u.name_ar === null ? '' : ` — ${u.name_ar}`}`;
+type Counts = ReportInput['subjects'];
+
+function unitLabel(r: Counts['by_unit'][number]): string {
+  if (r.name_en === null && r.name_ar === null)
+    return r.unit === 'unattributed' ? 'no unit recorded' : r.unit;
+  return [r.name_en, r.name_ar].filter((x) => x !== null).join(' — ');
 }
 
-/** Chart rows: known months only, each unit under one label (Arabic name where there is one). */
-function deathsRows(rows: readonly SubjectCountRow[]): DeathsByUnitMonthRow[] {
+/** Chart rows: dated months only, each unit under one label (its Arabic name where it has one). */
+function deathsRows(counts: Counts): DeathsByUnitMonthRow[] {
   const labels = new Map<string, string>();
   const used = new Set<string>();
-  const label = (u: UnitRef | null): string => {
-    const key = u?.id ?? '';
-    let l = labels.get(key);
-    if (l === undefined) {
-      l =
-        u === null
-          ? 'no unit recorded'
-          : `${u.code === null ? '' : `${u.code} `}${u.name_ar ?? u.name_en}`;
-      if (used.has(l)) l = `${l} (${key})`;
-      used.add(l);
-      labels.set(key, l);
-    }
-    return l;
-  };
-  return rows
-    .filter((r) => r.month !== null && r.month !== 'unknown')
-    .map((r) => ({ unit: label(r.unit), month: r.month ?? '', count: r.count }));
+  for (const u of counts.by_unit) {
+    let l = u.name_ar ?? u.name_en ?? (u.unit === 'unattributed' ? 'no unit recorded' : u.unit);
+    if (used.has(l)) l = `${l} (${u.unit})`;
+    used.add(l);
+    labels.set(u.unit, l);
+  }
+  return counts.by_unit_month
+    .filter((r) => /^\d{4}-\d{2}$/.test(r.month))
+    .map((r) => ({ unit: labels.get(r.unit) ?? r.unit, month: r.month, count: r.count }));
 }
 
 export function catalogueSection(
@@ -228,15 +222,13 @@ export function catalogueSection(
   input: ReportInput,
 ): { section: Section; deaths: DeathsByUnitMonthRow[] | null } {
   const s = input.subjects;
-  const byUnit = c.at('subject', 'counts', '--by', 'unit');
-  const byMonth = c.at('subject', 'counts', '--by', 'month');
-  const byUnitMonth = c.at('subject', 'counts', '--by', 'unit-month');
-  const deaths = deathsRows(s.byUnitMonth.rows);
+  const q = c.at('unit', 'counts');
+  const deaths = deathsRows(s);
   const blocks: Block[] = [
     {
       kind: 'p',
       parts: [
-        c.value(byUnit, '/total', s.byUnit.total),
+        c.value(q, '/subjects', s.subjects),
         ' subjects (people as catalogued; merged records counted once) at this checkpoint.',
       ],
     },
@@ -246,22 +238,16 @@ export function catalogueSection(
         ['Unit', 'text'],
         ['Subjects', 'number'],
       ],
-      s.byUnit.rows.map((r, i) => [
-        unitLabel(r.unit),
-        c.value(byUnit, ptr('rows', i, 'count'), r.count),
-      ]),
+      s.by_unit.map((r, i) => [unitLabel(r), c.value(q, ptr('by_unit', i, 'count'), r.count)]),
       'No subjects catalogued.',
     ),
     table(
-      'Subjects by month of death',
+      'Subjects by month (of death, else of photography)',
       [
         ['Month', 'text'],
         ['Subjects', 'number'],
       ],
-      s.byMonth.rows.map((r, i) => [
-        r.month ?? '',
-        c.value(byMonth, ptr('rows', i, 'count'), r.count),
-      ]),
+      s.by_month.map((r, i) => [r.month, c.value(q, ptr('by_month', i, 'count'), r.count)]),
       'No subjects catalogued.',
     ),
   ];
@@ -269,8 +255,8 @@ export function catalogueSection(
     blocks.push({
       kind: 'chart',
       chart: 'deaths',
-      caption: 'Deaths by unit and month (subjects with a recorded month of death)',
-      note: c.whole(byUnitMonth, '/rows', s.byUnitMonth.rows),
+      caption: 'Deaths by unit and month (subjects with a recorded month)',
+      note: c.whole(q, '/by_unit_month', s.by_unit_month),
     });
   }
   return {

@@ -15,7 +15,7 @@ import type { Block, Inline, Section } from './model.js';
 const NO_PLAN = 'No sampling plan in this archive: no prevalence can be stated, and none is.';
 
 function statsCommand(c: CiteContext, s: StatisticsReport): string[] {
-  return c.at('stats', '--sample', s.sample.id);
+  return c.at('stats', s.sample.name);
 }
 
 export function methodologySection(c: CiteContext, all: readonly StatisticsReport[]): Section {

@@ -1,0 +1,41 @@
+// Subjects counted by unit and by month (of death, else of photography), tied to the checkpoint
+// they were computed at: the same figures come back from `custody unit counts --at <tree-size>`.
+import type { Archive } from '../../app.js';
+import { toHex } from '../../core/sha256.js';
+
+export interface CatalogueCounts {
+  checkpoint: { tree_size: number; root: string; signed: boolean };
+  subjects: number;
+  by_unit: { unit: string; name_en: string | null; name_ar: string | null; count: number }[];
+  by_month: { month: string; count: number }[];
+  by_unit_month: { unit: string; month: string; count: number }[];
+}
+
+const UNATTRIBUTED = 'unattributed';
+const UNDATED = 'undated';
+
+export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts> {
+  const subjects = (await archive.index.listSubjects()).filter((s) => s.status === 'active');
+  const units = new Map((await archive.index.listUnits()).map((u) => [u.id, u]));
+  const tally = (keys: string[]): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+    return new Map([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  };
+  const unitOf = (s: (typeof subjects)[number]): string => s.unit_id ?? UNATTRIBUTED;
+  const monthOf = (s: (typeof subjects)[number]): string => {
+    const d = s.date_of_death ?? s.date_of_photography;
+    return d !== null && d.length >= 7 ? d.slice(0, 7) : UNDATED;
+  };
+  const size = archive.treeSize;
+  return {
+    checkpoint: { tree_size: size, root: toHex(archive.ledger.root(size)), signed: (await archive.ledger.checkpointSizes()).includes(size) },
+    subjects: subjects.length,
+    by_unit: [...tally(subjects.map(unitOf))].map(([unit, count]) => ({ unit, name_en: units.get(unit)?.name_en ?? null, name_ar: units.get(unit)?.name_ar ?? null, count })),
+    by_month: [...tally(subjects.map(monthOf))].map(([month, count]) => ({ month, count })),
+    by_unit_month: [...tally(subjects.map((s) => `${unitOf(s)}\u0000${monthOf(s)}`))].map(([k, count]) => {
+      const [unit = '', month = ''] = k.split('\u0000');
+      return { unit, month, count };
+    }),
+  };
+}

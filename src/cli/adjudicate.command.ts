@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { adjudicateCase, revealedCase } from '../examination/blind/examination.service.js';
+import { ExamError } from '../examination/blind/examination-errors.js';
+import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
+import type { AdjudicationDecision } from '../examination/commitment/index.js';
+import { list, printJson, str, UsageError, type Command } from './command.js';
+import { configFrom, wantsJson, withArchive } from './context.js';
+
+export const adjudicateCommand: Command = {
+  name: 'adjudicate',
+  summary: "decide where a case's examiners disagree, with a reason for each decision (after every answer is revealed)",
+  usage:
+    'custody adjudicate PLAN [CASE] --list | custody adjudicate PLAN --batch FILE.json ([{"case", "decisions": [{field, value, reason}]}]) | custody adjudicate PLAN CASE --set FIELD=VALUE… --reason TEXT | custody adjudicate PLAN CASE --decisions FILE.json   (as --actor; [--json])',
+  options: {
+    list: { type: 'boolean' },
+    set: { type: 'string', multiple: true },
+    reason: { type: 'string' },
+    decisions: { type: 'string' },
+    batch: { type: 'string' },
+  },
+  async run(args, io) {
+    const [plan, caseId, ...rest] = args.positionals;
+    const batch = str(args, 'batch');
+    if (args.values.list === true && plan !== undefined && caseId === undefined) {
+      // Every revealed case still waiting for a decision, with its disagreements.
+      const pending = await withArchive(args, io, 'read', 'adjudicate --list', async (a) =>
+        (await caseOutcomes(a, await loadSample(a, plan))).filter((c) => c.status === 'awaiting_adjudication'),
+      );
+      const out = pending.map((c) => ({ case: c.case, examiners: c.examiners, disagreements: c.disagreements }));
+      if (wantsJson(args)) printJson(io, { plan, cases: out });
+      else for (const c of out) for (const d of c.disagreements ?? []) io.stdout(`${c.case}\t${d.field}\t${d.values.map((v) => `${v.examiner}=${v.value || '(none)'}`).join('\t')}\n`);
+      return 0;
+    }
+    if (batch !== undefined && plan !== undefined && caseId === undefined) {
+      const cases = await readJsonArray(batch, '--batch');
+      const adjudicator = configFrom(args, io).actor;
+      const done = await withArchive(args, io, 'write', 'adjudicate', async (a) => {
+        for (const c of cases as { case: string; decisions: AdjudicationDecision[] }[]) {
+          if (typeof c?.case !== 'string' || !Array.isArray(c.decisions)) throw new UsageError(`--batch ${batch}: expected [{"case": ID, "decisions": [...]}]`);
+          await adjudicateCase(a, plan, c.case, c.decisions, adjudicator);
+        }
+        return cases.length;
+      });
+      if (wantsJson(args)) printJson(io, { plan, adjudicator, adjudicated: done });
+      else io.stdout(`${done} case(s) adjudicated\n`);
+      return 0;
+    }
+    if (rest.length > 0 || plan === undefined || caseId === undefined) throw new UsageError(`usage: ${this.usage}`);
+    if (args.values.list === true) {
+      const c = await withArchive(args, io, 'read', 'adjudicate --list', async (a) => {
+        try {
+          return await revealedCase(a, plan, caseId);
+        } catch (e) {
+          if (e instanceof ExamError && e.code === 'EXAMINATION_SEALED')
+            throw new ExamError('EXAMINATION_CASE_UNFINISHED', `case ${caseId} is unfinished: ${e.message}`, { details: e.details });
+          throw e;
+        }
+      });
+      if (wantsJson(args)) printJson(io, { plan, case: caseId, adjudicated: c.adjudicated, disagreements: c.disagreements });
+      else for (const d of c.disagreements ?? []) io.stdout(`${d.field}\t${d.values.map((v) => `${v.examiner}=${v.value || '(none)'}`).join('\t')}\n`);
+      return 0;
+    }
+    const decisions = await readDecisions(str(args, 'decisions'), list(args, 'set'), str(args, 'reason'), this.usage);
+    const adjudicator = configFrom(args, io).actor;
+    const c = await withArchive(args, io, 'write', 'adjudicate', (a) => adjudicateCase(a, plan, caseId, decisions, adjudicator));
+    if (wantsJson(args)) printJson(io, { plan, case: caseId, adjudicator, decisions, final: c.final });
+    else io.stdout(`case ${caseId} adjudicated: ${decisions.length} decision(s)\n`);
+    return 0;
+  },
+};
+
+async function readDecisions(file: string | undefined, sets: string[], reason: string | undefined, usage: string): Promise<AdjudicationDecision[]> {
+  if (file !== undefined) {
+    if (sets.length > 0) throw new UsageError('give --decisions or --set, not both');
+    return (await readJsonArray(file, '--decisions')) as AdjudicationDecision[];
+  }
+  if (sets.length === 0) throw new UsageError(`nothing decided: give --set FIELD=VALUE (see --list) or --decisions FILE\nusage: ${usage}`);
+  return sets.map((s) => {
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set ${s}: expected FIELD=VALUE, e.g. findings.burns.value=present`);
+    return { field: s.slice(0, eq), value: s.slice(eq + 1), reason: reason ?? '' };
+  });
+}
+
+async function readJsonArray(file: string, option: string): Promise<unknown[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read ${option} ${file}: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(parsed)) throw new UsageError(`${option} ${file}: expected a JSON array`);
+  return parsed as unknown[];
+}

@@ -1,0 +1,67 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { catalogueCounts } from '../catalogue/units/counts.service.js';
+import { loadSample } from '../examination/blind/outcomes.js';
+import { PlanError } from '../examination/sampling/plan.service.js';
+import { computeStatistics } from '../examination/statistics/statistics.service.js';
+import type { StatisticsReport } from '../examination/statistics/types.js';
+import { deathsByUnitMonthSpec, prevalenceChartSpec, renderSvgDocument } from '../reports/charts/index.js';
+import { printJson, str, UsageError, type Command, type Io } from './command.js';
+import { atOption, wantsJson, withArchive } from './context.js';
+
+export const statsCommand: Command = {
+  name: 'stats',
+  summary: "prevalence of each finding in a sample, with 95% intervals, breakdowns and agreement, tied to a checkpoint",
+  usage: 'custody stats [PLAN] [--at TREE-SIZE] [--json] [--charts DIR]',
+  options: { at: { type: 'string' }, charts: { type: 'string' } },
+  async run(args, io) {
+    const [plan, ...rest] = args.positionals;
+    if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
+    const { report, counts } = await withArchive(args, io, 'read', 'stats', async (a) => {
+      let ref = plan;
+      if (ref === undefined) {
+        const all = await a.examinations.listSamples();
+        if (all.length !== 1)
+          throw new UsageError(all.length === 0 ? 'there is no sampling plan yet (`custody sample draw`)' : `name the plan: ${all.map((s) => s.name).join(', ')}`);
+        ref = all[0]?.name ?? '';
+      }
+      const sample = await loadSample(a, ref).catch((e: unknown) => {
+        if (e instanceof PlanError) throw new UsageError(e.message);
+        throw e;
+      });
+      return { report: await computeStatistics(a, sample), counts: await catalogueCounts(a) };
+    }, { at: atOption(args) });
+    const charts = str(args, 'charts');
+    if (charts !== undefined) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
+    if (wantsJson(args)) printJson(io, report);
+    else printText(io, report);
+    return 0;
+  },
+};
+
+async function writeCharts(dir: string, report: StatisticsReport, unitNames: [string, string][], byUnitMonth: { unit: string; month: string; count: number }[]): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const rows = report.findings
+    .filter((f) => f.proportion !== null)
+    .map((f) => {
+      const ci = f.stratified?.interval ?? f.wilson;
+      const p = f.stratified?.estimate ?? f.proportion ?? 0;
+      return { finding: f.code, label: f.label, proportion: p, lower: ci?.lower ?? p, upper: ci?.upper ?? p, n: f.assessed };
+    });
+  const at = `tree size ${report.checkpoint.tree_size}`;
+  await writeFile(join(dir, 'prevalence.svg'), await renderSvgDocument(prevalenceChartSpec(rows, { title: `Prevalence of findings, plan ${report.sample.name} (${at})` })));
+  const names = new Map(unitNames);
+  const dated = byUnitMonth.filter((r) => /^\d{4}-\d{2}$/.test(r.month)).map((r) => ({ unit: names.get(r.unit) ?? r.unit, month: r.month, count: r.count }));
+  if (dated.length > 0)
+    await writeFile(join(dir, 'deaths-by-unit-month.svg'), await renderSvgDocument(deathsByUnitMonthSpec(dated, { title: `Deaths by unit and month (${at})` })));
+}
+
+function printText(io: Io, r: StatisticsReport): void {
+  io.stdout(`plan ${r.sample.name}: ${r.sample.method}${r.sample.stratify === null ? '' : ` by ${r.sample.stratify}`}, ${r.sample.size} of ${r.sample.frame_size} ${r.sample.unit}\n`);
+  io.stdout(`checkpoint: tree size ${r.checkpoint.tree_size}, root ${r.checkpoint.root}${r.checkpoint.signed ? ' (signed)' : ''}; codebook ${r.codebook.version}; ${r.code_version}\n`);
+  io.stdout(`cases: ${r.cases.final} final of ${r.cases.sampled} (${r.cases.awaiting_submissions} awaiting submissions, ${r.cases.awaiting_adjudication} awaiting adjudication)\n\n`);
+  for (const f of r.findings) {
+    const kappa = f.agreement?.coefficients.find((c) => c.name === 'krippendorff_alpha')?.value;
+    io.stdout(`${f.sentence}${kappa == null ? '' : ` [alpha ${kappa.toFixed(2)}]`}\n`);
+  }
+}

@@ -1,0 +1,80 @@
+import { readFile, stat } from 'node:fs/promises';
+import { CustodyError } from '../core/errors.js';
+import { openBagDir } from '../verify/bagit/bag-dir.adapter.js';
+import { openBagZip } from '../verify/bagit/bag-zip.adapter.js';
+import { parsePinnedKey, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
+import { EXIT, printJson, str, UsageError, type Command, type Io } from './command.js';
+import { wantsJson } from './context.js';
+
+/**
+ * `custody verify-export`: the five checks of src/reports/export/LAYOUT.md on a bag directory or
+ * a .zip holding one. Needs no archive and no database: everything comes from the bag and the
+ * options.
+ */
+export const verifyExportCommand: Command = {
+  name: 'verify-export',
+  summary: 'verify an export bag offline (BagIt, signed checkpoint, proofs, evidence files); needs no archive',
+  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--json]',
+  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' } },
+  async run(args, io) {
+    const [bagPath, ...extra] = args.positionals;
+    if (bagPath === undefined || extra.length > 0) throw new UsageError(`usage: ${this.usage}`);
+    const keyFile = str(args, 'key');
+    const pinnedKey = keyFile === undefined ? undefined : parseKeyFile(keyFile, await readOption(keyFile, '--key'));
+    const trustedFile = str(args, 'trusted-checkpoint');
+    const trustedCheckpoint = trustedFile === undefined ? undefined : await readOption(trustedFile, '--trusted-checkpoint');
+    const source = await openBag(bagPath);
+    let report: ExportReport;
+    try {
+      report = await verifyExport(source, { pinnedKey, trustedCheckpoint });
+    } finally {
+      await source.close();
+    }
+    if (wantsJson(args)) {
+      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, steps: report.steps, findings: report.findings });
+    } else {
+      printReport(io, bagPath, report);
+    }
+    return report.valid ? EXIT.ok : EXIT.finding;
+  },
+};
+
+async function readOption(file: string, option: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${option} ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+function parseKeyFile(file: string, text: string): VerifierKey {
+  try {
+    return parsePinnedKey(text);
+  } catch (e) {
+    if (e instanceof CustodyError) throw new UsageError(`--key ${file}: ${e.message} (expected a verifier key line or an Ed25519 PEM public key)`);
+    throw e;
+  }
+}
+
+async function openBag(path: string) {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) throw new UsageError(`${path}: no such bag directory or zip file`);
+  try {
+    return info.isDirectory() ? await openBagDir(path) : await openBagZip(path);
+  } catch (e) {
+    throw new UsageError(`${path}: cannot open it as a bag: ${(e as Error).message}`);
+  }
+}
+
+function printReport(io: Io, bagPath: string, report: ExportReport): void {
+  io.stdout(`custody verify-export ${bagPath}\n`);
+  for (const s of report.steps) io.stdout(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step}. ${s.name}: ${s.detail}\n`);
+  for (const f of report.findings) {
+    const where = f.path === undefined || f.message.includes(f.path) ? '' : ` (${f.path})`;
+    io.stdout(`  ${f.severity === 'error' ? 'error' : 'warning'} [${f.code}] ${f.message}${where}\n`);
+  }
+  const errors = report.findings.filter((f) => f.severity === 'error').length;
+  if (!report.valid) io.stdout(`NOT VERIFIED: ${errors} finding(s)\n`);
+  else if (report.keySource === 'bag') io.stdout('VERIFIED against the key in the bag only: the verifier key was taken from the bag itself; pin it from an independent channel\n');
+  else io.stdout(`VERIFIED (key from: ${report.keySource})\n`);
+}

@@ -1,0 +1,26 @@
+import { CustodyError } from '../../core/errors.js';
+
+export type ExamErrorCode =
+  /** No such case in the sample. */
+  | 'EXAMINATION_CASE_NOT_FOUND'
+  /** Assignment asked wrongly: fewer than two examiners per case, already assigned, no manifest. */
+  | 'EXAMINATION_ASSIGN_INVALID'
+  /** The acting examiner is not assigned to this case. */
+  | 'EXAMINATION_NOT_ASSIGNED'
+  /** This examiner already submitted for this case; a commitment cannot be changed. */
+  | 'EXAMINATION_ALREADY_SUBMITTED'
+  /** Answers asked for before every assigned examiner submitted (blindness, enforced here). */
+  | 'EXAMINATION_SEALED'
+  /** Adjudication asked for before the case's answers were revealed. */
+  | 'EXAMINATION_CASE_UNFINISHED'
+  /** The examiners agree on every field: there is nothing to adjudicate. */
+  | 'EXAMINATION_NOTHING_TO_ADJUDICATE'
+  | 'EXAMINATION_ALREADY_ADJUDICATED'
+  /** An examiner of the case may not adjudicate it. */
+  | 'EXAMINATION_ADJUDICATOR_IS_EXAMINER'
+  /** A revealed answer and salt do not hash to the commitment made earlier: the ledger was altered. */
+  | 'EXAMINATION_REVEAL_MISMATCH'
+  /** The codebook recorded with the plan does not match its digest. */
+  | 'EXAMINATION_CODEBOOK_MISMATCH';
+
+export class ExamError extends CustodyError<ExamErrorCode> {}

@@ -1,0 +1,134 @@
+// Blind, independent examination of a sample's cases. The rules live here, not in the CLI, so
+// every way in (CLI now, HTTP later) obeys them:
+//   - examiners see the images and the codebook, not the number, the unit or the dates;
+//   - a submission is a commitment plus a sealed answer; no one reads it before the last
+//     assigned examiner has submitted, when the answers and salts are revealed in one entry;
+//   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
+//     examiners and gives a reason for each decision.
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import type { SamplesTable } from '../../db/schema.js';
+import type { EntryDraft } from '../../ledger/entry.js';
+import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
+import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
+import { ExamError } from './examination-errors.js';
+import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome } from './outcomes.js';
+import { seal, unseal } from './seal.js';
+
+/** Assigns every case to `perCase` of `examiners`, rotating through them in the order given. */
+export async function assignExaminers(archive: Archive, ref: string, examiners: readonly string[], perCase?: number): Promise<{ cases: number; perCase: number }> {
+  const sample = await loadSample(archive, ref);
+  if (sample.manifest_seq === null) throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} has no drawn members yet`);
+  if ((await archive.examinations.assignments(sample.id)).length > 0)
+    throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} is already assigned`);
+  const names = [...new Set(examiners.map((e) => e.trim()).filter((e) => e !== ''))];
+  const k = perCase ?? names.length;
+  if (names.length !== examiners.length) throw new ExamError('EXAMINATION_ASSIGN_INVALID', 'examiners must be named, each once');
+  if (k < 2 || k > names.length)
+    throw new ExamError('EXAMINATION_ASSIGN_INVALID', `each case needs two or more independent examiners, and at most the ${names.length} named (got ${k} per case)`);
+  const members = await archive.examinations.members(sample.id);
+  const cases = members.map((m, p) => ({ case: m.member_id, examiners: Array.from({ length: k }, (_, j) => names[(p + j) % names.length] as string).sort() }));
+  await archive.commit([draft(archive, { action: 'examination.assign', sample: sample.id, per_case: k, cases })]);
+  return { cases: cases.length, perCase: k };
+}
+
+export interface CaseForm {
+  sample: string;
+  case: string;
+  codebook: { version: string; digest: string };
+  /** What the examiner looks at: the photographs, by item id and SHA-256 only (names can carry the number). */
+  images: { item: string; sha256: string; media_type: string }[];
+  form: BlankForm;
+}
+
+/** The blank form for an assigned examiner, without the number, the unit or the dates. */
+export async function caseForm(archive: Archive, ref: string, caseId: string, examiner: string): Promise<CaseForm> {
+  const sample = await loadSample(archive, ref);
+  await requireAssigned(archive, sample, caseId, examiner);
+  const itemIds = sample.unit_kind === 'items' ? [caseId] : (await archive.index.subjectItems(caseId)).map((l) => l.item_id);
+  const images: CaseForm['images'] = [];
+  for (const id of itemIds) {
+    const item = await archive.index.getItem(id);
+    if (item !== undefined) images.push({ item: item.id, sha256: item.sha256, media_type: item.media_type });
+  }
+  const codebook = sampleCodebook(sample);
+  return { sample: sample.name, case: caseId, codebook: { version: codebook.version, digest: sample.codebook_digest }, images, form: blankForm(codebook) };
+}
+
+/**
+ * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
+ * examiner of the case, reveals every answer and salt in the next entry.
+ */
+export async function submitAnswer(archive: Archive, ref: string, caseId: string, examiner: string, form: unknown): Promise<{ commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+  const sample = await loadSample(archive, ref);
+  const assigned = await requireAssigned(archive, sample, caseId, examiner);
+  const existing = await archive.examinations.submissions(sample.id, caseId);
+  if (existing.some((s) => s.examiner === examiner))
+    throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${examiner} already submitted for case ${caseId}; a sealed answer cannot be changed`);
+  const answer = parseExaminationForm(sampleCodebook(sample), form);
+  const { commitment, salt } = commit(answer);
+  const context = `${sample.id}/${caseId}/${examiner}`;
+  const sealed = seal(archive.sealingKey, context, { answer: answer as unknown as JsonValue, salt });
+  await archive.commit([draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed }, examiner)]);
+  const submitted = existing.length + 1;
+  const revealed = submitted === assigned.length;
+  if (revealed) await reveal(archive, sample, caseId);
+  return { commitment, submitted, assigned: assigned.length, revealed };
+}
+
+async function reveal(archive: Archive, sample: SamplesTable, caseId: string): Promise<void> {
+  const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
+    const opened = unseal(archive.sealingKey, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+    if (!verifyReveal(s.commitment, opened.answer as never, opened.salt))
+      throw new ExamError('EXAMINATION_REVEAL_MISMATCH', `case ${caseId}: ${s.examiner}'s sealed answer does not match the commitment`);
+    return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
+  });
+  await archive.commit([draft(archive, { action: 'examination.reveal', sample: sample.id, case: caseId, answers })]);
+}
+
+/** One case's outcome; refuses (EXAMINATION_SEALED) while answers are still sealed. */
+export async function revealedCase(archive: Archive, ref: string, caseId: string): Promise<CaseOutcome> {
+  const sample = await loadSample(archive, ref);
+  const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
+  if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
+  if (outcome.answers === null) throw sealedError(outcome);
+  return outcome;
+}
+
+export async function adjudicateCase(archive: Archive, ref: string, caseId: string, decisions: readonly AdjudicationDecision[], adjudicator: string): Promise<CaseOutcome> {
+  const sample = await loadSample(archive, ref);
+  const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
+  if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
+  if (outcome.answers === null)
+    throw new ExamError('EXAMINATION_CASE_UNFINISHED', `case ${caseId} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted; adjudication comes after every answer is in and revealed`);
+  if (outcome.examiners.includes(adjudicator))
+    throw new ExamError('EXAMINATION_ADJUDICATOR_IS_EXAMINER', `${adjudicator} examined case ${caseId} and cannot adjudicate it`);
+  if (outcome.adjudicated) throw new ExamError('EXAMINATION_ALREADY_ADJUDICATED', `case ${caseId} is already adjudicated`);
+  if ((outcome.disagreements ?? []).length === 0)
+    throw new ExamError('EXAMINATION_NOTHING_TO_ADJUDICATE', `the examiners of case ${caseId} agree on every field`);
+  const final = applyAdjudication(sampleCodebook(sample), outcome.answers, decisions);
+  await archive.commit([
+    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason })), final: final as unknown as JsonValue }, adjudicator),
+  ]);
+  return { ...outcome, final, adjudicated: true, status: 'final' };
+}
+
+export function sealedError(outcome: CaseOutcome): ExamError {
+  return new ExamError(
+    'EXAMINATION_SEALED',
+    `case ${outcome.case}: answers stay sealed until all ${outcome.examiners.length} assigned examiners have submitted (${outcome.submitted.length} so far)`,
+    { details: { case: outcome.case, submitted: outcome.submitted.length, assigned: outcome.examiners.length } },
+  );
+}
+
+async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: string, examiner: string): Promise<string[]> {
+  const members = await archive.examinations.members(sample.id);
+  if (!members.some((m) => m.member_id === caseId)) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
+  const assigned = (await archive.examinations.assignments(sample.id, caseId)).map((a) => a.examiner);
+  if (!assigned.includes(examiner)) throw new ExamError('EXAMINATION_NOT_ASSIGNED', `${examiner} is not assigned to case ${caseId} of plan ${sample.name}`);
+  return assigned;
+}
+
+function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {
+  return { actor, type: 'examination', items: [], objects: [], details };
+}

@@ -1,0 +1,40 @@
+// Sealed answers. Until every examiner of a case has submitted, an answer exists only as a
+// commitment (which anyone may read) and as ciphertext (which only the archive's signer can
+// open). AES-256-GCM from node:crypto; the layout is nonce (12) || ciphertext || tag (16), base64.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { canonicalBytes, type JsonValue } from '../../core/canonical-json.js';
+import { CustodyError } from '../../core/errors.js';
+
+export type SealErrorCode = 'SEAL_KEY_MISSING' | 'SEAL_BROKEN';
+export class SealError extends CustodyError<SealErrorCode> {}
+
+const AAD = Buffer.from('custody sealed answer v1', 'utf8');
+
+/** Encrypts `value` (canonical JSON) under `key`, bound to `context` (sample/case/examiner). */
+export function seal(key: Buffer | null, context: string, value: JsonValue): string {
+  const k = need(key);
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', k, nonce);
+  cipher.setAAD(Buffer.concat([AAD, Buffer.from(context, 'utf8')]));
+  const body = Buffer.concat([cipher.update(canonicalBytes(value)), cipher.final()]);
+  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+}
+
+export function unseal(key: Buffer | null, context: string, sealed: string): JsonValue {
+  const k = need(key);
+  const raw = Buffer.from(sealed, 'base64');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', k, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.concat([AAD, Buffer.from(context, 'utf8')]));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const plain = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    return JSON.parse(plain.toString('utf8')) as JsonValue;
+  } catch (e) {
+    throw new SealError('SEAL_BROKEN', `the sealed answer for ${context} cannot be opened with this archive's key`, { cause: e });
+  }
+}
+
+function need(key: Buffer | null): Buffer {
+  if (key === null) throw new SealError('SEAL_KEY_MISSING', 'sealing and unsealing answers needs the archive opened for writing');
+  return key;
+}

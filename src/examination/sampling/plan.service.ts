@@ -1,0 +1,172 @@
+// `custody sample draw`: a sampling plan in three ledger entries, in this order, so that no one
+// can choose the seed after seeing the frame's members fall:
+//   1. sample.frame     the frame, frozen: every unit id (per stratum), its digest (PROCEDURE.md §1)
+//   2. sample.seed      the seed, fixed only once the frame is on the ledger
+//   3. sample.manifest  the draw (PROCEDURE.md §4–6): members in draw order, manifest digest
+// Anyone can re-draw the members from entries 1 and 2 with scripts/redraw-sample.py.
+import { randomBytes } from 'node:crypto';
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { CustodyError } from '../../core/errors.js';
+import type { EntryDraft } from '../../ledger/entry.js';
+import { codebookDigest, DEFAULT_CODEBOOK, type Codebook } from '../codebook/index.js';
+import { drawSimpleRandom, drawSystematic, type SampleDraw } from './draw.js';
+import { canonicalFrame, compareCodePoints, dedupeFrame, digestSorted, frameDigest } from './frame.js';
+import { drawStratified, type StratifiedDraw } from './stratified.js';
+import { SamplingError } from './errors.js';
+
+export type PlanErrorCode = 'SAMPLE_EXISTS' | 'SAMPLE_NOT_FOUND' | 'SAMPLE_PLAN_INVALID';
+export class PlanError extends CustodyError<PlanErrorCode> {}
+
+export interface PlanInput {
+  name: string;
+  unit: 'subjects' | 'items';
+  method: 'simple' | 'systematic' | 'stratified';
+  stratify?: 'unit' | 'month' | null;
+  size: number;
+  /** Known population size for extrapolation; defaults to the frame size. */
+  population?: number | null;
+  /** Given (e.g. from a public lottery drawn after the frame was published), else 32 random bytes. */
+  seed?: string;
+  codebook?: Codebook;
+}
+
+export interface DrawnPlan {
+  id: string;
+  name: string;
+  draw: SampleDraw | StratifiedDraw;
+  entries: { frame: number; seed: number; manifest: number };
+  merged: number;
+}
+
+/** Stratum of a subject: its unit, or the month (YYYY-MM) of death, else of photography. */
+export function stratumOf(
+  by: 'unit' | 'month',
+  s: { unit_id: string | null; date_of_death: string | null; date_of_photography: string | null } | undefined,
+): string {
+  if (by === 'unit') return s?.unit_id ?? 'unattributed';
+  const date = s?.date_of_death ?? s?.date_of_photography ?? null;
+  return date !== null && date.length >= 7 ? date.slice(0, 7) : 'undated';
+}
+
+export async function drawPlan(archive: Archive, input: PlanInput): Promise<DrawnPlan> {
+  checkInput(input);
+  if ((await archive.examinations.findSample(input.name)) !== undefined)
+    throw new PlanError('SAMPLE_EXISTS', `a sampling plan named ${input.name} already exists`);
+  const { units, merged } = await buildFrame(archive, input.unit, input.stratify ?? null);
+  const codebook = input.codebook ?? DEFAULT_CODEBOOK;
+  const id = archive.newId();
+  const stratify = input.method === 'stratified' ? (input.stratify ?? null) : null;
+  const strata = stratify === null ? null : groupStrata(units);
+  const digest =
+    strata === null
+      ? frameDigest(units.map((u) => u.id))
+      : digestOfStrata(strata);
+  const frameSize = units.length;
+  if (input.size > frameSize)
+    throw new SamplingError('SAMPLE_SIZE_EXCEEDS_FRAME', `cannot draw ${input.size} of ${frameSize} ${input.unit} (nothing was recorded)`, { details: { n: input.size, frameSize } });
+  const population = input.population ?? (input.unit === 'subjects' ? frameSize : null);
+  if (population !== null && population < frameSize)
+    throw new PlanError('SAMPLE_PLAN_INVALID', `--population ${population} is smaller than the frame (${frameSize} ${input.unit})`);
+  const sample = {
+    id,
+    name: input.name,
+    unit: input.unit,
+    method: input.method,
+    stratify,
+    size: input.size,
+    population,
+    codebook: { version: codebook.version, digest: codebookDigest(codebook), definition: codebook as unknown as JsonValue },
+  };
+  const frameDetails: { [k: string]: JsonValue } = { action: 'sample.frame', sample, frame_digest: digest, frame_size: frameSize, merged };
+  if (strata === null) frameDetails.frame = canonicalFrame(units.map((u) => u.id));
+  else frameDetails.strata = [...strata].map(([name, ids]) => ({ name, units: ids, frame_digest: digestSorted(ids) }));
+  const [frameEntry] = await archive.commit([draft(archive, frameDetails)]);
+  // Only now, with the frame on the ledger, is the seed chosen.
+  const seed = input.seed ?? randomBytes(32).toString('hex');
+  const [seedEntry] = await archive.commit([
+    draft(archive, { action: 'sample.seed', sample: id, seed, seed_source: input.seed === undefined ? 'random' : 'given' }),
+  ]);
+  const draw = drawMembers(input, units, strata, seed);
+  const manifest: { [k: string]: JsonValue } = {
+    action: 'sample.manifest',
+    sample: id,
+    method: draw.method,
+    frame_digest: draw.frameDigest,
+    seed,
+    members: [...draw.members],
+    manifest_digest: draw.manifestDigest,
+  };
+  if ('strata' in draw)
+    manifest.strata = draw.strata.map((s) => ({ name: s.name, seed: s.seed, frame_digest: s.frameDigest, frame_size: s.frameSize, n: s.n, members: [...s.members] }));
+  const [manifestEntry] = await archive.commit([draft(archive, manifest)]);
+  return {
+    id,
+    name: input.name,
+    draw,
+    entries: { frame: frameEntry?.entry.seq ?? -1, seed: seedEntry?.entry.seq ?? -1, manifest: manifestEntry?.entry.seq ?? -1 },
+    merged: merged.length,
+  };
+}
+
+interface FrameUnit {
+  id: string;
+  stratum: string;
+}
+
+async function buildFrame(
+  archive: Archive,
+  unit: 'subjects' | 'items',
+  stratify: 'unit' | 'month' | null,
+): Promise<{ units: FrameUnit[]; merged: { [k: string]: JsonValue }[] }> {
+  const subjects = new Map((await archive.index.listSubjects()).filter((s) => s.status === 'active').map((s) => [s.id, s]));
+  if (unit === 'subjects') {
+    return { units: [...subjects.values()].map((s) => ({ id: s.id, stratum: stratify === null ? '' : stratumOf(stratify, s) })), merged: [] };
+  }
+  // Items: one unit per object, so two copies of one photograph are never two units.
+  const items = await archive.examinations.framableItems();
+  const deduped = dedupeFrame(items.map((i) => ({ id: i.id, objectSha256: i.sha256 })));
+  const subjectOf = new Map((await archive.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]));
+  return {
+    units: deduped.frame.map((id) => {
+      const s = subjects.get(subjectOf.get(id) ?? '');
+      return { id, stratum: stratify === null ? '' : stratumOf(stratify, s) };
+    }),
+    merged: deduped.merged.map((m) => ({ object: m.objectSha256, kept: m.kept, dropped: [...m.dropped] })),
+  };
+}
+
+function groupStrata(units: readonly FrameUnit[]): Map<string, string[]> {
+  const strata = new Map<string, string[]>();
+  for (const u of units) strata.set(u.stratum, [...(strata.get(u.stratum) ?? []), u.id]);
+  const names = [...strata.keys()].sort(compareCodePoints);
+  return new Map(names.map((n) => [n, canonicalFrame(strata.get(n) ?? [])]));
+}
+
+/** PROCEDURE.md §6: SHA-256 of the JCS of [[name, stratum frame digest], …] in name order. */
+function digestOfStrata(strata: ReadonlyMap<string, string[]>): string {
+  return drawStratified(Object.fromEntries(strata), { total: 0 }, 'digest').frameDigest;
+}
+
+function drawMembers(input: PlanInput, units: readonly FrameUnit[], strata: Map<string, string[]> | null, seed: string): SampleDraw | StratifiedDraw {
+  if (strata !== null) return drawStratified(Object.fromEntries(strata), { total: input.size }, seed);
+  const ids = units.map((u) => u.id);
+  return input.method === 'systematic' ? drawSystematic(ids, input.size, seed) : drawSimpleRandom(ids, input.size, seed);
+}
+
+function checkInput(input: PlanInput): void {
+  if (input.name.trim() === '' || /[\p{Cc}/]/u.test(input.name))
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'the plan needs a name without "/" or control characters (--name)');
+  if (!['subjects', 'items'].includes(input.unit)) throw new PlanError('SAMPLE_PLAN_INVALID', '--over must be subjects or items');
+  if (!['simple', 'systematic', 'stratified'].includes(input.method))
+    throw new PlanError('SAMPLE_PLAN_INVALID', '--method must be simple, systematic or stratified');
+  if (input.method === 'stratified' && input.stratify !== 'unit' && input.stratify !== 'month')
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'a stratified plan needs --by unit or --by month');
+  if (input.method !== 'stratified' && input.stratify != null)
+    throw new PlanError('SAMPLE_PLAN_INVALID', '--by applies to --method stratified only');
+  if (!Number.isSafeInteger(input.size) || input.size < 1) throw new SamplingError('SAMPLE_SIZE_INVALID', `sample size must be a whole number >= 1, got ${input.size}`);
+}
+
+function draft(archive: Archive, details: { [k: string]: JsonValue }): EntryDraft {
+  return { actor: archive.config.actor, type: 'examination', items: [], objects: [], details };
+}

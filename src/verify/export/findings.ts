@@ -1,0 +1,73 @@
+import type { BagitCode } from '../bagit/index.js';
+
+/**
+ * Finding codes of the export verifier (LAYOUT.md, "Checks, in order"), next to the BagIt codes
+ * that checks 1 and 2 report. Stable: scripts and tests branch on them.
+ */
+export type ExportCode =
+  | 'EXPORT_LAYOUT_INVALID' // a file LAYOUT.md requires is missing or does not parse
+  | 'EXPORT_KEY_NOT_PINNED' // warning: the verifier key came from the bag itself
+  | 'EXPORT_KEY_INVALID' // custody/verifier-key.txt or .pem is not a usable Ed25519 key
+  | 'EXPORT_KEY_MISMATCH' // the bag's key is not the pinned key, or its .txt and .pem differ
+  | 'EXPORT_CHECKPOINT_SIGNATURE_INVALID' // checkpoint.txt is not signed by the key in use
+  | 'EXPORT_CHECKPOINT_MISMATCH' // bag-info / export.json / checkpoint.body|.sig / trusted checkpoint disagree
+  | 'EXPORT_TRUSTED_CHECKPOINT_INVALID' // the --trusted-checkpoint note does not verify with the key
+  | 'EXPORT_CONSISTENCY_INVALID' // custody/consistency.json does not prove the trusted checkpoint
+  | 'EXPORT_PROOF_MISSING' // an exported item without custody/proofs/<item-id>.json
+  | 'EXPORT_PROOF_INVALID' // leaf hash or inclusion proof does not recompute the checkpoint root
+  | 'EXPORT_ENTRY_MISMATCH'; // the entry is not this item's ingestion, or its object is not the file
+
+export type FindingCode = ExportCode | BagitCode;
+
+export interface ExportFinding {
+  code: FindingCode;
+  severity: 'error' | 'warning';
+  /** Which of the five checks found it. */
+  step: StepNumber;
+  path?: string;
+  message: string;
+}
+
+export type StepNumber = 1 | 2 | 3 | 4 | 5;
+
+export interface StepReport {
+  step: StepNumber;
+  name: string;
+  ok: boolean;
+  /** One line for a person: what was checked, or what failed first. */
+  detail: string;
+}
+
+export const STEP_NAMES: Readonly<Record<StepNumber, string>> = {
+  1: 'BagIt completeness and validity (RFC 8493 §3)',
+  2: 'manifests: sha256 of every payload and tag file',
+  3: 'checkpoint signature and bag-info',
+  4: 'inclusion proofs (RFC 9162 §2.1.3.2)',
+  5: 'evidence files against their ingestion entries',
+};
+
+/** Collects the findings of one step. */
+export class StepFindings {
+  readonly findings: ExportFinding[] = [];
+  constructor(readonly step: StepNumber) {}
+
+  error(code: FindingCode, message: string, path?: string): void {
+    this.findings.push({ code, severity: 'error', step: this.step, message, ...(path === undefined ? {} : { path }) });
+  }
+
+  warn(code: FindingCode, message: string, path?: string): void {
+    this.findings.push({ code, severity: 'warning', step: this.step, message, ...(path === undefined ? {} : { path }) });
+  }
+
+  get ok(): boolean {
+    return !this.findings.some((f) => f.severity === 'error');
+  }
+
+  /** The step's report: `detail` on success, the first error's message otherwise. */
+  report(detail: string): StepReport {
+    const first = this.findings.find((f) => f.severity === 'error');
+    const errors = this.findings.filter((f) => f.severity === 'error').length;
+    const more = errors > 1 ? ` (and ${errors - 1} more)` : '';
+    return { step: this.step, name: STEP_NAMES[this.step], ok: this.ok, detail: first ? `${first.message}${more}` : detail };
+  }
+}
