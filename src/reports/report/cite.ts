@@ -38,6 +38,16 @@ export class CiteContext {
     };
   }
 
+  /** A cited non-integer printed rounded to `digits` decimals (the footnote keeps it exact). */
+  fixed(command: readonly string[], ptr: string, value: number, digits: number): Run {
+    if (Number.isInteger(value)) return this.value(command, ptr, value);
+    return {
+      text: value.toFixed(digits),
+      format: 'fixed',
+      note: this.notes.cite(command, ptr, value),
+    };
+  }
+
   /** A footnote for a whole value (a chart's data): its number. */
   whole(command: readonly string[], ptr: string, value: unknown): number {
     return this.notes.cite(command, ptr, JSON.parse(JSON.stringify(value)) as Cited);

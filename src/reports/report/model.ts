@@ -14,14 +14,14 @@ export const REPORT_TEMPLATES: readonly ReportTemplate[] = ['tribunal', 'summary
 
 /**
  * A run of text. `note` is the footnote that reproduces it; `mono` for digests and commands;
- * `format: 'percent'` when a cited proportion is printed as a percentage (the footnote holds the
- * proportion itself).
+ * `format: 'percent'` when a cited proportion is printed as a percentage, `'fixed'` when a
+ * non-integer is printed rounded (toFixed); the footnote holds the exact value.
  */
 export interface Run {
   readonly text: string;
   readonly note?: number;
   readonly mono?: boolean;
-  readonly format?: 'percent';
+  readonly format?: 'percent' | 'fixed';
   readonly strong?: boolean;
 }
 

@@ -73,17 +73,24 @@ describe('the page', () => {
     const page = html(model);
     const spans = [
       ...page.matchAll(
-        /<span class="cited" data-fn="(\d+)"( data-format="percent")?>(.*?)<\/span><sup/g,
+        /<span class="cited" data-fn="(\d+)"(?: data-format="(percent|fixed)")?>(.*?)<\/span><sup/g,
       ),
     ];
     expect(spans.length).toBeGreaterThan(20);
-    for (const [, n, percent, text] of spans) {
+    let fixed = 0;
+    for (const [, n, format, text] of spans) {
       const v = values.get(Number(n));
       const plain = (text ?? '').replace(/<[^>]+>/g, '');
-      if (percent !== undefined) expect(plain).toBe(`${((v as number) * 100).toFixed(1)}%`);
-      else if (typeof v === 'number' || typeof v === 'string')
+      if (format === 'percent') expect(plain).toBe(`${((v as number) * 100).toFixed(1)}%`);
+      else if (format === 'fixed') {
+        fixed += 1;
+        expect(Math.abs(Number(plain) - (v as number))).toBeLessThanOrEqual(
+          0.5 * 10 ** -(plain.split('.')[1]?.length ?? 0),
+        );
+      } else if (typeof v === 'number' || typeof v === 'string')
         expect(plain).toBe(escapeHtml(String(v)));
     }
+    expect(fixed).toBeGreaterThan(0); // the fixture's agreement, 0.81, is printed through fixed()
   });
 
   it('is the same bytes for the same model apart from the generation line', () => {

@@ -115,7 +115,6 @@ function intervalCell(
     c.percent(q, `${h.at}/lower`, h.interval.lower),
     '–',
     c.percent(q, `${h.at}/upper`, h.interval.upper),
-    ` (${h.interval.method})`,
   ];
 }
 
@@ -123,7 +122,12 @@ function populationCell(c: CiteContext, q: string[], f: FindingStatistics, i: nu
   if (f.stratified !== null) {
     return [
       '≈ ',
-      c.value(q, ptr('findings', i, 'stratified', 'estimated_count'), f.stratified.estimated_count),
+      c.fixed(
+        q,
+        ptr('findings', i, 'stratified', 'estimated_count'),
+        f.stratified.estimated_count,
+        0,
+      ),
       ' (stratified estimate)',
     ];
   }
@@ -132,16 +136,16 @@ function populationCell(c: CiteContext, q: string[], f: FindingStatistics, i: nu
   const base = ptr('findings', i, 'population');
   const out: Inline[] = [
     '≈ ',
-    c.value(q, `${base}/estimated_count`, pop.estimated_count),
+    c.fixed(q, `${base}/estimated_count`, pop.estimated_count, 0),
     ' of ',
     c.value(q, `${base}/size`, pop.size),
   ];
   if (pop.count_interval !== null) {
     out.push(
       ' (',
-      c.value(q, `${base}/count_interval/lower`, pop.count_interval.lower),
+      c.fixed(q, `${base}/count_interval/lower`, pop.count_interval.lower, 0),
       '–',
-      c.value(q, `${base}/count_interval/upper`, pop.count_interval.upper),
+      c.fixed(q, `${base}/count_interval/upper`, pop.count_interval.upper, 0),
       `, ${pop.count_interval.method})`,
     );
   }
@@ -154,7 +158,7 @@ function agreementCell(c: CiteContext, q: string[], f: FindingStatistics, i: num
   if (coef === undefined || coef.value === null) return ['—'];
   return [
     'α = ',
-    c.value(q, ptr('findings', i, 'agreement', 'coefficients', k, 'value'), coef.value),
+    c.fixed(q, ptr('findings', i, 'agreement', 'coefficients', k, 'value'), coef.value, 2),
   ];
 }
 
@@ -203,6 +207,14 @@ export function findingsSection(
         ]),
         'No findings.',
       ),
+      {
+        kind: 'p',
+        style: 'note',
+        parts: [
+          `95% intervals: ${[...new Set(s.findings.map((f, i) => headlineInterval(f, i)?.interval.method).filter((m) => m !== undefined))].join('; ') || 'none'}. ` +
+            "Agreement: Krippendorff's alpha (nominal) on the examiners' independent answers, before adjudication. Rounded figures are exact in their footnotes.",
+        ],
+      },
     );
     const rows = s.findings.flatMap((f, i): PrevalenceRow[] => {
       const h = headlineInterval(f, i);
