@@ -19,11 +19,9 @@ import {
   type ReportTemplate,
 } from '../reports/report/index.js';
 import { hashFiles } from '../store/hash-files.adapter.js';
+import { CODE_VERSION } from '../version.js';
 import { flag, list, printJson, requireStr, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
-
-/** The same as `custody --version`. */
-const CODE_VERSION = '0.1.0';
 
 export const reportCommand: Command = {
   name: 'report',

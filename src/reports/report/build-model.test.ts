@@ -6,7 +6,7 @@ import { inputFixture, STATISTICS_FIXTURE } from './report.fixture.js';
 const OPTS = {
   template: 'tribunal',
   generatedAt: '2026-11-30T00:00:00.000Z',
-  codeVersion: '0.1.0',
+  codeVersion: 'custody 0.1.0',
 } as const;
 
 function text(model: ReportModel, id: string): string {

@@ -9,7 +9,7 @@ const NO_CHARTS = { perDay: null, deaths: null, prevalence: null };
 const OPTS = {
   template: 'tribunal',
   generatedAt: '2026-11-30T00:00:00.000Z',
-  codeVersion: '0.1.0',
+  codeVersion: 'custody 0.1.0',
 } as const;
 
 function html(model: ReportModel = buildReportModel(inputFixture(), OPTS)): string {

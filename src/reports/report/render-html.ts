@@ -26,7 +26,7 @@ export function renderReportHtml(model: ReportModel, charts: ChartSvgs): string 
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="generator" content="custody ${escapeHtml(model.generated.codeVersion)}">
+<meta name="generator" content="${escapeHtml(model.generated.codeVersion)}">
 <title>${escapeHtml(`${model.title}: ${model.subtitle}`)}</title>
 <style>${REPORT_CSS}</style>
 </head>
@@ -34,7 +34,7 @@ export function renderReportHtml(model: ReportModel, charts: ChartSvgs): string 
 <header>
 <h1>${escapeHtml(model.title)}</h1>
 <p class="subtitle">${bidiText(model.subtitle)}</p>
-<p class="generated" ${GENERATED_MARKER}>Generated ${escapeHtml(model.generated.at)} by custody ${escapeHtml(model.generated.codeVersion)} (template ${escapeHtml(model.template)}).</p>
+<p class="generated" ${GENERATED_MARKER}>Generated ${escapeHtml(model.generated.at)} by ${escapeHtml(model.generated.codeVersion)} (template ${escapeHtml(model.template)}).</p>
 <nav><ol>${toc}<li><a href="#notes">Notes: reproducing every figure</a></li></ol></nav>
 </header>
 ${sections}
