@@ -64,6 +64,18 @@ function toFacts(a: AnalysesTable, items: ItemsTable[], mediaType: string): Imag
   };
 }
 
+/**
+ * The time indicators are judged at ("more than a day after the analysis time"). Normally now; for
+ * an archive viewed `--at` a tree size, the time of that snapshot's last ledger entry, so that the
+ * same query at the same checkpoint gives the same answer next year (reports cite `--at`).
+ */
+export async function indicatorTime(archive: Archive, at: number | undefined): Promise<string> {
+  if (at === undefined) return new Date().toISOString();
+  const [last] = await archive.ledger.read(archive.treeSize - 1, archive.treeSize);
+  if (last === undefined) throw new Error(`ledger entry ${archive.treeSize - 1} could not be read`);
+  return last.entry.time;
+}
+
 /** Indicators for one object, judged against the rest of the collection. */
 export async function indicatorsFor(
   archive: Archive,

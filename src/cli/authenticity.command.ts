@@ -1,23 +1,30 @@
-import { collectionSummary, indicatorsFor } from '../analysis/authenticity.service.js';
+import { collectionSummary, indicatorsFor, indicatorTime } from '../analysis/authenticity.service.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import { ArchiveError } from '../archive/errors.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { flag, printJson, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 
 export const authenticityCommand: Command = {
   name: 'authenticity',
   summary:
     'authenticity indicators for an item, or --summary for the collection (indicators, not verdicts)',
-  usage: 'custody authenticity <item-id|sha256> [--json] | custody authenticity --summary [--json]',
-  options: { summary: { type: 'boolean' } },
+  usage:
+    'custody authenticity <item-id|sha256> [--at TREE-SIZE] [--json] | custody authenticity --summary [--at TREE-SIZE] [--json]',
+  options: { summary: { type: 'boolean' }, at: { type: 'string' } },
   async run(args, io) {
-    const now = new Date().toISOString();
+    // With --at, judged as of the snapshot's last entry (indicatorTime), so the answer is repeatable.
+    const at = atOption(args);
     if (flag(args, 'summary')) {
       if (args.positionals.length > 0)
         throw new UsageError(`--summary takes no item\nusage: ${this.usage}`);
-      const s = await withArchive(args, io, 'read', 'authenticity', (archive) =>
-        collectionSummary(archive, now),
+      const s = await withArchive(
+        args,
+        io,
+        'read',
+        'authenticity',
+        async (archive) => collectionSummary(archive, await indicatorTime(archive, at)),
+        { at },
       );
       if (wantsJson(args)) printJson(io, s);
       else {
@@ -39,14 +46,14 @@ export const authenticityCommand: Command = {
       throw new UsageError(`name one item or object, or --summary\nusage: ${this.usage}`);
     const out = await withArchive(args, io, 'read', 'authenticity', async (archive) => {
       const sha256 = await resolveObject(archive, target);
-      const indicators = await indicatorsFor(archive, sha256, now);
+      const indicators = await indicatorsFor(archive, sha256, await indicatorTime(archive, at));
       if (indicators === null)
         throw new ArchiveError(
           'NOT_FOUND',
           `object ${sha256} has not been analysed (run \`custody analyze\`)`,
         );
       return { sha256, disclaimer: INDICATOR_DISCLAIMER, indicators };
-    });
+    }, { at });
     if (wantsJson(args)) printJson(io, out);
     else {
       io.stdout(`${out.sha256}\n${out.disclaimer}\n`);

@@ -1,17 +1,18 @@
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 
 export const clustersCommand: Command = {
   name: 'clusters',
   summary: 'near-duplicate clusters across the whole archive (PDQ, rotations/flips, crops)',
-  usage: 'custody clusters [--threshold N] [--json]',
-  options: { threshold: { type: 'string' } },
+  usage: 'custody clusters [--threshold N] [--at TREE-SIZE] [--json]',
+  options: { threshold: { type: 'string' }, at: { type: 'string' } },
   async run(args, io) {
     const t = str(args, 'threshold');
     const threshold = t === undefined ? undefined : parseNonNegativeInt(t, '--threshold');
     const s = await withArchive(args, io, 'read', 'clusters', (archive) =>
       archiveSimilarity(archive, threshold === undefined ? {} : { threshold }),
+      { at: atOption(args) },
     );
     const clusters = s.clusters.map((c) => ({
       id: c.id,

@@ -1,18 +1,18 @@
 import { printJson, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 import { deliveryView } from './item-view.js';
 
 export const deliveriesCommand: Command = {
   name: 'deliveries',
   summary: 'list deliveries: who handed what over, on what medium, when',
-  usage: 'custody deliveries [--json]',
-  options: {},
+  usage: 'custody deliveries [--at TREE-SIZE] [--json]',
+  options: { at: { type: 'string' } },
   async run(args, io) {
     const rows = await withArchive(args, io, 'read', 'deliveries', async (archive) => {
       const out = [];
       for (const d of await archive.index.listDeliveries()) out.push({ ...deliveryView(d), items: await archive.index.countItems(d.id) });
       return out;
-    });
+    }, { at: atOption(args) });
     if (wantsJson(args)) printJson(io, rows);
     else for (const d of rows) io.stdout(`${d.id}  source ${d.source}  ${d.items} items  opened ${d.opened_at} by ${d.opened_by}${d.closed_seq === null ? '  (open: interrupted)' : ''}\n`);
     return 0;

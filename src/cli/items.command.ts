@@ -1,17 +1,17 @@
 import { printJson, str, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 import { itemView } from './item-view.js';
 
 export const itemsCommand: Command = {
   name: 'items',
   summary: 'list items (one receipt of a file each), optionally of one delivery',
-  usage: 'custody items [--delivery ID] [--json]',
-  options: { delivery: { type: 'string' } },
+  usage: 'custody items [--delivery ID] [--at TREE-SIZE] [--json]',
+  options: { delivery: { type: 'string' }, at: { type: 'string' } },
   async run(args, io) {
     const deliveryId = str(args, 'delivery');
     const items = await withArchive(args, io, 'read', 'items', (archive) =>
       archive.index.listItems(deliveryId === undefined ? {} : { deliveryId }),
-    );
+    { at: atOption(args) });
     if (wantsJson(args)) printJson(io, items.map((i) => itemView(i)));
     else for (const i of items) io.stdout(`${i.id}  ${i.sha256.slice(0, 16)}…  ${String(i.size).padStart(10)}  ${i.relative_path}\n`);
     return 0;

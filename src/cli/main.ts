@@ -28,6 +28,7 @@ import { logCommand } from './log.command.js';
 import { proveCommand } from './prove.command.js';
 import { purgeCommand } from './purge.command.js';
 import { rebuildCommand } from './rebuild.command.js';
+import { reportCommand } from './report.command.js';
 import { showCommand } from './show.command.js';
 import { verifyCommand } from './verify.command.js';
 import { verifyExportCommand } from './verify-export.command.js';
@@ -67,6 +68,7 @@ export const COMMANDS: readonly Command[] = [
   adjudicateCommand,
   statsCommand,
   exportCommand,
+  reportCommand,
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */

@@ -1,22 +1,23 @@
-import { indicatorsFor } from '../analysis/authenticity.service.js';
+import { indicatorsFor, indicatorTime } from '../analysis/authenticity.service.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { ArchiveError } from '../archive/errors.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { isSha256Hex } from '../core/sha256.js';
 import { printJson, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 import { analysisView, itemView, objectView } from './item-view.js';
 
 export const showCommand: Command = {
   name: 'show',
   summary: 'show an item or an object, with every item that shares its bytes',
-  usage: 'custody show <item-id|sha256> [--json]',
-  options: {},
+  usage: 'custody show <item-id|sha256> [--at TREE-SIZE] [--json]',
+  options: { at: { type: 'string' } },
   async run(args, io) {
     const target = args.positionals[0];
     if (target === undefined || args.positionals.length > 1)
       throw new UsageError(`name one item or object\nusage: ${this.usage}`);
+    const at = atOption(args);
     const view = await withArchive(args, io, 'read', 'show', async (archive) => {
       const sha256 = await resolveObject(archive, target);
       const object = await archive.index.getObject(sha256);
@@ -38,7 +39,7 @@ export const showCommand: Command = {
       const indicators =
         analysis === undefined
           ? null
-          : await indicatorsFor(archive, sha256, new Date().toISOString());
+          : await indicatorsFor(archive, sha256, await indicatorTime(archive, at));
       return {
         ...objectView(object),
         withdrawn: object.withdrawn_seq !== null,
@@ -66,7 +67,7 @@ export const showCommand: Command = {
           time: d.time,
         })),
       };
-    });
+    }, { at });
     if (wantsJson(args)) printJson(io, view);
     else {
       io.stdout(

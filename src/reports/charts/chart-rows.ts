@@ -25,6 +25,14 @@ export interface DeathsByUnitMonthRow {
   count: number;
 }
 
+/** Photographs taken by one camera body on one calendar day (EXIF DateTimeOriginal, literal). */
+export interface PhotosPerCameraDayRow {
+  camera: string;
+  /** YYYY-MM-DD. */
+  day: string;
+  images: number;
+}
+
 /** 30 years of columns. A mistyped year (1013 for 2013) would otherwise ask for 12,000 columns. */
 export const MAX_MONTHS = 360;
 
@@ -85,6 +93,34 @@ export function checkDeathsRows(rows: readonly DeathsByUnitMonthRow[]): void {
     requireCount(row.count, 'count', i, 0);
     const key = JSON.stringify([row.unit, row.month]);
     if (seen.has(key)) throw invalid(`unit "${row.unit}" has two rows for ${row.month}`);
+    seen.add(key);
+  });
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written YYYY-MM-DD (2013-02-30 is not one). */
+function isDay(s: string): boolean {
+  const m = DAY.exec(s);
+  if (m === null) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === s;
+}
+
+/** Throws CHART_INVALID_INPUT unless every row is a positive count for a real day, each pair once. */
+export function checkPhotosPerDayRows(rows: readonly PhotosPerCameraDayRow[]): void {
+  if (rows.length === 0) throw invalid('a photographs-per-day chart needs at least one row');
+  const seen = new Set<string>();
+  rows.forEach((row, i) => {
+    requireText(row.camera, 'camera', i);
+    if (typeof row.day !== 'string' || !isDay(row.day)) {
+      throw invalid(`row ${i}: day must be a real date YYYY-MM-DD, got ${String(row.day)}`, {
+        index: i,
+      });
+    }
+    requireCount(row.images, 'images', i, 1);
+    const key = JSON.stringify([row.camera, row.day]);
+    if (seen.has(key)) throw invalid(`camera "${row.camera}" has two rows for ${row.day}`);
     seen.add(key);
   });
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { DeathsByUnitMonthRow, PrevalenceRow } from './chart-rows.js';
 import { ChartError } from './errors.js';
 import { SVG_XML_DECLARATION, renderSvg, renderSvgDocument } from './render.adapter.js';
-import { deathsByUnitMonthSpec, prevalenceChartSpec, type VegaLiteSpec } from './specs.js';
+import {
+  deathsByUnitMonthSpec,
+  photosPerCameraPerDaySpec,
+  prevalenceChartSpec,
+  type VegaLiteSpec,
+} from './specs.js';
 import { findAll, hasClasses, parseXml, textContent, type XmlElement } from './xml.fixture.js';
 
 const FINDINGS: PrevalenceRow[] = [
@@ -106,6 +111,23 @@ describe('renderSvg: deaths by unit and month', () => {
     const root = parseXml(svg);
     expect(findAll(root, (e) => e.name === 'script')).toHaveLength(0);
     expect(texts(root)).toContain(unit);
+  });
+});
+
+describe('renderSvg: photographs per camera per day', () => {
+  it('draws one bar segment per camera and day, with every camera in the legend', async () => {
+    const rows = [
+      { camera: 'Canon EOS 5D #0042', day: '2013-05-02', images: 31 },
+      { camera: 'Nikon D90', day: '2013-05-02', images: 3 },
+      { camera: 'Canon EOS 5D #0042', day: '2013-05-04', images: 7 },
+    ];
+    const svg = await renderSvg(photosPerCameraPerDaySpec(rows, { title: 'Per day' }));
+    const root = parseXml(svg);
+    expect(itemsOf(markGroups(root, 'rect'), 'path')).toHaveLength(rows.length);
+    expect(texts(root)).toEqual(
+      expect.arrayContaining(['Canon EOS 5D #0042', 'Nikon D90', 'Per day', '2013-05-02']),
+    );
+    expect(await renderSvg(photosPerCameraPerDaySpec(rows, { title: 'Per day' }))).toBe(svg);
   });
 });
 

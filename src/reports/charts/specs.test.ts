@@ -6,7 +6,12 @@ import {
   type PrevalenceRow,
 } from './chart-rows.js';
 import { ChartError } from './errors.js';
-import { CHART_FONT_FAMILY, deathsByUnitMonthSpec, prevalenceChartSpec } from './specs.js';
+import {
+  CHART_FONT_FAMILY,
+  deathsByUnitMonthSpec,
+  photosPerCameraPerDaySpec,
+  prevalenceChartSpec,
+} from './specs.js';
 
 const FINDINGS: PrevalenceRow[] = [
   { finding: 'burns', label: 'Burns', proportion: 0.308, lower: 0.255, upper: 0.366, n: 263 },
@@ -123,5 +128,48 @@ describe('monthRange', () => {
 
   it('allows exactly MAX_MONTHS columns', () => {
     expect(monthRange(['2000-01', '2029-12'])).toHaveLength(MAX_MONTHS);
+  });
+});
+
+describe('photosPerCameraPerDaySpec', () => {
+  const PHOTOS = [
+    { camera: 'Canon EOS 5D #0042', day: '2013-05-02', images: 31 },
+    { camera: 'Nikon D90', day: '2013-05-02', images: 3 },
+    { camera: 'Canon EOS 5D #0042', day: '2013-05-04', images: 7 },
+  ];
+
+  it('is plain JSON, cameras coloured in order of first appearance, days on a UTC axis', () => {
+    const spec = photosPerCameraPerDaySpec(PHOTOS, { title: 'Per day' });
+    expect(roundTrip(spec)).toEqual(spec);
+    expect(photosPerCameraPerDaySpec(PHOTOS, { title: 'Per day' })).toEqual(spec);
+    const enc = (
+      roundTrip(spec) as {
+        encoding: Record<string, { scale?: { domain?: unknown }; timeUnit?: string }>;
+      }
+    ).encoding;
+    expect(enc['color']?.scale?.domain).toEqual(['Canon EOS 5D #0042', 'Nikon D90']);
+    expect(enc['x']?.timeUnit).toBe('utcyearmonthdate');
+    expect(JSON.stringify(spec)).toContain(CHART_FONT_FAMILY);
+  });
+
+  it.each([
+    ['no rows', []],
+    ['a day that does not exist', [{ camera: 'A', day: '2013-02-30', images: 1 }]],
+    ['a month, not a day', [{ camera: 'A', day: '2013-02', images: 1 }]],
+    ['zero photographs', [{ camera: 'A', day: '2013-02-01', images: 0 }]],
+    ['an empty camera', [{ camera: ' ', day: '2013-02-01', images: 1 }]],
+    [
+      'a camera and day twice',
+      [
+        { camera: 'A', day: '2013-02-01', images: 1 },
+        { camera: 'A', day: '2013-02-01', images: 2 },
+      ],
+    ],
+    [
+      'more cameras than colours',
+      Array.from({ length: 11 }, (_, i) => ({ camera: `C${i}`, day: '2013-02-01', images: 1 })),
+    ],
+  ])('refuses %s with CHART_INVALID_INPUT', (_, rows) => {
+    expect(codeOf(() => photosPerCameraPerDaySpec(rows))).toBe('CHART_INVALID_INPUT');
   });
 });

@@ -8,10 +8,12 @@
 import type { TopLevelSpec } from 'vega-lite';
 import {
   checkDeathsRows,
+  checkPhotosPerDayRows,
   checkPrevalenceRows,
   firstAppearance,
   monthRange,
   type DeathsByUnitMonthRow,
+  type PhotosPerCameraDayRow,
   type PrevalenceRow,
 } from './chart-rows.js';
 import { ChartError } from './errors.js';
@@ -215,5 +217,71 @@ export function deathsByUnitMonthSpec(
         },
       },
     ],
+  };
+}
+
+/** At most this many cameras get their own colour; Vega's category10 has ten distinct ones. */
+const MAX_CAMERA_COLOURS = 10;
+
+/**
+ * Photographs per camera body per calendar day as stacked bars: one bar per day on a UTC time axis
+ * (the EXIF days are literal dates, never shifted by a time zone), one colour per camera in the
+ * order of first appearance, with a legend under the plot. The days come from DateTimeOriginal
+ * as the camera wrote it; undated images are not drawn (the report says how many cameras and
+ * images there are elsewhere).
+ *
+ * @example
+ *   photosPerCameraPerDaySpec([
+ *     { camera: 'Canon EOS 5D #0042', day: '2013-05-02', images: 31 },
+ *     { camera: 'Nikon D90', day: '2013-05-03', images: 7 },
+ *   ], { title: 'Photographs per camera per day' })
+ */
+export function photosPerCameraPerDaySpec(
+  rows: readonly PhotosPerCameraDayRow[],
+  opts: ChartOptions = {},
+): VegaLiteSpec {
+  checkPhotosPerDayRows(rows);
+  const cameras = firstAppearance(rows.map((r) => r.camera));
+  if (cameras.length > MAX_CAMERA_COLOURS) {
+    throw new ChartError(
+      'CHART_INVALID_INPUT',
+      `${cameras.length} cameras: at most ${MAX_CAMERA_COLOURS} can be told apart by colour`,
+    );
+  }
+  const values = rows.map((r) => ({
+    camera: r.camera,
+    day: r.day,
+    images: r.images,
+    // Stacks each day's segments in legend order (a nominal field has no order of its own).
+    stackOrder: cameras.indexOf(r.camera),
+    summary: `${r.camera}, ${r.day}: ${r.images} photographs`,
+  }));
+  return {
+    description: opts.title ?? 'Photographs per camera per day',
+    ...titleOf(opts),
+    width: HEATMAP_WIDTH,
+    height: 200,
+    config: chartConfig(),
+    data: { values },
+    mark: { type: 'bar' },
+    encoding: {
+      x: {
+        field: 'day',
+        type: 'temporal',
+        timeUnit: 'utcyearmonthdate',
+        title: 'Day (DateTimeOriginal)',
+        axis: { format: '%Y-%m-%d', labelAngle: -45 },
+      },
+      y: { field: 'images', type: 'quantitative', aggregate: 'sum', title: 'Photographs' },
+      color: {
+        field: 'camera',
+        type: 'nominal',
+        title: 'Camera',
+        scale: { domain: cameras, scheme: 'category10' },
+        legend: { orient: 'bottom', columns: 1, labelLimit: 0 },
+      },
+      order: { field: 'stackOrder', type: 'quantitative' },
+      description: { field: 'summary', type: 'nominal' },
+    },
   };
 }

@@ -1,0 +1,134 @@
+// Gathers what a report is made of from an archive opened at one checkpoint (`openArchive(…,
+// { at: N })`), through the same services the cited commands use, so each footnote's command
+// prints the value gathered here. Verification, thumbnails and statistics come in as ports.
+import type { Archive } from '../../app.js';
+import {
+  indicatorsFor,
+  indicatorTime,
+  loadImageFacts,
+} from '../../analysis/authenticity.service.js';
+import { summariseCollection } from '../../analysis/indicators/index.js';
+import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import { catalogueCounts } from '../../catalogue/units/counts.service.js';
+import { parseCheckpoint } from '../../core/checkpoint.js';
+import { toHex } from '../../core/sha256.js';
+import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
+import type { StatisticsReport } from '../../examination/statistics/types.js';
+import { ReportError } from './errors.js';
+import type { ReportInput } from './input.js';
+
+export interface GatherPorts {
+  /** The result of `custody verify` run on the whole archive while the report is made. */
+  readonly verify: ReportInput['verify'];
+  /** data: URI of an object's unblurred 256 px thumbnail (only called with --include-images). */
+  readonly thumbnail: ((sha256: string) => Promise<string>) | null;
+  /** One StatisticsReport per sampling plan at this checkpoint (`custody stats`). */
+  readonly statistics: (archive: Archive) => Promise<StatisticsReport[]>;
+}
+
+/** The signed checkpoint at `size`, or REPORT_NO_CHECKPOINT: a report is drawn at a signed one. */
+export async function signedCheckpoint(
+  archive: Archive,
+  size: number,
+): Promise<{ note: string; root: string }> {
+  const note = await archive.ledger.checkpointAt(size);
+  if (note === null) {
+    const signed = await archive.ledger.checkpointSizes();
+    throw new ReportError(
+      'REPORT_NO_CHECKPOINT',
+      `no checkpoint was signed at tree size ${size}; signed sizes: ${signed.slice(-5).join(', ') || 'none'} (\`custody checkpoint --at N\`)`,
+    );
+  }
+  const body = note.slice(0, note.indexOf('\n\n') + 1);
+  return { note, root: parseCheckpoint(body).root.toString('hex') };
+}
+
+export async function gatherReportInput(
+  archive: Archive,
+  exhibitIds: readonly string[],
+  ports: GatherPorts,
+): Promise<ReportInput> {
+  const size = archive.treeSize;
+  const { note, root } = await signedCheckpoint(archive, size);
+  const time = await indicatorTime(archive, size);
+  const deliveries = [];
+  for (const d of await archive.index.listDeliveries()) {
+    deliveries.push({
+      id: d.id,
+      source: d.source,
+      opened_at: d.opened_at,
+      closed: d.closed_seq !== null,
+      items: await archive.index.countItems(d.id),
+    });
+  }
+  const items = await archive.index.listItems();
+  const perObject = new Map<string, number>();
+  for (const i of items) perObject.set(i.sha256, (perObject.get(i.sha256) ?? 0) + 1);
+  const duplicates = [...perObject.entries()]
+    .filter(([, n]) => n > 1)
+    .map(([sha256, n]) => ({ sha256, items: n }))
+    .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
+  const facts = await loadImageFacts(archive);
+  const summary = summariseCollection(facts, { now: time });
+  const flagged = [];
+  for (const a of summary.anomalies) {
+    const indicators = (await indicatorsFor(archive, a.sha256, time, facts)) ?? [];
+    const itemIds = facts.find((f) => f.sha256 === a.sha256)?.items.map((i) => i.id) ?? [];
+    flagged.push({
+      sha256: a.sha256,
+      items: itemIds,
+      indicators: indicators.map((i) => ({ code: i.code, explanation: i.explanation })),
+    });
+  }
+  const similarity = await archiveSimilarity(archive);
+  return {
+    archive: { id: archive.manifest.id, origin: archive.manifest.origin },
+    checkpoint: { size, root, note, lastEntryTime: time },
+    deliveries,
+    itemCount: items.length,
+    duplicates,
+    authenticity: {
+      disclaimer: summary.disclaimer,
+      cameras: summary.cameras,
+      perCameraPerDay: summary.perCameraPerDay,
+      flagged,
+    },
+    clusters: similarity.clusters.map((k) => ({
+      id: k.id,
+      objects: k.objects.length,
+      items: k.items.length,
+      max_distance: k.max_distance,
+    })),
+    subjects: await catalogueCounts(archive),
+    verify: ports.verify,
+    statistics: await ports.statistics(archive),
+    codebook: DEFAULT_CODEBOOK,
+    exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail),
+  };
+}
+
+async function gatherExhibits(
+  archive: Archive,
+  ids: readonly string[],
+  thumbnail: GatherPorts['thumbnail'],
+): Promise<ReportInput['exhibits']> {
+  const out = [];
+  for (const id of ids) {
+    const item = await archive.index.getItem(id.toUpperCase());
+    if (item === undefined) {
+      throw new ReportError(
+        'REPORT_UNKNOWN_EXHIBIT',
+        `--exhibits: no item ${id} in this archive at tree size ${archive.treeSize}`,
+      );
+    }
+    out.push({
+      item: item.id,
+      name: item.name,
+      sha256: item.sha256,
+      seq: item.seq,
+      proof: archive.ledger.inclusionProof(item.seq, archive.treeSize).map(toHex),
+      thumbnail: thumbnail === null ? null : await thumbnail(item.sha256),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+// The public surface of reports/report: gather (at a checkpoint) → model (pure) → HTML (pure, with
+// charts drawn by reports/charts) → PDF (system Chromium).
+export { buildReportModel, type BuildOptions } from './build-model.js';
+export { ReportError, type ReportErrorCode } from './errors.js';
+export { formatQuery, resolvePointer, type Footnote } from './footnotes.js';
+export { gatherReportInput, signedCheckpoint, type GatherPorts } from './gather.service.js';
+export type { ReportInput } from './input.js';
+export { REPORT_TEMPLATES, type ReportModel, type ReportTemplate } from './model.js';
+export { DEFAULT_CHROMIUM, findChromium, printPdf } from './pdf.adapter.js';
+export { GENERATED_MARKER, renderReportHtml } from './render-html.js';
+export { reportHtml } from './report.service.js';
+export { exhibitThumbnail } from './thumbnail.adapter.js';

@@ -1,0 +1,80 @@
+// What the report is made from: plain data gathered through the services (gather.service.ts) at
+// one checkpoint, each part exactly as the cited command prints it with --json, in the same order,
+// so that a footnote's pointer into that output finds the value the report prints.
+import type { CameraSummary } from '../../analysis/indicators/index.js';
+import type { CatalogueCounts } from '../../catalogue/units/counts.service.js';
+import type { Codebook } from '../../examination/codebook/index.js';
+import type { StatisticsReport } from '../../examination/statistics/types.js';
+
+export interface ReportInput {
+  readonly archive: { readonly id: string; readonly origin: string };
+  /** The signed checkpoint the report is drawn at (`custody checkpoint --at N --json`). */
+  readonly checkpoint: {
+    readonly size: number;
+    readonly root: string;
+    readonly note: string;
+    /** Time of the checkpoint's last ledger entry: indicators are judged as of it. */
+    readonly lastEntryTime: string;
+  };
+  /** `custody deliveries --at N --json`, in its order. */
+  readonly deliveries: readonly {
+    readonly id: string;
+    readonly source: string;
+    readonly opened_at: string;
+    readonly closed: boolean;
+    readonly items: number;
+  }[];
+  /** `custody items --at N --json | /length`. */
+  readonly itemCount: number;
+  /** Objects received as more than one item (`custody show SHA --at N --json | /items/length`). */
+  readonly duplicates: readonly { readonly sha256: string; readonly items: number }[];
+  /** `custody authenticity --summary --at N --json`. */
+  readonly authenticity: {
+    readonly disclaimer: string;
+    readonly cameras: readonly CameraSummary[];
+    readonly perCameraPerDay: readonly {
+      readonly camera: string;
+      readonly day: string;
+      readonly images: number;
+    }[];
+    /** The summary's anomalies, in its order, each with `custody authenticity SHA --at N --json`. */
+    readonly flagged: readonly {
+      readonly sha256: string;
+      readonly items: readonly string[];
+      readonly indicators: readonly { readonly code: string; readonly explanation: string }[];
+    }[];
+  };
+  /** `custody clusters --at N --json`, in its order. */
+  readonly clusters: readonly {
+    readonly id: string;
+    readonly objects: number;
+    readonly items: number;
+    readonly max_distance: number;
+  }[];
+  /** `custody unit counts --at N --json`: subjects by unit, by month, by both. */
+  readonly subjects: CatalogueCounts;
+  /** `custody verify --json`, run while the report was made (verify always checks everything). */
+  readonly verify: {
+    readonly ok: boolean;
+    readonly ledgerSize: number;
+    readonly objectsHashed: number;
+    readonly bytesHashed: number;
+    readonly checkpointsVerified: number;
+    readonly checkpointsStored: number;
+    readonly problems: readonly { readonly code: string; readonly message: string }[];
+  };
+  /** One per sampling plan in the archive (`custody stats`); empty when there is none. */
+  readonly statistics: readonly StatisticsReport[];
+  readonly codebook: Codebook;
+  /** --exhibits, in the order given. */
+  readonly exhibits: readonly {
+    readonly item: string;
+    readonly name: string;
+    readonly sha256: string;
+    readonly seq: number;
+    /** `custody prove inclusion SEQ --size N --json | /proof`. */
+    readonly proof: readonly string[];
+    /** data: URI of a 256 px thumbnail; null unless --include-images. */
+    readonly thumbnail: string | null;
+  }[];
+}

@@ -1,0 +1,266 @@
+// The collection, authenticity and catalogue sections: what was received, from whom (by codename),
+// by which cameras and when, what repeats, what the indicators point at, and who is catalogued.
+import type { DeathsByUnitMonthRow, PhotosPerCameraDayRow } from '../charts/index.js';
+import { table, type CiteContext } from './cite.js';
+import { pointer as ptr } from './footnotes.js';
+import type { ReportInput } from './input.js';
+import type { Block, ReportTemplate, Section } from './model.js';
+
+/** Vega's category10 gives ten cameras distinct colours (charts/specs.ts). */
+const MAX_CHART_CAMERAS = 10;
+
+export function collectionSection(
+  c: CiteContext,
+  input: ReportInput,
+  template: ReportTemplate,
+): { section: Section; perDay: PhotosPerCameraDayRow[] | null } {
+  const deliveries = c.at('deliveries');
+  const summary = c.at('authenticity', '--summary');
+  const clusters = c.at('clusters');
+  const sources = [...new Set(input.deliveries.map((d) => d.source))].sort();
+  const blocks: Block[] = [
+    {
+      kind: 'p',
+      parts: [
+        'At this checkpoint the archive held ',
+        c.value(c.at('items'), '/length', input.itemCount),
+        ' items, received in ',
+        c.value(deliveries, '/length', input.deliveries.length),
+        ' deliveries. Sources are named by codename only; their identities are sealed in the archive and appear nowhere in this report.',
+      ],
+    },
+    {
+      kind: 'p',
+      parts: ['Sources (codenames): ', { text: sources.join(', ') || 'none', strong: true }, '.'],
+    },
+    table(
+      'Deliveries',
+      [
+        ['Delivery', 'text'],
+        ['Source', 'text'],
+        ['Opened', 'text'],
+        ['Status', 'text'],
+        ['Items', 'number'],
+      ],
+      input.deliveries.map((d, i) => [
+        { text: d.id, mono: true },
+        d.source,
+        d.opened_at,
+        d.closed ? 'complete' : 'interrupted',
+        c.value(deliveries, ptr(i, 'items'), d.items),
+      ]),
+      'No deliveries.',
+    ),
+    { kind: 'h3', text: 'Cameras' },
+    table(
+      'Camera bodies (EXIF make, model and body serial) and the dates of their first and last photograph',
+      [
+        ['Camera', 'text'],
+        ['Images', 'number'],
+        ['First (DateTimeOriginal)', 'text'],
+        ['Last', 'text'],
+      ],
+      input.authenticity.cameras.map((cam, i) => [
+        [cam.make, cam.model, cam.bodySerial === null ? null : `#${cam.bodySerial}`]
+          .filter((x) => x !== null)
+          .join(' ') || 'unknown camera',
+        c.value(summary, ptr('cameras', i, 'images'), cam.images),
+        cam.first === null ? 'undated' : c.value(summary, ptr('cameras', i, 'first'), cam.first),
+        cam.last === null ? 'undated' : c.value(summary, ptr('cameras', i, 'last'), cam.last),
+      ]),
+      'No analysed images (run `custody analyze`).',
+    ),
+  ];
+  const rows = input.authenticity.perCameraPerDay;
+  const cameras = new Set(rows.map((r) => r.camera)).size;
+  let perDay: PhotosPerCameraDayRow[] | null = null;
+  if (rows.length > 0 && cameras <= MAX_CHART_CAMERAS) {
+    perDay = rows.map((r) => ({ camera: r.camera, day: r.day, images: r.images }));
+    blocks.push({
+      kind: 'chart',
+      chart: 'perDay',
+      caption:
+        "Photographs per camera per day: each bar spans its day, from that date's tick to the next (the date the camera recorded, without time-zone conversion)",
+      note: c.whole(summary, '/perCameraPerDay', rows),
+    });
+  } else if (rows.length > 0) {
+    blocks.push({
+      kind: 'p',
+      style: 'note',
+      parts: [
+        `${cameras} cameras are too many to tell apart by colour; the table below lists every day.`,
+      ],
+    });
+  }
+  if (template === 'tribunal' || perDay === null) {
+    blocks.push(
+      table(
+        'Photographs per camera per day',
+        [
+          ['Camera', 'text'],
+          ['Day', 'text'],
+          ['Images', 'number'],
+        ],
+        rows.map((r, i) => [
+          r.camera,
+          r.day,
+          c.value(summary, ptr('perCameraPerDay', i, 'images'), r.images),
+        ]),
+        'No dated photographs.',
+      ),
+    );
+  }
+  blocks.push(
+    { kind: 'h3', text: 'Duplicates and near-duplicates' },
+    table(
+      'Objects (identical bytes) received as more than one item',
+      [
+        ['SHA-256', 'text'],
+        ['Items', 'number'],
+      ],
+      input.duplicates.map((d) => [
+        { text: d.sha256, mono: true },
+        c.value(c.at('show', d.sha256), '/items/length', d.items),
+      ]),
+      'Every object was received once.',
+    ),
+    {
+      kind: 'p',
+      parts: [
+        c.value(clusters, '/length', input.clusters.length),
+        ' clusters of near-duplicate images (the same picture re-encoded, resized, rotated, flipped or cropped; PDQ perceptual hashes).',
+      ],
+    },
+    table(
+      'Near-duplicate clusters',
+      [
+        ['Cluster', 'text'],
+        ['Objects', 'number'],
+        ['Items', 'number'],
+        ['Max. distance', 'number'],
+      ],
+      input.clusters.map((k, i) => [
+        { text: `${k.id.slice(0, 16)}…`, mono: true },
+        c.value(clusters, ptr(i, 'objects', 'length'), k.objects),
+        c.value(clusters, ptr(i, 'items', 'length'), k.items),
+        c.value(clusters, ptr(i, 'max_distance'), k.max_distance),
+      ]),
+      'No near-duplicate clusters.',
+    ),
+  );
+  return { section: { id: 'collection', title: 'Collection', blocks }, perDay };
+}
+
+export function authenticitySection(
+  c: CiteContext,
+  input: ReportInput,
+  template: ReportTemplate,
+): Section {
+  const a = input.authenticity;
+  const blocks: Block[] = [
+    {
+      kind: 'p',
+      style: 'warning',
+      parts: [{ text: 'These are indicators, not verdicts. ', strong: true }, a.disclaimer],
+    },
+    {
+      kind: 'p',
+      parts: [
+        c.value(c.at('authenticity', '--summary'), '/anomalies/length', a.flagged.length),
+        ' images show at least one indicator. Each is judged against the rest of this collection, as of the checkpoint; the appendix defines every indicator and its innocent explanations.',
+      ],
+    },
+  ];
+  if (template === 'tribunal') {
+    blocks.push(
+      table(
+        'Images with indicators',
+        [
+          ['SHA-256', 'text'],
+          ['Items', 'text'],
+          ['Indicators', 'number'],
+          ['Codes and explanations', 'text'],
+        ],
+        a.flagged.map((f) => [
+          { text: `${f.sha256.slice(0, 16)}…`, mono: true },
+          f.items.join(', '),
+          c.value(c.at('authenticity', f.sha256), '/indicators/length', f.indicators.length),
+          f.indicators.map((i) => `${i.code}: ${i.explanation}`).join(' '),
+        ]),
+        'No image shows an indicator.',
+      ),
+    );
+  }
+  return { id: 'authenticity', title: 'Authenticity indicators', blocks };
+}
+
+type Counts = ReportInput['subjects'];
+
+function unitLabel(r: Counts['by_unit'][number]): string {
+  if (r.name_en === null && r.name_ar === null)
+    return r.unit === 'unattributed' ? 'no unit recorded' : r.unit;
+  return [r.name_en, r.name_ar].filter((x) => x !== null).join(' — ');
+}
+
+/** Chart rows: dated months only, each unit under one label (its Arabic name where it has one). */
+function deathsRows(counts: Counts): DeathsByUnitMonthRow[] {
+  const labels = new Map<string, string>();
+  const used = new Set<string>();
+  for (const u of counts.by_unit) {
+    let l = u.name_ar ?? u.name_en ?? (u.unit === 'unattributed' ? 'no unit recorded' : u.unit);
+    if (used.has(l)) l = `${l} (${u.unit})`;
+    used.add(l);
+    labels.set(u.unit, l);
+  }
+  return counts.by_unit_month
+    .filter((r) => /^\d{4}-\d{2}$/.test(r.month))
+    .map((r) => ({ unit: labels.get(r.unit) ?? r.unit, month: r.month, count: r.count }));
+}
+
+export function catalogueSection(
+  c: CiteContext,
+  input: ReportInput,
+): { section: Section; deaths: DeathsByUnitMonthRow[] | null } {
+  const s = input.subjects;
+  const q = c.at('unit', 'counts');
+  const deaths = deathsRows(s);
+  const blocks: Block[] = [
+    {
+      kind: 'p',
+      parts: [
+        c.value(q, '/subjects', s.subjects),
+        ' subjects (people as catalogued; merged records counted once) at this checkpoint.',
+      ],
+    },
+    table(
+      'Subjects by unit',
+      [
+        ['Unit', 'text'],
+        ['Subjects', 'number'],
+      ],
+      s.by_unit.map((r, i) => [unitLabel(r), c.value(q, ptr('by_unit', i, 'count'), r.count)]),
+      'No subjects catalogued.',
+    ),
+    table(
+      'Subjects by month (of death, else of photography)',
+      [
+        ['Month', 'text'],
+        ['Subjects', 'number'],
+      ],
+      s.by_month.map((r, i) => [r.month, c.value(q, ptr('by_month', i, 'count'), r.count)]),
+      'No subjects catalogued.',
+    ),
+  ];
+  if (deaths.length > 0) {
+    blocks.push({
+      kind: 'chart',
+      chart: 'deaths',
+      caption: 'Deaths by unit and month (subjects with a recorded month)',
+      note: c.whole(q, '/by_unit_month', s.by_unit_month),
+    });
+  }
+  return {
+    section: { id: 'catalogue', title: 'Catalogue', blocks },
+    deaths: deaths.length > 0 ? deaths : null,
+  };
+}
