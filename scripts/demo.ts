@@ -43,6 +43,10 @@ async function main(): Promise<number> {
   }
   const verified = await cli('verify');
   await cli('checkpoint');
+  // What goes to a tribunal: a verifiable bag of the examined sample, and the report.
+  const bag = join(root, 'export', 'prevalence-bag');
+  const exported = existsSync(bag) ? 0 : await cli('export', '--select', 'sample:prevalence', '--out', bag, '--organization', 'Custody demo (synthetic evidence)');
+  const reported = await cli('report', '--template', 'tribunal', '--out', join(root, 'report.pdf'));
   console.log(`
 Done. Try:
   npx custody items --archive ${archive} | head
@@ -51,8 +55,11 @@ Done. Try:
   npx custody prove inclusion 5 --archive ${archive}
   npx custody stats prevalence --archive ${archive}          (charts in ${join(root, 'charts')})
   npx custody agreement --sample prevalence --archive ${archive}
+  npx custody key --public --archive ${archive} > pinned-key.txt   (in real life: from an independent channel)
+  bash ${join(root, 'export', 'prevalence-bag', 'verify.sh')} pinned-key.txt
+  xdg-open ${join(root, 'report.pdf')}   (or report.html where Chromium is absent)
 `);
-  return verified;
+  return verified !== 0 ? verified : exported !== 0 ? exported : reported;
 }
 
 process.exitCode = await main();

@@ -185,8 +185,14 @@ export async function checkOutFree(out: string, isZip: boolean): Promise<void> {
   try {
     st = await stat(out);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    // A new path: make its parent folders, where the partial bag is built beside it.
+    try {
+      await mkdir(dirname(out), { recursive: true });
+    } catch (m) {
+      throw new ExportError('EXPORT_OPTIONS_INVALID', `cannot create the folder for --out ${out}: ${(m as Error).message}`, { cause: m });
+    }
+    return;
   }
   if (!isZip && st.isDirectory() && (await readdir(out)).length === 0) return;
   throw new ExportError(
