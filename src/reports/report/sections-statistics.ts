@@ -198,9 +198,12 @@ export function findingsSection(
           c.value(q, ptr('findings', i, 'present'), f.present),
           c.value(q, ptr('findings', i, 'assessed'), f.assessed),
           c.value(q, ptr('findings', i, 'cannot_assess'), f.cannot_assess),
-          f.proportion === null
-            ? '—'
-            : c.percent(q, ptr('findings', i, 'proportion'), f.proportion),
+          // A stratified plan's prevalence is the weighted estimate its interval belongs to.
+          f.stratified !== null
+            ? c.percent(q, ptr('findings', i, 'stratified', 'estimate'), f.stratified.estimate)
+            : f.proportion === null
+              ? '—'
+              : c.percent(q, ptr('findings', i, 'proportion'), f.proportion),
           intervalCell(c, q, headlineInterval(f, i)),
           populationCell(c, q, f, i),
           agreementCell(c, q, f, i),
