@@ -1,5 +1,6 @@
 // Checking a `custody export` bag the way an outsider would: standard tools (sha256sum, openssl)
 // run inside the bag, and the RFC 9162 proofs recomputed with the project's compiled core/merkle.
+import type { ProofFile } from '../../src/verify/export/layout.js';
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -17,14 +18,6 @@ export interface ItemRow {
   withheld: string | null;
 }
 
-export interface ProofJson {
-  item_id: string;
-  seq: number;
-  tree_size: number;
-  leaf_hash: string;
-  proof: string[];
-  entry: string;
-}
 
 export interface WithheldJson {
   item_id: string;
@@ -115,7 +108,7 @@ export async function checkBag(bag: string): Promise<ItemRow[]> {
       .map((w) => [w.item_id, w]),
   );
   for (const row of items) {
-    const proof = await readJson<ProofJson>(bag, `custody/proofs/${row.item_id}.json`);
+    const proof = await readJson<ProofFile>(bag, `custody/proofs/${row.item_id}.json`);
     const entryBytes = files.get(`custody/${proof.entry}`) ?? Buffer.alloc(0);
     const leaf = merkle.hashLeaf(entryBytes);
     expect(leaf.toString('hex')).toBe(proof.leaf_hash);
