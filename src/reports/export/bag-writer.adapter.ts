@@ -65,7 +65,7 @@ export class BagWriter {
     const hash = createHash('sha256');
     let size = 0;
     try {
-      for await (const chunk of createReadStream(source)) {
+      for await (const chunk of createReadStream(source, { highWaterMark: 1 << 20 })) {
         hash.update(chunk as Buffer);
         size += (chunk as Buffer).length;
         await out.write(chunk as Buffer);
