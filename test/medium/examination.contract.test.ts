@@ -12,6 +12,7 @@ import { canonicalize } from '../../src/core/canonical-json.js';
 import { INDEX_TABLES, type IndexTable } from '../../src/db/schema.js';
 import { adjudicateCase, assignExaminers, submitAnswer } from '../../src/examination/blind/examination.service.js';
 import { caseOutcomes, loadSample } from '../../src/examination/blind/outcomes.js';
+import { codebookDigest, defineCodebook } from '../../src/examination/codebook/index.js';
 import { drawPlan } from '../../src/examination/sampling/plan.service.js';
 import { computeStatistics } from '../../src/examination/statistics/statistics.service.js';
 import { IngestService } from '../../src/ingest/ingest.service.js';
@@ -118,5 +119,31 @@ describeDatabases('examination', (db) => {
     await expect(refused).rejects.toMatchObject({ code: 'SAMPLE_SIZE_EXCEEDS_FRAME' });
     const again = as('statistician', (a) => drawPlan(a, { name: 'images', unit: 'items', method: 'simple', size: 1 }));
     await expect(again).rejects.toMatchObject({ code: 'SAMPLE_EXISTS' });
+  });
+
+  it('uses the codebook recorded with the plan: its findings, version and digest', async () => {
+    const codebook = defineCodebook({
+      version: 'team-local-v2',
+      title: 'Two findings only',
+      instructions: 'Record what you see.',
+      regions: [],
+      findings: [
+        { code: 'emaciation', label: 'Emaciation', definition: 'Marked loss of body fat and muscle.', regional: false },
+        { code: 'tattoo', label: 'Tattoo', definition: 'Any tattoo, for identification.', regional: false },
+      ],
+    });
+    const plan = await as('statistician', (a) => drawPlan(a, { name: 'local', unit: 'subjects', method: 'simple', size: 3, seed: 's', codebook }));
+    await as('coordinator', (a) => assignExaminers(a, 'local', ['ex-a', 'ex-b']));
+    const form = { sex: 'male', age_band: '30-39', findings: { emaciation: { value: 'present' }, tattoo: { value: 'absent' } } };
+    // A form for the default codebook does not fit this plan.
+    const wrong = as('ex-a', (a) => submitAnswer(a, 'local', plan.draw.members[0] ?? '', 'ex-a', examinerForm(worldSubjects(1)[0]!, 'A', 0)));
+    await expect(wrong).rejects.toMatchObject({ code: 'FORM_INVALID' });
+    for (const c of plan.draw.members) for (const ex of ['ex-a', 'ex-b']) await as(ex, (a) => submitAnswer(a, 'local', c, ex, form));
+    const stats = await as('reader', async (a) => computeStatistics(a, await loadSample(a, 'local')), 'read');
+    expect(stats.codebook).toEqual({ version: 'team-local-v2', digest: codebookDigest(codebook) });
+    expect(stats.findings.map((f) => [f.code, f.present, f.assessed])).toEqual([
+      ['emaciation', 3, 3],
+      ['tattoo', 0, 3],
+    ]);
   });
 });
