@@ -146,4 +146,16 @@ describeDatabases('examination', (db) => {
       ['tattoo', 0, 3],
     ]);
   });
+
+  it('stratifies by month of death, allocating the size in proportion', async () => {
+    const plan = await as('statistician', (a) => drawPlan(a, { name: 'by-month', unit: 'subjects', method: 'stratified', stratify: 'month', size: 6, seed: 's' }));
+    const strata = 'strata' in plan.draw ? plan.draw.strata : [];
+    expect(strata.map((s) => [s.name, s.frameSize, s.n])).toEqual([
+      ['2013-01', 4, 2],
+      ['2013-02', 4, 2],
+      ['2013-03', 4, 2],
+    ]);
+    const bad = as('statistician', (a) => drawPlan(a, { name: 'no-by', unit: 'subjects', method: 'stratified', size: 2 }));
+    await expect(bad).rejects.toMatchObject({ code: 'SAMPLE_PLAN_INVALID' });
+  });
 });
