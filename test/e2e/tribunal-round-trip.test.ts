@@ -37,8 +37,10 @@ describe('tribunal round trip: demo archive → examination → export → indep
     const ours = await custody(['verify-export', bag, '--key', pinned], {});
     expect(ours.code, ours.stdout + ours.stderr).toBe(0);
     expect(ours.stdout).toContain('VERIFIED (key from: pinned key)');
-    const script = spawnSync('bash', [join(bag, 'verify.sh'), pinned], { encoding: 'utf8' });
+    // As VERIFY.md has it: run from anywhere, the key file named relative to where one stands.
+    const script = spawnSync('bash', [join('bag', 'verify.sh'), 'pinned-key.txt'], { cwd: base, encoding: 'utf8' });
     expect(script.status, script.stdout + script.stderr).toBe(0);
+    expect(script.stdout).toContain('VERIFIED against the pinned key');
     const py = spawnSync('python3', [join(bag, 'verify_bag.py'), bag], { encoding: 'utf8' });
     expect(py.status, py.stdout + py.stderr).toBe(0);
   });

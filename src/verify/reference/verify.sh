@@ -5,6 +5,13 @@
 # verifier key, or an Ed25519 public key in PEM). Without it, the script can only say that the
 # bag is consistent with the key it carries itself. Exits non-zero on any failure.
 set -u
+# Read the pinned key before moving into the bag, so a relative path (or <(…)) still works.
+pinned=
+if [ $# -ge 1 ]; then
+  pinned=$(mktemp) || exit 2
+  trap 'rm -f "$pinned"' EXIT
+  cat -- "$1" > "$pinned" || { echo "cannot read the pinned key file $1"; exit 2; }
+fi
 cd "$(dirname "$0")" || exit 2
 failed=0
 step() { printf '\n== %s\n' "$1"; }
@@ -22,12 +29,12 @@ diff <(find . -type f ! -path './data/*' ! -name tagmanifest-sha256.txt | cut -c
 step "3. The checkpoint signature (Ed25519, openssl)"
 key=custody/verifier-key.pem
 if [ $# -ge 1 ]; then
-  if grep -q -- '-----BEGIN' "$1"; then
-    cmp -s <(tr -d ' \r\n' < "$1") <(tr -d ' \r\n' < custody/verifier-key.pem) \
+  if grep -q -- '-----BEGIN' "$pinned"; then
+    cmp -s <(tr -d ' \r\n' < "$pinned") <(tr -d ' \r\n' < custody/verifier-key.pem) \
       || bad "custody/verifier-key.pem is NOT the pinned key: this bag was signed by someone else"
-    key=$1
+    key=$pinned
   else
-    [ "$(tr -d ' \r\n' < "$1")" = "$(tr -d ' \r\n' < custody/verifier-key.txt)" ] \
+    [ "$(tr -d ' \r\n' < "$pinned")" = "$(tr -d ' \r\n' < custody/verifier-key.txt)" ] \
       || bad "custody/verifier-key.txt is NOT the pinned key: this bag was signed by someone else"
   fi
   echo "key pinned from $1"
