@@ -20,7 +20,8 @@ import {
   type Problem,
   type ProblemCode,
 } from './report.js';
-import { copySource, hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
+import { CopyInPool } from './copy-in.adapter.js';
+import { hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
 import { walkRoots, type FoundFile } from './walk.adapter.js';
 import { ZipError, ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
 
@@ -64,8 +65,15 @@ export class IngestService {
   private readonly seenOrigins = new Set<string>();
   private readonly notes: string[] = [];
   private readonly toAnalyse = new Map<string, string>();
+  /** Plain files are read, hashed, written and fsynced on worker threads during `run`. */
+  private copyInPool: CopyInPool | null = null;
 
   constructor(private readonly archive: Archive) {}
+
+  private get copyIn(): CopyInPool {
+    this.copyInPool ??= new CopyInPool();
+    return this.copyInPool;
+  }
 
   async run(req: IngestRequest): Promise<IngestReport> {
     if (req.paths.length === 0)
@@ -91,20 +99,26 @@ export class IngestService {
     // still be writing then. Items whose objects are already stored are committed first, so
     // that the store holds no object the ledger does not name.
     let failed = false;
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: CONCURRENCY }, async () => {
-        const buffer = Buffer.allocUnsafe(CHUNK);
-        try {
-          for (let f = await next(); f !== null; f = failed ? null : await next()) {
-            await this.ingestFile(f, buffer, ctx);
-            req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
+    let outcomes: PromiseSettledResult<void>[];
+    try {
+      outcomes = await Promise.allSettled(
+        Array.from({ length: CONCURRENCY }, async () => {
+          const buffer = Buffer.allocUnsafe(CHUNK);
+          try {
+            for (let f = await next(); f !== null; f = failed ? null : await next()) {
+              await this.ingestFile(f, buffer, ctx);
+              req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
+            }
+          } catch (e) {
+            failed = true;
+            throw e;
           }
-        } catch (e) {
-          failed = true;
-          throw e;
-        }
-      }),
-    );
+        }),
+      );
+    } finally {
+      await this.copyInPool?.close();
+      this.copyInPool = null;
+    }
     const fault = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (fault !== undefined) {
       await this.flush().catch(() => undefined);
@@ -258,15 +272,9 @@ export class IngestService {
           return;
         }
       }
-      const writer = await this.archive.store.openWriter();
-      let copy;
-      try {
-        copy = await copySource(f.rawPath, buffer, (chunk) => writer.write(chunk));
-      } catch (e) {
-        await writer.abort();
-        throw e;
-      }
-      const stored = await writer.finish();
+      const tmp = this.archive.store.tempPath();
+      const copy = await this.copyIn.copy(f.rawPath, tmp);
+      const stored = await this.archive.store.adopt(tmp, copy.sha256, copy.size);
       this.countObject(stored.existed, copy.size);
       this.received.set(relative, stored.sha256);
       const id = this.archive.newId();

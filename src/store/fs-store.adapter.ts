@@ -66,8 +66,28 @@ export class FsObjectStore {
     return createReadStream(this.pathOf(sha256));
   }
 
+  /** A fresh name under tmp/ for bytes on their way in (cleaned by `cleanTemp` if never adopted). */
+  tempPath(): string {
+    return join(this.root, 'tmp', `${process.pid}-${++this.tmpCounter}-${Date.now()}`);
+  }
+
+  /**
+   * Takes in a temporary file that someone else (intake's worker threads) wrote and fsynced, and
+   * whose SHA-256 they computed: the same last steps as an ObjectWriter's `finish`.
+   */
+  async adopt(tmp: string, sha256: string, size: number): Promise<StoredObject> {
+    this.afterWrite();
+    try {
+      const existed = await this.commit(tmp, sha256);
+      return { sha256, size, existed };
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw storeWriteError(e, tmp);
+    }
+  }
+
   async openWriter(): Promise<ObjectWriter> {
-    const tmp = join(this.root, 'tmp', `${process.pid}-${++this.tmpCounter}-${Date.now()}`);
+    const tmp = this.tempPath();
     let fh: FileHandle;
     try {
       fh = await open(tmp, 'wx', 0o644);

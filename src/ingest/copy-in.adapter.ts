@@ -1,0 +1,135 @@
+// Intake of plain files on worker threads: each worker reads a source file, hashes it, writes it
+// to a temporary file in the store and fsyncs that file, all with synchronous calls and one
+// reused buffer. SHA-256 is the bulk of intake's CPU; on the main thread it capped intake below
+// sha256sum on two cores. The main thread then links the temporary file into place
+// (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged.
+import { Worker } from 'node:worker_threads';
+import { StoreError } from '../store/errors.js';
+import { SNIFF_BYTES, SourceError, type SourceCopy } from './source-reader.adapter.js';
+
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+const { createHash } = require('node:crypto');
+const buf = Buffer.allocUnsafe(${1 << 20});
+function fail(stage, op, e, pos) {
+  return { stage, op, code: String((e && e.code) || e), pos };
+}
+parentPort.on('message', ({ id, src, tmp, sniff }) => {
+  let sfd = -1, dfd = -1, out;
+  try {
+    try { sfd = fs.openSync(Buffer.from(src.buffer, src.byteOffset, src.byteLength), 'r'); }
+    catch (e) { out = { id, error: fail('source', 'open', e, 0) }; return; }
+    const before = fs.fstatSync(sfd);
+    if (!before.isFile()) { out = { id, error: { stage: 'source', op: 'type', code: 'NOT_REGULAR', pos: 0 } }; return; }
+    try { dfd = fs.openSync(tmp, 'wx', 0o644); }
+    catch (e) { out = { id, error: fail('store', 'open', e, 0) }; return; }
+    const h = createHash('sha256');
+    let pos = 0, head = null;
+    for (;;) {
+      let n;
+      try { n = fs.readSync(sfd, buf, 0, buf.length, pos); }
+      catch (e) { out = { id, error: fail('source', 'read', e, pos) }; return; }
+      if (n === 0) break;
+      if (head === null) head = Buffer.from(buf.subarray(0, Math.min(n, sniff)));
+      h.update(buf.subarray(0, n));
+      let off = 0;
+      try { while (off < n) off += fs.writeSync(dfd, buf, off, n - off, pos + off); }
+      catch (e) { out = { id, error: fail('store', 'write', e, pos) }; return; }
+      pos += n;
+    }
+    try { fs.fsyncSync(dfd); }
+    catch (e) { out = { id, error: fail('store', 'fsync', e, pos) }; return; }
+    const after = fs.fstatSync(sfd);
+    const changed = after.size !== pos || before.size !== pos || after.mtimeMs !== before.mtimeMs;
+    out = { id, ok: { sha256: h.digest('hex'), size: pos, head: head || Buffer.alloc(0), changed, mtimeMs: before.mtimeMs } };
+  } catch (e) {
+    out = { id, error: fail('store', 'unexpected', e, 0) };
+  } finally {
+    if (sfd >= 0) fs.closeSync(sfd);
+    if (dfd >= 0) fs.closeSync(dfd);
+    if (out && out.error && dfd >= 0) { try { fs.unlinkSync(tmp); } catch {} }
+    parentPort.postMessage(out);
+  }
+});
+`;
+
+interface WorkerError {
+  stage: 'source' | 'store';
+  op: string;
+  code: string;
+  pos: number;
+}
+type Reply = { id: number; ok: SourceCopy & { sha256: string; head: Uint8Array } } | { id: number; error: WorkerError };
+
+export interface CopiedIn extends SourceCopy {
+  sha256: string;
+}
+
+export class CopyInPool {
+  /** Started on demand, up to `threads`: a one-file delivery costs one thread, not two. */
+  private readonly workers: { worker: Worker; busy: number }[] = [];
+  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: unknown) => void }>();
+  private nextId = 0;
+
+  constructor(private readonly threads = 2) {}
+
+  private slot(): { worker: Worker; busy: number } {
+    const idle = this.workers.find((w) => w.busy === 0);
+    if (idle !== undefined) return idle;
+    if (this.workers.length < this.threads) {
+      const worker = new Worker(WORKER_SOURCE, { eval: true });
+      worker.on('message', (r: Reply) => {
+        const p = this.pending.get(r.id);
+        this.pending.delete(r.id);
+        p?.resolve(r);
+      });
+      worker.on('error', (e) => {
+        for (const p of this.pending.values()) p.reject(e);
+        this.pending.clear();
+      });
+      const slot = { worker, busy: 0 };
+      this.workers.push(slot);
+      return slot;
+    }
+    return this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  /** Copies `rawPath` into `tmp` (created, written, fsynced) and says what was copied. */
+  async copy(rawPath: Buffer, tmp: string): Promise<CopiedIn> {
+    const slot = this.slot();
+    const id = ++this.nextId;
+    slot.busy++;
+    let reply: Reply;
+    try {
+      reply = await new Promise<Reply>((resolve, reject) => {
+        this.pending.set(id, { resolve, reject });
+        slot.worker.postMessage({ id, src: rawPath, tmp, sniff: SNIFF_BYTES });
+      });
+    } finally {
+      slot.busy--;
+    }
+    if ('error' in reply) throw toError(reply.error, tmp);
+    const { head, ...rest } = reply.ok;
+    return { ...rest, head: Buffer.from(head.buffer, head.byteOffset, head.byteLength) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+  }
+}
+
+/** The same errors the main-thread path raises (source-reader.adapter, fs-store.adapter). */
+function toError(e: WorkerError, tmp: string): Error {
+  if (e.stage === 'source') {
+    if (e.op === 'type') return new SourceError('SOURCE_NOT_REGULAR', 'not a regular file');
+    if (e.op === 'open')
+      return e.code === 'ENOENT'
+        ? new SourceError('SOURCE_VANISHED', 'vanished before it could be read')
+        : new SourceError('SOURCE_UNREADABLE', `unreadable (${e.code})`);
+    return new SourceError('SOURCE_UNREADABLE', `read failed at byte ${e.pos} (${e.code})`);
+  }
+  if (e.code === 'ENOSPC' || e.code === 'EDQUOT')
+    return new StoreError('STORE_OUT_OF_SPACE', `the object store is out of space (writing ${tmp})`);
+  return new StoreError('STORE_WRITE_FAILED', `could not write to the object store (${tmp}): ${e.code}`);
+}
