@@ -4,7 +4,9 @@
 //   A  Nikon D750   DSC_#### with gaps, two quality settings, some portrait frames, one delivery
 //   B  Canon 5D III IMG_#### wrapping 9998 → 0001, letterboxed thumbnails (PDQ distance 48)
 //   C  Samsung phone, date-named files, tables chosen per image, ModifyDate one second after capture
+import { expect } from 'vitest';
 import { computeIndicators, type IndicatorOptions } from './compute.js';
+import { INDICATOR_DISCLAIMER } from './docs.js';
 import type { ImageFacts, Indicator, IndicatorCode, ItemReceipt } from './image-facts.js';
 
 export const NOW = '2024-06-01T12:00:00Z';
@@ -219,4 +221,26 @@ export function indicatorOf(
   return computeIndicators(current(collection, target), collection, { now: NOW }).find(
     (i) => i.code === code,
   );
+}
+
+/** The indicator `code` raised for `target`; fails the test when it was not raised. */
+export function raisedIndicator(
+  collection: readonly ImageFacts[],
+  target: ImageFacts,
+  code: IndicatorCode,
+): Indicator {
+  const found = indicatorOf(collection, target, code);
+  if (found === undefined) throw new Error(`${code} not raised`);
+  return found;
+}
+
+/** Exactly these codes for the altered image, nothing for any other image; explanations carry the disclaimer. */
+export function expectOnly(
+  collection: readonly ImageFacts[],
+  target: ImageFacts,
+  codes: IndicatorCode[],
+): void {
+  expect(raisedBy(collection)).toEqual({ [target.sha256]: codes });
+  const found = computeIndicators(current(collection, target), collection, { now: NOW });
+  for (const i of found) expect(i.explanation.endsWith(INDICATOR_DISCLAIMER)).toBe(true);
 }

@@ -2,34 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   alter,
   cleanCollection,
-  current,
+  expectOnly,
   flipBits,
-  indicatorOf,
   NOW,
   prng,
+  indicatorOf,
   raisedBy,
+  raisedIndicator,
   shotOf,
 } from './clean-collection.fixture.js';
 import { pdqDistance } from './facts-keys.js';
-import type { ImageFacts, IndicatorCode } from './image-facts.js';
-import { computeIndicators, INDICATOR_DISCLAIMER } from './index.js';
-
-/** Exactly these codes for the altered image, nothing for any other image; explanations carry the disclaimer. */
-function expectOnly(
-  collection: readonly ImageFacts[],
-  target: ImageFacts,
-  codes: IndicatorCode[],
-): void {
-  expect(raisedBy(collection)).toEqual({ [target.sha256]: codes });
-  const found = computeIndicators(current(collection, target), collection, { now: NOW });
-  for (const i of found) expect(i.explanation.endsWith(INDICATOR_DISCLAIMER)).toBe(true);
-}
-
-function evidenceOf(collection: readonly ImageFacts[], target: ImageFacts, code: IndicatorCode) {
-  const found = indicatorOf(collection, target, code);
-  if (found === undefined) throw new Error(`${code} not raised`);
-  return found.evidence;
-}
 
 describe('CAMERA_UNLIKE_DELIVERY', () => {
   it("is raised for a Canon picture slipped into the Nikon photographer's delivery", () => {
@@ -40,7 +22,7 @@ describe('CAMERA_UNLIKE_DELIVERY', () => {
       items: [{ id: 'b-15', name, relativePath: `DCIM/100ND750/${name}`, delivery: 'ROWAN-01' }],
     });
     expectOnly(moved, target, ['CAMERA_UNLIKE_DELIVERY']);
-    expect(evidenceOf(moved, target, 'CAMERA_UNLIKE_DELIVERY').findings).toEqual([
+    expect(raisedIndicator(moved, target, 'CAMERA_UNLIKE_DELIVERY').evidence.findings).toEqual([
       'delivery ROWAN-01: no other of its 40 images comes from a Canon Canon EOS 5D Mark III; they come from NIKON CORPORATION NIKON D750',
     ]);
   });
@@ -50,7 +32,7 @@ describe('CAMERA_UNLIKE_DELIVERY', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, { bodySerial: '6029999' });
     expectOnly(altered, target, ['CAMERA_UNLIKE_DELIVERY']);
-    expect(evidenceOf(altered, target, 'CAMERA_UNLIKE_DELIVERY')).toMatchObject({
+    expect(raisedIndicator(altered, target, 'CAMERA_UNLIKE_DELIVERY').evidence).toMatchObject({
       findings: [
         'delivery ROWAN-01: serial 6029999 differs from serial 6021345, which all 39 other serial-bearing images of the NIKON CORPORATION NIKON D750 in that delivery carry',
       ],
@@ -77,7 +59,7 @@ describe('THUMBNAIL_MISMATCH', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, { thumbnailPdq: shotOf(c, 'C', 30).pdq });
     expectOnly(altered, target, ['THUMBNAIL_MISMATCH']);
-    const ev = evidenceOf(altered, target, 'THUMBNAIL_MISMATCH');
+    const ev = raisedIndicator(altered, target, 'THUMBNAIL_MISMATCH').evidence;
     expect(ev.distance).toBeGreaterThan(90);
     expect(ev).toMatchObject({ bar: 40, configuredThreshold: 40, modelMedianDistance: 6 });
   });
@@ -87,7 +69,7 @@ describe('THUMBNAIL_MISMATCH', () => {
     const target = shotOf(c, 'B', 10);
     const swapped = alter(c, target, { thumbnailPdq: shotOf(c, 'A', 3).pdq });
     expectOnly(swapped, target, ['THUMBNAIL_MISMATCH']);
-    expect(evidenceOf(swapped, target, 'THUMBNAIL_MISMATCH')).toMatchObject({
+    expect(raisedIndicator(swapped, target, 'THUMBNAIL_MISMATCH').evidence).toMatchObject({
       bar: 68,
       modelMedianDistance: 48,
     });
@@ -123,7 +105,7 @@ describe('QUANTISATION_UNLIKE_CAMERA', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, { quantDigest: 'c3'.repeat(32), estimatedQuality: 85 });
     expectOnly(altered, target, ['QUANTISATION_UNLIKE_CAMERA']);
-    expect(evidenceOf(altered, target, 'QUANTISATION_UNLIKE_CAMERA')).toMatchObject({
+    expect(raisedIndicator(altered, target, 'QUANTISATION_UNLIKE_CAMERA').evidence).toMatchObject({
       estimatedQuality: 85,
       modelQualities: ['90', '97'],
       modelTableSets: 2,
@@ -154,7 +136,7 @@ describe('DIMENSIONS_UNLIKE_CAMERA', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, { width: 5000, height: 3500 });
     expectOnly(altered, target, ['DIMENSIONS_UNLIKE_CAMERA']);
-    expect(evidenceOf(altered, target, 'DIMENSIONS_UNLIKE_CAMERA')).toMatchObject({
+    expect(raisedIndicator(altered, target, 'DIMENSIONS_UNLIKE_CAMERA').evidence).toMatchObject({
       dimensions: '5000x3500',
       aspectRatio: '1.429',
       aspectRatioSeenForModel: 'no',
@@ -167,9 +149,9 @@ describe('DIMENSIONS_UNLIKE_CAMERA', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, { width: 3008, height: 2008 });
     expectOnly(altered, target, ['DIMENSIONS_UNLIKE_CAMERA']);
-    expect(evidenceOf(altered, target, 'DIMENSIONS_UNLIKE_CAMERA').aspectRatioSeenForModel).toBe(
-      'yes',
-    );
+    expect(
+      raisedIndicator(altered, target, 'DIMENSIONS_UNLIKE_CAMERA').evidence.aspectRatioSeenForModel,
+    ).toBe('yes');
   });
 
   it('is not raised for a frame rotated in pixels (h×w of a known size)', () => {

@@ -2,33 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   alter,
   cleanCollection,
-  current,
+  expectOnly,
   exifDate,
-  indicatorOf,
-  NOW,
   raisedBy,
+  raisedIndicator,
   shotOf,
 } from './clean-collection.fixture.js';
 import { parseExifDateTime } from './facts-keys.js';
-import type { ImageFacts, IndicatorCode } from './image-facts.js';
-import { computeIndicators, INDICATOR_DISCLAIMER } from './index.js';
-
-/** Exactly these codes for the altered image, nothing for any other image; explanations carry the disclaimer. */
-function expectOnly(
-  collection: readonly ImageFacts[],
-  target: ImageFacts,
-  codes: IndicatorCode[],
-): void {
-  expect(raisedBy(collection)).toEqual({ [target.sha256]: codes });
-  const found = computeIndicators(current(collection, target), collection, { now: NOW });
-  for (const i of found) expect(i.explanation.endsWith(INDICATOR_DISCLAIMER)).toBe(true);
-}
-
-function evidenceOf(collection: readonly ImageFacts[], target: ImageFacts, code: IndicatorCode) {
-  const found = indicatorOf(collection, target, code);
-  if (found === undefined) throw new Error(`${code} not raised`);
-  return found;
-}
+import type { ImageFacts } from './image-facts.js';
 
 const later = (literal: string | null, ms: number): string =>
   exifDate((parseExifDateTime(literal) ?? 0) + ms);
@@ -39,7 +20,7 @@ describe('EDITING_SOFTWARE', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, { software: 'Adobe Photoshop 25.0 (Windows)' });
     expectOnly(altered, target, ['EDITING_SOFTWARE']);
-    const { evidence, explanation } = evidenceOf(altered, target, 'EDITING_SOFTWARE');
+    const { evidence, explanation } = raisedIndicator(altered, target, 'EDITING_SOFTWARE');
     expect(evidence.editors).toEqual(['Adobe Photoshop']);
     expect(evidence.fields).toEqual(['Software: Adobe Photoshop 25.0 (Windows)']);
     expect(explanation).toMatch(/known image editors/);
@@ -50,7 +31,7 @@ describe('EDITING_SOFTWARE', () => {
     const target = shotOf(c, 'C', 5);
     const altered = alter(c, target, { xmpHistorySoftware: ['Snapseed 2.0', 'Snapseed 2.0'] });
     expectOnly(altered, target, ['EDITING_SOFTWARE']);
-    expect(evidenceOf(altered, target, 'EDITING_SOFTWARE').evidence.fields).toEqual([
+    expect(raisedIndicator(altered, target, 'EDITING_SOFTWARE').evidence.fields).toEqual([
       'XMP History softwareAgent: Snapseed 2.0',
     ]);
   });
@@ -79,7 +60,7 @@ describe('EDITING_SOFTWARE', () => {
     const altered = alter(c, target, {
       software: 'Adobe Photoshop Lightroom Classic 13.1 (Windows)',
     });
-    expect(evidenceOf(altered, target, 'EDITING_SOFTWARE').evidence.editors).toEqual([
+    expect(raisedIndicator(altered, target, 'EDITING_SOFTWARE').evidence.editors).toEqual([
       'Adobe Lightroom',
     ]);
   });
@@ -93,7 +74,7 @@ describe('MODIFY_DATE_DIFFERS', () => {
       modifyDate: later(target.dateTimeOriginal, 3 * 86_400_000),
     });
     expectOnly(altered, target, ['MODIFY_DATE_DIFFERS']);
-    const { evidence } = evidenceOf(altered, target, 'MODIFY_DATE_DIFFERS');
+    const { evidence } = raisedIndicator(altered, target, 'MODIFY_DATE_DIFFERS');
     expect(evidence).toMatchObject({
       differenceSeconds: 259_200,
       otherImagesCompared: 39,
@@ -137,7 +118,7 @@ describe('EXIF_MISSING', () => {
     const target = shotOf(c, 'A', 10);
     const altered = alter(c, target, stripped);
     expectOnly(altered, target, ['EXIF_MISSING']);
-    const { evidence } = evidenceOf(altered, target, 'EXIF_MISSING');
+    const { evidence } = raisedIndicator(altered, target, 'EXIF_MISSING');
     expect(evidence.missing).toEqual(['EXIF', 'Make', 'Model', 'DateTimeOriginal']);
     expect(evidence.peers).toEqual([
       'file-name pattern DSC_####: 39 of 39 other images have Make, Model and DateTimeOriginal',
@@ -156,7 +137,7 @@ describe('EXIF_MISSING', () => {
     const target = shotOf(c, 'B', 12);
     const altered = alter(c, target, { dateTimeOriginal: null });
     expectOnly(altered, target, ['EXIF_MISSING']);
-    expect(evidenceOf(altered, target, 'EXIF_MISSING').evidence.missing).toEqual([
+    expect(raisedIndicator(altered, target, 'EXIF_MISSING').evidence.missing).toEqual([
       'DateTimeOriginal',
     ]);
   });

@@ -2,32 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   alter,
   cleanCollection,
-  current,
+  expectOnly,
   exifDate,
-  indicatorOf,
   NOW,
   raisedBy,
+  raisedIndicator,
   shotOf,
 } from './clean-collection.fixture.js';
-import type { ImageFacts, IndicatorCode } from './image-facts.js';
-import { computeIndicators, INDICATOR_DISCLAIMER } from './index.js';
-
-/** Exactly these codes for the altered image, nothing for any other image; explanations carry the disclaimer. */
-function expectOnly(
-  collection: readonly ImageFacts[],
-  target: ImageFacts,
-  codes: IndicatorCode[],
-): void {
-  expect(raisedBy(collection)).toEqual({ [target.sha256]: codes });
-  const found = computeIndicators(current(collection, target), collection, { now: NOW });
-  for (const i of found) expect(i.explanation.endsWith(INDICATOR_DISCLAIMER)).toBe(true);
-}
-
-function evidenceOf(collection: readonly ImageFacts[], target: ImageFacts, code: IndicatorCode) {
-  const found = indicatorOf(collection, target, code);
-  if (found === undefined) throw new Error(`${code} not raised`);
-  return found.evidence;
-}
+import type { ImageFacts } from './image-facts.js';
+import { computeIndicators } from './index.js';
 
 /** All three EXIF dates set to one literal, as a tool that "fixes" dates writes them. */
 const dated = (literal: string): Partial<ImageFacts> => ({
@@ -47,7 +30,7 @@ describe('NAME_SEQUENCE_VS_TIME', () => {
     const target = shotOf(c, 'A', 20); // DSC_0041, the first picture of the second day
     const altered = alter(c, target, renamed(target, 'DSC_0010.JPG', 'DCIM/100ND750'));
     expectOnly(altered, target, ['NAME_SEQUENCE_VS_TIME']);
-    expect(evidenceOf(altered, target, 'NAME_SEQUENCE_VS_TIME')).toMatchObject({
+    expect(raisedIndicator(altered, target, 'NAME_SEQUENCE_VS_TIME').evidence).toMatchObject({
       name: 'DSC_0010.JPG',
       dateTimeOriginal: '2023:03:02 08:00:00',
       previousName: 'DSC_0009.JPG',
@@ -91,7 +74,7 @@ describe('TIMESTAMP_OUT_OF_RANGE', () => {
     const target = shotOf(c, 'A', 39);
     const altered = alter(c, target, dated('2025:01:10 10:00:00'));
     expectOnly(altered, target, ['TIMESTAMP_OUT_OF_RANGE']);
-    const ev = evidenceOf(altered, target, 'TIMESTAMP_OUT_OF_RANGE');
+    const ev = raisedIndicator(altered, target, 'TIMESTAMP_OUT_OF_RANGE').evidence;
     expect(ev.findings).toEqual([
       `DateTimeOriginal 2025:01:10 10:00:00 is more than a day after the analysis time ${NOW}`,
       `CreateDate 2025:01:10 10:00:00 is more than a day after the analysis time ${NOW}`,
