@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { closeC2paReader } from '../src/analysis/c2pa/index.js';
 import { analyzeImage } from '../src/analysis/image/image-analysis.service.js';
 import { findPairs } from '../src/analysis/near-duplicates/index.js';
-import { hammingDistance } from '../src/analysis/pdq/index.js';
+import { DIHEDRAL_VARIANTS, hammingDistance } from '../src/analysis/pdq/index.js';
 import {
   findSimilarPairs,
   type HashedObject,
@@ -17,7 +17,6 @@ import {
 import { score, type Pair } from './pair-score.js';
 import {
   cropPairs,
-  DIHEDRAL_ORDER,
   EXTRA_REGIONS,
   hex,
   pdqPairs,
@@ -238,7 +237,7 @@ async function analyseAll(
           objects[i] = {
             sha256: String(i),
             pdq: r.pdq.hash,
-            dihedral: DIHEDRAL_ORDER.map((k) => r.pdq!.dihedral[k] ?? r.pdq!.hash),
+            dihedral: DIHEDRAL_VARIANTS.map((k) => r.pdq!.dihedral[k] ?? r.pdq!.hash),
             crops: r.crops.map((c) => c.hash),
           };
           regions[i] = await regionHashes(files[i]!.path);

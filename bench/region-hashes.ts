@@ -10,18 +10,9 @@ import {
   type Raster,
 } from '../src/analysis/image/raster.js';
 import { findPairs, type HashRecord } from '../src/analysis/near-duplicates/index.js';
-import { pdqFromRgb, type PdqResult } from '../src/analysis/pdq/index.js';
+import { DIHEDRAL_VARIANTS, pdqFromRgb, type PdqResult } from '../src/analysis/pdq/index.js';
 import type { Pair } from './pair-score.js';
 
-export const DIHEDRAL_ORDER = [
-  'rotate90',
-  'rotate180',
-  'rotate270',
-  'flipX',
-  'flipY',
-  'flipPlus1',
-  'flipMinus1',
-] as const;
 
 /** Regions tried on top of CROP_REGIONS: one side off (full other axis), and a milder centre crop. */
 export const EXTRA_REGIONS: { name: string; box: [number, number, number, number] }[] = [
@@ -71,7 +62,7 @@ function hashRegion(r: Raster, box: readonly [number, number, number, number]): 
 }
 
 function variantsOf(h: PdqResult): string[] {
-  return DIHEDRAL_ORDER.map((k) => h.dihedral[k]);
+  return DIHEDRAL_VARIANTS.map((k) => h.dihedral[k]);
 }
 
 /** Plain PDQ and its dihedral variants, as findSimilarPairs' first search. */

@@ -63,6 +63,8 @@ export const DIHEDRAL_NAMES = [
   'flipMinus1',
 ] as const;
 export type DihedralName = (typeof DIHEDRAL_NAMES)[number];
+/** The 7 variants besides the original, in the reference's order (how dihedral hashes are stored). */
+export const DIHEDRAL_VARIANTS = DIHEDRAL_NAMES.slice(1) as readonly Exclude<DihedralName, 'original'>[];
 
 /**
  * The DCT of a dihedral transform of the image, from the original DCT alone (no re-hashing of

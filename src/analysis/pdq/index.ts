@@ -9,7 +9,7 @@ export {
 } from './pdq.js';
 export type { PdqIntermediates, PdqResult } from './pdq.js';
 export { hammingDistance, formatHash256, parseHash256 } from './hash256.js';
-export { DIHEDRAL_NAMES, type DihedralName } from './dct.js';
+export { DIHEDRAL_NAMES, DIHEDRAL_VARIANTS, type DihedralName } from './dct.js';
 export { PdqError, type PdqErrorCode } from './errors.js';
 export { pdqOfImage, planShrinkOnLoad } from './pdq-decode.adapter.js';
 export type { PdqDecodeOptions, ShrinkPlan } from './pdq-decode.adapter.js';

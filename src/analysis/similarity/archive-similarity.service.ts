@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import { DIHEDRAL_NAMES } from '../pdq/index.js';
+import { DIHEDRAL_VARIANTS } from '../pdq/index.js';
 import {
   clusterObjects,
   findSimilarPairs,
@@ -8,8 +8,6 @@ import {
   type SimilarPair,
 } from './similarity.service.js';
 
-/** The 7 variants besides the original, in the reference's order. */
-const DIHEDRAL_ORDER = DIHEDRAL_NAMES.filter((n) => n !== 'original');
 
 export interface ArchiveSimilarity {
   objects: HashedObject[];
@@ -36,7 +34,7 @@ export async function archiveSimilarity(
     objects.push({
       sha256: a.sha256,
       pdq: a.pdq,
-      dihedral: DIHEDRAL_ORDER.map((k) => dihedral?.[k] ?? a.pdq ?? ''),
+      dihedral: DIHEDRAL_VARIANTS.map((k) => dihedral?.[k] ?? a.pdq ?? ''),
       crops: crops.map((c) => c.hash),
     });
   }
