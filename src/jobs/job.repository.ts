@@ -108,10 +108,10 @@ export class JobRepository {
       .where('analyses.sha256', 'is', null)
       .where('objects.purged_seq', 'is', null)
       .execute();
-    const todo = rows.filter((r) => isAnalysable(r.media_type));
+    const unanalysed = rows.filter((r) => isAnalysable(r.media_type));
     await this.enqueue(
-      todo.map((r) => ({ name: 'analyze-image', sha256: r.sha256, mediaType: r.media_type })),
+      unanalysed.map((r) => ({ name: 'analyze-image', sha256: r.sha256, mediaType: r.media_type })),
     );
-    return todo.length;
+    return unanalysed.length;
   }
 }
