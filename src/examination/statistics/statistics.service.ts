@@ -70,10 +70,10 @@ export async function computeStatistics(archive: Archive, sample: SamplesTable):
       age_band: AGE_BANDS.map((key) => ({ key, count: finals.filter((f) => f.final.age_band === key).length })),
     },
     findings: codebook.findings.map((f) => findingStatistics(sample, codebook, f.code, finals, outcomes, strata)),
-    age_band_agreement: agreement(outcomes.map((o) => (o.answers === null ? null : raters(outcomes).map((e) => {
-      const band = o.answers?.find((a) => a.examiner === e)?.answer.age_band;
-      return band === undefined ? null : ageBandRank(band);
-    }))), 'ordinal'),
+    age_band_agreement: agreement(
+      ratingRows(outcomes, (a) => ageBandRank(a.age_band)),
+      'ordinal',
+    ),
   };
 }
 
@@ -133,10 +133,10 @@ function findingStatistics(
       age_band: breakdown(finals, (c) => c.final.age_band, () => null, valueOf),
     },
     agreement: agreement(
-      outcomes.map((o) => (o.answers === null ? null : raters(outcomes).map((e) => {
-        const v = o.answers?.find((a) => a.examiner === e)?.answer.findings[code]?.value;
+      ratingRows(outcomes, (a) => {
+        const v = a.findings[code]?.value;
         return v === 'present' || v === 'absent' ? v : null; // cannot assess = no value
-      }))),
+      }),
       'nominal',
     ),
   };
@@ -166,13 +166,28 @@ function raters(outcomes: readonly CaseOutcome[]): string[] {
   return [...new Set(outcomes.flatMap((o) => (o.answers ?? []).map((a) => a.examiner)))].sort();
 }
 
+/** One row per revealed case, one column per examiner (raters), null where there is no value. */
+function ratingRows(
+  outcomes: readonly CaseOutcome[],
+  value: (answer: ExaminationAnswer) => string | number | null,
+): (string | number | null)[][] {
+  const columns = raters(outcomes);
+  return outcomes.flatMap((o) => {
+    if (o.answers === null) return [];
+    const byExaminer = new Map(o.answers.map((a) => [a.examiner, a.answer]));
+    return [columns.map((e) => {
+      const answer = byExaminer.get(e);
+      return answer === undefined ? null : value(answer);
+    })];
+  });
+}
+
 /**
  * Krippendorff's alpha over every revealed case (a missing value where an examiner could not
  * assess); Cohen's and Fleiss' kappa, which need every rater's value on every unit, over the cases
  * where every examiner gave one (their `units` says how many).
  */
-function agreement(rows: readonly ((string | number | null)[] | null)[], level: 'nominal' | 'ordinal'): AgreementReport | null {
-  const matrix: RatingMatrix = rows.filter((r): r is (string | number | null)[] => r !== null);
+function agreement(matrix: RatingMatrix, level: 'nominal' | 'ordinal'): AgreementReport | null {
   if (matrix.length === 0) return null;
   const report = tryReport(matrix, level);
   if (report === null) return null;
