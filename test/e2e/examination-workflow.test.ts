@@ -79,6 +79,7 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
     const seed = entries.find((e) => e.details.action === 'sample.seed');
     const manifest = entries.find((e) => e.details.action === 'sample.manifest');
     expect(frame?.details.frame_size).toBe(300);
+    expect(frame?.details.frame_digest).toBe(drawn.frame_digest); // the frozen frame is the one drawn from
     // Outsider: only the ledger entries and the procedure's reference script.
     const strata = frame?.details.strata as { name: string; units: string[] }[];
     await writeFile(join(dir, 'strata.csv'), strata.flatMap((s) => s.units.map((id) => `${s.name},${id}`)).join('\n') + '\n');

@@ -7,6 +7,7 @@ export { drawSimpleRandom, drawSystematic, type SampleDraw, type SampleMethod } 
 export {
   allocateProportional,
   drawStratified,
+  strataDigest,
   type Allocation,
   type StratifiedDraw,
   type StratumDraw,

@@ -12,7 +12,7 @@ import type { EntryDraft } from '../../ledger/entry.js';
 import { codebookDigest, DEFAULT_CODEBOOK, type Codebook } from '../codebook/index.js';
 import { drawSimpleRandom, drawSystematic, type SampleDraw } from './draw.js';
 import { canonicalFrame, compareCodePoints, dedupeFrame, digestSorted, frameDigest } from './frame.js';
-import { drawStratified, type StratifiedDraw } from './stratified.js';
+import { drawStratified, strataDigest, type StratifiedDraw } from './stratified.js';
 import { SamplingError } from './errors.js';
 
 export type PlanErrorCode = 'SAMPLE_EXISTS' | 'SAMPLE_NOT_FOUND' | 'SAMPLE_PLAN_INVALID';
@@ -143,9 +143,9 @@ function groupStrata(units: readonly FrameUnit[]): Map<string, string[]> {
   return new Map(names.map((n) => [n, canonicalFrame(strata.get(n) ?? [])]));
 }
 
-/** PROCEDURE.md §6: SHA-256 of the JCS of [[name, stratum frame digest], …] in name order. */
+/** PROCEDURE.md §6, over strata already in name order with canonical frames (groupStrata). */
 function digestOfStrata(strata: ReadonlyMap<string, string[]>): string {
-  return drawStratified(Object.fromEntries(strata), { total: 0 }, 'digest').frameDigest;
+  return strataDigest([...strata].map(([name, ids]) => [name, digestSorted(ids)] as const));
 }
 
 function drawMembers(input: PlanInput, units: readonly FrameUnit[], strata: Map<string, string[]> | null, seed: string): SampleDraw | StratifiedDraw {

@@ -53,9 +53,7 @@ export function drawStratified(
       members,
     });
   });
-  const digest = toHex(
-    sha256(Buffer.from(canonicalize(draws.map((d) => [d.name, d.frameDigest])), 'utf8')),
-  );
+  const digest = strataDigest(draws.map((d) => [d.name, d.frameDigest]));
   const frameSize = draws.reduce((sum, d) => sum + d.frameSize, 0);
   const draw = sampleDraw(
     'stratified',
@@ -65,6 +63,14 @@ export function drawStratified(
     draws.flatMap((d) => d.members),
   );
   return Object.freeze({ ...draw, strata: Object.freeze(draws) });
+}
+
+/**
+ * The frame digest of a stratified plan (PROCEDURE.md §6): SHA-256 of the RFC 8785 JSON of
+ * [[stratum name, stratum frame digest], …] in stratum-name order.
+ */
+export function strataDigest(strata: readonly (readonly [string, string])[]): string {
+  return toHex(sha256(Buffer.from(canonicalize(strata.map(([n, d]) => [n, d])), 'utf8')));
 }
 
 /**
