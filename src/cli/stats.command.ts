@@ -17,6 +17,7 @@ export const statsCommand: Command = {
   async run(args, io) {
     const [plan, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
+    const charts = str(args, 'charts');
     const { report, counts } = await withArchive(args, io, 'read', 'stats', async (a) => {
       let ref = plan;
       if (ref === undefined) {
@@ -29,10 +30,10 @@ export const statsCommand: Command = {
         if (e instanceof PlanError) throw new UsageError(e.message);
         throw e;
       });
-      return { report: await computeStatistics(a, sample), counts: await catalogueCounts(a) };
+      // The catalogue counts feed only the deaths-by-unit-month chart.
+      return { report: await computeStatistics(a, sample), counts: charts === undefined ? null : await catalogueCounts(a) };
     }, { at: atOption(args) });
-    const charts = str(args, 'charts');
-    if (charts !== undefined) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
+    if (charts !== undefined && counts !== null) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
     if (wantsJson(args)) printJson(io, report);
     else printText(io, report);
     return 0;
