@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { runCustody, type CustodyRunOptions, type CustodyRunResult } from './cli.js';
+import { runCustody, runCustodyInProcess, type CustodyRunOptions, type CustodyRunResult } from './cli.js';
 import { buildZip } from './make-zips.js';
 import { makeTempDir } from './tmp.js';
 
@@ -31,6 +31,22 @@ export function custody(
   opts: Omit<CustodyRunOptions, 'env'> = {},
 ): Promise<CustodyRunResult> {
   return runCustody(args, { ...opts, env: { ...CLEAN_ENV, ...env } });
+}
+
+/** Runs the CLI in-process (runCli), with a clean environment plus `env`: the fast default for e2e tests. */
+export function custodyIn(args: string[], env: Record<string, string> = {}): Promise<CustodyRunResult> {
+  return runCustodyInProcess(args, { env: { ...CLEAN_ENV, ...env } });
+}
+
+/** Like custodyExpect, in-process. */
+export async function custodyInExpect(
+  code: number,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CustodyRunResult> {
+  const r = await custodyIn(args, env);
+  expect(r.code, `custody ${args.join(' ')}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(code);
+  return r;
 }
 
 /** Runs the CLI and fails the test (showing stderr) unless it exits with `code`. */
