@@ -74,7 +74,7 @@ export function decodeIntent(bytes: Buffer, key: Buffer, origin: string): BatchI
     origin,
     baseSize: base_size,
     baseRoot: fromHex(base_root),
-    leaves: leaves.map((l) => fromHex(l as string)),
+    leaves: leaves.map((l) => fromHex(l)),
     newSize: new_size,
     newRoot: fromHex(new_root),
   };

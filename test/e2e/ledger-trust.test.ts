@@ -60,7 +60,7 @@ function canonical(e: LedgerEntry): string {
 async function appendForged(dir: string, make: (last: LedgerEntry, seq: number) => Omit<LedgerEntry, 'seq'>): Promise<LedgerEntry> {
   const lines = await readLedgerLines(dir);
   const last = parse(lines.at(-1) ?? '');
-  const entry = { ...make(last, lines.length), seq: lines.length } as LedgerEntry;
+  const entry: LedgerEntry = { ...make(last, lines.length), seq: lines.length };
   await appendFile(ledgerPath(dir), `${canonical(entry)}\n`);
   return entry;
 }
