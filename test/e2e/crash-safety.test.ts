@@ -27,7 +27,7 @@ import { runCustody, type CustodyRunResult } from '../support/cli.js';
 import { seededBytes, seededRandom } from '../support/seeded-bytes.js';
 import { makeTempDir } from '../support/tmp.js';
 
-type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
+type CrashPoint = import('../../src/app.js').CrashPoint;
 
 const FILES = 10_000;
 const PER_FOLDER = 500;
