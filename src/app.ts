@@ -5,7 +5,7 @@ import { archiveLayout, type ArchiveManifest } from './archive/layout.js';
 import { ArchiveError } from './archive/errors.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import type { Config } from './config/config.js';
-import { createEd25519Signer, formatVerifierKey } from './core/checkpoint.js';
+import { createEd25519Signer, createEd25519Verifier, formatVerifierKey } from './core/checkpoint.js';
 import { createUlidFactory } from './core/ids.js';
 import { toHex } from './core/sha256.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
@@ -14,17 +14,19 @@ import { openDatabase, type DatabaseTarget } from './db/connection.adapter.js';
 import { DbError } from './db/errors.js';
 import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
 import type { Database } from './db/schema.js';
+import { deriveIntentKey } from './ledger/batch-intent.js';
+import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
 import type { EntryDraft } from './ledger/entry.js';
 import { LedgerError } from './ledger/errors.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
-import { loadLedger, type Ledger, type StoredEntry } from './ledger/ledger.service.js';
+import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
 
-export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
+export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | LedgerCrashPoint;
 
 /** An open archive: the composition root hands these parts to the services. */
 export interface Archive {
@@ -45,6 +47,8 @@ export interface Archive {
   readonly verifierKey: string;
   readonly newId: () => string;
   readonly crash: (point: CrashPoint) => void;
+  /** What opening found and let pass, for the command to print (an interrupted run's intent). */
+  readonly warnings: readonly string[];
   /**
    * The tree size this archive is viewed at. Normally the whole ledger; with `openArchive(…,
    * { at: N })` the index is a snapshot rebuilt in memory from the first N entries, so every
@@ -109,13 +113,19 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number; allowUnauthenticatedTail?: boolean } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
   const verifierKey = (await readFile(layout.publicKey, 'utf8')).trim();
-  const lock = mode === 'write' || opts.lock === true ? await LedgerLock.acquire(layout.lock, { timeoutMs: config.lockTimeoutMs, command }) : null;
+  const lock =
+    mode === 'write' || opts.lock === true
+      ? await LedgerLock.acquire(
+          { ledger: layout.ledger, holder: layout.lock },
+          { timeoutMs: config.lockTimeoutMs, command, kind: mode === 'write' ? 'exclusive' : 'shared' },
+        )
+      : null;
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const target = databaseTarget(config, manifest);
@@ -128,12 +138,25 @@ export async function openArchive(
     if (mode === 'write') privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase);
     const publicKey = privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
     const checkpoints = new CheckpointFiles(layout.checkpoints, () => crash('checkpoint-signing'));
-    const ledger = await loadLedger((onLine) => LedgerFile.open(layout.ledger, mode, onLine), {
-      checkpoints,
-      origin: manifest.origin,
-      clock: Date.now,
-      signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
-    });
+    const ledger = await loadLedger(
+      (onLine) => LedgerFile.open(layout.ledger, mode, onLine),
+      {
+        checkpoints,
+        origin: manifest.origin,
+        clock: Date.now,
+        signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
+      },
+      privateKey === null
+        ? null
+        : {
+            verifier: createEd25519Verifier(manifest.origin, publicKey),
+            intents: BatchIntentSlots.forLedger(layout.ledger),
+            intentKey: deriveIntentKey(privateKey, manifest.id),
+            published: config.publishCheckpointsDir === null ? null : new CheckpointFiles(config.publishCheckpointsDir),
+            crash,
+            allowUnauthenticatedTail: opts.allowUnauthenticatedTail === true,
+          },
+    );
     cleanups.push(() => ledger.close());
     if (opts.at !== undefined && (!Number.isSafeInteger(opts.at) || opts.at < 1 || opts.at > ledger.size)) {
       throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${opts.at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
@@ -183,6 +206,7 @@ export async function openArchive(
       verifierKey,
       newId: createUlidFactory(),
       crash,
+      warnings: ledger.warnings,
       get treeSize() {
         return opts.at ?? ledger.size;
       },

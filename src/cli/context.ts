@@ -24,9 +24,14 @@ export async function withArchive<T>(
   mode: 'read' | 'write',
   command: string,
   fn: (archive: Archive) => Promise<T>,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number; allowUnauthenticatedTail?: boolean } = {},
 ): Promise<T> {
   const archive = await openArchive(configFrom(args, io), mode, command, opts);
+  const printWarnings = (from: number): number => {
+    for (const w of archive.warnings.slice(from)) io.stderr(`custody: warning: ${w}\n`);
+    return archive.warnings.length;
+  };
+  const printed = printWarnings(0);
   let out: T;
   try {
     out = await fn(archive);
@@ -34,9 +39,11 @@ export async function withArchive<T>(
     await archive.close().catch((closeError: unknown) => {
       io.stderr(`custody: warning: while closing after an error: ${(closeError as Error).message}\n`);
     });
+    printWarnings(printed);
     throw e;
   }
   await archive.close();
+  printWarnings(printed);
   return out;
 }
 

@@ -34,6 +34,7 @@ import { verifyCommand } from './verify.command.js';
 import { verifyExportCommand } from './verify-export.command.js';
 import { withdrawCommand } from './withdraw.command.js';
 import { exportCommand } from './export.command.js';
+import { tailCommand } from './tail.command.js';
 
 export const COMMANDS: readonly Command[] = [
   initCommand,
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   purgeCommand,
   logCommand,
   checkpointCommand,
+  tailCommand,
   keyCommand,
   proveCommand,
   itemsCommand,

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
 import type { JsonValue } from '../core/canonical-json.js';
 import type { EntryDraft } from '../ledger/entry.js';
 import { verifyArchive, type TrustedCheckpointInput, type VerifyReport } from '../integrity/archive-verify.service.js';
+import { readTrustedCheckpoints } from '../integrity/trusted-checkpoints.adapter.js';
 import { hashFiles } from '../store/hash-files.adapter.js';
 import { flag, list, printJson, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
@@ -10,18 +10,10 @@ import { wantsJson, withArchive } from './context.js';
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'check objects, ledger, checkpoints, trusted checkpoints and the index; modifies nothing unless --record',
-  usage: 'custody verify [--json] [--trusted-checkpoint FILE]... [--record]',
+  usage: 'custody verify [--json] [--trusted-checkpoint FILE|DIR]... [--record]',
   options: { 'trusted-checkpoint': { type: 'string', multiple: true }, record: { type: 'boolean' } },
   async run(args, io) {
-    const trusted: TrustedCheckpointInput[] = await Promise.all(
-      list(args, 'trusted-checkpoint').map(async (name) => {
-        try {
-          return { name, text: await readFile(name, 'utf8'), error: null };
-        } catch (e) {
-          return { name, text: null, error: (e as Error).message };
-        }
-      }),
-    );
+    const trusted: TrustedCheckpointInput[] = await readTrustedCheckpoints(list(args, 'trusted-checkpoint'));
     const check = (archive: Archive) => verifyArchive({ archive, hashFiles: (p, cb) => hashFiles(p, cb) }, trusted);
     let recorded: number | null = null;
     let report: VerifyReport;

@@ -12,6 +12,11 @@ export interface Config {
   actor: string;
   keyPassphrase: string | null;
   lockTimeoutMs: number;
+  /**
+   * A folder outside the archive (a second disk, a mounted share) that receives a copy of every
+   * signed checkpoint as it is signed (CUSTODY_PUBLISH_CHECKPOINTS). Null: none.
+   */
+  publishCheckpointsDir: string | null;
   /** Test-only fault injection: `point:n` kills the process at the nth pass of `point`. */
   crashAt: string | null;
 }
@@ -42,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
     actor,
     keyPassphrase: flags.keyPassphrase ?? nonEmpty(env.CUSTODY_KEY_PASSPHRASE) ?? null,
     lockTimeoutMs: timeout,
+    publishCheckpointsDir: nonEmpty(env.CUSTODY_PUBLISH_CHECKPOINTS) === undefined ? null : resolve(env.CUSTODY_PUBLISH_CHECKPOINTS ?? ''),
     crashAt: nonEmpty(env.CUSTODY_TEST_CRASH_AT) ?? null,
   };
 }

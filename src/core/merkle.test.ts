@@ -148,3 +148,16 @@ describe('MerkleTree refuses bad arguments with MERKLE_BAD_ARGUMENT', () => {
     expect(tree.consistencyProof(3, 3)).toEqual([]);
   });
 });
+
+describe('rootWith', () => {
+  it('equals the root after appending, for every split of 0..40 leaves', () => {
+    const leaves = Array.from({ length: 40 }, (_, i) => hashLeaf(Buffer.from(`leaf ${i}`)));
+    for (let n = 0; n <= 40; n++) {
+      const tree = new MerkleTree(leaves.slice(0, n));
+      for (let k = 0; n + k <= 40; k += 3) {
+        expect(tree.rootWith(leaves.slice(n, n + k)).equals(new MerkleTree(leaves.slice(0, n + k)).root())).toBe(true);
+      }
+      expect(tree.size).toBe(n);
+    }
+  });
+});

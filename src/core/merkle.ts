@@ -103,6 +103,28 @@ export class MerkleTree {
     return size === 0 ? sha256() : this.rangeHash(0, size); // MTH({}) = SHA-256()
   }
 
+  /**
+   * MTH of this tree with `leaves` appended, without appending them: the tree's frontier (its
+   * aligned perfect subtrees, largest first) seeds a {@link RootAccumulator}. O(log n + k).
+   *
+   * @example
+   *   new MerkleTree([a]).rootWith([b]).equals(new MerkleTree([a, b]).root()) // true
+   */
+  rootWith(leaves: readonly Uint8Array[]): Buffer {
+    const frontier: StackNode[] = [];
+    let offset = 0;
+    for (let k = Math.floor(Math.log2(Math.max(1, this.size))); k >= 0; k--) {
+      const width = 2 ** k;
+      if (offset + width <= this.size) {
+        frontier.push({ height: k, hash: Buffer.from(this.levelAt(k).at(offset / width)) });
+        offset += width;
+      }
+    }
+    const acc = RootAccumulator.fromFrontier(frontier, this.size);
+    for (const leaf of leaves) acc.push(leaf);
+    return acc.root();
+  }
+
   /** PATH(index, D[0:size]) of RFC 9162 §2.1.3.1, ordered leaf to root. */
   inclusionProof(index: number, size: number = this.size): Buffer[] {
     checkBelow(size, this.size + 1, 'tree size');
@@ -192,6 +214,14 @@ type StackNode = { height: number; hash: Buffer };
 export class RootAccumulator {
   private readonly stack: StackNode[] = [];
   private count = 0;
+
+  /** An accumulator already holding `count` leaves, given as their perfect subtrees, largest first. */
+  static fromFrontier(frontier: readonly StackNode[], count: number): RootAccumulator {
+    const acc = new RootAccumulator();
+    acc.stack.push(...frontier);
+    acc.count = count;
+    return acc;
+  }
 
   /** Adds the next leaf hash (32 bytes). */
   push(leafHash: Uint8Array): void {

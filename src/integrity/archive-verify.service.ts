@@ -101,7 +101,10 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
     // `init` signs the first checkpoint: an archive with none had them removed.
     findings.push(f('CHECKPOINT_MISSING', 'the archive has no signed checkpoint at all: they were removed (init always signs one)', 'ledger'));
   } else if (total > 0 && latest !== null && latest < total) {
-    findings.push(f('LEDGER_UNCHECKPOINTED_TAIL', `entries ${latest ?? 0}..${total - 1} are not yet covered by a signed checkpoint (an interrupted run; the next write signs one)`, 'ledger', 'warning'));
+    // Verification holds no key, so it cannot read the batch intents that would authenticate
+    // these entries: until a writer adopts (and signs) them or they are set aside, they are
+    // unproven, and the archive does not verify.
+    findings.push(f('LEDGER_TAIL_UNAUTHENTICATED', `entries ${latest}..${total - 1} follow the last signed checkpoint and no signature covers them. After an interrupted run, \`custody checkpoint --sign\` adopts them if the run's batch intent announces them; entries Custody did not write are refused there and shown by \`custody tail\``, 'ledger'));
   }
 
   // 4. Trusted checkpoints: consistency from each to the current ledger.

@@ -100,6 +100,7 @@ export class LedgerReplayer {
       case 'decision':
       case 'cataloguing':
       case 'dissemination':
+      case 'quarantine':
         break;
     }
   }

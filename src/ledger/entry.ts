@@ -19,6 +19,7 @@ export const ENTRY_TYPES = [
   'cataloguing', // ours: the catalogue changed (units; later subjects and sources): details.action says how
   'examination', // ours: sampling plans, assignments, sealed submissions, reveals, adjudication: details.action
   'dissemination', // PREMIS: copies made available (`custody export`): the bag's selection, checkpoint and tag-manifest digest
+  'quarantine', // PREMIS: entries isolated from the record (`custody tail --set-aside`): an unauthenticated ledger tail moved to a side file
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 

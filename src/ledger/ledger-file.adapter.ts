@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { LedgerError } from './errors.js';
+import { sameFile } from './ledger-lock.adapter.js';
 
 const CHUNK = 1 << 20;
 
@@ -15,6 +18,8 @@ export class LedgerFile {
     private readonly offsets: number[],
     private end: number,
     readonly tornTail: number,
+    /** SHA-256 of the last complete line as this process last read or wrote it. */
+    private lastLine: Buffer,
   ) {}
 
   /**
@@ -27,11 +32,16 @@ export class LedgerFile {
     mode: 'read' | 'write',
     onLine: (line: Buffer, index: number) => void,
   ): Promise<LedgerFile> {
-    const handle = await open(path, mode === 'write' ? 'r+' : 'r');
+    // A writer opens with O_APPEND, so no write of ours can land anywhere but the end, and
+    // never follows a link in place of the ledger.
+    const flags = mode === 'write' ? constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW : constants.O_RDONLY | constants.O_NOFOLLOW;
+    const handle = await open(path, flags);
     try {
       const offsets: number[] = [];
+      let lastLine = lineDigest(Buffer.alloc(0));
       const end = await scanLines(handle, (line, offset) => {
         offsets.push(offset);
+        lastLine = lineDigest(line);
         onLine(line, offsets.length - 1);
       });
       const size = (await handle.stat()).size;
@@ -39,7 +49,7 @@ export class LedgerFile {
       if (torn > 0 && mode === 'write') {
         await preserveTornTail(handle, path, end, torn);
       }
-      return new LedgerFile(path, handle, offsets, end, torn);
+      return new LedgerFile(path, handle, offsets, end, torn, lastLine);
     } catch (e) {
       await handle.close();
       throw e;
@@ -54,9 +64,31 @@ export class LedgerFile {
     return this.offsets.length;
   }
 
+  /**
+   * A writer never writes blind: the file must still be the one it opened, as long as it last
+   * left it, ending with the line it last read or wrote. Anything else means another process
+   * (or a person) changed the ledger under this writer: stop before writing a byte.
+   */
+  async assertUnchanged(): Promise<void> {
+    const st = await this.handle.stat();
+    let why: string | null = null;
+    if (!(await sameFile(this.handle, this.path))) why = 'the ledger file was replaced or removed';
+    else if (st.size !== this.end) why = `the ledger is ${st.size} bytes long, this writer left it at ${this.end}`;
+    else if (this.offsets.length > 0) {
+      const start = this.offsets[this.offsets.length - 1] ?? 0;
+      const buf = Buffer.alloc(this.end - start);
+      await this.handle.read(buf, 0, buf.length, start);
+      if (!lineDigest(buf.subarray(0, buf.length - 1)).equals(this.lastLine)) why = `the last entry (${this.offsets.length - 1}) was edited`;
+    }
+    if (why !== null) {
+      throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', `${why} while this command was writing it; nothing more was written. Run \`custody verify\``);
+    }
+  }
+
   /** Appends lines (without their newlines) and fsyncs. On failure the file is cut back. */
   async append(lines: readonly Buffer[]): Promise<void> {
     if (lines.length === 0) return;
+    await this.assertUnchanged();
     const parts: Buffer[] = [];
     const newOffsets: number[] = [];
     let pos = this.end;
@@ -69,7 +101,7 @@ export class LedgerFile {
     try {
       let written = 0;
       while (written < buf.length) {
-        const r = await this.handle.write(buf, written, buf.length - written, this.end + written);
+        const r = await this.handle.write(buf, written, buf.length - written, null); // O_APPEND: at the end
         written += r.bytesWritten;
       }
       await this.handle.datasync();
@@ -81,6 +113,33 @@ export class LedgerFile {
     }
     this.offsets.push(...newOffsets);
     this.end = pos;
+    this.lastLine = lineDigest(lines[lines.length - 1] ?? Buffer.alloc(0));
+  }
+
+  /**
+   * Cuts the ledger back to its first `size` entries, returning the exact bytes removed. Only
+   * for setting aside an unauthenticated tail (`custody tail --set-aside`), which first saves
+   * those bytes to a side file and then records the act in the ledger.
+   */
+  async truncateTo(size: number): Promise<Buffer> {
+    if (!Number.isSafeInteger(size) || size < 0 || size > this.offsets.length) {
+      throw new LedgerError('LEDGER_BAD_RANGE', `cannot cut the ledger back to ${size} entries (it has ${this.offsets.length})`);
+    }
+    await this.assertUnchanged();
+    const cut = size === this.offsets.length ? this.end : (this.offsets[size] ?? this.end);
+    const removed = Buffer.alloc(this.end - cut);
+    await this.handle.read(removed, 0, removed.length, cut);
+    await this.handle.truncate(cut);
+    await this.handle.datasync();
+    this.offsets.length = size;
+    this.end = cut;
+    if (size > 0) {
+      const start = this.offsets[size - 1] ?? 0;
+      const last = Buffer.alloc(cut - start);
+      await this.handle.read(last, 0, last.length, start);
+      this.lastLine = lineDigest(last.subarray(0, last.length - 1));
+    } else this.lastLine = lineDigest(Buffer.alloc(0));
+    return removed;
   }
 
   /** Reads the exact bytes of entries [from, to). */
@@ -108,6 +167,10 @@ export class LedgerFile {
 }
 
 const NEWLINE = Buffer.from('\n');
+
+function lineDigest(line: Buffer): Buffer {
+  return createHash('sha256').update(line).digest();
+}
 
 async function scanLines(
   handle: FileHandle,

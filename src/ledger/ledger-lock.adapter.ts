@@ -1,52 +1,81 @@
 import { hostname } from 'node:os';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import fsx from 'fs-native-extensions';
 import { LedgerError } from './errors.js';
 
 export interface LockOptions {
   /** How long to wait for another writer before failing, in milliseconds. */
   timeoutMs: number;
   command: string;
+  /** 'exclusive' for a writer; 'shared' for a reader that wants a still archive (verify). */
+  kind: 'exclusive' | 'shared';
+}
+
+export interface LockPaths {
+  /** The file the kernel lock is taken on: the ledger itself, which nobody can delete without destroying the archive. */
+  ledger: string;
+  /** A note of who holds the lock, for the message a waiting writer prints. Informational only. */
+  holder: string;
 }
 
 /**
  * One writer at a time, across processes, so that the ledger can never fork.
- * The lock is a file created with O_EXCL holding the owner's pid and host. A lock left by a
- * process that no longer exists on this host (killed with SIGKILL, power loss) is taken over.
+ *
+ * The exclusion is a kernel lock (Linux open-file-description lock, `fcntl(F_OFD_SETLK)`, through
+ * fs-native-extensions) on the ledger file itself, held for the whole write. Deleting or editing
+ * a lock file cannot remove it; the kernel drops it when the holder dies (SIGKILL, power loss),
+ * so the takeover of a dead writer's lock is automatic. After the lock is granted the path is
+ * checked to still name the locked file (a ledger renamed away and replaced would otherwise
+ * give two writers two different files). The holder note (`writer.lock`) only says who holds it.
  */
 export class LedgerLock {
-  private constructor(private readonly path: string) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly paths: LockPaths,
+    private readonly kind: LockOptions['kind'],
+  ) {}
 
-  static async acquire(path: string, opts: LockOptions): Promise<LedgerLock> {
+  static async acquire(paths: LockPaths, opts: LockOptions): Promise<LedgerLock> {
     const deadline = Date.now() + opts.timeoutMs;
-    const me = JSON.stringify({ pid: process.pid, host: hostname(), command: opts.command, since: new Date().toISOString() });
     for (;;) {
+      // An exclusive OFD lock needs a descriptor open for writing, a shared one for reading.
+      const handle = await open(paths.ledger, opts.kind === 'exclusive' ? 'r+' : 'r');
+      let granted = false;
       try {
-        const fh = await open(path, 'wx', 0o644);
-        try {
-          await fh.writeFile(me);
-          await fh.sync();
-        } finally {
-          await fh.close();
+        granted = fsx.tryLock(handle.fd, 0, 0, { shared: opts.kind === 'shared' });
+        if (granted && (await sameFile(handle, paths.ledger))) {
+          const lock = new LedgerLock(handle, paths, opts.kind);
+          if (opts.kind === 'exclusive') await lock.writeHolder(opts.command);
+          return lock;
         }
-        return new LedgerLock(path);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        await handle.close().catch(() => undefined);
+        throw e;
       }
-      const holder = await readHolder(path);
-      if ((holder !== null && isStale(holder)) || (holder === null && (await olderThan(path, 30_000)))) {
-        await unlink(path).catch(() => undefined);
-        continue;
-      }
+      // Not granted, or granted on a file that is no longer the ledger: let go and look again.
+      if (granted) fsx.unlock(handle.fd);
+      await handle.close();
       if (Date.now() >= deadline) {
+        const holder = await readHolder(paths.holder);
         const who = holder === null ? 'another process' : `pid ${holder.pid} on ${holder.host} (custody ${holder.command}, since ${holder.since})`;
         throw new LedgerError('LEDGER_LOCKED', `the archive is being written by ${who}; try again when it has finished`, { details: { holder } });
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 
   async release(): Promise<void> {
-    await unlink(this.path).catch(() => undefined);
+    if (this.kind === 'exclusive') await unlink(this.paths.holder).catch(() => undefined);
+    try {
+      fsx.unlock(this.handle.fd);
+    } finally {
+      await this.handle.close().catch(() => undefined);
+    }
+  }
+
+  private async writeHolder(command: string): Promise<void> {
+    const me = JSON.stringify({ pid: process.pid, host: hostname(), command, since: new Date().toISOString() });
+    await writeFile(this.paths.holder, me, { mode: 0o640 }).catch(() => undefined);
   }
 }
 
@@ -57,31 +86,18 @@ interface Holder {
   since: string;
 }
 
+/** True when `path` still names the file open on `handle` (same device and inode). */
+export async function sameFile(handle: FileHandle, path: string): Promise<boolean> {
+  const [a, b] = await Promise.all([handle.stat(), stat(path).catch(() => null)]);
+  return b !== null && a.dev === b.dev && a.ino === b.ino;
+}
+
 async function readHolder(path: string): Promise<Holder | null> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<Holder>;
     if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return null;
     return { pid: parsed.pid, host: parsed.host, command: String(parsed.command), since: String(parsed.since) };
   } catch {
-    return null; // being written right now, or vanished: wait and look again
-  }
-}
-
-/** A lock file that stays unreadable this long was left half-written by a killed process. */
-async function olderThan(path: string, ms: number): Promise<boolean> {
-  try {
-    return Date.now() - (await stat(path)).mtimeMs > ms;
-  } catch {
-    return false;
-  }
-}
-
-function isStale(h: Holder): boolean {
-  if (h.host !== hostname()) return false; // cannot tell for another machine: never steal
-  try {
-    process.kill(h.pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    return null; // absent or half-written: the kernel lock is what counts
   }
 }

@@ -162,6 +162,7 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     case 'creation':
     case 'fixity check':
     case 'dissemination': // the entry itself is the record of an export; no index rows
+    case 'quarantine': // the entry itself records what was set aside; no index rows
       break;
   }
   return out;

@@ -27,7 +27,7 @@ import { runCustody, type CustodyRunResult } from '../support/cli.js';
 import { seededBytes, seededRandom } from '../support/seeded-bytes.js';
 import { makeTempDir } from '../support/tmp.js';
 
-type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
+type CrashPoint = import('../../src/app.js').CrashPoint;
 
 const FILES = 10_000;
 const PER_FOLDER = 500;
@@ -110,10 +110,13 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
       ['object-renamed', 1],
       ['ledger-appended', 2],
     ];
+    // 'intent-written' kills after a batch's intent is durable and before its entries are
+    // appended: the next run finds an intent with no tail and discards it.
     const cycle: [CrashPoint, number][] = [
       ['object-written', 900],
       ['object-renamed', 800],
       ['ledger-appended', 4],
+      ['intent-written', 3],
     ];
     for (const [point, n] of opening) await killAt(point, n);
     for (let i = 0; (await committedItems(archive)) < PHASE_ONE_UNTIL; i++) {
@@ -161,6 +164,9 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     expect(deliveries).toHaveLength(1);
     const delivery = deliveries[0]!;
     expect(delivery.closed_seq).not.toBeNull();
+    //  D: a continued run dies right after its checkpoint is durable, before it empties its
+    //     batch-intent slots: the next run finds the stale intent covered and carries on.
+    await killAt('checkpoint-written', 1, [...ingestArgs, '--delivery', delivery.id]);
     const last = await runJson<{
       mode: string;
       summary: { items_added: number; already_present: number; problems: number };

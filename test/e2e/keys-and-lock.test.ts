@@ -1,20 +1,14 @@
 // The checkpoint-signing key (mode, encryption, passphrase handling) and the single-writer lock.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkpointBody,
-  cloneArchive,
   custody,
   custodyExpect,
   fileMode,
-  ingest,
-  initArchive,
   listItems,
-  writeExtraFiles,
   writeSourceTree,
   type TestArchive,
 } from '../support/archive-fixtures.js';
@@ -141,64 +135,4 @@ describe('the signing key with a passphrase', () => {
   });
 });
 
-describe('one writer at a time', () => {
-  let archive: TestArchive;
-  let extra: string;
-  let sleeper: ChildProcess | null = null;
-
-  beforeAll(async () => {
-    const base = await makeTempDir('lock');
-    archive = await initArchive(join(base, 'archive'));
-    extra = join(base, 'extra');
-    await writeExtraFiles(extra, 2);
-  });
-
-  afterAll(() => {
-    if (sleeper?.exitCode === null && sleeper.signalCode === null) sleeper.kill('SIGKILL');
-  });
-
-  const holdLock = (a: TestArchive, pid: number, host = hostname()): Promise<void> =>
-    writeFile(
-      lockFile(a),
-      JSON.stringify({ pid, host, command: 'ingest', since: new Date().toISOString() }),
-    );
-
-  it('a lock held by a live process → LEDGER_LOCKED (exit 1) after CUSTODY_LOCK_TIMEOUT_MS; readers still read', async () => {
-    const a = await cloneArchive(archive, 'lock-live');
-    sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
-    expect(sleeper.pid).toBeTypeOf('number');
-    await holdLock(a, sleeper.pid ?? -1);
-
-    const started = Date.now();
-    const r = await custody(['ingest', extra, '--source', 'S', '--archive', a.dir], {
-      CUSTODY_LOCK_TIMEOUT_MS: '500',
-    });
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain('[LEDGER_LOCKED]');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
-    // The lock is the live holder's: still there, untouched.
-    expect(JSON.parse(await readFile(lockFile(a), 'utf8'))).toMatchObject({ pid: sleeper.pid });
-    await custodyExpect(0, ['log', '--archive', a.dir]);
-
-    sleeper.kill('SIGKILL');
-  });
-
-  it('a lock left by a dead process on this host is taken over', async () => {
-    const a = await cloneArchive(archive, 'lock-dead');
-    const dead = spawn('true', [], { stdio: 'ignore' });
-    await new Promise((resolve) => dead.once('exit', resolve));
-    await holdLock(a, dead.pid ?? -1);
-    await ingest(a, [extra], 'S');
-    await custodyExpect(0, ['verify', '--archive', a.dir]);
-  });
-
-  it('a lock from another host is never stolen, even with a dead pid', async () => {
-    const a = await cloneArchive(archive, 'lock-remote');
-    await holdLock(a, 2 ** 22 + 12345, 'some-other-host.invalid');
-    const r = await custody(['ingest', extra, '--source', 'S', '--archive', a.dir], {
-      CUSTODY_LOCK_TIMEOUT_MS: '300',
-    });
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain('[LEDGER_LOCKED]');
-  });
-});
+// One writer at a time (the kernel lock on the ledger): test/e2e/ledger-lock.test.ts.
