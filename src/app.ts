@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { archiveLayout, type ArchiveManifest } from './archive/layout.js';
 import { ArchiveError } from './archive/errors.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
+import { assertSigningKeyMatches } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/config.js';
 import { createEd25519Signer, createEd25519Verifier, formatVerifierKey } from './core/checkpoint.js';
 import { createUlidFactory } from './core/ids.js';
@@ -135,7 +136,8 @@ export async function openArchive(
     }
     const crash = crashPoints(config.crashAt);
     let privateKey: KeyObject | null = null;
-    if (mode === 'write') privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase);
+    if (mode === 'write') privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase, config.warn);
+    if (privateKey !== null) await assertSigningKeyMatches(layout, privateKey, { allowEmptyLedger: command === 'init' });
     const publicKey = privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
     const checkpoints = new CheckpointFiles(layout.checkpoints, () => crash('checkpoint-signing'));
     const ledger = await loadLedger(

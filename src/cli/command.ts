@@ -39,6 +39,7 @@ export const COMMON_OPTIONS: Options = {
   json: { type: 'boolean' },
   actor: { type: 'string' },
   'key-passphrase-file': { type: 'string' },
+  'key-passphrase-fd': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 

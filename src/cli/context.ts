@@ -5,16 +5,70 @@ import { flag, str, UsageError, type Io, type ParsedArgs } from './command.js';
 
 /** Builds the Config from the environment and the common flags. */
 export function configFrom(args: ParsedArgs, io: Io): Config {
-  const passFile = str(args, 'key-passphrase-file');
-  let keyPassphrase: string | undefined;
-  if (passFile !== undefined) {
-    try {
-      keyPassphrase = readFileSync(passFile, 'utf8').replace(/\r?\n$/, '');
-    } catch (e) {
-      throw new UsageError(`cannot read --key-passphrase-file ${passFile}: ${(e as Error).message}`);
+  const keyPassphrase = passphraseFrom(args, io.env, {
+    file: 'key-passphrase-file',
+    fd: 'key-passphrase-fd',
+    envFile: 'CUSTODY_KEY_PASSPHRASE_FILE',
+  });
+  return {
+    ...loadConfig(io.env, { archive: str(args, 'archive'), actor: str(args, 'actor'), keyPassphrase }),
+    warn: (message) => io.stderr(`custody: warning: ${message}\n`),
+  };
+}
+
+/**
+ * A passphrase from, in this order: `--<file> FILE`, `--<fd> N` (a descriptor the caller opened,
+ * e.g. `3<secret` or a pipe; read to its end), or the file named by the environment variable
+ * `envFile`. Undefined when none is given (the caller may then fall back to a variable holding
+ * the passphrase itself, the least safe way: see the README, "The signing key"). One trailing
+ * newline is dropped; an empty passphrase is refused.
+ */
+export function passphraseFrom(
+  args: ParsedArgs,
+  env: NodeJS.ProcessEnv,
+  names: { file: string; fd: string; envFile?: string },
+): string | undefined {
+  // A descriptor can be read once: commands that build their Config twice get the first reading.
+  let read = passphrasesRead.get(args);
+  if (read === undefined) passphrasesRead.set(args, (read = new Map<string, string | undefined>()));
+  if (!read.has(names.file)) read.set(names.file, readPassphrase(args, env, names));
+  return read.get(names.file);
+}
+
+const passphrasesRead = new WeakMap<ParsedArgs, Map<string, string | undefined>>();
+
+function readPassphrase(args: ParsedArgs, env: NodeJS.ProcessEnv, names: { file: string; fd: string; envFile?: string }): string | undefined {
+  const file = str(args, names.file);
+  const fd = str(args, names.fd);
+  if (file !== undefined && fd !== undefined) throw new UsageError(`give --${names.file} or --${names.fd}, not both`);
+  let raw: string;
+  let what: string;
+  if (file !== undefined) {
+    what = `--${names.file} ${file}`;
+    raw = readSecret(() => readFileSync(file, 'utf8'), what);
+  } else if (fd !== undefined) {
+    what = `--${names.fd} ${fd}`;
+    if (!/^[0-9]+$/.test(fd) || fd === '1' || fd === '2' || !Number.isSafeInteger(Number(fd))) {
+      throw new UsageError(`${what}: give the number of a descriptor open for reading (0, or 3 and up)`);
     }
+    raw = readSecret(() => readFileSync(Number(fd), 'utf8'), what);
+  } else {
+    const envFile = names.envFile === undefined ? undefined : env[names.envFile];
+    if (envFile === undefined || envFile === '') return undefined;
+    what = `${names.envFile ?? ''}=${envFile}`;
+    raw = readSecret(() => readFileSync(envFile, 'utf8'), what);
   }
-  return loadConfig(io.env, { archive: str(args, 'archive'), actor: str(args, 'actor'), keyPassphrase });
+  const passphrase = raw.replace(/\r?\n$/, '');
+  if (passphrase === '') throw new UsageError(`${what}: the passphrase is empty`);
+  return passphrase;
+}
+
+function readSecret(read: () => string, what: string): string {
+  try {
+    return read();
+  } catch (e) {
+    throw new UsageError(`cannot read ${what}: ${(e as Error).message}`);
+  }
 }
 
 /** Opens the archive for the duration of `fn`, closing it (and signing a checkpoint) after. */

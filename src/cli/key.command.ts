@@ -1,14 +1,38 @@
-import { flag, printJson, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { archiveLayout } from '../archive/layout.js';
+import { rewrapSigningKey } from '../archive/key-rewrap.service.js';
+import { checkedVerifierKey } from '../archive/signing-key-record.adapter.js';
+import { flag, printJson, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
+import { configFrom, passphraseFrom, wantsJson, withArchive } from './context.js';
+
+const USAGE = [
+  'custody key --public [--json]',
+  '       custody key rewrap [--new-passphrase-file FILE | --new-passphrase-fd N] [--json]',
+].join('\n');
 
 export const keyCommand: Command = {
   name: 'key',
-  summary: "print the archive's checkpoint verifier key (signed-note format)",
-  usage: 'custody key --public [--json]',
-  options: { public: { type: 'boolean' } },
+  summary: "print the archive's checkpoint verifier key (checked against the ledger); `rewrap` re-encrypts the signing key",
+  usage: USAGE,
+  options: {
+    public: { type: 'boolean' },
+    'new-passphrase-file': { type: 'string' },
+    'new-passphrase-fd': { type: 'string' },
+  },
   async run(args, io) {
-    if (!flag(args, 'public')) throw new UsageError(`only the public verifier key is ever printed: say --public\nusage: ${this.usage}`);
-    const vkey = await withArchive(args, io, 'read', 'key', (archive) => Promise.resolve(archive.verifierKey));
+    const [action, ...rest] = args.positionals;
+    if (rest.length > 0) throw new UsageError(`unexpected ${rest.join(' ')}\nusage: ${USAGE}`);
+    if (action === 'rewrap') return rewrap(args, io);
+    if (action !== undefined) throw new UsageError(`unknown action "${action}"\nusage: ${USAGE}`);
+    if (!flag(args, 'public')) throw new UsageError(`only the public verifier key is ever printed: say --public\nusage: ${USAGE}`);
+    const config = configFrom(args, io);
+    const layout = archiveLayout(config.archiveDir);
+    const vkey = await withArchive(args, io, 'read', 'key', async (archive) => {
+      const newest = (await archive.ledger.checkpointSizes()).at(-1);
+      return checkedVerifierKey(layout, {
+        passphrase: config.keyPassphrase,
+        newestCheckpoint: newest === undefined ? null : await archive.ledger.checkpointAt(newest),
+      });
+    });
     if (wantsJson(args)) {
       const [name, keyId] = vkey.split('+');
       printJson(io, { name, key_id: keyId, verifier_key: vkey, algorithm: 'Ed25519' });
@@ -16,3 +40,27 @@ export const keyCommand: Command = {
     return 0;
   },
 };
+
+async function rewrap(args: ParsedArgs, io: Io): Promise<number> {
+  if (flag(args, 'public')) throw new UsageError(`rewrap takes no --public\nusage: ${USAGE}`);
+  const config = configFrom(args, io);
+  const newPassphrase = passphraseFrom(args, io.env, { file: 'new-passphrase-file', fd: 'new-passphrase-fd' }) ?? null;
+  const r = await rewrapSigningKey({
+    archiveDir: config.archiveDir,
+    passphrase: config.keyPassphrase,
+    newPassphrase,
+    lockTimeoutMs: config.lockTimeoutMs,
+  });
+  if (wantsJson(args)) {
+    printJson(io, { rewrapped: r.rewrapped, from: r.from, to: r.to, kdf: r.kdf === null ? null : { name: 'scrypt', ...r.kdf }, passphrase_changed: r.passphraseChanged, backup: null, note: r.note });
+    return 0;
+  }
+  if (!r.rewrapped) {
+    io.stdout(`signing key unchanged (${r.from}): ${r.note ?? ''}\n`);
+    return 0;
+  }
+  const kdf = r.kdf === null ? '' : ` (scrypt N=${r.kdf.N} r=${r.kdf.r} p=${r.kdf.p}, AES-256-GCM)`;
+  io.stdout(`signing key re-encrypted: ${r.from} -> ${r.to}${kdf}${r.passphraseChanged ? ', under the new passphrase' : ''}\n`);
+  io.stdout('the key, the verifier key and every checkpoint are unchanged; no backup of the old file was kept\n');
+  return 0;
+}

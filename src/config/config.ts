@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | null;
   actor: string;
   keyPassphrase: string | null;
+  /** Where warnings that are not errors go (a key in the old format); the CLI prints them on stderr. */
+  warn?: (message: string) => void;
   lockTimeoutMs: number;
   /**
    * A folder outside the archive (a second disk, a mounted share) that receives a copy of every
@@ -27,7 +29,12 @@ export interface ConfigInput {
   keyPassphrase?: string | null | undefined;
 }
 
-/** Environment and flags → one validated Config. Flags win over the environment. */
+/**
+ * Environment and flags → one validated Config. Flags win over the environment. The key
+ * passphrase: `flags.keyPassphrase` (the CLI reads it from --key-passphrase-file,
+ * --key-passphrase-fd or CUSTODY_KEY_PASSPHRASE_FILE), else CUSTODY_KEY_PASSPHRASE, the least
+ * safe source (the process environment stays readable in /proc/PID/environ and is inherited).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
   const databaseUrl = env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : null;
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

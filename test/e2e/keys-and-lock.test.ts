@@ -62,9 +62,10 @@ describe('the signing key with a passphrase', () => {
     };
   });
 
-  it('is an encrypted PKCS#8 PEM, mode 0600', async () => {
-    const pem = await readFile(keyFile(archive), 'utf8');
-    expect(pem).toContain('-----BEGIN ENCRYPTED PRIVATE KEY-----');
+  it('is an encrypted custody-signing-key file (scrypt; details in keys.test.ts), mode 0600', async () => {
+    const text = await readFile(keyFile(archive), 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ format: 'custody-signing-key', kdf: { name: 'scrypt' } });
+    expect(text).not.toContain('PRIVATE KEY');
     expect(await fileMode(keyFile(archive))).toBe(0o600);
   });
 

@@ -19,6 +19,7 @@ import { makeTempDir } from './tmp.js';
 export const CLEAN_ENV: Readonly<Record<string, string>> = {
   CUSTODY_ARCHIVE: '',
   CUSTODY_KEY_PASSPHRASE: '',
+  CUSTODY_KEY_PASSPHRASE_FILE: '',
   CUSTODY_LOCK_TIMEOUT_MS: '',
   CUSTODY_TEST_CRASH_AT: '',
   DATABASE_URL: '',
