@@ -37,7 +37,7 @@ export interface RewrapResult {
  */
 export async function rewrapSigningKey(req: RewrapRequest): Promise<RewrapResult> {
   const layout = archiveLayout(req.archiveDir);
-  const lock = await LedgerLock.acquire(layout.lock, { timeoutMs: req.lockTimeoutMs, command: 'key rewrap' });
+  const lock = await LedgerLock.acquire({ ledger: layout.ledger, holder: layout.lock }, { timeoutMs: req.lockTimeoutMs, command: 'key rewrap', kind: 'exclusive' });
   try {
     const { privateKey, format } = await openSigningKeyFile(layout.privateKey, req.passphrase);
     await assertSigningKeyMatches({ ledger: layout.ledger, privateKey: layout.privateKey, publicKey: layout.publicKey }, privateKey);
