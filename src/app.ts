@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { archiveLayout, type ArchiveManifest } from './archive/layout.js';
 import { ArchiveError } from './archive/errors.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
-import { assertSigningKeyMatches } from './archive/signing-key-record.adapter.js';
+import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/config.js';
 import { createEd25519Signer, createEd25519Verifier, formatVerifierKey } from './core/checkpoint.js';
 import { createUlidFactory } from './core/ids.js';
@@ -119,7 +119,7 @@ export async function openArchive(
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
-  const verifierKey = (await readFile(layout.publicKey, 'utf8')).trim();
+  const verifierKey = await readVerifierKeyFile(layout.publicKey);
   const lock =
     mode === 'write' || opts.lock === true
       ? await LedgerLock.acquire(
@@ -271,6 +271,15 @@ async function readManifest(path: string, dir: string): Promise<ArchiveManifest>
     throw new ArchiveError('ARCHIVE_INVALID', `${path} is not a Custody archive manifest`);
   }
   return m as ArchiveManifest;
+}
+
+/** The verifier key copy (bounded: never follows a link, never blocks on a FIFO). */
+async function readVerifierKeyFile(path: string): Promise<string> {
+  try {
+    return (await readSmall(path, 4096)).toString('utf8').trim();
+  } catch (e) {
+    throw new ArchiveError('ARCHIVE_INVALID', `cannot read the verifier key ${path}: ${(e as Error).message}`, { cause: e });
+  }
 }
 
 function publicKeyFromVerifierKey(vkey: string): KeyObject {

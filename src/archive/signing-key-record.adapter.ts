@@ -154,7 +154,7 @@ async function readFirstLine(path: string): Promise<Buffer | null> {
 }
 
 /** Up to `max` bytes from the start of a regular file, never following a link or blocking on a FIFO. */
-async function readSmall(path: string, max: number): Promise<Buffer> {
+export async function readSmall(path: string, max: number): Promise<Buffer> {
   const fh = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     if (!(await fh.stat()).isFile()) throw new Error('not a regular file');
