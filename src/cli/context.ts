@@ -14,7 +14,12 @@ export function configFrom(args: ParsedArgs, io: Io): Config {
       throw new UsageError(`cannot read --key-passphrase-file ${passFile}: ${(e as Error).message}`);
     }
   }
-  return loadConfig(io.env, { archive: str(args, 'archive'), actor: str(args, 'actor'), keyPassphrase });
+  return loadConfig(io.env, {
+    archive: str(args, 'archive'),
+    actor: str(args, 'actor'),
+    keyPassphrase,
+    maxImagePixels: str(args, 'max-image-pixels'),
+  });
 }
 
 /** Opens the archive for the duration of `fn`, closing it (and signing a checkpoint) after. */

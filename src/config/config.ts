@@ -12,6 +12,8 @@ export interface Config {
   actor: string;
   keyPassphrase: string | null;
   lockTimeoutMs: number;
+  /** Decoded-pixels limit per image in analysis (CUSTODY_IMAGE_MAX_PIXELS, --max-image-pixels). */
+  imageMaxPixels: number;
   /** Test-only fault injection: `point:n` kills the process at the nth pass of `point`. */
   crashAt: string | null;
 }
@@ -20,6 +22,7 @@ export interface ConfigInput {
   archive?: string | undefined;
   actor?: string | undefined;
   keyPassphrase?: string | null | undefined;
+  maxImagePixels?: string | undefined;
 }
 
 /** Environment and flags → one validated Config. Flags win over the environment. */
@@ -36,12 +39,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
   if (!Number.isSafeInteger(timeout) || timeout < 0) {
     throw new ConfigError('CONFIG_INVALID', 'CUSTODY_LOCK_TIMEOUT_MS must be a whole number of milliseconds');
   }
+  const pixelsText = flags.maxImagePixels ?? nonEmpty(env.CUSTODY_IMAGE_MAX_PIXELS) ?? '100000000';
+  const imageMaxPixels = Number(pixelsText);
+  if (!/^[0-9]+$/.test(pixelsText) || !Number.isSafeInteger(imageMaxPixels) || imageMaxPixels < 1) {
+    throw new ConfigError('CONFIG_INVALID', 'the image pixel limit must be a whole number of pixels, at least 1 (--max-image-pixels or CUSTODY_IMAGE_MAX_PIXELS)');
+  }
   return {
     archiveDir: resolve(flags.archive ?? nonEmpty(env.CUSTODY_ARCHIVE) ?? 'archive'),
     databaseUrl,
     actor,
     keyPassphrase: flags.keyPassphrase ?? nonEmpty(env.CUSTODY_KEY_PASSPHRASE) ?? null,
     lockTimeoutMs: timeout,
+    imageMaxPixels,
     crashAt: nonEmpty(env.CUSTODY_TEST_CRASH_AT) ?? null,
   };
 }
