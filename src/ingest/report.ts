@@ -5,7 +5,9 @@
 export const PROBLEM_CODES = [
   'INGEST_UNREADABLE',
   'INGEST_VANISHED',
+  /** No longer raised: links are never followed (INGEST_SYMLINK_NOT_FOLLOWED). Kept for readers of old reports. */
   'INGEST_BROKEN_SYMLINK',
+  /** A folder that contains itself (a mount inside itself); no longer raised for links. */
   'INGEST_SYMLINK_LOOP',
   'INGEST_NOT_REGULAR_FILE',
   'INGEST_EMPTY_FILE',
