@@ -18,7 +18,8 @@ export interface ExpansionBudget {
 
 /**
  * @example
- *   expansionLimit(1_200_000) // 67_108_864: 100 × 1.2 MB is under the 64 MiB floor
+ *   expansionLimit(100_000) // 67_108_864: 100 × 100 kB is under the 64 MiB floor
+ *   expansionLimit(1_200_000) // 120_000_000
  *   expansionLimit(100 * 1024 ** 2) // 2_147_483_648: 100 × 100 MiB is above 2 GiB
  */
 export function expansionLimit(containerBytes: number): number {
