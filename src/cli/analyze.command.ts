@@ -6,8 +6,8 @@ import { wantsJson, withArchive } from './context.js';
 export const analyzeCommand: Command = {
   name: 'analyze',
   summary: 'run pending image analysis: metadata, JPEG structure, PDQ, crop signal, previews',
-  usage: 'custody analyze [--limit N] [--json]',
-  options: { limit: { type: 'string' } },
+  usage: 'custody analyze [--limit N] [--max-image-pixels N] [--json]',
+  options: { limit: { type: 'string' }, 'max-image-pixels': { type: 'string' } },
   async run(args, io) {
     const limitText = str(args, 'limit');
     const limit = limitText === undefined ? undefined : parseNonNegativeInt(limitText, '--limit');

@@ -11,7 +11,7 @@ export function configFrom(args: ParsedArgs, io: Io): Config {
     envFile: 'CUSTODY_KEY_PASSPHRASE_FILE',
   });
   return {
-    ...loadConfig(io.env, { archive: str(args, 'archive'), actor: str(args, 'actor'), keyPassphrase }),
+    ...loadConfig(io.env, { archive: str(args, 'archive'), actor: str(args, 'actor'), keyPassphrase, maxImagePixels: str(args, 'max-image-pixels') }),
     warn: (message) => io.stderr(`custody: warning: ${message}\n`),
   };
 }

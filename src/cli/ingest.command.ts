@@ -8,7 +8,7 @@ export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'take in files, folders and ZIP archives as one delivery, without changing a bit',
   usage:
-    'custody ingest PATH... --source CODENAME [--received-by NAME] [--medium TEXT] [--manifest FILE] [--note TEXT] [--delivery ID] [--analyze] [--json]',
+    'custody ingest PATH... --source CODENAME [--received-by NAME] [--medium TEXT] [--manifest FILE] [--note TEXT] [--delivery ID] [--allow-zip-expansion] [--analyze] [--max-image-pixels N] [--json]',
   options: {
     source: { type: 'string' },
     'received-by': { type: 'string' },
@@ -17,6 +17,8 @@ export const ingestCommand: Command = {
     note: { type: 'string' },
     delivery: { type: 'string' },
     analyze: { type: 'boolean' },
+    'allow-zip-expansion': { type: 'boolean' },
+    'max-image-pixels': { type: 'string' },
   },
   async run(args, io) {
     const source = requireStr(args, 'source', this);
@@ -33,6 +35,7 @@ export const ingestCommand: Command = {
         note: str(args, 'note') ?? null,
         manifestPath: str(args, 'manifest') ?? null,
         deliveryId: str(args, 'delivery') ?? null,
+        allowZipExpansion: flag(args, 'allow-zip-expansion'),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
       // With --analyze the queued analysis runs in the same session, while the bytes are warm.

@@ -19,6 +19,8 @@ export interface Config {
    * signed checkpoint as it is signed (CUSTODY_PUBLISH_CHECKPOINTS). Null: none.
    */
   publishCheckpointsDir: string | null;
+  /** Decoded-pixels limit per image in analysis (CUSTODY_IMAGE_MAX_PIXELS, --max-image-pixels). */
+  imageMaxPixels: number;
   /** Test-only fault injection: `point:n` kills the process at the nth pass of `point`. */
   crashAt: string | null;
 }
@@ -27,6 +29,7 @@ export interface ConfigInput {
   archive?: string | undefined;
   actor?: string | undefined;
   keyPassphrase?: string | null | undefined;
+  maxImagePixels?: string | undefined;
 }
 
 /**
@@ -48,6 +51,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
   if (!Number.isSafeInteger(timeout) || timeout < 0) {
     throw new ConfigError('CONFIG_INVALID', 'CUSTODY_LOCK_TIMEOUT_MS must be a whole number of milliseconds');
   }
+  const pixelsText = flags.maxImagePixels ?? nonEmpty(env.CUSTODY_IMAGE_MAX_PIXELS) ?? '100000000';
+  const imageMaxPixels = Number(pixelsText);
+  if (!/^[0-9]+$/.test(pixelsText) || !Number.isSafeInteger(imageMaxPixels) || imageMaxPixels < 1) {
+    throw new ConfigError('CONFIG_INVALID', 'the image pixel limit must be a whole number of pixels, at least 1 (--max-image-pixels or CUSTODY_IMAGE_MAX_PIXELS)');
+  }
   return {
     archiveDir: resolve(flags.archive ?? nonEmpty(env.CUSTODY_ARCHIVE) ?? 'archive'),
     databaseUrl,
@@ -55,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
     keyPassphrase: flags.keyPassphrase ?? nonEmpty(env.CUSTODY_KEY_PASSPHRASE) ?? null,
     lockTimeoutMs: timeout,
     publishCheckpointsDir: nonEmpty(env.CUSTODY_PUBLISH_CHECKPOINTS) === undefined ? null : resolve(env.CUSTODY_PUBLISH_CHECKPOINTS ?? ''),
+    imageMaxPixels,
     crashAt: nonEmpty(env.CUSTODY_TEST_CRASH_AT) ?? null,
   };
 }

@@ -5,6 +5,7 @@
 // (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged.
 import { Worker } from 'node:worker_threads';
 import { StoreError } from '../store/errors.js';
+import type { Identity } from './intake-guard.adapter.js';
 import { SNIFF_BYTES, SourceError, type SourceCopy } from './source-reader.adapter.js';
 
 const WORKER_SOURCE = `
@@ -15,12 +16,18 @@ const buf = Buffer.allocUnsafe(${1 << 20});
 function fail(stage, op, e, pos) {
   return { stage, op, code: String((e && e.code) || e), pos };
 }
-parentPort.on('message', ({ id, src, tmp, sniff }) => {
+// O_NOFOLLOW: never through a link in the last component; O_NONBLOCK: a FIFO swapped in cannot
+// hang the thread. The descriptor must be the very file the walk lstat'd (dev, ino).
+const SOURCE_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+parentPort.on('message', ({ id, src, tmp, sniff, dev, ino }) => {
   let sfd = -1, dfd = -1, out;
   try {
-    try { sfd = fs.openSync(Buffer.from(src.buffer, src.byteOffset, src.byteLength), 'r'); }
-    catch (e) { out = { id, error: fail('source', 'open', e, 0) }; return; }
-    const before = fs.fstatSync(sfd);
+    try { sfd = fs.openSync(Buffer.from(src.buffer, src.byteOffset, src.byteLength), SOURCE_FLAGS); }
+    catch (e) { out = { id, error: fail('source', e && e.code === 'ELOOP' ? 'replaced' : 'open', e, 0) }; return; }
+    const before = fs.fstatSync(sfd, { bigint: true });
+    if (dev !== null && (String(before.dev) !== dev || String(before.ino) !== ino)) {
+      out = { id, error: { stage: 'source', op: 'replaced', code: 'REPLACED', pos: 0 } }; return;
+    }
     if (!before.isFile()) { out = { id, error: { stage: 'source', op: 'type', code: 'NOT_REGULAR', pos: 0 } }; return; }
     try { dfd = fs.openSync(tmp, 'wx', 0o644); }
     catch (e) { out = { id, error: fail('store', 'open', e, 0) }; return; }
@@ -40,9 +47,9 @@ parentPort.on('message', ({ id, src, tmp, sniff }) => {
     }
     try { fs.fsyncSync(dfd); }
     catch (e) { out = { id, error: fail('store', 'fsync', e, pos) }; return; }
-    const after = fs.fstatSync(sfd);
-    const changed = after.size !== pos || before.size !== pos || after.mtimeMs !== before.mtimeMs;
-    out = { id, ok: { sha256: h.digest('hex'), size: pos, head: head || Buffer.alloc(0), changed, mtimeMs: before.mtimeMs } };
+    const after = fs.fstatSync(sfd, { bigint: true });
+    const changed = after.size !== BigInt(pos) || before.size !== BigInt(pos) || after.mtimeNs !== before.mtimeNs;
+    out = { id, ok: { sha256: h.digest('hex'), size: pos, head: head || Buffer.alloc(0), changed, mtimeMs: Number(before.mtimeMs) } };
   } catch (e) {
     out = { id, error: fail('store', 'unexpected', e, 0) };
   } finally {
@@ -95,8 +102,11 @@ export class CopyInPool {
     return this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
-  /** Copies `rawPath` into `tmp` (created, written, fsynced) and says what was copied. */
-  async copy(rawPath: Buffer, tmp: string): Promise<CopiedIn> {
+  /**
+   * Copies `rawPath` into `tmp` (created, written, fsynced) and says what was copied; refuses
+   * (SOURCE_REPLACED) when the path no longer names the file with identity `expected`.
+   */
+  async copy(rawPath: Buffer, tmp: string, expected: Identity | null = null): Promise<CopiedIn> {
     const slot = this.slot();
     const id = ++this.nextId;
     slot.busy++;
@@ -104,7 +114,14 @@ export class CopyInPool {
     try {
       reply = await new Promise<Reply>((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, src: rawPath, tmp, sniff: SNIFF_BYTES });
+        slot.worker.postMessage({
+          id,
+          src: rawPath,
+          tmp,
+          sniff: SNIFF_BYTES,
+          dev: expected === null ? null : String(expected.dev),
+          ino: expected === null ? null : String(expected.ino),
+        });
       });
     } finally {
       slot.busy--;
@@ -123,6 +140,11 @@ export class CopyInPool {
 function toError(e: WorkerError, tmp: string): Error {
   if (e.stage === 'source') {
     if (e.op === 'type') return new SourceError('SOURCE_NOT_REGULAR', 'not a regular file');
+    if (e.op === 'replaced')
+      return new SourceError(
+        'SOURCE_REPLACED',
+        'the path no longer names the file the walk found (a link or another file was put in its place); nothing was read',
+      );
     if (e.op === 'open')
       return e.code === 'ENOENT'
         ? new SourceError('SOURCE_VANISHED', 'vanished before it could be read')

@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Archive } from '../app.js';
 import { canonicalize, type JsonValue } from '../core/canonical-json.js';
 import { CustodyError } from '../core/errors.js';
-import { toHex } from '../core/sha256.js';
+import { sha256, toHex } from '../core/sha256.js';
 import type { EntryDraft } from '../ledger/entry.js';
 import { originKey } from '../ledger/projection.js';
 import { isAnalysable } from '../analysis/image/image-analysis.service.js';
@@ -21,11 +21,19 @@ import {
   type ProblemCode,
 } from './report.js';
 import { CopyInPool } from './copy-in.adapter.js';
+import { archivePathConflict, IntakeGuard } from './intake-guard.adapter.js';
 import { hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
-import { walkRoots, type FoundFile } from './walk.adapter.js';
+import { walkRoots, type FoundFile, type FoundLink } from './walk.adapter.js';
+import { expansionLimit, ZIP_EXPANSION, type ExpansionBudget } from './zip-expansion.js';
 import { ZipError, ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
 
-export type IngestErrorCode = 'INGEST_NO_SUCH_DELIVERY' | 'INGEST_BAD_REQUEST';
+export type IngestErrorCode =
+  | 'INGEST_NO_SUCH_DELIVERY'
+  | 'INGEST_BAD_REQUEST'
+  /** A path to ingest is the archive folder, or lies inside it. */
+  | 'INGEST_ARCHIVE_PATH'
+  /** A path to ingest contains the archive folder. */
+  | 'INGEST_DELIVERY_CONTAINS_ARCHIVE';
 export class IngestError extends CustodyError<IngestErrorCode> {}
 
 export interface IngestRequest {
@@ -36,6 +44,8 @@ export interface IngestRequest {
   note: string | null;
   manifestPath: string | null;
   deliveryId: string | null;
+  /** Extract ZIPs whatever their expansion (`--allow-zip-expansion`); recorded in the ledger. */
+  allowZipExpansion?: boolean;
   onProgress?: (p: { files: number; bytes: number }) => void;
 }
 
@@ -67,6 +77,7 @@ export class IngestService {
   private readonly toAnalyse = new Map<string, string>();
   /** Plain files are read, hashed, written and fsynced on worker threads during `run`. */
   private copyInPool: CopyInPool | null = null;
+  private allowZipExpansion = false;
 
   constructor(private readonly archive: Archive) {}
 
@@ -81,16 +92,29 @@ export class IngestService {
     if (req.source.trim() === '')
       throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required (--source)');
     const rootsAbs = [...new Set(req.paths.map((p) => resolve(p)))].sort();
-    const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath);
+    // Before anything is written: the archive never ingests itself, nor a folder holding it.
+    const guard = await IntakeGuard.forArchive(this.archive.config.archiveDir);
+    for (const root of rootsAbs) {
+      const conflict = await archivePathConflict(root, guard.archiveDir);
+      if (conflict === 'inside')
+        throw new IngestError('INGEST_ARCHIVE_PATH', `${root} is the archive folder or inside it: an archive never ingests itself`);
+      if (conflict === 'contains')
+        throw new IngestError(
+          'INGEST_DELIVERY_CONTAINS_ARCHIVE',
+          `${root} contains the archive folder (${guard.archiveDir}): name the delivery's own folders instead`,
+        );
+    }
+    this.allowZipExpansion = req.allowZipExpansion === true;
+    const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath, guard);
     const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
     const ctx: ItemContext = { delivery, actor: this.archive.config.actor };
 
-    const walker = walkRoots(rootsAbs);
-    const next = async (): Promise<FoundFile | null> => {
+    const walker = walkRoots(rootsAbs, guard);
+    const next = async (): Promise<FoundFile | FoundLink | null> => {
       for (;;) {
         const r = await walker.next();
         if (r.done === true) return null;
-        if (r.value.kind === 'file') return r.value;
+        if (r.value.kind !== 'problem') return r.value;
         this.problem(r.value.code, displayPath(r.value.rawPath), r.value.message, null);
       }
     };
@@ -106,7 +130,8 @@ export class IngestService {
           const buffer = Buffer.allocUnsafe(CHUNK);
           try {
             for (let f = await next(); f !== null; f = failed ? null : await next()) {
-              await this.ingestFile(f, buffer, ctx);
+              if (f.kind === 'link') await this.ingestLink(f, ctx);
+              else await this.ingestFile(f, buffer, ctx);
               req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
             }
           } catch (e) {
@@ -172,8 +197,8 @@ export class IngestService {
     };
   }
 
-  private async loadManifest(path: string): Promise<{ parsed: SourceManifest; sha256: string }> {
-    const bytes = await readSmallFile(path);
+  private async loadManifest(path: string, guard: IntakeGuard): Promise<{ parsed: SourceManifest; sha256: string }> {
+    const bytes = await readSmallFile(path, guard);
     const parsed = parseSourceManifest(bytes.toString('utf8'));
     // The source's manifest is kept as an object too: it is part of what was handed over.
     const w = await this.archive.store.openWriter();
@@ -238,6 +263,12 @@ export class IngestService {
           note: req.note,
           roots,
           manifest: manifest === null ? null : { sha256: manifest.sha256 },
+          zip_expansion: {
+            allowed: this.allowZipExpansion,
+            max_ratio: ZIP_EXPANSION.maxRatio,
+            ratio_applies_above_bytes: ZIP_EXPANSION.ratioFloorBytes,
+            max_bytes: ZIP_EXPANSION.maxBytes,
+          },
         },
       },
     ]);
@@ -255,7 +286,7 @@ export class IngestService {
     try {
       const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
       if (existing.length > 0) {
-        const digest = await hashSource(f.rawPath, buffer);
+        const digest = await hashSource(f.rawPath, buffer, f.identity);
         const match = existing.find((e) => e.sha256 === digest);
         if (match !== undefined) {
           this.summary.already_present++;
@@ -267,19 +298,19 @@ export class IngestService {
               { id: match.id, relative, isNew: false },
               ctx,
               1,
+              null,
             );
           }
           return;
         }
       }
       const tmp = this.archive.store.tempPath();
-      const copy = await this.copyIn.copy(f.rawPath, tmp);
+      const copy = await this.copyIn.copy(f.rawPath, tmp, f.identity);
       const stored = await this.archive.store.adopt(tmp, copy.sha256, copy.size);
       this.countObject(stored.existed, copy.size);
       this.received.set(relative, stored.sha256);
       const id = this.archive.newId();
       const flags: string[] = [];
-      if (f.viaSymlink) flags.push('via-symlink');
       if (rawHex !== null) flags.push('name-not-utf8');
       if (copy.size === 0) {
         flags.push('empty');
@@ -318,20 +349,69 @@ export class IngestService {
           { id, relative, isNew: true },
           ctx,
           1,
+          null,
         );
       }
     } catch (e) {
       if (e instanceof SourceError) {
-        this.problem(
-          e.code === 'SOURCE_VANISHED' ? 'INGEST_VANISHED' : 'INGEST_UNREADABLE',
-          path,
-          e.message,
-          null,
-        );
+        this.problem(problemCodeOf(e), path, e.message, null);
         return;
       }
       throw e;
     }
+  }
+
+  /**
+   * A symbolic link is an item of its own kind: its object is the link's target text (the raw
+   * bytes readlink(2) gives), its media type `inode/symlink`, and the target is never read.
+   */
+  private async ingestLink(f: FoundLink, ctx: ItemContext): Promise<void> {
+    const path = displayPath(f.rawPath);
+    const relative = displayPath(f.relativeRaw);
+    const rawHex = isUtf8(f.rawPath) ? null : toHex(f.rawPath);
+    const origin = originKey(null, rawHex ?? path, null);
+    if (this.seenOrigins.has(origin)) return;
+    this.seenOrigins.add(origin);
+    this.summary.files_seen++;
+    const digest = toHex(sha256(f.target));
+    const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
+    if (existing.some((e) => e.sha256 === digest)) {
+      this.summary.already_present++;
+      this.received.set(relative, digest);
+      return;
+    }
+    const w = await this.archive.store.openWriter();
+    await w.write(f.target);
+    const stored = await w.finish();
+    this.countObject(stored.existed, stored.size);
+    this.received.set(relative, stored.sha256);
+    const id = this.archive.newId();
+    const target = displayPath(f.target);
+    const flags = ['symlink'];
+    if (rawHex !== null) flags.push('name-not-utf8');
+    this.problem(
+      'INGEST_SYMLINK_NOT_FOLLOWED',
+      path,
+      `symbolic link to ${JSON.stringify(target)}: not followed; kept as a link item (its target text, media type ${LINK_MEDIA_TYPE})`,
+      id,
+    );
+    await this.addItem({
+      ctx,
+      id,
+      sha256: stored.sha256,
+      size: stored.size,
+      mediaType: LINK_MEDIA_TYPE,
+      flags,
+      parent: null,
+      memberIndex: null,
+      path,
+      rawHex,
+      encoding: rawHex === null ? 'utf8' : 'unknown',
+      relative,
+      mtime: new Date(Math.floor(f.mtimeMs)).toISOString(),
+      extra: { link_target: target, link_target_raw_hex: isUtf8(f.target) ? null : toHex(f.target) },
+    });
+    this.summary.items_added++;
   }
 
   private async openContainer(
@@ -339,6 +419,7 @@ export class IngestService {
     parent: { id: string; relative: string; isNew: boolean },
     ctx: ItemContext,
     depth: number,
+    outer: ExpansionBudget | null,
   ): Promise<void> {
     this.summary.containers++;
     if (depth > MAX_CONTAINER_DEPTH) {
@@ -364,11 +445,33 @@ export class IngestService {
       return;
     }
     try {
+      // Limits on what the container may expand to, decided before a member is written: on the
+      // sizes it declares, then (declared sizes lie) on the bytes actually inflated.
+      const budget = this.allowZipExpansion ? null : (outer ?? { limit: expansionLimit(reader.fileSize), used: 0 });
+      const declared = reader.declaredExtractedBytes();
+      if (budget !== null && budget.used + declared > budget.limit) {
+        this.problem(
+          'INGEST_ZIP_EXPANSION_LIMIT',
+          parent.relative,
+          `its members declare ${declared} bytes from ${reader.fileSize} (${expansionText(declared, reader.fileSize)}), above the limit of ${budget.limit - budget.used} bytes: the container is kept bit for bit as an item and not extracted (ingest --allow-zip-expansion extracts it)`,
+          parent.id,
+        );
+        return;
+      }
       for await (const m of reader.members()) {
         if (m.isDirectory) continue;
-        await this.ingestMember(reader, m, parent, ctx, depth);
+        await this.ingestMember(reader, m, parent, ctx, depth, budget);
       }
     } catch (e) {
+      if (e instanceof ExpansionExceeded) {
+        this.problem(
+          'INGEST_ZIP_EXPANSION_LIMIT',
+          parent.relative,
+          `extraction stopped at ${e.used} bytes, above the limit of ${e.limit} bytes (the members inflate to more than they declare); the container is kept bit for bit as an item, the rest not extracted`,
+          parent.id,
+        );
+        return;
+      }
       // Store, ledger and database faults met while taking in members go up: reported as a
       // corrupt ZIP they would be swallowed, and a failed ledger batch silently lost.
       if (!(e instanceof ZipError)) throw e;
@@ -389,6 +492,7 @@ export class IngestService {
     parent: { id: string; relative: string; isNew: boolean },
     ctx: ItemContext,
     depth: number,
+    budget: ExpansionBudget | null,
   ): Promise<void> {
     const relative = `${parent.relative}!/${m.path}`;
     if (m.skipReason !== null) {
@@ -411,12 +515,20 @@ export class IngestService {
     try {
       const read = await reader.openMember(m);
       for await (const chunk of read.stream as AsyncIterable<Buffer>) {
+        if (budget !== null) {
+          budget.used += chunk.length;
+          if (budget.used > budget.limit) {
+            read.stream.destroy();
+            throw new ExpansionExceeded(budget.used, budget.limit);
+          }
+        }
         head ??= Buffer.from(chunk.subarray(0, 4100));
         await writer.write(chunk);
       }
       crcOk = (await read.done).crcOk;
     } catch (e) {
       await writer.abort();
+      if (e instanceof ExpansionExceeded) throw e;
       // Only the member's own bytes make it corrupt; a store fault (out of space) is not its doing.
       if (!(e instanceof ZipError)) throw e;
       const msg = e.message;
@@ -497,6 +609,7 @@ export class IngestService {
         { id, relative, isNew: known === undefined },
         ctx,
         depth + 1,
+        budget,
       );
     }
   }
@@ -607,4 +720,38 @@ async function sniff(head: Buffer): Promise<string> {
 
 function isZip(mediaType: string): boolean {
   return mediaType === 'application/zip';
+}
+
+/** What an item that is a symbolic link is filed as (the shared-mime-info name). */
+export const LINK_MEDIA_TYPE = 'inode/symlink';
+
+function problemCodeOf(e: SourceError): ProblemCode {
+  switch (e.code) {
+    case 'SOURCE_VANISHED':
+      return 'INGEST_VANISHED';
+    case 'SOURCE_REPLACED':
+      return 'INGEST_FILE_REPLACED';
+    case 'SOURCE_NOT_REGULAR':
+      return 'INGEST_NOT_REGULAR_FILE';
+    case 'INGEST_ARCHIVE_FILE':
+    case 'INGEST_PSEUDO_FILESYSTEM':
+    case 'INGEST_FILE_REPLACED':
+      return e.code;
+    case 'SOURCE_UNREADABLE':
+      return 'INGEST_UNREADABLE';
+  }
+}
+
+/** Thrown out of a member's stream when the container's inflated bytes pass its budget. */
+class ExpansionExceeded extends Error {
+  constructor(
+    readonly used: number,
+    readonly limit: number,
+  ) {
+    super(`expansion limit ${limit} passed`);
+  }
+}
+
+function expansionText(declared: number, size: number): string {
+  return size === 0 ? 'an unbounded ratio' : `${Math.round(declared / size)}×`;
 }

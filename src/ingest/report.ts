@@ -5,7 +5,9 @@
 export const PROBLEM_CODES = [
   'INGEST_UNREADABLE',
   'INGEST_VANISHED',
+  /** No longer raised: links are never followed (INGEST_SYMLINK_NOT_FOLLOWED). Kept for readers of old reports. */
   'INGEST_BROKEN_SYMLINK',
+  /** A folder that contains itself (a mount inside itself); no longer raised for links. */
   'INGEST_SYMLINK_LOOP',
   'INGEST_NOT_REGULAR_FILE',
   'INGEST_EMPTY_FILE',
@@ -18,6 +20,16 @@ export const PROBLEM_CODES = [
   'INGEST_ZIP_BOMB',
   'INGEST_ZIP_TOO_DEEP',
   'INGEST_WITHDRAWN_CONTENT',
+  /** A symbolic link: kept as a link item (its target text), never followed. */
+  'INGEST_SYMLINK_NOT_FOLLOWED',
+  /** On procfs, sysfs, devtmpfs and the like: kernel state, not delivered files. Not read. */
+  'INGEST_PSEUDO_FILESYSTEM',
+  /** The same file (device, inode) as one of the archive's own: not read. */
+  'INGEST_ARCHIVE_FILE',
+  /** The path named another file (or a link) by the time it was opened: not read. */
+  'INGEST_FILE_REPLACED',
+  /** The container's members would expand beyond the limit: kept whole, not extracted. */
+  'INGEST_ZIP_EXPANSION_LIMIT',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { CustodyError } from '../core/errors.js';
+import { PROC_FD, type Identity, type IntakeGuard, type RefusalCode } from './intake-guard.adapter.js';
 
-export type SourceErrorCode = 'SOURCE_VANISHED' | 'SOURCE_UNREADABLE' | 'SOURCE_NOT_REGULAR';
+export type SourceErrorCode =
+  | 'SOURCE_VANISHED'
+  | 'SOURCE_UNREADABLE'
+  | 'SOURCE_NOT_REGULAR'
+  /** The path no longer names the file the walk saw (a link or another file swapped in). */
+  | 'SOURCE_REPLACED'
+  | RefusalCode;
 export class SourceError extends CustodyError<SourceErrorCode> {}
 
 export interface SourceCopy {
@@ -18,6 +26,13 @@ export interface SourceCopy {
 export const SNIFF_BYTES = 4100;
 
 /**
+ * How a source is opened: never through a link in the last component (O_NOFOLLOW), and never
+ * blocking (O_NONBLOCK), so a FIFO swapped in after the walk cannot hang intake. Links in
+ * folders above do pass O_NOFOLLOW: the descriptor's identity is compared with the walk's.
+ */
+export const SOURCE_OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
  * Streams a source file through `sink` with one reused buffer (first-touch page faults are
  * expensive here, so no per-file allocation). Records whether the file changed underneath us:
  * the digest we keep is always that of the bytes we stored.
@@ -26,10 +41,12 @@ export async function copySource(
   rawPath: Buffer,
   buffer: Buffer,
   sink: (chunk: Buffer) => Promise<void>,
+  expected: Identity | null = null,
 ): Promise<SourceCopy> {
   const fh = await openSource(rawPath);
   try {
-    const before = await fh.stat();
+    const before = await fh.stat({ bigint: true });
+    if (expected !== null && (before.dev !== expected.dev || before.ino !== expected.ino)) throw replacedError();
     if (!before.isFile()) throw new SourceError('SOURCE_NOT_REGULAR', 'not a regular file');
     let pos = 0;
     let head: Buffer | null = null;
@@ -42,39 +59,69 @@ export async function copySource(
       await sink(buffer.subarray(0, bytesRead));
       pos += bytesRead;
     }
-    const after = await fh.stat();
-    const changed = after.size !== pos || before.size !== pos || after.mtimeMs !== before.mtimeMs;
-    return { size: pos, changed, head: head ?? Buffer.alloc(0), mtimeMs: before.mtimeMs };
+    const after = await fh.stat({ bigint: true });
+    const changed = after.size !== BigInt(pos) || before.size !== BigInt(pos) || after.mtimeNs !== before.mtimeNs;
+    return { size: pos, changed, head: head ?? Buffer.alloc(0), mtimeMs: Number(before.mtimeMs) };
   } finally {
     await fh.close();
   }
 }
 
 /** SHA-256 of a source file without storing it (to recognise files already received). */
-export async function hashSource(rawPath: Buffer, buffer: Buffer): Promise<string> {
+export async function hashSource(rawPath: Buffer, buffer: Buffer, expected: Identity | null = null): Promise<string> {
   const h = createHash('sha256');
-  await copySource(rawPath, buffer, (chunk) => {
-    h.update(chunk);
-    return Promise.resolve();
-  });
+  await copySource(
+    rawPath,
+    buffer,
+    (chunk) => {
+      h.update(chunk);
+      return Promise.resolve();
+    },
+    expected,
+  );
   return h.digest('hex');
 }
 
-export async function readSmallFile(path: string): Promise<Buffer> {
+/**
+ * A small file named by the operator (a source's manifest), read under the same rules as a
+ * delivery: not through a link, not a special file, not the archive's own, not kernel state.
+ */
+export async function readSmallFile(path: string, guard: IntakeGuard): Promise<Buffer> {
+  const fh = await openSource(Buffer.from(path)).catch((e: unknown) => {
+    if (e instanceof SourceError && e.code === 'SOURCE_REPLACED')
+      throw new SourceError('SOURCE_NOT_REGULAR', `${path} is a symbolic link: name the file itself`);
+    throw e;
+  });
   try {
-    return await readFile(path);
+    const st = await fh.stat({ bigint: true });
+    if (!st.isFile()) throw new SourceError('SOURCE_NOT_REGULAR', `${path} is not a regular file`);
+    const refused = await guard.check(st, PROC_FD === null ? path : `${PROC_FD}/${fh.fd}`, PROC_FD !== null);
+    if (refused !== null) throw new SourceError(refused.code, `${path}: ${refused.message}`);
+    return await fh.readFile();
   } catch (e) {
-    throw new SourceError(code(e) === 'ENOENT' ? 'SOURCE_VANISHED' : 'SOURCE_UNREADABLE', `cannot read ${path} (${code(e)})`, { cause: e });
+    if (e instanceof SourceError) throw e;
+    throw new SourceError('SOURCE_UNREADABLE', `cannot read ${path} (${code(e)})`, { cause: e });
+  } finally {
+    await fh.close();
   }
 }
 
 async function openSource(rawPath: Buffer): Promise<FileHandle> {
   try {
-    return await open(rawPath, 'r');
+    return await open(rawPath, SOURCE_OPEN_FLAGS);
   } catch (e) {
     if (code(e) === 'ENOENT') throw new SourceError('SOURCE_VANISHED', 'vanished before it could be read', { cause: e });
+    if (code(e) === 'ELOOP') throw replacedError(e);
     throw new SourceError('SOURCE_UNREADABLE', `unreadable (${code(e)})`, { cause: e });
   }
+}
+
+function replacedError(cause?: unknown): SourceError {
+  return new SourceError(
+    'SOURCE_REPLACED',
+    'the path no longer names the file the walk found (a link or another file was put in its place); nothing was read',
+    cause === undefined ? {} : { cause },
+  );
 }
 
 function code(e: unknown): string {

@@ -584,3 +584,31 @@ describe('ZipReader: lifecycle', () => {
     });
   });
 });
+
+describe('ZipReader: what extraction would write', () => {
+  it('declaredExtractedBytes sums the members to extract (opaque ones at their stored size), not skipped ones or folders', async () => {
+    const zip = buildZip([
+      { name: 'a.txt', data: TEXT, method: 8 },
+      { name: 'folder/' },
+      { name: 'sealed.bin', data: Buffer.from('plain'), compressed: randomBytes(40), flags: 0x1 },
+      { name: 'odd.bin', data: Buffer.from('x'), method: 12, compressed: randomBytes(10) },
+    ]);
+    const reader = await openZip(zip);
+    await withReader(reader, (r) => {
+      expect(r.fileSize).toBe(zip.length);
+      expect(r.declaredExtractedBytes()).toBe(TEXT.length + 40); // bzip2 member skipped
+    });
+  });
+
+  it('refuses to open a FIFO or a link in place of the archive', async () => {
+    const { symlink } = await import('node:fs/promises');
+    const { spawnSync } = await import('node:child_process');
+    const target = await writeTemp(buildZip([{ name: 'a.txt', data: TEXT }]));
+    const linked = join(dir, 'linked.zip');
+    await symlink(target, linked);
+    await expect(ZipReader.open(linked)).rejects.toMatchObject({ code: 'ZIP_UNREADABLE' });
+    const fifo = join(dir, 'fifo.zip');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    await expect(ZipReader.open(fifo)).rejects.toMatchObject({ code: 'ZIP_UNREADABLE' });
+  });
+});

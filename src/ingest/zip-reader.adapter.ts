@@ -10,6 +10,7 @@
  * The central directory is read once at open and kept as small records, because overlap
  * detection (Fifield, "A better zip bomb", WOOT 2019) needs all entries at once.
  */
+import { constants } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { crc32, createInflateRaw } from 'node:zlib';
@@ -141,14 +142,32 @@ export class ZipReader {
     readonly entryCount: number,
     readonly isZip64: boolean,
     readonly comment: Buffer,
+    /** Size of the ZIP file itself, in bytes. */
+    readonly fileSize: number,
   ) {}
+
+  /**
+   * Bytes extracting every member would write, as the central directory declares them: the
+   * uncompressed size of members to inflate, the stored size of opaque (encrypted) ones.
+   * Members already skipped (limits, overlap, unsupported method) and folders count nothing.
+   * The stream of each member stops at its declared size, so the bytes written never exceed this.
+   */
+  declaredExtractedBytes(): number {
+    let total = 0;
+    for (const r of this.records) {
+      if (r.skipReason !== null || isDirectoryName(r.path)) continue;
+      total += isEncrypted(r) ? r.compressedSize : r.uncompressedSize;
+    }
+    return total;
+  }
 
   /** Reads the whole central directory; throws ZipError when it cannot. */
   static async open(path: string, limits: Partial<ZipLimits> = {}): Promise<ZipReader> {
     const effective = checkLimits({ ...DEFAULT_ZIP_LIMITS, ...limits });
     let file: FileHandle;
     try {
-      file = await openFile(path, 'r');
+      // Never through a link, never blocking on a FIFO put in the file's place.
+      file = await openFile(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (cause) {
       throw new ZipError('ZIP_UNREADABLE', `cannot open ${path}: ${String(cause)}`, {
         cause,
@@ -156,7 +175,10 @@ export class ZipReader {
       });
     }
     try {
-      const size = (await file.stat()).size;
+      const st = await file.stat();
+      if (!st.isFile())
+        throw new ZipError('ZIP_UNREADABLE', `${path} is not a regular file`, { details: { path } });
+      const size = st.size;
       const cache = new WindowedFile(file, size);
       const zipfile = await openCentralDirectory(cache, size, path);
       try {
@@ -202,7 +224,7 @@ export class ZipReader {
     // With decodeStrings: false yauzl hands the comment over as the raw Buffer.
     const comment = Buffer.from(zipfile.comment as unknown as Buffer);
     const isZip64 = sawZip64Extra || (await hasZip64Locator(cache, comment.length));
-    return new ZipReader(file, records, records.length, isZip64, comment);
+    return new ZipReader(file, records, records.length, isZip64, comment, cache.size);
   }
 
   /** Members in central-directory order. */

@@ -31,6 +31,7 @@ export async function runAnalysisJobs(
   const deps = {
     readObject: (sha: string) => readFile(archive.store.pathOf(sha)),
     previewPaths: (sha: string, size: number) => previewPaths(archive, sha, size),
+    maxPixels: archive.config.imageMaxPixels,
   };
   const limit = opts.limit ?? Infinity;
   let handled = 0;

@@ -3,7 +3,13 @@ import { parseJpegStructure } from '../jpeg/jpeg-structure.js';
 import { readC2pa } from '../c2pa/index.js';
 import { readExifFields, type ExifFields } from '../metadata/index.js';
 import { pdqFromRgb, type PdqResult } from '../pdq/index.js';
-import { decodeForAnalysis, decodeSmall, writePreviews } from './image-decode.adapter.js';
+import {
+  decodeForAnalysis,
+  decodeSmall,
+  DEFAULT_MAX_PIXELS,
+  ImageError,
+  writePreviews,
+} from './image-decode.adapter.js';
 import { CROP_REGIONS, cropRaster, halveWhileAbove } from './raster.js';
 
 /** Bumped whenever what an analysis records changes; recorded in every result. */
@@ -17,6 +23,8 @@ export function isAnalysable(mediaType: string): boolean {
 export interface ImageAnalysisDeps {
   readObject(sha256: string): Promise<Buffer>;
   previewPaths(sha256: string, size: number): { plain: string; blurred: string };
+  /** Decoded-pixels limit per image (config `CUSTODY_IMAGE_MAX_PIXELS`); 100 MP by default. */
+  maxPixels?: number;
 }
 
 /**
@@ -31,7 +39,10 @@ export async function analyzeImage(
   mediaType: string,
 ): Promise<{ [k: string]: JsonValue }> {
   const bytes = await deps.readObject(sha256);
+  const maxPixels = deps.maxPixels ?? DEFAULT_MAX_PIXELS;
   const warnings: string[] = [];
+  /** Stable codes of what was not done (IMAGE_PIXEL_LIMIT), beside the free-text warnings. */
+  const codes: string[] = [];
   const exif = await readExifFields(bytes);
   warnings.push(...exif.warnings);
   const jpeg = mediaType === 'image/jpeg' ? parseJpegStructure(bytes) : null;
@@ -41,7 +52,7 @@ export async function analyzeImage(
   let crops: { region: string; hash: string }[] = [];
   let decoded: { width: number; height: number } | null = null;
   try {
-    const d = await decodeForAnalysis(bytes);
+    const d = await decodeForAnalysis(bytes, undefined, maxPixels);
     decoded = { width: d.fullWidth, height: d.fullHeight };
     pdq = pdqFromRgb(d.raster.data, d.raster.width, d.raster.height, d.raster.channels);
     const small = halveWhileAbove(d.raster, 128);
@@ -51,11 +62,18 @@ export async function analyzeImage(
     });
     await writePreviews(d.raster, exif.fields.orientation, 256, deps.previewPaths(sha256, 256));
   } catch (e) {
-    warnings.push(
-      `decode: the image could not be decoded (${e instanceof Error ? e.message : String(e)})`,
-    );
+    if (e instanceof ImageError) {
+      // Too many pixels: not decoded (no PDQ, crops or previews), but its size and metadata stand.
+      codes.push(e.code);
+      warnings.push(`decode: ${e.code}: ${e.message}`);
+      decoded = { width: Number(e.details.width), height: Number(e.details.height) };
+    } else {
+      warnings.push(
+        `decode: the image could not be decoded (${e instanceof Error ? e.message : String(e)})`,
+      );
+    }
   }
-  const thumbnailPdq = await embeddedThumbnailPdq(bytes, exif.fields, warnings);
+  const thumbnailPdq = await embeddedThumbnailPdq(bytes, exif.fields, warnings, codes, maxPixels);
   const c2pa = await readC2pa(bytes, mediaType);
   warnings.push(...c2pa.warnings.map((w) => `c2pa: ${w}`));
 
@@ -109,6 +127,8 @@ export async function analyzeImage(
               ingredients: c2pa.activeManifest.ingredients,
             },
     },
+    pixel_limit: maxPixels,
+    codes: [...new Set(codes)],
     warnings: warnings.slice(0, 100),
   };
 }
@@ -117,13 +137,16 @@ async function embeddedThumbnailPdq(
   bytes: Buffer,
   fields: ExifFields,
   warnings: string[],
+  codes: string[],
+  maxPixels: number,
 ): Promise<string | null> {
   const t = fields.thumbnail;
   if (t === null) return null;
   try {
-    const r = await decodeSmall(bytes.subarray(t.offset, t.offset + t.length));
+    const r = await decodeSmall(bytes.subarray(t.offset, t.offset + t.length), maxPixels);
     return pdqFromRgb(r.data, r.width, r.height, r.channels).hash;
   } catch (e) {
+    if (e instanceof ImageError) codes.push(e.code);
     warnings.push(
       `thumbnail: the embedded EXIF thumbnail could not be decoded (${e instanceof Error ? e.message : String(e)})`,
     );

@@ -1,8 +1,28 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
+import { CustodyError } from '../../core/errors.js';
 import { planShrinkOnLoad } from '../pdq/index.js';
 import type { Raster } from './raster.js';
+
+export type ImageErrorCode = 'IMAGE_PIXEL_LIMIT';
+export class ImageError extends CustodyError<ImageErrorCode> {}
+
+/**
+ * Decoded pixels per image, unless configured otherwise (CUSTODY_IMAGE_MAX_PIXELS,
+ * --max-image-pixels): 100 MP is about 300 MB of RGB. A 746 KB PNG declaring 16000×16000 would
+ * otherwise take gigabytes and tens of seconds.
+ */
+export const DEFAULT_MAX_PIXELS = 100_000_000;
+
+/** What the header declares, read without decoding a pixel. */
+export interface ImageHeader {
+  format: string;
+  width: number;
+  height: number;
+  /** Pixels a decode would produce: for JPEG after shrink-on-load (DCT scaling), else width × height of one page. */
+  decodedPixels: number;
+}
 
 export interface DecodedImage {
   raster: Raster;
@@ -21,16 +41,21 @@ export interface DecodedImage {
 export async function decodeForAnalysis(
   bytes: Buffer,
   minShortSide?: number,
+  maxPixels: number = DEFAULT_MAX_PIXELS,
 ): Promise<DecodedImage> {
-  let pipeline = sharp(bytes, { ignoreIcc: true });
-  const meta = await pipeline.metadata();
-  const fullWidth = meta.width ?? 0;
-  const fullHeight = meta.height ?? 0;
-  if (meta.format === 'jpeg') {
-    const plan = planShrinkOnLoad(fullWidth, fullHeight, minShortSide);
-    if (plan.target)
-      pipeline = pipeline.resize({ ...plan.target, fit: 'fill', fastShrinkOnLoad: true });
-  }
+  const header = await readImageHeader(bytes, minShortSide);
+  refuseAbove(header, maxPixels);
+  const fullWidth = header.width;
+  const fullHeight = header.height;
+  // sharp's own check is on the input's declared size; ours (above) on what is decoded, which
+  // for JPEG is after DCT scaling: a 200 MP phone JPEG decodes at 1/8, 3 MP.
+  const shrink = header.format === 'jpeg' ? planShrinkOnLoad(fullWidth, fullHeight, minShortSide) : null;
+  let pipeline = sharp(bytes, {
+    ignoreIcc: true,
+    limitInputPixels: shrink?.target ? Math.max(maxPixels, fullWidth * fullHeight) : maxPixels,
+  });
+  if (shrink?.target)
+    pipeline = pipeline.resize({ ...shrink.target, fit: 'fill', fastShrinkOnLoad: true });
   const { data, info } = await pipeline
     .removeAlpha()
     .toColourspace('srgb')
@@ -40,13 +65,38 @@ export async function decodeForAnalysis(
     raster: { data, width: info.width, height: info.height, channels: info.channels },
     fullWidth,
     fullHeight,
-    format: meta.format ?? 'unknown',
+    format: header.format,
   };
 }
 
-/** Decodes a small embedded image (the EXIF thumbnail) in full. */
-export async function decodeSmall(bytes: Buffer): Promise<Raster> {
-  const { data, info } = await sharp(bytes, { ignoreIcc: true })
+/** The image's declared format and size, from its header only (nothing is decoded). */
+export async function readImageHeader(bytes: Buffer, minShortSide?: number): Promise<ImageHeader> {
+  // limitInputPixels: false, since metadata() decodes nothing; the caller decides on the size.
+  const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  const width = meta.width ?? 0;
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  let decodedPixels = width * height;
+  if (meta.format === 'jpeg') {
+    const plan = planShrinkOnLoad(width, height, minShortSide);
+    decodedPixels = Math.ceil(width / plan.jpegShrink) * Math.ceil(height / plan.jpegShrink);
+  }
+  return { format: meta.format ?? 'unknown', width, height: meta.height ?? 0, decodedPixels };
+}
+
+function refuseAbove(header: ImageHeader, maxPixels: number): void {
+  if (header.decodedPixels > maxPixels) {
+    throw new ImageError(
+      'IMAGE_PIXEL_LIMIT',
+      `${header.width}×${header.height} ${header.format} would decode to ${header.decodedPixels} pixels, above the limit of ${maxPixels}; not decoded`,
+      { details: { width: header.width, height: header.height, decoded_pixels: header.decodedPixels, max_pixels: maxPixels } },
+    );
+  }
+}
+
+/** Decodes a small embedded image (the EXIF thumbnail) in full, within the same pixel limit. */
+export async function decodeSmall(bytes: Buffer, maxPixels: number = DEFAULT_MAX_PIXELS): Promise<Raster> {
+  refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
+  const { data, info } = await sharp(bytes, { ignoreIcc: true, limitInputPixels: maxPixels })
     .removeAlpha()
     .toColourspace('srgb')
     .raw()
