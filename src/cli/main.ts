@@ -86,6 +86,7 @@ const USAGE_CODES = new Set([
   'EXPORT_OPTIONS_INVALID',
   'EXPORT_OUT_EXISTS',
   'EXPORT_NOT_SIGNED',
+  'STATS_OUT_OF_RANGE',
 ]);
 
 function defaultIo(): Io {
