@@ -9,8 +9,10 @@ import { originKey } from '../ledger/projection.js';
 import { isAnalysable } from '../analysis/image/image-analysis.service.js';
 import {
   checkManifest,
-  normalisePath,
+  itemRawName,
   parseSourceManifest,
+  rawName,
+  type RawName,
   type SourceManifest,
 } from './manifest.js';
 import {
@@ -61,7 +63,8 @@ export class IngestService {
   private readonly problems: Problem[] = [];
   private readonly batch: EntryDraft[] = [];
   private flushing: Promise<void> = Promise.resolve();
-  private readonly received = new Map<string, string>();
+  /** Top-level files of this run: relative path as raw bytes → SHA-256 (for the manifest check). */
+  private readonly received = new Map<RawName, string>();
   private readonly seenOrigins = new Set<string>();
   private readonly notes: string[] = [];
   private readonly toAnalyse = new Map<string, string>();
@@ -174,7 +177,7 @@ export class IngestService {
 
   private async loadManifest(path: string): Promise<{ parsed: SourceManifest; sha256: string }> {
     const bytes = await readSmallFile(path);
-    const parsed = parseSourceManifest(bytes.toString('utf8'));
+    const parsed = parseSourceManifest(bytes); // bytes, not text: names are compared as bytes
     // The source's manifest is kept as an object too: it is part of what was handed over.
     const w = await this.archive.store.openWriter();
     await w.write(bytes);
@@ -259,7 +262,7 @@ export class IngestService {
         const match = existing.find((e) => e.sha256 === digest);
         if (match !== undefined) {
           this.summary.already_present++;
-          this.received.set(relative, digest);
+          this.received.set(rawName(f.relativeRaw), digest);
           const item = await this.archive.index.getItem(match.id);
           if (item !== undefined && isZip(item.media_type)) {
             await this.openContainer(
@@ -276,7 +279,7 @@ export class IngestService {
       const copy = await this.copyIn.copy(f.rawPath, tmp);
       const stored = await this.archive.store.adopt(tmp, copy.sha256, copy.size);
       this.countObject(stored.existed, copy.size);
-      this.received.set(relative, stored.sha256);
+      this.received.set(rawName(f.relativeRaw), stored.sha256);
       const id = this.archive.newId();
       const flags: string[] = [];
       if (f.viaSymlink) flags.push('via-symlink');
@@ -573,12 +576,12 @@ export class IngestService {
     this.summary.by_code[code] = (this.summary.by_code[code] ?? 0) + 1;
   }
 
-  private async receivedInDelivery(delivery: string): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  private async receivedInDelivery(delivery: string): Promise<Map<RawName, string>> {
+    const out = new Map<RawName, string>();
     for (const item of await this.archive.index.listItems({ deliveryId: delivery })) {
-      if (item.parent_id === null) out.set(normalisePath(item.relative_path), item.sha256);
+      if (item.parent_id === null) out.set(itemRawName(item.relative_path, item.path_raw_hex), item.sha256);
     }
-    for (const [k, v] of this.received) if (!k.includes('!/')) out.set(normalisePath(k), v);
+    for (const [k, v] of this.received) out.set(k, v);
     return out;
   }
 }
