@@ -7,9 +7,10 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { examinerForm, worldSubjects } from '../../src/demo/examination-world.js';
 import { custody, custodyIn, custodyInExpect } from '../support/archive-fixtures.js';
+import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
 interface Entry {
@@ -19,7 +20,8 @@ interface Entry {
   details: { action?: string; case?: string; examiner?: string; sealed?: string; reason?: string };
 }
 
-describe('the reveal is a consequence (issue 9, finding 7)', () => {
+describeDatabases('the reveal is a consequence (issue 9, finding 7)', (db) => {
+  let cleanup: () => Promise<void> = () => Promise.resolve();
   let dir: string;
   let env: Record<string, string>;
   let caseId: string;
@@ -32,8 +34,10 @@ describe('the reveal is a consequence (issue 9, finding 7)', () => {
     (JSON.parse((await custodyInExpect(0, ['examine', 'status', 'plan', '--json'], env)).stdout) as { cases: { case: string; submitted: string[]; status: string }[] }).cases;
 
   beforeEach(async () => {
+    const made = await db.makeUrl();
+    cleanup = made.cleanup;
     dir = await makeTempDir('custody-reveal');
-    env = { CUSTODY_ARCHIVE: join(dir, 'archive') };
+    env = { CUSTODY_ARCHIVE: join(dir, 'archive'), ...(made.url === null ? {} : { DATABASE_URL: made.url }) };
     await mkdir(join(dir, 'photos'));
     for (let i = 0; i < 3; i++) {
       const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 60 * i, g: 90, b: 120 } } }).jpeg().toBuffer();
@@ -49,6 +53,8 @@ describe('the reveal is a consequence (issue 9, finding 7)', () => {
     await writeFile(join(dir, 'dr-b.json'), JSON.stringify(examinerForm(subject!, 'B', 0)));
     await custodyInExpect(0, submitArgs('dr-a'), as('dr-a'));
   }, 60_000);
+
+  afterEach(() => cleanup());
 
   it('crash before the reveal: verify reports EXAMINATION_UNREVEALED, then any write command reveals the case', async () => {
     const killed = await custody(submitArgs('dr-b'), { ...as('dr-b'), CUSTODY_TEST_CRASH_AT: 'examination-submitted:1' });
@@ -83,7 +89,7 @@ describe('the reveal is a consequence (issue 9, finding 7)', () => {
 
   it('a changed signing key: the second submission is refused with nothing appended, and the right key still reveals', async () => {
     const other = join(dir, 'other');
-    await custodyInExpect(0, ['init', '--archive', other], as('intruder'));
+    await custodyInExpect(0, ['init', '--archive', other], { CUSTODY_ACTOR: 'intruder' }); // its key only
     const keyFile = join(dir, 'archive', 'keys', 'checkpoint-signing.pem');
     await copyFile(keyFile, join(dir, 'key.saved'));
     await copyFile(join(other, 'keys', 'checkpoint-signing.pem'), keyFile);
