@@ -189,28 +189,42 @@ export interface HypergeometricInterval {
   proportionUpper: number;
 }
 
-/** Is the tail (P(X <= k) when `lower`, else P(X >= k)) at K at least α/2? */
-function notRejected(tail: number, lower: boolean, k: number, n: number, bigK: number, bigM: number): boolean {
-  const exact = n <= EXACT_TIE_MAX_TRIALS;
-  if (Math.abs(tail - HALF_ALPHA_95) > HALF_ALPHA_95 * (exact ? EXACT_TIE_BAND : TIE_TOLERANCE)) return tail > HALF_ALPHA_95;
-  return !exact || exactTailAtLeastHalfAlpha(lower, k, n, bigK, bigM);
+/** C(a, 0), C(a, 1), …, C(a, n) in BigInt: C(a, j + 1) = C(a, j)(a − j)/(j + 1) divides exactly. */
+function binomials(a: number, n: number): bigint[] {
+  const out = [1n];
+  for (let j = 0; j < n; j++) out.push(((out[j] ?? 0n) * BigInt(a - j)) / BigInt(j + 1));
+  return out;
 }
 
 /**
- * 40 · Σ C(K, x) C(M − K, n − x) >= C(M, n) over the tail, in BigInt: the exact decision at α/2 =
- * 1/40. C(a, j + 1) = C(a, j)(a − j)/(j + 1) divides exactly at every step.
+ * Decides whether a tail (P(X <= k) when `lower`, else P(X >= k)) at K is at least α/2: by the
+ * floating-point tail away from a tie, exactly near one (see TIE_TOLERANCE).
  */
-function exactTailAtLeastHalfAlpha(lower: boolean, k: number, n: number, bigK: number, bigM: number): boolean {
-  const binomials = (a: number): bigint[] => {
-    const out = [1n];
-    for (let j = 0; j < n; j++) out.push(((out[j] ?? 0n) * BigInt(a - j)) / BigInt(j + 1));
-    return out;
-  };
-  const affected = binomials(bigK);
-  const unaffected = binomials(bigM - bigK);
-  let sum = 0n;
-  for (let x = lower ? 0 : k; x <= (lower ? k : n); x++) sum += (affected[x] ?? 0n) * (unaffected[n - x] ?? 0n);
-  return 40n * sum >= (binomials(bigM)[n] ?? 0n);
+class TailTest {
+  private total: bigint | null = null;
+
+  constructor(
+    private readonly k: number,
+    private readonly n: number,
+    private readonly bigM: number,
+  ) {}
+
+  notRejected(tail: number, lower: boolean, bigK: number): boolean {
+    const exact = this.n <= EXACT_TIE_MAX_TRIALS;
+    if (Math.abs(tail - HALF_ALPHA_95) > HALF_ALPHA_95 * (exact ? EXACT_TIE_BAND : TIE_TOLERANCE)) return tail > HALF_ALPHA_95;
+    return !exact || this.exactAtLeastHalfAlpha(lower, bigK);
+  }
+
+  /** 40 · Σ C(K, x) C(M − K, n − x) >= C(M, n) over the tail, in BigInt: the exact test at 1/40. */
+  private exactAtLeastHalfAlpha(lower: boolean, bigK: number): boolean {
+    const { k, n, bigM } = this;
+    this.total ??= binomials(bigM, n)[n] ?? 0n;
+    const affected = binomials(bigK, n);
+    const unaffected = binomials(bigM - bigK, n);
+    let sum = 0n;
+    for (let x = lower ? 0 : k; x <= (lower ? k : n); x++) sum += (affected[x] ?? 0n) * (unaffected[n - x] ?? 0n);
+    return 40n * sum >= this.total;
+  }
 }
 
 /** Smallest K in [lo, hi] with pred(K), given pred is monotone false…true and pred(hi) holds. */
@@ -257,11 +271,12 @@ export function hypergeometricInterval(
   const kMin = k;
   const kMax = bigM - (n - k);
   // P(X >= k | K) is non-decreasing in K and is 1 at kMax; P(X <= k | K) is non-increasing and 1 at kMin.
+  const test = new TailTest(k, n, bigM);
   const countLower = firstTrue(kMin, kMax, (K) =>
-    notRejected(hypergeometricTails(k, n, K, bigM).atLeast, false, k, n, K, bigM),
+    test.notRejected(hypergeometricTails(k, n, K, bigM).atLeast, false, K),
   );
   const countUpper = lastTrue(kMin, kMax, (K) =>
-    notRejected(hypergeometricTails(k, n, K, bigM).atMost, true, k, n, K, bigM),
+    test.notRejected(hypergeometricTails(k, n, K, bigM).atMost, true, K),
   );
   if (countLower > countUpper) {
     throw new StatsError(
