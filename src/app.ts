@@ -26,8 +26,9 @@ import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
+import { revealCompletedCases } from './examination/blind/reveal-catch-up.js';
 
-export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | LedgerCrashPoint;
+export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
 
 /** An open archive: the composition root hands these parts to the services. */
 export interface Archive {
@@ -236,6 +237,8 @@ export async function openArchive(
         }
       },
     };
+    // A case whose answers are all in but never revealed (a killed run) is revealed now.
+    if (mode === 'write' && opts.skipIndexSync !== true) await revealCompletedCases(archive);
     return archive;
   } catch (e) {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);

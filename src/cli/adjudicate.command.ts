@@ -5,6 +5,7 @@ import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
 import type { AdjudicationDecision } from '../examination/commitment/index.js';
 import { list, printJson, str, UsageError, type Command } from './command.js';
 import { configFrom, wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const adjudicateCommand: Command = {
   name: 'adjudicate',
@@ -28,7 +29,7 @@ export const adjudicateCommand: Command = {
       );
       const out = pending.map((c) => ({ case: c.case, examiners: c.examiners, disagreements: c.disagreements }));
       if (wantsJson(args)) printJson(io, { plan, cases: out });
-      else for (const c of out) for (const d of c.disagreements ?? []) io.stdout(`${c.case}\t${d.field}\t${d.values.map((v) => `${v.examiner}=${v.value || '(none)'}`).join('\t')}\n`);
+      else for (const c of out) for (const d of c.disagreements ?? []) io.stdout(`${c.case}\t${d.field}\t${d.values.map((v) => `${tt(v.examiner)}=${tt(v.value || '(none)')}`).join('\t')}\n`);
       return 0;
     }
     if (batch !== undefined && plan !== undefined && caseId === undefined) {
@@ -57,7 +58,7 @@ export const adjudicateCommand: Command = {
         }
       });
       if (wantsJson(args)) printJson(io, { plan, case: caseId, adjudicated: c.adjudicated, disagreements: c.disagreements });
-      else for (const d of c.disagreements ?? []) io.stdout(`${d.field}\t${d.values.map((v) => `${v.examiner}=${v.value || '(none)'}`).join('\t')}\n`);
+      else for (const d of c.disagreements ?? []) io.stdout(`${d.field}\t${d.values.map((v) => `${tt(v.examiner)}=${tt(v.value || '(none)')}`).join('\t')}\n`);
       return 0;
     }
     const decisions = await readDecisions(str(args, 'decisions'), list(args, 'set'), str(args, 'reason'), this.usage);

@@ -2,6 +2,7 @@ import { isAnalysable } from '../analysis/image/image-analysis.service.js';
 import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const analyzeCommand: Command = {
   name: 'analyze',
@@ -27,7 +28,7 @@ export const analyzeCommand: Command = {
     });
     if (wantsJson(args)) printJson(io, summary);
     else {
-      for (const f of summary.failed) io.stdout(`  ! ANALYSIS_FAILED  ${f.sha256}: ${f.error}\n`);
+      for (const f of summary.failed) io.stdout(`  ! ANALYSIS_FAILED  ${f.sha256}: ${tt(f.error)}\n`);
       io.stdout(
         `analysed ${summary.done}, skipped ${summary.skipped}, failed ${summary.failed.length}, still pending ${summary.remaining}\n`,
       );

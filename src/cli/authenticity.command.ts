@@ -4,6 +4,7 @@ import { ArchiveError } from '../archive/errors.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { flag, printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const authenticityCommand: Command = {
   name: 'authenticity',
@@ -35,7 +36,7 @@ export const authenticityCommand: Command = {
           );
         io.stdout('images per camera per day:\n');
         for (const d of s.perCameraPerDay)
-          io.stdout(`  ${d.day}  ${String(d.images).padStart(4)}  ${d.camera}\n`);
+          io.stdout(`  ${d.day}  ${String(d.images).padStart(4)}  ${tt(d.camera)}\n`);
         io.stdout(`anomalies (${s.anomalies.length}):\n`);
         for (const a of s.anomalies) io.stdout(`  ${a.sha256}  ${a.codes.join(', ')}\n`);
       }
@@ -60,7 +61,7 @@ export const authenticityCommand: Command = {
       if (out.indicators.length === 0)
         io.stdout('no indicators: consistent with the rest of the collection\n');
       for (const i of out.indicators)
-        io.stdout(`\n${i.code}\n  ${i.explanation}\n  evidence: ${JSON.stringify(i.evidence)}\n`);
+        io.stdout(`\n${i.code}\n  ${tt(i.explanation)}\n  evidence: ${JSON.stringify(i.evidence)}\n`);
     }
     return 0;
   },

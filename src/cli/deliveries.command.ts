@@ -1,6 +1,7 @@
 import { printJson, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { deliveryView } from './item-view.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const deliveriesCommand: Command = {
   name: 'deliveries',
@@ -14,7 +15,7 @@ export const deliveriesCommand: Command = {
       return out;
     }, { at: atOption(args) });
     if (wantsJson(args)) printJson(io, rows);
-    else for (const d of rows) io.stdout(`${d.id}  source ${d.source}  ${d.items} items  opened ${d.opened_at} by ${d.opened_by}${d.closed_seq === null ? '  (open: interrupted)' : ''}\n`);
+    else for (const d of rows) io.stdout(`${d.id}  source ${tt(d.source)}  ${d.items} items  opened ${d.opened_at} by ${tt(d.opened_by)}${d.closed_seq === null ? '  (open: interrupted)' : ''}\n`);
     return 0;
   },
 };

@@ -8,6 +8,7 @@ import {
 import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
 import { parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const examineCommand: Command = {
   name: 'examine',
@@ -85,7 +86,7 @@ export const examineCommand: Command = {
         if (wantsJson(args)) printJson(io, { plan, ...c });
         else {
           io.stdout(`case ${c.case}: ${c.status}\n`);
-          for (const d of c.disagreements ?? []) io.stdout(`  ${d.field}: ${d.values.map((v) => `${v.examiner}=${v.value || '(none)'}`).join(', ')}\n`);
+          for (const d of c.disagreements ?? []) io.stdout(`  ${d.field}: ${d.values.map((v) => `${tt(v.examiner)}=${tt(v.value || '(none)')}`).join(', ')}\n`);
           if ((c.disagreements ?? []).length === 0) io.stdout('  the examiners agree on every field\n');
         }
         return 0;

@@ -4,6 +4,7 @@ import { openArchive } from '../app.js';
 import { exportBag, packageRoot, type ExportResult } from '../reports/export/index.js';
 import { flag, printJson, requireStr, str, UsageError, type Command } from './command.js';
 import { atOption, configFrom, wantsJson } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 const SELECT_HELP =
   'selection: all | items:ID[,ID…] | delivery:ID | subjects:ID[,ID…] | sample:ID | source:CODENAME, joined with + for a union';
@@ -59,7 +60,7 @@ export const exportCommand: Command = {
         softwareVersion: version(),
       },
     );
-    for (const n of result.notes) io.stderr(`custody: note: ${n}\n`);
+    for (const n of result.notes) io.stderr(`custody: note: ${tt(n)}\n`);
     if (wantsJson(args)) printJson(io, result);
     else printText(io.stdout, result);
     return 0;

@@ -3,6 +3,7 @@ import type { IngestReport } from '../ingest/report.js';
 import { runAnalysisJobs, type AnalyzeSummary } from '../jobs/analysis-worker.service.js';
 import { flag, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -61,22 +62,22 @@ export const ingestCommand: Command = {
 
 function printReport(io: Io, r: IngestReport): void {
   const s = r.summary;
-  io.stdout(`delivery ${r.delivery} (${r.mode}) from source ${r.source}\n`);
-  for (const n of r.notes) io.stdout(`  note: ${n}\n`);
+  io.stdout(`delivery ${r.delivery} (${r.mode}) from source ${tt(r.source)}\n`);
+  for (const n of r.notes) io.stdout(`  note: ${tt(n)}\n`);
   for (const p of r.problems)
     io.stdout(
-      `  ! ${p.code}  ${p.path}: ${p.message}${p.item === null ? '' : ` [item ${p.item}]`}\n`,
+      `  ! ${p.code}  ${tt(p.path)}: ${tt(p.message)}${p.item === null ? '' : ` [item ${p.item}]`}\n`,
     );
   if (r.manifest !== null) {
     const m = r.manifest;
     for (const x of m.mismatched)
       io.stdout(
-        `  ! MANIFEST_MISMATCH  ${x.path}: manifest says ${x.expected}, received ${x.received}\n`,
+        `  ! MANIFEST_MISMATCH  ${tt(x.path)}: manifest says ${x.expected}, received ${x.received}\n`,
       );
     for (const x of m.missing)
-      io.stdout(`  ! MANIFEST_MISSING  ${x}: listed in the manifest, not received\n`);
+      io.stdout(`  ! MANIFEST_MISSING  ${tt(x)}: listed in the manifest, not received\n`);
     for (const x of m.unlisted)
-      io.stdout(`  ! MANIFEST_UNLISTED  ${x}: received, not listed in the manifest\n`);
+      io.stdout(`  ! MANIFEST_UNLISTED  ${tt(x)}: received, not listed in the manifest\n`);
     io.stdout(
       `manifest: ${m.listed} listed, ${m.matched} matched, ${m.mismatched.length} mismatched, ${m.missing.length} missing, ${m.unlisted.length} unlisted\n`,
     );

@@ -3,7 +3,8 @@
 // 95% intervals for "K of N examined showed the finding": Wilson score and Clopper–Pearson exact
 // for the proportion, and, with --population M (the N were drawn without replacement from M),
 // the exact hypergeometric interval for the number affected in the population. No archive needed.
-// Exit 0; 2 for a usage error (missing or non-integer counts, K > N, N > M).
+// Exit 0; 2 for a usage error (missing or non-integer counts, K > N, N > M) and for counts past
+// the range computed exactly (STATS_OUT_OF_RANGE: N > 10^9, M > 10^15; see stats/hypergeometric).
 //
 // JSON (--json):
 //   {
@@ -19,6 +20,9 @@
 import {
   clopperPearsonInterval,
   hypergeometricInterval,
+  MAX_EXACT_POPULATION,
+  MAX_TRIALS,
+  requireWithinExactRange,
   wilsonInterval,
   type ProportionInterval,
 } from '../stats/index.js';
@@ -39,7 +43,7 @@ export const intervalCommand: Command = {
   name: 'interval',
   summary:
     '95% intervals for K of N (Wilson, Clopper–Pearson; exact hypergeometric with --population)',
-  usage: 'custody interval --successes K --trials N [--population M] [--json]',
+  usage: `custody interval --successes K --trials N [--population M] [--json]   (N <= ${MAX_TRIALS}, M <= ${MAX_EXACT_POPULATION})`,
   options: {
     successes: { type: 'string' },
     trials: { type: 'string' },
@@ -55,6 +59,8 @@ export const intervalCommand: Command = {
     if (k > n) throw new UsageError(`--successes (${k}) cannot exceed --trials (${n})`);
     if (m !== null && m < n)
       throw new UsageError(`--population (${m}) cannot be smaller than --trials (${n})`);
+    // Past these the answers would be slow or inexact: refused with STATS_OUT_OF_RANGE (exit 2).
+    requireWithinExactRange(m ?? n, n);
 
     const wilson = wilsonInterval(k, n);
     const exact = clopperPearsonInterval(k, n);

@@ -1,6 +1,7 @@
 import { printJson, str, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { itemView } from './item-view.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const itemsCommand: Command = {
   name: 'items',
@@ -13,7 +14,7 @@ export const itemsCommand: Command = {
       archive.index.listItems(deliveryId === undefined ? {} : { deliveryId }),
     { at: atOption(args) });
     if (wantsJson(args)) printJson(io, items.map((i) => itemView(i)));
-    else for (const i of items) io.stdout(`${i.id}  ${i.sha256.slice(0, 16)}…  ${String(i.size).padStart(10)}  ${i.relative_path}\n`);
+    else for (const i of items) io.stdout(`${i.id}  ${i.sha256.slice(0, 16)}…  ${String(i.size).padStart(10)}  ${tt(i.relative_path)}\n`);
     return 0;
   },
 };

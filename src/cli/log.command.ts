@@ -1,6 +1,7 @@
 import { toHex } from '../core/sha256.js';
 import { parseNonNegativeInt, str, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const logCommand: Command = {
   name: 'log',
@@ -19,7 +20,7 @@ export const logCommand: Command = {
           } else {
             const e = s.entry;
             const what = [...e.items.map((i) => `item ${i}`), ...e.objects.map((o) => `object ${o.slice(0, 16)}…`)].join(' ');
-            io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${e.actor}  ${e.type}${what === '' ? '' : `  ${what}`}\n`);
+            io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${tt(e.actor)}  ${e.type}${what === '' ? '' : `  ${what}`}\n`);
           }
         }
       }

@@ -35,6 +35,7 @@ import { verifyExportCommand } from './verify-export.command.js';
 import { withdrawCommand } from './withdraw.command.js';
 import { exportCommand } from './export.command.js';
 import { tailCommand } from './tail.command.js';
+import { terminalText } from './terminal-text.js';
 
 export const COMMANDS: readonly Command[] = [
   initCommand,
@@ -88,6 +89,7 @@ const USAGE_CODES = new Set([
   'EXPORT_OPTIONS_INVALID',
   'EXPORT_OUT_EXISTS',
   'EXPORT_NOT_SIGNED',
+  'STATS_OUT_OF_RANGE',
 ]);
 
 function defaultIo(): Io {
@@ -122,12 +124,13 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
   } catch (e) {
     if (e instanceof CustodyError) {
       const code = (e as CustodyError).code;
-      io.stderr(`custody: ${e.message} [${code}]\n`);
+      // Line by line: a usage message is several lines; a name inside one is escaped.
+      io.stderr(`custody: ${e.message.split('\n').map(terminalText).join('\n')} [${code}]\n`);
       // Per-row problems (imports): one line each, with row and column.
       const rows = (e as CustodyError).details.errors;
       if (Array.isArray(rows)) {
         for (const r of rows as { row?: unknown; column?: unknown; reason?: unknown }[]) {
-          io.stderr(`  row ${String(r.row)}, ${String(r.column)}: ${String(r.reason)}\n`);
+          io.stderr(`  row ${String(r.row)}, ${terminalText(String(r.column))}: ${terminalText(String(r.reason))}\n`);
         }
       }
       return USAGE_CODES.has(code) ? EXIT.usage : EXIT.finding;

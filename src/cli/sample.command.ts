@@ -4,6 +4,7 @@ import { caseOutcomes, describeSample, loadSample } from '../examination/blind/o
 import { drawPlan, type PlanInput } from '../examination/sampling/plan.service.js';
 import { parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const sampleCommand: Command = {
   name: 'sample',
@@ -82,7 +83,7 @@ export const sampleCommand: Command = {
           io.stdout(`plan ${out.name} (${out.id}): ${out.size} of ${out.frame_size} ${out.over}, ${out.method}${out.by === null ? '' : ` by ${out.by}`}\n`);
           io.stdout(`  frame ${out.frame_digest} (entry ${out.entries.frame}), seed ${out.seed ?? '-'} (entry ${out.entries.seed ?? '-'}), manifest ${out.manifest_digest ?? '-'} (entry ${out.entries.manifest ?? '-'})\n`);
           io.stdout(`  codebook ${out.codebook.version} ${out.codebook.digest}\n`);
-          for (const c of out.cases) io.stdout(`  ${String(c.position + 1).padStart(4)} ${c.case}${c.stratum === null ? '' : ` [${c.stratum}]`}  ${c.status} (${c.submitted}/${c.examiners.length})\n`);
+          for (const c of out.cases) io.stdout(`  ${String(c.position + 1).padStart(4)} ${c.case}${c.stratum === null ? '' : ` [${tt(c.stratum)}]`}  ${c.status} (${c.submitted}/${c.examiners.length})\n`);
         }
         return 0;
       }

@@ -7,6 +7,7 @@ import { isSha256Hex } from '../core/sha256.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { analysisView, itemView, objectView } from './item-view.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const showCommand: Command = {
   name: 'show',
@@ -74,11 +75,11 @@ export const showCommand: Command = {
         `object ${view.sha256}\n  size ${view.size}, ${view.media_type}, first received in entry ${view.first_seq}${view.withdrawn ? `, WITHDRAWN (entry ${view.withdrawn_seq})` : ''}\n`,
       );
       io.stdout(
-        `  received ${view.items.length} time(s) from ${view.sources.length} source(s): ${view.sources.join(', ')}\n`,
+        `  received ${view.items.length} time(s) from ${view.sources.length} source(s): ${tt(view.sources.join(', '))}\n`,
       );
       for (const i of view.items) {
         io.stdout(
-          `  item ${i.id}  entry ${i.seq}  delivery ${i.delivery}  ${i.path}${i.flags.length > 0 ? `  [${i.flags.join(', ')}]` : ''}\n`,
+          `  item ${i.id}  entry ${i.seq}  delivery ${i.delivery}  ${tt(i.path)}${i.flags.length > 0 ? `  [${i.flags.join(', ')}]` : ''}\n`,
         );
       }
     }

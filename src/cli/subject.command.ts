@@ -23,6 +23,7 @@ import {
   type ParsedArgs,
 } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const subjectCommand: Command = {
   name: 'subject',
@@ -100,11 +101,11 @@ export const subjectCommand: Command = {
         else if (action === 'history')
           for (const h of out.history)
             io.stdout(
-              `${String(h.seq).padStart(6)}  ${h.time}  ${h.actor}  ${h.action}  ${h.reason}\n`,
+              `${String(h.seq).padStart(6)}  ${h.time}  ${tt(h.actor)}  ${h.action}  ${tt(h.reason)}\n`,
             );
         else
           io.stdout(
-            `subject ${out.id} (${out.status})  number ${out.number_raw ?? '-'} → ${out.number_normalised ?? '-'}  sex ${out.sex ?? '-'}  age ${out.age_band ?? '-'}  died ${out.date_of_death ?? '-'}  items ${out.items.join(', ')}\n`,
+            `subject ${out.id} (${out.status})  number ${tt(out.number_raw ?? '-')} → ${out.number_normalised ?? '-'}  sex ${out.sex ?? '-'}  age ${out.age_band ?? '-'}  died ${out.date_of_death ?? '-'}  items ${out.items.join(', ')}\n`,
           );
         return 0;
       }
@@ -142,7 +143,7 @@ export const subjectCommand: Command = {
         );
         if (wantsJson(args)) printJson(io, r);
         else {
-          for (const e of r.errors) io.stdout(`  ! row ${e.row}, ${e.column}: ${e.reason} (not imported)\n`);
+          for (const e of r.errors) io.stdout(`  ! row ${e.row}, ${tt(String(e.column))}: ${tt(e.reason)} (not imported)\n`);
           io.stdout(`${r.imported} subject(s) imported\n`);
         }
         return 0;

@@ -18,6 +18,7 @@ import {
 } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
+import { terminalText as tt } from './terminal-text.js';
 
 export const unitCommand: Command = {
   name: 'unit',
@@ -108,7 +109,7 @@ export const unitCommand: Command = {
         if (wantsJson(args)) printJson(io, c);
         else {
           io.stdout(`${c.subjects} subjects at tree size ${c.checkpoint.tree_size} (root ${c.checkpoint.root})\n`);
-          for (const u of c.by_unit) io.stdout(`  ${String(u.count).padStart(6)}  ${u.name_en ?? u.unit}${u.name_ar === null ? '' : `  ${u.name_ar}`}\n`);
+          for (const u of c.by_unit) io.stdout(`  ${String(u.count).padStart(6)}  ${tt(u.name_en ?? u.unit)}${u.name_ar === null ? '' : `  ${tt(u.name_ar)}`}\n`);
           for (const m of c.by_month) io.stdout(`  ${String(m.count).padStart(6)}  ${m.month}\n`);
         }
         return 0;
@@ -124,7 +125,7 @@ function report(io: Io, json: boolean, r: Awaited<ReturnType<typeof importUnits>
   if (json) printJson(io, r);
   else {
     for (const e of r.skipped)
-      io.stdout(`  ! row ${e.row}, ${e.column}: ${e.reason} (not imported)\n`);
+      io.stdout(`  ! row ${e.row}, ${tt(String(e.column))}: ${tt(e.reason)} (not imported)\n`);
     io.stdout(`${r.imported} unit(s) registered\n`);
   }
   return r.skipped.length > 0 ? 1 : 0;

@@ -5,6 +5,7 @@ import { openBagZip } from '../verify/bagit/bag-zip.adapter.js';
 import { parsePinnedKey, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
 import { EXIT, printJson, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson } from './context.js';
+import { terminalText as tt } from './terminal-text.js';
 
 /**
  * `custody verify-export`: the five checks of src/reports/export/LAYOUT.md on a bag directory or
@@ -67,11 +68,11 @@ async function openBag(path: string) {
 }
 
 function printReport(io: Io, bagPath: string, report: ExportReport): void {
-  io.stdout(`custody verify-export ${bagPath}\n`);
-  for (const s of report.steps) io.stdout(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step}. ${s.name}: ${s.detail}\n`);
+  io.stdout(`custody verify-export ${tt(bagPath)}\n`);
+  for (const s of report.steps) io.stdout(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step}. ${s.name}: ${tt(s.detail)}\n`);
   for (const f of report.findings) {
     const where = f.path === undefined || f.message.includes(f.path) ? '' : ` (${f.path})`;
-    io.stdout(`  ${f.severity === 'error' ? 'error' : 'warning'} [${f.code}] ${f.message}${where}\n`);
+    io.stdout(`  ${f.severity === 'error' ? 'error' : 'warning'} [${f.code}] ${tt(f.message)}${tt(where)}\n`);
   }
   const errors = report.findings.filter((f) => f.severity === 'error').length;
   if (!report.valid) io.stdout(`NOT VERIFIED: ${errors} finding(s)\n`);

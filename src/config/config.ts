@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
+import { ActorError, normaliseActor } from '../core/actor-name.js';
 import { CustodyError } from '../core/errors.js';
 
 export type ConfigErrorCode = 'CONFIG_INVALID';
@@ -43,10 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('CONFIG_INVALID', 'DATABASE_URL must be a postgres:// URL (unset it to use the embedded SQLite index)');
   }
-  const actor = flags.actor ?? nonEmpty(env.CUSTODY_ACTOR) ?? osUser();
-  if (actor.trim() === '' || actor.length > 200) {
-    throw new ConfigError('CONFIG_INVALID', 'the actor name must be 1–200 characters (--actor or CUSTODY_ACTOR)');
-  }
+  const actor = configActor(flags.actor ?? nonEmpty(env.CUSTODY_ACTOR) ?? osUser());
   const timeout = Number(env.CUSTODY_LOCK_TIMEOUT_MS ?? '10000');
   if (!Number.isSafeInteger(timeout) || timeout < 0) {
     throw new ConfigError('CONFIG_INVALID', 'CUSTODY_LOCK_TIMEOUT_MS must be a whole number of milliseconds');
@@ -66,6 +64,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
     imageMaxPixels,
     crashAt: nonEmpty(env.CUSTODY_TEST_CRASH_AT) ?? null,
   };
+}
+
+/** NFC, trimmed, 1–200 characters without control characters (core/actor-name). */
+function configActor(raw: string): string {
+  try {
+    return normaliseActor(raw);
+  } catch (e) {
+    if (!(e instanceof ActorError)) throw e;
+    throw new ConfigError('CONFIG_INVALID', `${e.message}: the actor name must be 1–200 characters without control characters (--actor or CUSTODY_ACTOR)`, { cause: e });
+  }
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

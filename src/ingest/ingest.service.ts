@@ -9,8 +9,10 @@ import { originKey } from '../ledger/projection.js';
 import { isAnalysable } from '../analysis/image/image-analysis.service.js';
 import {
   checkManifest,
-  normalisePath,
+  itemRawName,
   parseSourceManifest,
+  rawName,
+  type RawName,
   type SourceManifest,
 } from './manifest.js';
 import {
@@ -71,7 +73,8 @@ export class IngestService {
   private readonly problems: Problem[] = [];
   private readonly batch: EntryDraft[] = [];
   private flushing: Promise<void> = Promise.resolve();
-  private readonly received = new Map<string, string>();
+  /** Top-level files of this run: relative path as raw bytes → SHA-256 (for the manifest check). */
+  private readonly received = new Map<RawName, string>();
   private readonly seenOrigins = new Set<string>();
   private readonly notes: string[] = [];
   private readonly toAnalyse = new Map<string, string>();
@@ -199,7 +202,7 @@ export class IngestService {
 
   private async loadManifest(path: string, guard: IntakeGuard): Promise<{ parsed: SourceManifest; sha256: string }> {
     const bytes = await readSmallFile(path, guard);
-    const parsed = parseSourceManifest(bytes.toString('utf8'));
+    const parsed = parseSourceManifest(bytes); // bytes, not text: names are compared as bytes
     // The source's manifest is kept as an object too: it is part of what was handed over.
     const w = await this.archive.store.openWriter();
     await w.write(bytes);
@@ -290,7 +293,7 @@ export class IngestService {
         const match = existing.find((e) => e.sha256 === digest);
         if (match !== undefined) {
           this.summary.already_present++;
-          this.received.set(relative, digest);
+          this.received.set(rawName(f.relativeRaw), digest);
           const item = await this.archive.index.getItem(match.id);
           if (item !== undefined && isZip(item.media_type)) {
             await this.openContainer(
@@ -308,7 +311,7 @@ export class IngestService {
       const copy = await this.copyIn.copy(f.rawPath, tmp, f.identity);
       const stored = await this.archive.store.adopt(tmp, copy.sha256, copy.size);
       this.countObject(stored.existed, copy.size);
-      this.received.set(relative, stored.sha256);
+      this.received.set(rawName(f.relativeRaw), stored.sha256);
       const id = this.archive.newId();
       const flags: string[] = [];
       if (rawHex !== null) flags.push('name-not-utf8');
@@ -377,14 +380,14 @@ export class IngestService {
     const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
     if (existing.some((e) => e.sha256 === digest)) {
       this.summary.already_present++;
-      this.received.set(relative, digest);
+      this.received.set(rawName(f.relativeRaw), digest);
       return;
     }
     const w = await this.archive.store.openWriter();
     await w.write(f.target);
     const stored = await w.finish();
     this.countObject(stored.existed, stored.size);
-    this.received.set(relative, stored.sha256);
+    this.received.set(rawName(f.relativeRaw), stored.sha256);
     const id = this.archive.newId();
     const target = displayPath(f.target);
     const flags = ['symlink'];
@@ -686,12 +689,12 @@ export class IngestService {
     this.summary.by_code[code] = (this.summary.by_code[code] ?? 0) + 1;
   }
 
-  private async receivedInDelivery(delivery: string): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  private async receivedInDelivery(delivery: string): Promise<Map<RawName, string>> {
+    const out = new Map<RawName, string>();
     for (const item of await this.archive.index.listItems({ deliveryId: delivery })) {
-      if (item.parent_id === null) out.set(normalisePath(item.relative_path), item.sha256);
+      if (item.parent_id === null) out.set(itemRawName(item.relative_path, item.path_raw_hex), item.sha256);
     }
-    for (const [k, v] of this.received) if (!k.includes('!/')) out.set(normalisePath(k), v);
+    for (const [k, v] of this.received) out.set(k, v);
     return out;
   }
 }

@@ -1,6 +1,9 @@
 // What `custody verify` checks in the examination entries, beyond their shape: that each sample's
 // members are what the documented draw gives from its frame and seed (PROCEDURE.md), and that
-// every revealed answer and salt open the commitment made earlier by the same examiner.
+// every revealed answer and salt open the commitment made earlier by the same examiner, and that no
+// case has all its answers in but unrevealed (EXAMINATION_UNREVEALED: the next open for writing
+// reveals it; until then the examiners' work is stuck behind the seal).
+import { actorKey } from '../core/actor-name.js';
 import type { JsonValue } from '../core/canonical-json.js';
 import { verifyReveal } from '../examination/commitment/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
@@ -19,6 +22,10 @@ interface Frame {
 export class ExaminationChecks {
   private readonly frames = new Map<string, Frame>();
   private readonly commitments = new Map<string, { commitment: string; seq: number }>();
+  /** sample/case → assigned examiners (comparison keys) and those who have submitted. */
+  private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string> }>();
+  /** Complete cases not yet revealed, by sample/case: withdrawn from the findings once revealed. */
+  private readonly unrevealed = new Map<string, Finding>();
 
   constructor(private readonly findings: Finding[]) {}
 
@@ -35,9 +42,16 @@ export class ExaminationChecks {
       if (f !== undefined) f.seed = t('seed');
     } else if (action === 'sample.manifest') {
       this.checkDraw(entry, d);
+    } else if (action === 'examination.assign') {
+      for (const c of Array.isArray(d.cases) ? (d.cases as { case: string; examiners: string[] }[]) : [])
+        this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set() });
     } else if (action === 'examination.submit') {
       this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
+      this.noteSubmission(entry, t('sample'), t('case'), t('examiner'));
     } else if (action === 'examination.reveal') {
+      const pending = this.unrevealed.get(`${t('sample')}/${t('case')}`);
+      if (pending !== undefined) this.findings.splice(this.findings.indexOf(pending), 1);
+      this.unrevealed.delete(`${t('sample')}/${t('case')}`);
       for (const a of d.answers as { examiner: string; answer: JsonValue; salt: string }[]) {
         const c = this.commitments.get(`${t('sample')}/${t('case')}/${a.examiner}`);
         if (c === undefined || !verifyReveal(c.commitment, a.answer as unknown as ExaminationAnswer, a.salt))
@@ -49,6 +63,21 @@ export class ExaminationChecks {
           });
       }
     }
+  }
+
+  private noteSubmission(entry: LedgerEntry, sample: string, caseId: string, examiner: string): void {
+    const c = this.cases.get(`${sample}/${caseId}`);
+    if (c === undefined) return;
+    c.submitted.add(actorKey(examiner));
+    if (![...c.assigned].every((a) => c.submitted.has(a)) || this.unrevealed.has(`${sample}/${caseId}`)) return;
+    const finding: Finding = {
+      code: 'EXAMINATION_UNREVEALED',
+      severity: 'error',
+      subject: `${sample}/${caseId}`,
+      message: `case ${caseId} of sample ${sample}: every assigned examiner has submitted (last in entry ${entry.seq}) but no reveal entry follows; the next command that opens the archive for writing reveals it`,
+    };
+    this.findings.push(finding);
+    this.unrevealed.set(`${sample}/${caseId}`, finding);
   }
 
   private checkDraw(entry: LedgerEntry, d: Record<string, JsonValue>): void {

@@ -29,7 +29,8 @@ export type FindingCode =
   | 'DB_LEDGER_LAG'
   | 'DB_AHEAD_OF_LEDGER'
   | 'SAMPLE_DRAW_MISMATCH'
-  | 'EXAMINATION_REVEAL_MISMATCH';
+  | 'EXAMINATION_REVEAL_MISMATCH'
+  | 'EXAMINATION_UNREVEALED';
 
 export type Severity = 'error' | 'warning' | 'info';
 

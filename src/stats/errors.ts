@@ -4,9 +4,10 @@ import { CustodyError } from '../core/index.js';
  * `STATS_INVALID_INPUT`: counts or ratings that cannot describe a real sample (k > n, a negative
  * size, a non-number at the interval level, ...). `STATS_NO_CONVERGENCE`: a numerical routine
  * did not reach its tolerance, which should never happen for valid input and is reported rather
- * than returning a number nobody can trust.
+ * than returning a number nobody can trust. `STATS_OUT_OF_RANGE`: valid counts beyond the range a
+ * routine computes exactly, or within its time bound (e.g. a population over 10^15).
  */
-export type StatsErrorCode = 'STATS_INVALID_INPUT' | 'STATS_NO_CONVERGENCE';
+export type StatsErrorCode = 'STATS_INVALID_INPUT' | 'STATS_NO_CONVERGENCE' | 'STATS_OUT_OF_RANGE';
 
 export class StatsError extends CustodyError<StatsErrorCode> {}
 

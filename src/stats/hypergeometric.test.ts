@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hasCode } from '../core/index.js';
-import { hypergeometricInterval, hypergeometricTails } from './hypergeometric.js';
+import {
+  hypergeometricInterval,
+  hypergeometricTails,
+  MAX_EXACT_POPULATION,
+  MAX_TRIALS,
+} from './hypergeometric.js';
 
 // Exact arithmetic for the brute force: Pascal's triangle in BigInt.
 const MAX_M = 40;
@@ -119,5 +124,117 @@ describe('tails and refusals', () => {
       }
       expect(hasCode(error, 'STATS_INVALID_INPUT')).toBe(true);
     }
+  });
+});
+
+// Exact arithmetic at any size: C(K, x) C(M − K, n − x) summed in BigInt, each tail compared with
+// 1/40 exactly, and the interval's ends found by the same bisection over K (both tails are monotone
+// in K, so bisection on exact tails gives the exact ends). Independent of the floating-point code.
+function exactWays(n: number, bigK: number, bigM: number): bigint[] {
+  const choose = (a: bigint, b: number): bigint[] => {
+    // C(a, 0..b) by C(a, j + 1) = C(a, j)(a − j)/(j + 1), exact at every step.
+    const out = [1n];
+    for (let j = 0; j < b; j++) out.push((out[j]! * (a - BigInt(j))) / BigInt(j + 1));
+    return out;
+  };
+  const left = choose(BigInt(bigK), n);
+  const right = choose(BigInt(bigM - bigK), n);
+  return Array.from({ length: n + 1 }, (_, x) => left[x]! * right[n - x]!);
+}
+
+function exactInterval(k: number, n: number, bigM: number): [number, number] {
+  let total = 1n;
+  for (let j = 0; j < n; j++) total = (total * BigInt(bigM - j)) / BigInt(j + 1);
+  const kept = (bigK: number, lower: boolean): boolean => {
+    const ways = exactWays(n, bigK, bigM);
+    const sum = ways.reduce((s, w, x) => ((lower ? x <= k : x >= k) ? s + w : s), 0n);
+    return 40n * sum >= total;
+  };
+  const lo = k;
+  const hi = bigM - (n - k);
+  let a = lo;
+  let b = hi;
+  while (a < b) {
+    const mid = a + Math.floor((b - a) / 2);
+    if (kept(mid, false)) b = mid;
+    else a = mid + 1;
+  }
+  const countLower = a;
+  a = lo;
+  b = hi;
+  while (a < b) {
+    const mid = a + Math.ceil((b - a) / 2);
+    if (kept(mid, true)) a = mid;
+    else b = mid - 1;
+  }
+  return [countLower, a];
+}
+
+describe('interval bounds: exact at the documented largest population, refused past it', () => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [1, 2],
+    [0, 20],
+    [1, 20],
+    [7, 20],
+    [20, 20],
+    [0, 150],
+    [3, 150],
+    [93, 150],
+    [150, 150],
+    [51, 200],
+  ])('%i of %i drawn from M = 10^15 matches exact BigInt arithmetic', (k, n) => {
+    const got = hypergeometricInterval(k, n, MAX_EXACT_POPULATION);
+    expect([got.countLower, got.countUpper]).toEqual(exactInterval(k, n, MAX_EXACT_POPULATION));
+  });
+
+  it('matches exact arithmetic on 40 pseudo-random draws with n <= 60 at populations up to 10^15', () => {
+    let state = 20261201;
+    const next = (m: number): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % m;
+    };
+    for (let i = 0; i < 40; i++) {
+      const n = 1 + next(60);
+      const k = next(n + 1);
+      const M = MAX_EXACT_POPULATION - next(1_000_000_000);
+      const got = hypergeometricInterval(k, n, M);
+      expect([got.countLower, got.countUpper], `${k}/${n} of ${M}`).toEqual(exactInterval(k, n, M));
+    }
+  });
+
+  it('matches exact arithmetic past 10^13, where the Lanczos log-factorials went wrong', () => {
+    for (const M of [1e13 + 7, 3e14 + 1]) {
+      const got = hypergeometricInterval(12, 80, M);
+      expect([got.countLower, got.countUpper], `M = ${M}`).toEqual(exactInterval(12, 80, M));
+    }
+  });
+
+  it('refuses a population past 10^15 and more than 10^9 trials with STATS_OUT_OF_RANGE', () => {
+    const refusals = [
+      () => hypergeometricInterval(3, 1_000_000_000, 9e15),
+      () => hypergeometricInterval(0, 1, MAX_EXACT_POPULATION + 1),
+      () => hypergeometricInterval(1, MAX_TRIALS + 1, 1e12),
+      () => hypergeometricTails(0, 1, 1, MAX_EXACT_POPULATION + 1),
+    ];
+    for (const f of refusals) {
+      let error: unknown;
+      try {
+        f();
+      } catch (e) {
+        error = e;
+      }
+      expect(hasCode(error, 'STATS_OUT_OF_RANGE')).toBe(true);
+    }
+  });
+
+  it('computes the largest accepted sample: 5·10^8 of 10^9 drawn from 10^15', () => {
+    // Normal approximation for the order of magnitude: 1.96 · sd of X around K·n/M.
+    const got = hypergeometricInterval(500_000_000, MAX_TRIALS, MAX_EXACT_POPULATION);
+    const centre = MAX_EXACT_POPULATION / 2;
+    const halfWidth = 1.96 * Math.sqrt(0.25 / MAX_TRIALS) * MAX_EXACT_POPULATION;
+    expect(Math.abs(centre - got.countLower - halfWidth) / halfWidth).toBeLessThan(0.001);
+    expect(Math.abs(got.countUpper - centre - halfWidth) / halfWidth).toBeLessThan(0.001);
   });
 });

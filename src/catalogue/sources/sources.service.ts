@@ -1,4 +1,5 @@
 import type { Archive } from '../../app.js';
+import { normaliseActor } from '../../core/actor-name.js';
 import type { JsonValue } from '../../core/canonical-json.js';
 import { CustodyError } from '../../core/errors.js';
 import {
@@ -95,7 +96,8 @@ export async function grantRole(
   await checkKey(archive, passphrase);
   await commit(archive, {
     action: revoke ? 'source.revoke' : 'source.grant',
-    grantee,
+    // The recorded form (NFC, trimmed, validated), the same form the acting actor is compared in.
+    grantee: normaliseActor(grantee, 'the grantee'),
     role: CUSTODIAN,
   });
 }

@@ -1,4 +1,5 @@
 import type { Archive } from '../../app.js';
+import { isCalendarDate } from '../../core/calendar-date.js';
 import type { JsonValue } from '../../core/canonical-json.js';
 import { CustodyError } from '../../core/errors.js';
 import type { SubjectsTable } from '../../db/schema.js';
@@ -33,7 +34,6 @@ export interface SubjectInput {
   notes?: string | null;
 }
 
-const DATE_RE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
 
 /** Declares a numbering scheme (validated by catalogue/numbering) as a ledger entry. */
 export async function defineScheme(archive: Archive, config: unknown): Promise<string> {
@@ -126,8 +126,9 @@ async function resolveFields(
     ['date_of_photography', input.dateOfPhotography],
   ] as const) {
     if (value === undefined) continue;
-    if (value !== null && !DATE_RE.test(value))
-      throw new SubjectError('SUBJECT_INVALID', `${name} must be YYYY, YYYY-MM or YYYY-MM-DD`);
+    // A calendar date, not a pattern: 2013-02-31 is refused.
+    if (value !== null && !isCalendarDate(value))
+      throw new SubjectError('SUBJECT_INVALID', `${name} must be a real date written YYYY, YYYY-MM or YYYY-MM-DD, got ${JSON.stringify(value)}`);
     out[name] = value;
   }
   if (input.notes !== undefined) out.notes = input.notes;

@@ -6,6 +6,7 @@
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
 import type { Archive } from '../../app.js';
+import { ActorError, actorKey, normaliseActor, sameActor } from '../../core/actor-name.js';
 import type { JsonValue } from '../../core/canonical-json.js';
 import type { SamplesTable } from '../../db/schema.js';
 import type { EntryDraft } from '../../ledger/entry.js';
@@ -21,9 +22,10 @@ export async function assignExaminers(archive: Archive, ref: string, examiners: 
   if (sample.manifest_seq === null) throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} has no drawn members yet`);
   if ((await archive.examinations.assignments(sample.id)).length > 0)
     throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} is already assigned`);
-  const names = [...new Set(examiners.map((e) => e.trim()).filter((e) => e !== ''))];
+  // Each examiner once, compared case-folded: 'dr-a' and ' DR-A' would be one person twice.
+  const names = examiners.map((e) => examinerName(e));
   const k = perCase ?? names.length;
-  if (names.length !== examiners.length) throw new ExamError('EXAMINATION_ASSIGN_INVALID', 'examiners must be named, each once');
+  if (new Set(names.map(actorKey)).size !== names.length) throw new ExamError('EXAMINATION_ASSIGN_INVALID', 'examiners must be named, each once');
   if (k < 2 || k > names.length)
     throw new ExamError('EXAMINATION_ASSIGN_INVALID', `each case needs two or more independent examiners, and at most the ${names.length} named (got ${k} per case)`);
   const members = await archive.examinations.members(sample.id);
@@ -59,31 +61,42 @@ export async function caseForm(archive: Archive, ref: string, caseId: string, ex
  * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
  * examiner of the case, reveals every answer and salt in the next entry.
  */
-export async function submitAnswer(archive: Archive, ref: string, caseId: string, examiner: string, form: unknown): Promise<{ commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+export async function submitAnswer(archive: Archive, ref: string, caseId: string, actor: string, form: unknown): Promise<{ commitment: string; submitted: number; assigned: number; revealed: boolean }> {
   const sample = await loadSample(archive, ref);
-  const assigned = await requireAssigned(archive, sample, caseId, examiner);
+  const assigned = await requireAssigned(archive, sample, caseId, actor);
+  // Recorded under the name as assigned, whatever the case or spacing the examiner typed.
+  const examiner = assigned.find((a) => sameActor(a, actor)) ?? actor;
   const existing = await archive.examinations.submissions(sample.id, caseId);
-  if (existing.some((s) => s.examiner === examiner))
+  if (existing.some((s) => sameActor(s.examiner, examiner)))
     throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${examiner} already submitted for case ${caseId}; a sealed answer cannot be changed`);
+  // Every answer already in must open with this key, or the reveal never could (a changed signing
+  // key): refused here, before anything is appended.
+  for (const s of existing) unseal(archive.sealingKey, `${sample.id}/${caseId}/${s.examiner}`, s.sealed);
   const answer = parseExaminationForm(sampleCodebook(sample), form);
   const { commitment, salt } = commit(answer);
   const context = `${sample.id}/${caseId}/${examiner}`;
   const sealed = seal(archive.sealingKey, context, { answer: answer as unknown as JsonValue, salt });
   await archive.commit([draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed }, examiner)]);
+  archive.crash('examination-submitted');
   const submitted = existing.length + 1;
   const revealed = submitted === assigned.length;
-  if (revealed) await reveal(archive, sample, caseId);
+  if (revealed) await revealCase(archive, sample, caseId);
   return { commitment, submitted, assigned: assigned.length, revealed };
 }
 
-async function reveal(archive: Archive, sample: SamplesTable, caseId: string): Promise<void> {
+/**
+ * Opens every sealed answer of the case, checks each against its commitment, and records them all
+ * in one reveal entry. `system` is the catch-up (reveal-catch-up.ts): its actor and reason.
+ */
+export async function revealCase(archive: Archive, sample: SamplesTable, caseId: string, system?: { actor: string; reason: string }): Promise<void> {
   const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
     const opened = unseal(archive.sealingKey, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
     if (!verifyReveal(s.commitment, opened.answer as never, opened.salt))
       throw new ExamError('EXAMINATION_REVEAL_MISMATCH', `case ${caseId}: ${s.examiner}'s sealed answer does not match the commitment`);
     return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
   });
-  await archive.commit([draft(archive, { action: 'examination.reveal', sample: sample.id, case: caseId, answers })]);
+  const details = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, ...(system === undefined ? {} : { reason: system.reason }) };
+  await archive.commit([draft(archive, details, system?.actor)]);
 }
 
 /** One case's outcome; refuses (EXAMINATION_SEALED) while answers are still sealed. */
@@ -101,7 +114,7 @@ export async function adjudicateCase(archive: Archive, ref: string, caseId: stri
   if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
   if (outcome.answers === null)
     throw new ExamError('EXAMINATION_CASE_UNFINISHED', `case ${caseId} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted; adjudication comes after every answer is in and revealed`);
-  if (outcome.examiners.includes(adjudicator))
+  if (outcome.examiners.some((e) => sameActor(e, adjudicator)))
     throw new ExamError('EXAMINATION_ADJUDICATOR_IS_EXAMINER', `${adjudicator} examined case ${caseId} and cannot adjudicate it`);
   if (outcome.adjudicated) throw new ExamError('EXAMINATION_ALREADY_ADJUDICATED', `case ${caseId} is already adjudicated`);
   if ((outcome.disagreements ?? []).length === 0)
@@ -125,8 +138,17 @@ async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: s
   const members = await archive.examinations.members(sample.id);
   if (!members.some((m) => m.member_id === caseId)) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
   const assigned = (await archive.examinations.assignments(sample.id, caseId)).map((a) => a.examiner);
-  if (!assigned.includes(examiner)) throw new ExamError('EXAMINATION_NOT_ASSIGNED', `${examiner} is not assigned to case ${caseId} of plan ${sample.name}`);
+  if (!assigned.some((a) => sameActor(a, examiner))) throw new ExamError('EXAMINATION_NOT_ASSIGNED', `${examiner} is not assigned to case ${caseId} of plan ${sample.name}`);
   return assigned;
+}
+
+function examinerName(raw: string): string {
+  try {
+    return normaliseActor(raw, 'an examiner name');
+  } catch (e) {
+    if (e instanceof ActorError) throw new ExamError('EXAMINATION_ASSIGN_INVALID', e.message, { cause: e });
+    throw e;
+  }
 }
 
 function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {

@@ -1,6 +1,11 @@
 // Sealed answers. Until every examiner of a case has submitted, an answer exists only as a
 // commitment (which anyone may read) and as ciphertext (which only the archive's signer can
 // open). AES-256-GCM from node:crypto; the layout is nonce (12) || ciphertext || tag (16), base64.
+// The plaintext is the canonical JSON (RFC 8785) padded with spaces to the next multiple of
+// SEAL_BUCKET bytes, so the ciphertext's length (public in the ledger and `log --json`) tells only
+// the bucket, not the answer's length. Canonical JSON never ends in whitespace, so the padding is
+// removed unambiguously; the commitment is over the unpadded answer and is not affected, and
+// ciphertexts sealed before the padding open the same way.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { canonicalBytes, type JsonValue } from '../../core/canonical-json.js';
 import { CustodyError } from '../../core/errors.js';
@@ -9,6 +14,21 @@ export type SealErrorCode = 'SEAL_KEY_MISSING' | 'SEAL_BROKEN';
 export class SealError extends CustodyError<SealErrorCode> {}
 
 const AAD = Buffer.from('custody sealed answer v1', 'utf8');
+/** Sealed plaintexts are padded to a multiple of this many bytes. */
+export const SEAL_BUCKET = 1024;
+const SPACE = 0x20;
+
+/** The canonical bytes followed by spaces up to the next multiple of SEAL_BUCKET (at least one bucket). */
+export function padToBucket(plain: Buffer): Buffer {
+  const size = Math.max(SEAL_BUCKET, Math.ceil(plain.length / SEAL_BUCKET) * SEAL_BUCKET);
+  return Buffer.concat([plain, Buffer.alloc(size - plain.length, SPACE)]);
+}
+
+function unpad(padded: Buffer): Buffer {
+  let end = padded.length;
+  while (end > 0 && padded[end - 1] === SPACE) end--;
+  return padded.subarray(0, end);
+}
 
 /** Encrypts `value` (canonical JSON) under `key`, bound to `context` (sample/case/examiner). */
 export function seal(key: Buffer | null, context: string, value: JsonValue): string {
@@ -16,7 +36,7 @@ export function seal(key: Buffer | null, context: string, value: JsonValue): str
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', k, nonce);
   cipher.setAAD(Buffer.concat([AAD, Buffer.from(context, 'utf8')]));
-  const body = Buffer.concat([cipher.update(canonicalBytes(value)), cipher.final()]);
+  const body = Buffer.concat([cipher.update(padToBucket(Buffer.from(canonicalBytes(value)))), cipher.final()]);
   return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
 }
 
@@ -28,7 +48,7 @@ export function unseal(key: Buffer | null, context: string, sealed: string): Jso
     decipher.setAAD(Buffer.concat([AAD, Buffer.from(context, 'utf8')]));
     decipher.setAuthTag(raw.subarray(raw.length - 16));
     const plain = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
-    return JSON.parse(plain.toString('utf8')) as JsonValue;
+    return JSON.parse(unpad(plain).toString('utf8')) as JsonValue;
   } catch (e) {
     throw new SealError('SEAL_BROKEN', `the sealed answer for ${context} cannot be opened with this archive's key`, { cause: e });
   }
