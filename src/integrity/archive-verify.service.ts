@@ -2,10 +2,12 @@ import type { Archive } from '../app.js';
 import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../core/checkpoint.js';
 import { CustodyError } from '../core/errors.js';
 import { verifyConsistency } from '../core/merkle.js';
-import { isSha256Hex, toHex } from '../core/sha256.js';
+import { toHex } from '../core/sha256.js';
 import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
+import { CheckpointFileError } from '../ledger/checkpoint-files.adapter.js';
 import type { FileDigest } from '../store/hash-files.adapter.js';
 import { compareIndexTable } from './compare-index.js';
+import { checkObjects } from './store-check.js';
 import { isFailure, type Finding } from './findings.js';
 import { LedgerReplayer } from './replay.js';
 
@@ -44,7 +46,16 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   // 1. Read every stored checkpoint and every trusted one, to know which roots to compute.
   const stored: { size: number; cp: Checkpoint | null }[] = [];
   for (const size of await archive.ledger.checkpointSizes()) {
-    const note = (await archive.ledger.checkpointAt(size)) ?? '';
+    let note: string;
+    try {
+      note = (await archive.ledger.checkpointAt(size)) ?? '';
+    } catch (e) {
+      // A FIFO, a device or a link under a checkpoint's name: read bounded, reported, never followed.
+      if (!(e instanceof CheckpointFileError)) throw e;
+      findings.push(f(e.code, `checkpoint at size ${size}: ${e.message}`, `checkpoint ${size}`));
+      stored.push({ size, cp: null });
+      continue;
+    }
     try {
       const cp = verifyCheckpoint(note, verifier);
       if (cp.size !== size || cp.origin !== archive.manifest.origin) {
@@ -118,7 +129,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   }
 
   // 5. Objects.
-  const objects = await checkObjects(deps, replay);
+  const objects = await checkObjects(archive.store, deps.hashFiles, replay);
   findings.push(...objects.findings);
 
   // 6. Index against ledger.
@@ -174,50 +185,6 @@ function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer 
     }
   }
   return f('TRUSTED_CHECKPOINT_CONSISTENT', `consistent with trusted checkpoint ${name} (size ${cp.size})`, name, 'info');
-}
-
-async function checkObjects(deps: VerifyDeps, replay: LedgerReplayer['state']): Promise<{ findings: Finding[]; stats: VerifyReport['objects'] }> {
-  const findings: Finding[] = [];
-  const present = new Set<string>();
-  const stats = { listed: 0, hashed: 0, bytes: 0, referenced: replay.referenced.size, withdrawn: replay.withdrawn.size };
-  const store = deps.archive.store;
-  async function* paths(): AsyncGenerator<string> {
-    for await (const o of store.list()) {
-      stats.listed++;
-      if (!isSha256Hex(o.name) || o.prefix !== o.name.slice(0, 2)) {
-        findings.push(f('STORE_EXTRA_OBJECT', `a file in the object store is not named by a digest: ${o.prefix}/${o.name}`, o.path));
-        continue;
-      }
-      present.add(o.name);
-      yield o.path;
-    }
-  }
-  await deps.hashFiles(paths(), (d) => {
-    const name = d.path.slice(-64);
-    if (d.sha256 === null) {
-      findings.push(f('STORE_UNREADABLE', `object ${name} cannot be read (${d.error ?? '?'})`, name));
-      return;
-    }
-    stats.hashed++;
-    stats.bytes += d.size;
-    if (d.sha256 !== name) findings.push(f('STORE_DIGEST_MISMATCH', `object ${name} re-hashes to ${d.sha256}: its bytes were changed`, name));
-  });
-  for (const sha of [...replay.referenced].sort()) {
-    if (present.has(sha)) continue;
-    if (replay.withdrawn.has(sha)) {
-      findings.push(f('STORE_OBJECT_WITHDRAWN', `object ${sha} is absent, as withdrawal entry ${replay.withdrawn.get(sha)} allows`, sha, 'info'));
-    } else {
-      findings.push(f('STORE_OBJECT_MISSING', `object ${sha} is named in the ledger but missing from the store, and no withdrawal covers it`, sha));
-    }
-  }
-  for (const sha of [...present].sort()) {
-    if (!replay.referenced.has(sha) && replay.complete) {
-      findings.push(f('STORE_EXTRA_OBJECT', `object ${sha} is in the store but no ledger entry names it`, sha));
-    } else if (replay.purged.has(sha)) {
-      findings.push(f('STORE_PURGED_OBJECT_PRESENT', `object ${sha} is still present although deletion entry ${replay.purged.get(sha)} records its purge`, sha, 'warning'));
-    }
-  }
-  return { findings, stats };
 }
 
 function f(code: Finding['code'], message: string, subject: string | null, severity: Finding['severity'] = 'error'): Finding {
