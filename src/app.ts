@@ -10,8 +10,8 @@ import { createUlidFactory } from './core/ids.js';
 import { toHex } from './core/sha256.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
-import { openDatabase, type DatabaseTarget } from './db/connection.adapter.js';
-import { DbError } from './db/errors.js';
+import { openDatabase, openIndex, type DatabaseTarget, type IndexPolicy, type IndexProblem } from './db/connection.adapter.js';
+import { DbError, INDEX_MISSING_MESSAGE } from './db/errors.js';
 import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
 import type { Database } from './db/schema.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
@@ -51,6 +51,8 @@ export interface Archive {
    * query answers as it would have at checkpoint N (`--at N`).
    */
   readonly treeSize: number;
+  /** Opened with `index: 'tolerate' | 'rebuild'`: what was wrong with the live index (missing, damaged). */
+  readonly indexProblem: IndexProblem | null;
   /** Objects durable → ledger append (fsync) → index transaction. */
   commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
   /** Brings the index up to the ledger (after an interrupted run). Returns entries applied. */
@@ -109,7 +111,7 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number; index?: IndexPolicy } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
@@ -139,9 +141,17 @@ export async function openArchive(
       throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${opts.at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
     }
     // A snapshot is the same projection replayed into a private in-memory SQLite index.
-    const db: Kysely<Database> = await openDatabase(opts.at === undefined ? target : { kind: 'sqlite', file: ':memory:' });
+    const opened =
+      opts.at === undefined
+        ? await openIndex(target, opts.index ?? (mode === 'write' ? 'create' : 'require'))
+        : { db: await openDatabase({ kind: 'sqlite', file: ':memory:' }), problem: null };
+    const db: Kysely<Database> = opened.db;
     cleanups.push(() => db.destroy());
     const index = new ArchiveIndexRepository(db);
+    // An index that records no entry of a ledger that has some was never built (or was emptied).
+    if (opts.at === undefined && mode === 'read' && opened.problem === null && (opts.index ?? 'require') === 'require' && ledger.size > 0 && (await index.ledgerSize()) === 0) {
+      throw new DbError('INDEX_MISSING', INDEX_MISSING_MESSAGE);
+    }
     if (opts.at !== undefined) {
       for (let from = 0; from < opts.at; from += 5000) {
         const to = Math.min(opts.at, from + 5000);
@@ -183,6 +193,7 @@ export async function openArchive(
       verifierKey,
       newId: createUlidFactory(),
       crash,
+      indexProblem: opened.problem,
       get treeSize() {
         return opts.at ?? ledger.size;
       },

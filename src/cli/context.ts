@@ -24,7 +24,7 @@ export async function withArchive<T>(
   mode: 'read' | 'write',
   command: string,
   fn: (archive: Archive) => Promise<T>,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number } = {},
+  opts: Parameters<typeof openArchive>[3] = {},
 ): Promise<T> {
   const archive = await openArchive(configFrom(args, io), mode, command, opts);
   let out: T;

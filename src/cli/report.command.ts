@@ -67,7 +67,7 @@ export const reportCommand: Command = {
         size: at ?? (await archive.ledger.checkpointSizes()).at(-1) ?? 0,
         verify: await runVerify(archive),
       }),
-      { lock: true },
+      { lock: true, index: 'tolerate' },
     );
     if (size === 0)
       throw new ReportError('REPORT_NO_CHECKPOINT', 'the archive has no signed checkpoint yet');

@@ -3,6 +3,7 @@ import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../core/che
 import { CustodyError } from '../core/errors.js';
 import { verifyConsistency } from '../core/merkle.js';
 import { toHex } from '../core/sha256.js';
+import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
 import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
 import { CheckpointFileError } from '../ledger/checkpoint-files.adapter.js';
 import type { FileDigest } from '../store/hash-files.adapter.js';
@@ -133,17 +134,8 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   findings.push(...objects.findings);
 
   // 6. Index against ledger.
-  let rowsCompared = 0;
-  const indexed = await archive.index.ledgerSize();
-  if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries (an interrupted run; any write command or \`custody rebuild\` catches it up)`, 'index'));
-  if (indexed > total) findings.push(f('DB_AHEAD_OF_LEDGER', `the index reflects ${indexed} ledger entries but the ledger has ${total}`, 'index'));
-  if (replay.complete) {
-    for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
-      const r = compareIndexTable(table, INDEX_TABLES[table], replay.index.table(table), await archive.index.dumpTable(table));
-      rowsCompared += r.compared;
-      findings.push(...r.findings);
-    }
-  }
+  const index = await checkIndex(archive, replay, total);
+  findings.push(...index.findings);
 
   return {
     ok: !findings.some(isFailure),
@@ -152,9 +144,39 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
     checkpoints: { stored: stored.length, verified, latest_size: latest },
     objects: objects.stats,
     trusted: trustedOut,
-    index: { rows_compared: rowsCompared, ledger_size_in_index: indexed },
+    index: { rows_compared: index.compared, ledger_size_in_index: index.indexed },
     findings,
   };
+}
+
+/**
+ * The index and the ledger agree both ways. A missing or damaged index is one finding (with the
+ * remedy), never an exit 70: the ledger and the store were verified all the same.
+ */
+async function checkIndex(archive: Archive, replay: LedgerReplayer['state'], total: number): Promise<{ findings: Finding[]; compared: number; indexed: number }> {
+  const findings: Finding[] = [];
+  if (archive.indexProblem !== null) {
+    findings.push(f(archive.indexProblem.code, archive.indexProblem.message, 'index'));
+    return { findings, compared: 0, indexed: 0 };
+  }
+  let compared = 0;
+  let indexed = 0;
+  try {
+    indexed = await archive.index.ledgerSize();
+    if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries (an interrupted run; any write command or \`custody rebuild\` catches it up)`, 'index'));
+    if (indexed > total) findings.push(f('DB_AHEAD_OF_LEDGER', `the index reflects ${indexed} ledger entries but the ledger has ${total}`, 'index'));
+    if (replay.complete) {
+      for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+        const r = compareIndexTable(table, INDEX_TABLES[table], replay.index.table(table), await archive.index.dumpTable(table));
+        compared += r.compared;
+        findings.push(...r.findings);
+      }
+    }
+  } catch (e) {
+    if (!isDamagedIndexError(e)) throw e;
+    findings.push(f('INDEX_CORRUPT', indexCorruptError(e).message, 'index'));
+  }
+  return { findings, compared, indexed };
 }
 
 function parseTrusted(t: TrustedCheckpointInput, verifier: ReturnType<typeof parseVerifierKey>, origin: string): { name: string; cp: Checkpoint | null; findings: Finding[] } {
