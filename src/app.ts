@@ -22,6 +22,7 @@ import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
+import { latestSignedCheckpoint } from './integrity/signed-checkpoint.js';
 import { JobRepository } from './jobs/job.repository.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
@@ -111,7 +112,7 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number; index?: IndexPolicy } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number | 'signed'; index?: IndexPolicy } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
@@ -137,24 +138,29 @@ export async function openArchive(
       signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
     });
     cleanups.push(() => ledger.close());
-    if (opts.at !== undefined && (!Number.isSafeInteger(opts.at) || opts.at < 1 || opts.at > ledger.size)) {
-      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${opts.at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
+    // 'signed': the latest checkpoint whose signature and root verify, never the live index.
+    const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
+    if (at === null) {
+      throw new ArchiveError('ARCHIVE_NOT_SIGNED', 'no stored checkpoint verifies with the archive key and the ledger: run `custody verify`');
+    }
+    if (at !== undefined && (!Number.isSafeInteger(at) || at < 1 || at > ledger.size)) {
+      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
     }
     // A snapshot is the same projection replayed into a private in-memory SQLite index.
     const opened =
-      opts.at === undefined
+      at === undefined
         ? await openIndex(target, opts.index ?? (mode === 'write' ? 'create' : 'require'))
         : { db: await openDatabase({ kind: 'sqlite', file: ':memory:' }), problem: null };
     const db: Kysely<Database> = opened.db;
     cleanups.push(() => db.destroy());
     const index = new ArchiveIndexRepository(db);
     // An index that records no entry of a ledger that has some was never built (or was emptied).
-    if (opts.at === undefined && mode === 'read' && opened.problem === null && (opts.index ?? 'require') === 'require' && ledger.size > 0 && (await index.ledgerSize()) === 0) {
+    if (at === undefined && mode === 'read' && opened.problem === null && (opts.index ?? 'require') === 'require' && ledger.size > 0 && (await index.ledgerSize()) === 0) {
       throw new DbError('INDEX_MISSING', INDEX_MISSING_MESSAGE);
     }
-    if (opts.at !== undefined) {
-      for (let from = 0; from < opts.at; from += 5000) {
-        const to = Math.min(opts.at, from + 5000);
+    if (at !== undefined) {
+      for (let from = 0; from < at; from += 5000) {
+        const to = Math.min(at, from + 5000);
         const entries = await ledger.read(from, to);
         await index.applyEntries(entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), to);
       }
@@ -195,7 +201,7 @@ export async function openArchive(
       crash,
       indexProblem: opened.problem,
       get treeSize() {
-        return opts.at ?? ledger.size;
+        return at ?? ledger.size;
       },
       async commit(drafts) {
         if (mode !== 'write') throw new Error('archive opened read-only');
