@@ -11,8 +11,8 @@ import { createUlidFactory } from './core/ids.js';
 import { toHex } from './core/sha256.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
-import { openDatabase, type DatabaseTarget } from './db/connection.adapter.js';
-import { DbError } from './db/errors.js';
+import { openDatabase, openIndex, type DatabaseTarget, type IndexPolicy, type IndexProblem } from './db/connection.adapter.js';
+import { DbError, INDEX_MISSING_MESSAGE } from './db/errors.js';
 import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
 import type { Database } from './db/schema.js';
 import { deriveIntentKey } from './ledger/batch-intent.js';
@@ -25,6 +25,7 @@ import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
+import { latestSignedCheckpoint } from './integrity/signed-checkpoint.js';
 import { JobRepository } from './jobs/job.repository.js';
 import { revealCompletedCases } from './examination/blind/reveal-catch-up.js';
 
@@ -57,6 +58,8 @@ export interface Archive {
    * query answers as it would have at checkpoint N (`--at N`).
    */
   readonly treeSize: number;
+  /** Opened with `index: 'tolerate' | 'rebuild'`: what was wrong with the live index (missing, damaged). */
+  readonly indexProblem: IndexProblem | null;
   /** Objects durable → ledger append (fsync) → index transaction. */
   commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
   /** Brings the index up to the ledger (after an interrupted run). Returns entries applied. */
@@ -115,7 +118,7 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number; allowUnauthenticatedTail?: boolean } = {},
+  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number | 'signed'; index?: IndexPolicy; allowUnauthenticatedTail?: boolean } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
@@ -161,16 +164,29 @@ export async function openArchive(
           },
     );
     cleanups.push(() => ledger.close());
-    if (opts.at !== undefined && (!Number.isSafeInteger(opts.at) || opts.at < 1 || opts.at > ledger.size)) {
-      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${opts.at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
+    // 'signed': the latest checkpoint whose signature and root verify, never the live index.
+    const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
+    if (at === null) {
+      throw new ArchiveError('ARCHIVE_NOT_SIGNED', 'no stored checkpoint verifies with the archive key and the ledger: run `custody verify`');
+    }
+    if (at !== undefined && (!Number.isSafeInteger(at) || at < 1 || at > ledger.size)) {
+      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
     }
     // A snapshot is the same projection replayed into a private in-memory SQLite index.
-    const db: Kysely<Database> = await openDatabase(opts.at === undefined ? target : { kind: 'sqlite', file: ':memory:' });
+    const opened =
+      at === undefined
+        ? await openIndex(target, opts.index ?? (mode === 'write' ? 'create' : 'require'))
+        : { db: await openDatabase({ kind: 'sqlite', file: ':memory:' }), problem: null };
+    const db: Kysely<Database> = opened.db;
     cleanups.push(() => db.destroy());
     const index = new ArchiveIndexRepository(db);
-    if (opts.at !== undefined) {
-      for (let from = 0; from < opts.at; from += 5000) {
-        const to = Math.min(opts.at, from + 5000);
+    // An index that records no entry of a ledger that has some was never built (or was emptied).
+    if (at === undefined && mode === 'read' && opened.problem === null && (opts.index ?? 'require') === 'require' && ledger.size > 0 && (await index.ledgerSize()) === 0) {
+      throw new DbError('INDEX_MISSING', INDEX_MISSING_MESSAGE);
+    }
+    if (at !== undefined) {
+      for (let from = 0; from < at; from += 5000) {
+        const to = Math.min(at, from + 5000);
         const entries = await ledger.read(from, to);
         await index.applyEntries(entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), to);
       }
@@ -210,8 +226,9 @@ export async function openArchive(
       newId: createUlidFactory(),
       crash,
       warnings: ledger.warnings,
+      indexProblem: opened.problem,
       get treeSize() {
-        return opts.at ?? ledger.size;
+        return at ?? ledger.size;
       },
       async commit(drafts) {
         if (mode !== 'write') throw new Error('archive opened read-only');

@@ -78,7 +78,7 @@ export async function withArchive<T>(
   mode: 'read' | 'write',
   command: string,
   fn: (archive: Archive) => Promise<T>,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number; allowUnauthenticatedTail?: boolean } = {},
+  opts: Parameters<typeof openArchive>[3] = {},
 ): Promise<T> {
   const archive = await openArchive(configFrom(args, io), mode, command, opts);
   const printWarnings = (from: number): number => {

@@ -1,5 +1,6 @@
 import { printJson, str, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { indexSourceLine } from './index-source.js';
 import { itemView } from './item-view.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -10,11 +11,16 @@ export const itemsCommand: Command = {
   options: { delivery: { type: 'string' }, at: { type: 'string' } },
   async run(args, io) {
     const deliveryId = str(args, 'delivery');
-    const items = await withArchive(args, io, 'read', 'items', (archive) =>
-      archive.index.listItems(deliveryId === undefined ? {} : { deliveryId }),
-    { at: atOption(args) });
+    const at = atOption(args);
+    const { items, source } = await withArchive(args, io, 'read', 'items', async (archive) => ({
+      items: await archive.index.listItems(deliveryId === undefined ? {} : { deliveryId }),
+      source: await indexSourceLine(archive, at),
+    }), { at });
     if (wantsJson(args)) printJson(io, items.map((i) => itemView(i)));
-    else for (const i of items) io.stdout(`${i.id}  ${i.sha256.slice(0, 16)}…  ${String(i.size).padStart(10)}  ${tt(i.relative_path)}\n`);
+    else {
+      io.stdout(source);
+      for (const i of items) io.stdout(`${i.id}  ${i.sha256.slice(0, 16)}…  ${String(i.size).padStart(10)}  ${tt(i.relative_path)}\n`);
+    }
     return 0;
   },
 };

@@ -1,5 +1,6 @@
 import { CODE_VERSION } from '../version.js';
 import { CustodyError } from '../core/errors.js';
+import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
 import { analyzeCommand } from './analyze.command.js';
 import { checkpointCommand } from './checkpoint.command.js';
@@ -121,7 +122,9 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
       return EXIT.ok;
     }
     return await cmd.run(args, io);
-  } catch (e) {
+  } catch (caught) {
+    // SQLite finding its file damaged in the middle of a query: the index, not Custody, is broken.
+    const e = isDamagedIndexError(caught) ? indexCorruptError(caught) : caught;
     if (e instanceof CustodyError) {
       const code = (e as CustodyError).code;
       // Line by line: a usage message is several lines; a name inside one is escaped.

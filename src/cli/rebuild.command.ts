@@ -8,9 +8,15 @@ export const rebuildCommand: Command = {
   usage: 'custody rebuild [--json]',
   options: {},
   async run(args, io) {
-    const r = await withArchive(args, io, 'write', 'rebuild', (archive) => rebuildIndex(archive), { skipIndexSync: true });
+    // A missing index is made; a damaged one is moved aside and made anew (never exit 70).
+    const r = await withArchive(args, io, 'write', 'rebuild', (archive) => rebuildIndex(archive), { skipIndexSync: true, index: 'rebuild' });
     if (wantsJson(args)) printJson(io, r);
-    else io.stdout(`rebuilt the index from ${r.entries} ledger entries: ${Object.entries(r.rows).map(([t, n]) => `${t} ${n}`).join(', ')}\n`);
+    else {
+      if (r.findings.some((x) => x.severity === 'error'))
+        io.stdout('the old index disagreed with the ledger; these rows were dropped or replaced (keep this output: it may be the only trace of an edit):\n');
+      for (const x of r.findings) io.stdout(`${x.severity === 'error' ? 'FAIL' : 'warn'} ${x.code}  ${x.message}\n`);
+      io.stdout(`rebuilt the index from ${r.entries} ledger entries: ${Object.entries(r.rows).map(([t, n]) => `${t} ${n}`).join(', ')}\n`);
+    }
     return 0;
   },
 };

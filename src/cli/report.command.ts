@@ -5,6 +5,7 @@ import { loadSample } from '../examination/blind/outcomes.js';
 import { computeStatistics } from '../examination/statistics/statistics.service.js';
 import type { StatisticsReport } from '../examination/statistics/types.js';
 import { verifyArchive } from '../integrity/archive-verify.service.js';
+import { latestSignedCheckpoint } from '../integrity/signed-checkpoint.js';
 import {
   buildReportModel,
   DEFAULT_CHROMIUM,
@@ -64,10 +65,10 @@ export const reportCommand: Command = {
       'read',
       'report',
       async (archive) => ({
-        size: at ?? (await archive.ledger.checkpointSizes()).at(-1) ?? 0,
+        size: at ?? (await latestSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin })) ?? 0,
         verify: await runVerify(archive),
       }),
-      { lock: true },
+      { lock: true, index: 'tolerate' },
     );
     if (size === 0)
       throw new ReportError('REPORT_NO_CHECKPOINT', 'the archive has no signed checkpoint yet');

@@ -6,6 +6,7 @@ import { resolveObject } from '../archive/withdrawal.service.js';
 import { isSha256Hex } from '../core/sha256.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { indexSourceLine } from './index-source.js';
 import { analysisView, itemView, objectView } from './item-view.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -19,6 +20,7 @@ export const showCommand: Command = {
     if (target === undefined || args.positionals.length > 1)
       throw new UsageError(`name one item or object\nusage: ${this.usage}`);
     const at = atOption(args);
+    let source = '';
     const view = await withArchive(args, io, 'read', 'show', async (archive) => {
       const sha256 = await resolveObject(archive, target);
       const object = await archive.index.getObject(sha256);
@@ -41,6 +43,7 @@ export const showCommand: Command = {
         analysis === undefined
           ? null
           : await indicatorsFor(archive, sha256, await indicatorTime(archive, at));
+      source = await indexSourceLine(archive, at);
       return {
         ...objectView(object),
         withdrawn: object.withdrawn_seq !== null,
@@ -71,6 +74,7 @@ export const showCommand: Command = {
     }, { at });
     if (wantsJson(args)) printJson(io, view);
     else {
+      io.stdout(source);
       io.stdout(
         `object ${view.sha256}\n  size ${view.size}, ${view.media_type}, first received in entry ${view.first_seq}${view.withdrawn ? `, WITHDRAWN (entry ${view.withdrawn_seq})` : ''}\n`,
       );

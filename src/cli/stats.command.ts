@@ -32,7 +32,7 @@ export const statsCommand: Command = {
       });
       // The catalogue counts feed only the deaths-by-unit-month chart.
       return { report: await computeStatistics(a, sample), counts: charts === undefined ? null : await catalogueCounts(a) };
-    }, { at: atOption(args) });
+    }, { at: atOption(args) ?? 'signed' }); // a replay of the ledger at the checkpoint, never the live index
     if (charts !== undefined && counts !== null) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
     if (wantsJson(args)) printJson(io, report);
     else printText(io, report);

@@ -105,7 +105,7 @@ export const unitCommand: Command = {
         return 0;
       }
       case 'counts': {
-        const c = await withArchive(args, io, 'read', 'unit counts', (a) => catalogueCounts(a), { at: atOption(args) });
+        const c = await withArchive(args, io, 'read', 'unit counts', (a) => catalogueCounts(a), { at: atOption(args) ?? 'signed' }); // replayed, never the live index
         if (wantsJson(args)) printJson(io, c);
         else {
           io.stdout(`${c.subjects} subjects at tree size ${c.checkpoint.tree_size} (root ${c.checkpoint.root})\n`);

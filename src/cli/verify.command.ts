@@ -28,7 +28,7 @@ export const verifyCommand: Command = {
         return r;
       }, { skipIndexSync: true });
     } else {
-      report = await withArchive(args, io, 'read', 'verify', check, { lock: true });
+      report = await withArchive(args, io, 'read', 'verify', check, { lock: true, index: 'tolerate' });
     }
     if (wantsJson(args)) printJson(io, { ...report, recorded_seq: recorded });
     else printVerify(io, report, recorded);

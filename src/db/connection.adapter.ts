@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
-import { DbError } from './errors.js';
+import { DbError, INDEX_MISSING_MESSAGE, indexCorruptError, isDamagedIndexError } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -10,20 +12,40 @@ export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgre
 // int8 (bigint) columns hold sizes and sequence numbers, all below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-/** Opens the index database and brings its schema up to date. */
-export async function openDatabase(target: DatabaseTarget): Promise<Kysely<Database>> {
+/**
+ * Opens the index database and brings its schema up to date. `create: false` refuses a SQLite
+ * index file that is not there (INDEX_MISSING) instead of making an empty one that would answer
+ * every query with nothing. A file that is not a database is INDEX_CORRUPT.
+ */
+export async function openDatabase(target: DatabaseTarget, opts: { create?: boolean; check?: boolean } = {}): Promise<Kysely<Database>> {
+  let sqlite: BetterSqlite3.Database | null = null;
+  if (target.kind === 'sqlite') {
+    if (target.file !== ':memory:' && !existsSync(target.file)) {
+      if (opts.create === false) throw new DbError('INDEX_MISSING', INDEX_MISSING_MESSAGE);
+      // Item paths and source codenames are not for every user of the machine: 0640, and SQLite
+      // gives its -wal and -shm files the database file's mode.
+      await (await open(target.file, 'wx', 0o640)).close();
+    }
+    try {
+      sqlite = openSqlite(target.file, opts.check === true);
+    } catch (e) {
+      if (isDamagedIndexError(e)) throw indexCorruptError(e);
+      throw new DbError('DB_UNAVAILABLE', `cannot open the sqlite database: ${String(e)}`, { cause: e });
+    }
+  }
   const db =
-    target.kind === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.file) }) })
+    sqlite !== null
+      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
       : new Kysely<Database>({
           dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: target.url, max: 4 }),
+            pool: new pg.Pool({ connectionString: (target as { url: string }).url, max: 4 }),
           }),
         });
   try {
     await migrate(db);
   } catch (e) {
     await db.destroy();
+    if (isDamagedIndexError(e) || isDamagedIndexError((e as { cause?: unknown }).cause)) throw indexCorruptError(e);
     if (e instanceof DbError) throw e;
     throw new DbError('DB_UNAVAILABLE', `cannot open the ${target.kind} database: ${String(e)}`, {
       cause: e,
@@ -32,12 +54,67 @@ export async function openDatabase(target: DatabaseTarget): Promise<Kysely<Datab
   return db;
 }
 
-function openSqlite(file: string): BetterSqlite3.Database {
+/** What was wrong with the index when it was opened, for `verify` and `rebuild` to report. */
+export interface IndexProblem {
+  code: 'INDEX_MISSING' | 'INDEX_CORRUPT';
+  message: string;
+  /** Where `rebuild` moved a damaged SQLite file. */
+  setAside: string | null;
+}
+
+/**
+ * How a command opens the live index:
+ * - 'require' (reads): a missing or damaged index is an error with its code, never an empty answer;
+ * - 'create' (writes): a missing index is made and caught up from the ledger, a damaged one is an error;
+ * - 'tolerate' (verify): a missing or damaged index is reported, and an empty one stands in, so that
+ *   the ledger and the store are still verified;
+ * - 'rebuild' (rebuild): a damaged SQLite file is checked page by page, moved aside and made anew.
+ */
+export type IndexPolicy = 'require' | 'create' | 'tolerate' | 'rebuild';
+
+export async function openIndex(target: DatabaseTarget, policy: IndexPolicy): Promise<{ db: Kysely<Database>; problem: IndexProblem | null }> {
+  try {
+    return { db: await openDatabase(target, { create: policy === 'create', check: policy === 'rebuild' }), problem: null };
+  } catch (e) {
+    if (!(e instanceof DbError) || (e.code !== 'INDEX_MISSING' && e.code !== 'INDEX_CORRUPT')) throw e;
+    if (policy === 'tolerate') {
+      return { db: await openDatabase({ kind: 'sqlite', file: ':memory:' }), problem: { code: e.code, message: e.message, setAside: null } };
+    }
+    if (policy !== 'rebuild' || target.kind !== 'sqlite') throw e;
+    const setAside = e.code === 'INDEX_CORRUPT' ? await setAsideSqlite(target.file) : null;
+    return { db: await openDatabase(target, { create: true }), problem: { code: e.code, message: e.message, setAside } };
+  }
+}
+
+/**
+ * Moves a damaged SQLite index (and its -wal and -shm files) aside, to `<file>.damaged-<time>`,
+ * so that `rebuild` can make a new one while the old stays for whoever wants to look at it.
+ * Returns the new name of the main file.
+ */
+export async function setAsideSqlite(file: string, now: Date = new Date()): Promise<string> {
+  const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
+  for (const suffix of ['-wal', '-shm', '']) {
+    if (existsSync(file + suffix)) await rename(file + suffix, aside + suffix);
+  }
+  return aside;
+}
+
+function openSqlite(file: string, check: boolean): BetterSqlite3.Database {
   const sqlite = new BetterSqlite3(file);
-  sqlite.pragma('journal_mode = WAL');
-  // The ledger is the durable record; the index catches up from it after a crash.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 10000');
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    // The ledger is the durable record; the index catches up from it after a crash.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 10000');
+    if (check) {
+      // Every page, before a rebuild trusts the file enough to delete from it (O(size): rebuild only).
+      const r = sqlite.pragma('quick_check', { simple: true });
+      if (r !== 'ok') throw Object.assign(new Error(`quick_check: ${String(r).split('\n').slice(0, 2).join('; ')}`), { code: 'SQLITE_CORRUPT' });
+    }
+  } catch (e) {
+    sqlite.close();
+    throw e;
+  }
   return sqlite;
 }
 

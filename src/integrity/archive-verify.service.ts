@@ -2,10 +2,13 @@ import type { Archive } from '../app.js';
 import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../core/checkpoint.js';
 import { CustodyError } from '../core/errors.js';
 import { verifyConsistency } from '../core/merkle.js';
-import { isSha256Hex, toHex } from '../core/sha256.js';
+import { toHex } from '../core/sha256.js';
+import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
 import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
+import { CheckpointFileError } from '../ledger/checkpoint-files.adapter.js';
 import type { FileDigest } from '../store/hash-files.adapter.js';
 import { compareIndexTable } from './compare-index.js';
+import { checkObjects } from './store-check.js';
 import { isFailure, type Finding } from './findings.js';
 import { LedgerReplayer } from './replay.js';
 
@@ -44,7 +47,16 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   // 1. Read every stored checkpoint and every trusted one, to know which roots to compute.
   const stored: { size: number; cp: Checkpoint | null }[] = [];
   for (const size of await archive.ledger.checkpointSizes()) {
-    const note = (await archive.ledger.checkpointAt(size)) ?? '';
+    let note: string;
+    try {
+      note = (await archive.ledger.checkpointAt(size)) ?? '';
+    } catch (e) {
+      // A FIFO, a device or a link under a checkpoint's name: read bounded, reported, never followed.
+      if (!(e instanceof CheckpointFileError)) throw e;
+      findings.push(f(e.code, `checkpoint at size ${size}: ${e.message}`, `checkpoint ${size}`));
+      stored.push({ size, cp: null });
+      continue;
+    }
     try {
       const cp = verifyCheckpoint(note, verifier);
       if (cp.size !== size || cp.origin !== archive.manifest.origin) {
@@ -121,21 +133,12 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   }
 
   // 5. Objects.
-  const objects = await checkObjects(deps, replay);
+  const objects = await checkObjects(archive.store, deps.hashFiles, replay);
   findings.push(...objects.findings);
 
   // 6. Index against ledger.
-  let rowsCompared = 0;
-  const indexed = await archive.index.ledgerSize();
-  if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries (an interrupted run; any write command or \`custody rebuild\` catches it up)`, 'index'));
-  if (indexed > total) findings.push(f('DB_AHEAD_OF_LEDGER', `the index reflects ${indexed} ledger entries but the ledger has ${total}`, 'index'));
-  if (replay.complete) {
-    for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
-      const r = compareIndexTable(table, INDEX_TABLES[table], replay.index.table(table), await archive.index.dumpTable(table));
-      rowsCompared += r.compared;
-      findings.push(...r.findings);
-    }
-  }
+  const index = await checkIndex(archive, replay, total);
+  findings.push(...index.findings);
 
   return {
     ok: !findings.some(isFailure),
@@ -144,9 +147,39 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
     checkpoints: { stored: stored.length, verified, latest_size: latest },
     objects: objects.stats,
     trusted: trustedOut,
-    index: { rows_compared: rowsCompared, ledger_size_in_index: indexed },
+    index: { rows_compared: index.compared, ledger_size_in_index: index.indexed },
     findings,
   };
+}
+
+/**
+ * The index and the ledger agree both ways. A missing or damaged index is one finding (with the
+ * remedy), never an exit 70: the ledger and the store were verified all the same.
+ */
+async function checkIndex(archive: Archive, replay: LedgerReplayer['state'], total: number): Promise<{ findings: Finding[]; compared: number; indexed: number }> {
+  const findings: Finding[] = [];
+  if (archive.indexProblem !== null) {
+    findings.push(f(archive.indexProblem.code, archive.indexProblem.message, 'index'));
+    return { findings, compared: 0, indexed: 0 };
+  }
+  let compared = 0;
+  let indexed = 0;
+  try {
+    indexed = await archive.index.ledgerSize();
+    if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries (an interrupted run; any write command or \`custody rebuild\` catches it up)`, 'index'));
+    if (indexed > total) findings.push(f('DB_AHEAD_OF_LEDGER', `the index reflects ${indexed} ledger entries but the ledger has ${total}`, 'index'));
+    if (replay.complete) {
+      for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+        const r = compareIndexTable(table, INDEX_TABLES[table], replay.index.table(table), await archive.index.dumpTable(table));
+        compared += r.compared;
+        findings.push(...r.findings);
+      }
+    }
+  } catch (e) {
+    if (!isDamagedIndexError(e)) throw e;
+    findings.push(f('INDEX_CORRUPT', indexCorruptError(e).message, 'index'));
+  }
+  return { findings, compared, indexed };
 }
 
 function parseTrusted(t: TrustedCheckpointInput, verifier: ReturnType<typeof parseVerifierKey>, origin: string): { name: string; cp: Checkpoint | null; findings: Finding[] } {
@@ -177,50 +210,6 @@ function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer 
     }
   }
   return f('TRUSTED_CHECKPOINT_CONSISTENT', `consistent with trusted checkpoint ${name} (size ${cp.size})`, name, 'info');
-}
-
-async function checkObjects(deps: VerifyDeps, replay: LedgerReplayer['state']): Promise<{ findings: Finding[]; stats: VerifyReport['objects'] }> {
-  const findings: Finding[] = [];
-  const present = new Set<string>();
-  const stats = { listed: 0, hashed: 0, bytes: 0, referenced: replay.referenced.size, withdrawn: replay.withdrawn.size };
-  const store = deps.archive.store;
-  async function* paths(): AsyncGenerator<string> {
-    for await (const o of store.list()) {
-      stats.listed++;
-      if (!isSha256Hex(o.name) || o.prefix !== o.name.slice(0, 2)) {
-        findings.push(f('STORE_EXTRA_OBJECT', `a file in the object store is not named by a digest: ${o.prefix}/${o.name}`, o.path));
-        continue;
-      }
-      present.add(o.name);
-      yield o.path;
-    }
-  }
-  await deps.hashFiles(paths(), (d) => {
-    const name = d.path.slice(-64);
-    if (d.sha256 === null) {
-      findings.push(f('STORE_UNREADABLE', `object ${name} cannot be read (${d.error ?? '?'})`, name));
-      return;
-    }
-    stats.hashed++;
-    stats.bytes += d.size;
-    if (d.sha256 !== name) findings.push(f('STORE_DIGEST_MISMATCH', `object ${name} re-hashes to ${d.sha256}: its bytes were changed`, name));
-  });
-  for (const sha of [...replay.referenced].sort()) {
-    if (present.has(sha)) continue;
-    if (replay.withdrawn.has(sha)) {
-      findings.push(f('STORE_OBJECT_WITHDRAWN', `object ${sha} is absent, as withdrawal entry ${replay.withdrawn.get(sha)} allows`, sha, 'info'));
-    } else {
-      findings.push(f('STORE_OBJECT_MISSING', `object ${sha} is named in the ledger but missing from the store, and no withdrawal covers it`, sha));
-    }
-  }
-  for (const sha of [...present].sort()) {
-    if (!replay.referenced.has(sha) && replay.complete) {
-      findings.push(f('STORE_EXTRA_OBJECT', `object ${sha} is in the store but no ledger entry names it`, sha));
-    } else if (replay.purged.has(sha)) {
-      findings.push(f('STORE_PURGED_OBJECT_PRESENT', `object ${sha} is still present although deletion entry ${replay.purged.get(sha)} records its purge`, sha, 'warning'));
-    }
-  }
-  return { findings, stats };
 }
 
 function f(code: Finding['code'], message: string, subject: string | null, severity: Finding['severity'] = 'error'): Finding {

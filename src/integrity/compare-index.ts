@@ -13,6 +13,7 @@ export function compareIndexTable(
   expected: ReadonlyMap<string, Row>,
   actual: readonly Row[],
   limit = 50,
+  opts: { missing?: boolean } = {},
 ): { findings: Finding[]; compared: number } {
   const findings: Finding[] = [];
   let differences = 0;
@@ -32,10 +33,11 @@ export function compareIndexTable(
     const a = canonicalRow(row);
     const b = canonicalRow(want);
     if (a !== b) {
-      note({ code: 'DB_ROW_CHANGED', severity: 'error', subject: `${table}/${key}`, message: `${table} row ${key} differs from the ledger: ${diffColumns(row, want).join(', ')}` });
+      note({ code: 'DB_ROW_CHANGED', severity: 'error', subject: `${table}/${key}`, message: `${table} row ${key} differs from the ledger: ${diffColumns(row, want).map((c) => `${c} (index ${shown(row[c])}, ledger ${shown(want[c])})`).join(', ')}` });
     }
   }
-  for (const key of expected.keys()) {
+  // `missing: false`: rows the index lacks are not listed (rebuild restores them; nothing is lost).
+  for (const key of opts.missing === false ? [] : expected.keys()) {
     if (!seen.has(key)) {
       note({ code: 'DB_ROW_MISSING', severity: 'error', subject: `${table}/${key}`, message: `the ledger implies ${table} row ${key}, which the database lacks` });
     }
@@ -57,6 +59,11 @@ function canonicalRow(row: Row): string {
   const out: Record<string, string | number | null> = {};
   for (const [k, v] of Object.entries(row)) out[k] = normalise(v);
   return canonicalize(out);
+}
+
+function shown(v: unknown): string {
+  const s = JSON.stringify(normalise(v));
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
 }
 
 function diffColumns(a: Row, b: Row): string[] {

@@ -1,13 +1,30 @@
 import type { Archive } from '../app.js';
 import { toHex } from '../core/sha256.js';
+import type { IndexProblem } from '../db/connection.adapter.js';
+import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
+import { compareIndexTable } from '../integrity/compare-index.js';
+import type { Finding } from '../integrity/findings.js';
 import { MemoryIndex, projectEntry } from './projection.js';
+
+export interface RebuildReport {
+  entries: number;
+  rows: Record<string, number>;
+  /** What the index said before: the ledger size it reflected, and whether it was missing or damaged. */
+  previous: { ledger_size: number | null; problem: IndexProblem | null };
+  /**
+   * Every row the rebuild dropped (DB_ROW_EXTRA: no ledger entry explains it) or replaced
+   * (DB_ROW_CHANGED: its old values are listed), and an index that was ahead of the ledger
+   * (DB_AHEAD_OF_LEDGER: the ledger lost entries). Never silent: they may be the last trace of an edit.
+   */
+  findings: Finding[];
+}
 
 /**
  * `custody rebuild`: the database is an index of the ledger, so it can be thrown away and made
- * again. Replays every entry through the same projection intake uses, then replaces all rows
- * in one transaction.
+ * again. Replays every entry through the same projection intake uses, compares the old rows with
+ * the new ones (reporting what changes), then replaces all rows in one transaction.
  */
-export async function rebuildIndex(archive: Archive): Promise<{ entries: number; rows: Record<string, number> }> {
+export async function rebuildIndex(archive: Archive): Promise<RebuildReport> {
   const index = new MemoryIndex();
   const total = archive.ledger.size;
   for (let from = 0; from < total; from += 5000) {
@@ -15,8 +32,22 @@ export async function rebuildIndex(archive: Archive): Promise<{ entries: number;
       index.apply(projectEntry(s.entry, toHex(s.leafHash)));
     }
   }
+  const findings: Finding[] = [];
+  let previousSize: number | null = null;
+  if (archive.indexProblem === null) {
+    previousSize = await archive.index.ledgerSize();
+    if (previousSize > total) {
+      findings.push({ code: 'DB_AHEAD_OF_LEDGER', severity: 'error', subject: 'index', message: `the index reflected ${previousSize} ledger entries but the ledger has ${total}: the ledger lost entries (rows they explained are listed below)` });
+    }
+    for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {
+      findings.push(...compareIndexTable(table, INDEX_TABLES[table], index.table(table), await archive.index.dumpTable(table), 200, { missing: false }).findings);
+    }
+  } else {
+    const p = archive.indexProblem;
+    findings.push({ code: p.code, severity: 'warning', subject: 'index', message: p.setAside === null ? p.message : `${p.message}; the damaged file was moved to ${p.setAside}` });
+  }
   await archive.index.replaceAll(index.tables, total);
   const rows: Record<string, number> = {};
   for (const [t, m] of index.tables) rows[t] = m.size;
-  return { entries: total, rows };
+  return { entries: total, rows, previous: { ledger_size: previousSize, problem: archive.indexProblem }, findings };
 }

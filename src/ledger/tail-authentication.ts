@@ -1,7 +1,7 @@
 import { verifyCheckpoint, type Checkpoint, type NoteVerifier } from '../core/checkpoint.js';
 import type { MerkleTree } from '../core/merkle.js';
 import { decodeIntent, matchIntent, type BatchIntent } from './batch-intent.js';
-import type { CheckpointFiles } from './checkpoint-files.adapter.js';
+import { CheckpointFileError, type CheckpointFiles } from './checkpoint-files.adapter.js';
 import { LedgerError } from './errors.js';
 
 export interface TailAuthenticationInput {
@@ -43,7 +43,9 @@ export async function authenticateTail(input: TailAuthenticationInput): Promise<
   let restore: TailAuthentication['restore'] = null;
   if (input.published !== null) {
     const pub = await newestCheckpoint(input.published, input, 'published').catch((e: unknown) => {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      // The folder is outside the archive (a share that may be unmounted): not reachable is a
+      // warning. A checkpoint there that does not verify or match is an error (LedgerError).
+      if (!(e instanceof CheckpointFileError)) throw e;
       warnings.push(`the checkpoint publication folder cannot be read (${(e as Error).message}): this run could not check the archive against its published checkpoints`);
       return null;
     });

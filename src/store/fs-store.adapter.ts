@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { chmod, link, mkdir, open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, type Dirent, type ReadStream } from 'node:fs';
+import { chmod, link, lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSha256Hex } from '../core/sha256.js';
 import { StoreError } from './errors.js';
@@ -11,6 +11,24 @@ export interface StoredObject {
   /** True when the store already held these bytes: nothing new was written. */
   existed: boolean;
 }
+
+/** Objects are read-only to their owner and group, never to others (evidence is not world-readable). */
+export const OBJECT_MODE = 0o440;
+/** Store folders: the writer may add, its group may read, others may not look. */
+export const FOLDER_MODE = 0o750;
+
+/**
+ * Every open of an object: the final component is never followed (a link, even to a correct copy,
+ * is not an object), and a FIFO or device cannot block the open. What was opened is then checked
+ * to be a regular file with fstat, so a special file is never read.
+ */
+const BOUNDED_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** One thing `list` found under sha256/: a file, something that is not one, or a folder it could not read. */
+export type StoreEntry =
+  | { type: 'file' | 'symlink' | 'special' | 'directory'; prefix: string; name: string; path: string }
+  | { type: 'folder'; prefix: string; path: string; mode: number }
+  | { type: 'unreadable'; prefix: string | null; path: string; error: string };
 
 export interface StoreHooks {
   /** Called once the temporary file is written and fsynced, before the rename (crash tests). */
@@ -43,8 +61,8 @@ export class FsObjectStore {
   ) {}
 
   static async create(root: string): Promise<void> {
-    await mkdir(join(root, 'sha256'), { recursive: true });
-    await mkdir(join(root, 'tmp'), { recursive: true });
+    await mkdir(join(root, 'sha256'), { recursive: true, mode: FOLDER_MODE });
+    await mkdir(join(root, 'tmp'), { recursive: true, mode: FOLDER_MODE });
   }
 
   pathOf(sha256: string): string {
@@ -52,18 +70,53 @@ export class FsObjectStore {
     return join(this.root, 'sha256', sha256.slice(0, 2), sha256);
   }
 
+  /** True when the object is present as a regular file (a link or a special file is not an object). */
   async has(sha256: string): Promise<boolean> {
     try {
-      await stat(this.pathOf(sha256));
-      return true;
+      return (await lstat(this.pathOf(sha256))).isFile();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw e;
     }
   }
 
-  openRead(sha256: string): ReadStream {
-    return createReadStream(this.pathOf(sha256));
+  /**
+   * Opens an object for reading, bounded: never through a link, never blocking on a FIFO, and only
+   * a regular file (STORE_OBJECT_NOT_REGULAR otherwise; STORE_OBJECT_MISSING, STORE_UNREADABLE).
+   */
+  async openObject(sha256: string): Promise<FileHandle> {
+    const path = this.pathOf(sha256);
+    let fh: FileHandle;
+    try {
+      fh = await open(path, BOUNDED_READ);
+    } catch (e) {
+      throw storeReadError(e, sha256);
+    }
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) throw new StoreError('STORE_OBJECT_NOT_REGULAR', `object ${sha256} is not a regular file in the store: run \`custody verify\``);
+      return fh;
+    } catch (e) {
+      await fh.close();
+      throw storeReadError(e, sha256);
+    }
+  }
+
+  /** A stream of an object's bytes (see `openObject`). */
+  async openRead(sha256: string): Promise<ReadStream> {
+    return (await this.openObject(sha256)).createReadStream();
+  }
+
+  /** An object's bytes, read whole (see `openObject`). */
+  async readObject(sha256: string): Promise<Buffer> {
+    const fh = await this.openObject(sha256);
+    try {
+      return await fh.readFile();
+    } catch (e) {
+      throw storeReadError(e, sha256);
+    } finally {
+      await fh.close();
+    }
   }
 
   /** A fresh name under tmp/ for bytes on their way in (cleaned by `cleanTemp` if never adopted). */
@@ -90,7 +143,7 @@ export class FsObjectStore {
     const tmp = this.tempPath();
     let fh: FileHandle;
     try {
-      fh = await open(tmp, 'wx', 0o644);
+      fh = await open(tmp, 'wx', 0o600);
     } catch (e) {
       throw storeWriteError(e, tmp);
     }
@@ -114,22 +167,44 @@ export class FsObjectStore {
   /** Removes temporary files left by killed runs. They were never objects: nothing names them. */
   async cleanTemp(): Promise<number> {
     const dir = join(this.root, 'tmp');
-    const names = await readdir(dir);
-    for (const n of names) await rm(join(dir, n), { force: true });
-    return names.length;
+    const entries = await readFolder(dir);
+    if (!Array.isArray(entries)) throw new StoreError('STORE_UNREADABLE', `cannot read the store's temporary folder ${dir} (${entries.error})`);
+    // Only files: a folder planted here is left alone rather than deleted with its contents.
+    const files = entries.filter((e) => !e.isDirectory());
+    for (const e of files) await rm(join(dir, e.name), { force: true });
+    return files.length;
   }
 
-  /** Every file under sha256/, whatever its name: verification decides what it means. */
-  async *list(): AsyncGenerator<{ prefix: string; name: string; path: string }> {
+  /**
+   * Everything under sha256/, whatever its name or kind, without following links or opening
+   * anything: verification decides what it means. A folder that cannot be read is reported, not
+   * thrown, so that one bad folder does not hide the rest of the store.
+   */
+  async *list(): AsyncGenerator<StoreEntry> {
     const top = join(this.root, 'sha256');
-    const entries = (await readdir(top, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const entries = await readFolder(top);
+    if (!Array.isArray(entries)) {
+      yield { type: 'unreadable', prefix: null, path: top, error: entries.error };
+      return;
+    }
     for (const e of entries) {
+      const path = join(top, e.name);
       if (!e.isDirectory()) {
-        yield { prefix: '', name: e.name, path: join(top, e.name) }; // never a valid object
+        yield { type: entryType(e), prefix: '', name: e.name, path }; // never a valid object
         continue;
       }
-      const dir = join(top, e.name);
-      for (const name of (await readdir(dir)).sort()) yield { prefix: e.name, name, path: join(dir, name) };
+      try {
+        yield { type: 'folder', prefix: e.name, path, mode: (await lstat(path)).mode & 0o7777 };
+      } catch (err) {
+        yield { type: 'unreadable', prefix: e.name, path, error: errorCode(err) };
+        continue;
+      }
+      const inner = await readFolder(path);
+      if (!Array.isArray(inner)) {
+        yield { type: 'unreadable', prefix: e.name, path, error: inner.error };
+        continue;
+      }
+      for (const f of inner) yield { type: entryType(f), prefix: e.name, name: f.name, path: join(path, f.name) };
     }
   }
 
@@ -155,8 +230,8 @@ export class FsObjectStore {
   async commit(tmp: string, sha256: string): Promise<boolean> {
     const final = this.pathOf(sha256);
     const dir = join(this.root, 'sha256', sha256.slice(0, 2));
-    await mkdir(dir, { recursive: true });
-    await chmod(tmp, 0o444); // write-once: nobody edits an object in place by accident
+    await mkdir(dir, { recursive: true, mode: FOLDER_MODE });
+    await chmod(tmp, OBJECT_MODE); // write-once: nobody edits an object in place by accident
     let existed = false;
     try {
       await link(tmp, final);
@@ -228,6 +303,37 @@ class FsObjectWriter implements ObjectWriter {
     }
     await rm(this.tmp, { force: true });
   }
+}
+
+async function readFolder(dir: string): Promise<Dirent[] | { error: string }> {
+  try {
+    // lstat first: readdir would follow a link put in place of a folder.
+    if (!(await lstat(dir)).isDirectory()) return { error: 'not a folder (a link or a file in its place)' };
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (e) {
+    return { error: errorCode(e) };
+  }
+}
+
+function entryType(e: Dirent): 'file' | 'symlink' | 'special' | 'directory' {
+  if (e.isFile()) return 'file';
+  if (e.isSymbolicLink()) return 'symlink';
+  if (e.isDirectory()) return 'directory';
+  return 'special';
+}
+
+function errorCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? String(e);
+}
+
+function storeReadError(e: unknown, sha256: string): StoreError {
+  if (e instanceof StoreError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP' || code === 'EMLINK') {
+    return new StoreError('STORE_OBJECT_NOT_REGULAR', `object ${sha256} is a link, not a file in the store: run \`custody verify\``, { cause: e });
+  }
+  if (code === 'ENOENT') return new StoreError('STORE_OBJECT_MISSING', `object ${sha256} is not in the store`, { cause: e });
+  return new StoreError('STORE_UNREADABLE', `object ${sha256} cannot be read (${code ?? String(e)})`, { cause: e });
 }
 
 function storeWriteError(e: unknown, path: string): StoreError {

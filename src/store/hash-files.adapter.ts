@@ -4,23 +4,35 @@ export interface FileDigest {
   path: string;
   sha256: string | null;
   size: number;
+  /** Permission bits of the file hashed (fstat), or null when it was not. */
+  mode: number | null;
+  /** Why it was not hashed: an errno code, or NOT_REGULAR (a FIFO, a device, a folder). */
   error: string | null;
 }
 
 // The worker is plain JavaScript evaluated from this string so that it runs the same from
 // compiled code and from TypeScript sources under test. It reads each file into one reused
 // buffer (first-touch page faults are expensive on these machines) and hashes it.
+// Every open is bounded: O_NOFOLLOW (a link is refused with ELOOP, never followed to /dev/zero or
+// to a copy elsewhere), O_NONBLOCK (a FIFO cannot block the open), and fstat must say "regular
+// file" before a byte is read (a device or FIFO is never read).
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const { openSync, readSync, closeSync } = require('node:fs');
+const { openSync, readSync, closeSync, fstatSync, constants } = require('node:fs');
 const { createHash } = require('node:crypto');
+const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const buf = Buffer.allocUnsafe(4 << 20);
 parentPort.on('message', (paths) => {
   const out = [];
   for (const path of paths) {
     let fd = -1;
     try {
-      fd = openSync(path, 'r');
+      fd = openSync(path, FLAGS);
+      const st = fstatSync(fd);
+      if (!st.isFile()) {
+        out.push({ path, sha256: null, size: 0, mode: null, error: 'NOT_REGULAR' });
+        continue;
+      }
       const h = createHash('sha256');
       let size = 0;
       for (;;) {
@@ -29,9 +41,9 @@ parentPort.on('message', (paths) => {
         h.update(buf.subarray(0, n));
         size += n;
       }
-      out.push({ path, sha256: h.digest('hex'), size, error: null });
+      out.push({ path, sha256: h.digest('hex'), size, mode: st.mode & 0o7777, error: null });
     } catch (e) {
-      out.push({ path, sha256: null, size: 0, error: String(e && e.code || e) });
+      out.push({ path, sha256: null, size: 0, mode: null, error: String(e && e.code || e) });
     } finally {
       if (fd >= 0) closeSync(fd);
     }

@@ -2,6 +2,7 @@
 // they were computed at: the same figures come back from `custody unit counts --at <tree-size>`.
 import type { Archive } from '../../app.js';
 import { toHex } from '../../core/sha256.js';
+import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
 
 export interface CatalogueCounts {
   checkpoint: { tree_size: number; root: string; signed: boolean };
@@ -29,7 +30,7 @@ export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts
   };
   const size = archive.treeSize;
   return {
-    checkpoint: { tree_size: size, root: toHex(archive.ledger.root(size)), signed: (await archive.ledger.checkpointSizes()).includes(size) },
+    checkpoint: { tree_size: size, root: toHex(archive.ledger.root(size)), signed: await isSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin }, size) },
     subjects: subjects.length,
     by_unit: [...tally(subjects.map(unitOf))].map(([unit, count]) => ({ unit, name_en: units.get(unit)?.name_en ?? null, name_ar: units.get(unit)?.name_ar ?? null, count })),
     by_month: [...tally(subjects.map(monthOf))].map(([month, count]) => ({ month, count })),

@@ -3,6 +3,7 @@
 // at. Pure arithmetic lives in stats/; this file only gathers the inputs from the index.
 import type { Archive } from '../../app.js';
 import { toHex } from '../../core/sha256.js';
+import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
 import type { SamplesTable, SubjectsTable } from '../../db/schema.js';
 import {
   agreementReport,
@@ -36,7 +37,7 @@ export async function computeStatistics(archive: Archive, sample: SamplesTable):
   const outcomes = await caseOutcomes(archive, sample);
   const finals = await finalCases(archive, sample, outcomes);
   const size = archive.treeSize;
-  const signed = (await archive.ledger.checkpointSizes()).includes(size);
+  const signed = await isSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin }, size);
   const strata = JSON.parse(sample.strata_json) as { name: string; frame_size: number }[];
   return {
     format: 'custody-statistics',

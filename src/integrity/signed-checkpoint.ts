@@ -1,0 +1,36 @@
+// Which tree sizes may be called "signed": a checkpoint file under that size's name is not enough
+// (anyone with file access can make one). Its signature must verify with the archive's key, and
+// its root must be the ledger's root at that size, as `custody verify` checks for every one.
+import { parseVerifierKey, verifyCheckpoint } from '../core/checkpoint.js';
+import { CustodyError } from '../core/errors.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+
+export interface SignedCheckpointContext {
+  ledger: Ledger;
+  verifierKey: string;
+  origin: string;
+}
+
+/** True when the stored checkpoint at `size` verifies with the archive key and matches the ledger. */
+export async function isSignedCheckpoint(ctx: SignedCheckpointContext, size: number): Promise<boolean> {
+  if (!Number.isSafeInteger(size) || size < 1 || size > ctx.ledger.size) return false;
+  try {
+    const note = await ctx.ledger.checkpointAt(size);
+    if (note === null) return false;
+    const cp = verifyCheckpoint(note, parseVerifierKey(ctx.verifierKey));
+    return cp.size === size && cp.origin === ctx.origin && cp.root.equals(ctx.ledger.root(size));
+  } catch (e) {
+    if (e instanceof CustodyError) return false; // a bad signature, a FIFO in its place: not signed
+    throw e;
+  }
+}
+
+/** The largest tree size whose stored checkpoint is signed (see above), or null when none is. */
+export async function latestSignedCheckpoint(ctx: SignedCheckpointContext): Promise<number | null> {
+  const sizes = await ctx.ledger.checkpointSizes();
+  for (let i = sizes.length - 1; i >= 0; i--) {
+    const size = sizes[i] as number;
+    if (await isSignedCheckpoint(ctx, size)) return size;
+  }
+  return null;
+}
