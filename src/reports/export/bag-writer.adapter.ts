@@ -194,7 +194,12 @@ export class BagWriter {
  * link anywhere on the way that points into the archive counts. Nothing is created before.
  */
 export async function checkOutsideArchive(out: string, archiveDir: string): Promise<void> {
-  const archive = await realpath(archiveDir);
+  let archive: string;
+  try {
+    archive = await realpath(archiveDir);
+  } catch {
+    return; // no archive there: opening it says so (ARCHIVE_NOT_FOUND)
+  }
   // Not path.resolve: that folds `link/..` by text, where the kernel follows the link first.
   const parts = (isAbsolute(out) ? out : `${process.cwd()}${sep}${out}`).split(sep);
   for (let n = parts.length; n > 0; n--) {
