@@ -238,6 +238,7 @@ describe('purge removes the derived previews, and reads of a withdrawn object st
     expect(images).toHaveLength(1);
     expect(text).toContain(`Exhibit E2, item ${other.id}`);
     expect(text).not.toContain(`Exhibit E1, item ${pic.id}`);
+    expect(text).toContain('E1: no image shown: the object is withdrawn.');
     expect(await previewFiles(pic.sha256)).toEqual([]);
   });
 

@@ -121,13 +121,15 @@ async function gatherExhibits(
         `--exhibits: no item ${id} in this archive at tree size ${archive.treeSize}`,
       );
     }
+    const thumb = thumbnail === null ? null : await thumbnail(item.sha256);
     out.push({
       item: item.id,
       name: item.name,
       sha256: item.sha256,
       seq: item.seq,
       proof: archive.ledger.inclusionProof(item.seq, archive.treeSize).map(toHex),
-      thumbnail: thumbnail === null ? null : await thumbnail(item.sha256),
+      thumbnail: thumb,
+      ...(thumbnail !== null && thumb === null ? { thumbnailWithheld: 'the object is withdrawn' } : {}),
     });
   }
   return out;
