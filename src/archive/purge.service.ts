@@ -34,24 +34,27 @@ export async function purgeWithdrawn(archive: Archive): Promise<PurgeResult> {
   await checkIndexAgrees(archive, facts);
   const checkpoint = await ensureCovered(archive, facts);
   const result: PurgeResult = { purged: [], refused: [], checkpoint };
+  // Every check first (a ledger read that fails stops the purge before anything is deleted).
+  const toPurge: WithdrawalFact[] = [];
   for (const w of facts.withdrawals.values()) {
     const hasBytes = await archive.store.has(w.sha256);
     const previews = await listPreviews(archive.config.archiveDir, w.sha256);
     // Purged once already: act again only if the same bytes (or their previews) came back.
     if (facts.deletions.has(w.sha256) && !hasBytes && previews.length === 0) continue;
     const holders = (await containersHolding(archive, w.sha256)).filter((c) => !facts.withdrawals.has(c));
-    if (holders.length > 0) {
-      result.refused.push({
-        sha256: w.sha256,
-        withdrawal_seq: w.seq,
-        code: 'PURGE_CONTAINER_NOT_WITHDRAWN',
-        containers: holders.sort(),
-        message: `object ${w.sha256} also lives inside container object(s) ${holders.join(', ')}, which are not withdrawn: withdraw them (\`custody withdraw <sha256>\`), then purge again`,
-      });
+    if (holders.length === 0) {
+      toPurge.push(w);
       continue;
     }
-    result.purged.push(await purgeOne(archive, w));
+    result.refused.push({
+      sha256: w.sha256,
+      withdrawal_seq: w.seq,
+      code: 'PURGE_CONTAINER_NOT_WITHDRAWN',
+      containers: holders.sort(),
+      message: `object ${w.sha256} also lives inside container object(s) ${holders.join(', ')}, which are not withdrawn: withdraw them (\`custody withdraw <sha256>\`), then purge again`,
+    });
   }
+  for (const w of toPurge) result.purged.push(await purgeOne(archive, w));
   return result;
 }
 

@@ -132,6 +132,27 @@ describeDatabases('purge --withdrawn acts on withdrawal entries in the ledger, n
     expect(existsSync(objectPath(a.dir, b.sha256))).toBe(true);
   });
 
+  it('withdraw spreads to containers by the ledger, not the index: an edited parent_id does not withdraw its target', async () => {
+    const memberOf = byName(list, 'inner/readme.txt');
+    const victim = byName(list, 'photos/nested/b.bin');
+    const db = { dir: a.dir, origin: '', verifierKey: '', env: a.env };
+    await withIndexDb(db, (sql) => sql.exec('UPDATE items SET parent_id = ? WHERE id = ?', [victim.id, memberOf.id]));
+    const w = JSON.parse(
+      (await a.run(0, ['withdraw', memberOf.id, '--reason', 'court order', '--authority', 'TC-7', '--json'])).stdout,
+    ) as { containers: { sha256: string }[] };
+    // The ledger says the member's container is bundle.zip, whatever the index claims.
+    expect(w.containers.map((c) => c.sha256)).toEqual([byName(list, 'bundle.zip').sha256]);
+    expect(w.containers.map((c) => c.sha256)).not.toContain(victim.sha256);
+    // An index row that places an item's ingestion at another entry (0: the creation) is refused outright.
+    const other = byName(list, 'inner/data.bin');
+    await withIndexDb(db, (sql) => sql.exec('UPDATE items SET seq = ? WHERE id = ?', [0, other.id]));
+    const before = (await log(a)).length;
+    const r = await a.run(1, ['withdraw', other.id, '--reason', 'court order', '--authority', 'TC-7']);
+    expect(r.stderr).toContain('[WITHDRAW_CONTAINER_UNPROVEN]');
+    expect(await log(a)).toHaveLength(before);
+    await withIndexDb(db, (sql) => sql.exec('UPDATE items SET seq = ? WHERE id = ?', [other.seq, other.id]));
+  });
+
   it('a withdrawal entry the index no longer shows is PURGE_INDEX_MISMATCH; nothing is deleted', async () => {
     const data = byName(list, 'photos/a.bin');
     const w = JSON.parse(
