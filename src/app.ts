@@ -24,12 +24,7 @@ import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
 
-export type CrashPoint =
-  | 'object-written'
-  | 'object-renamed'
-  | 'ledger-appended'
-  | 'checkpoint-signing'
-  | 'export-payload-written';
+export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing';
 
 /** An open archive: the composition root hands these parts to the services. */
 export interface Archive {

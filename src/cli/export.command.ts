@@ -60,6 +60,11 @@ export const exportCommand: Command = {
         ...(sinceCheckpoint === undefined ? {} : { sinceCheckpoint }),
         ...(organization === undefined ? {} : { organization }),
         softwareVersion: version(),
+        // CUSTODY_TEST_CRASH_AT=export-payload-written: SIGKILL with evidence copied into the
+        // partial bag, as a pulled plug would (the crash-safety test of a killed export).
+        ...(config.crashAt === 'export-payload-written'
+          ? { afterPayload: () => process.kill(process.pid, 'SIGKILL') }
+          : {}),
       },
     );
     for (const n of result.notes) io.stderr(`custody: note: ${n}\n`);
