@@ -1,4 +1,4 @@
-import { resolveObject } from '../archive/withdrawal.service.js';
+import { assertNotWithdrawn, resolveObject } from '../archive/withdrawal.service.js';
 import { closeExifTool, fullExifDump } from '../analysis/metadata/index.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { withArchive } from './context.js';
@@ -14,6 +14,8 @@ export const exifCommand: Command = {
       throw new UsageError(`name one item or object\nusage: ${this.usage}`);
     const dump = await withArchive(args, io, 'read', 'exif', async (archive) => {
       const sha256 = await resolveObject(archive, target);
+      // A withdrawal hides what was extracted from the object too (GPS, EXIF): ITEM_WITHDRAWN.
+      await assertNotWithdrawn(archive, sha256, 'metadata');
       try {
         return await fullExifDump(archive.store.pathOf(sha256));
       } finally {

@@ -47,6 +47,9 @@ export const exportCommand: Command = {
         open: (mode, size) =>
           openArchive(config, mode, 'export', size === undefined ? {} : { at: size }),
         now: Date.now,
+        archiveDir: config.archiveDir,
+        removedPartial: (p) =>
+          io.stderr(`custody: removed ${p}, left on the target by an export that was killed\n`),
       },
       {
         selection,
@@ -58,6 +61,11 @@ export const exportCommand: Command = {
         ...(sinceCheckpoint === undefined ? {} : { sinceCheckpoint }),
         ...(organization === undefined ? {} : { organization }),
         softwareVersion: version(),
+        // CUSTODY_TEST_CRASH_AT=export-payload-written: SIGKILL with evidence copied into the
+        // partial bag, as a pulled plug would (the crash-safety test of a killed export).
+        ...(config.crashAt === 'export-payload-written'
+          ? { afterPayload: () => process.kill(process.pid, 'SIGKILL') }
+          : {}),
       },
     );
     for (const n of result.notes) io.stderr(`custody: note: ${tt(n)}\n`);
@@ -76,7 +84,7 @@ function printText(write: (s: string) => void, r: ExportResult): void {
   for (const w of r.withheld) write(`  ${w.kind}: ${w.item_id}: ${w.reason}\n`);
   if (r.withheld_entries.length > 0)
     write(
-      `  ${r.withheld_entries.length} source records left out of custody/ledger.jsonl (--redact)\n`,
+      `  ${r.withheld_entries.length} ledger entries left out of custody/ledger.jsonl (custody/withheld-entries.json)\n`,
     );
   write(
     `recorded as ledger entry ${r.ledger_seq} (dissemination), tag manifest sha256 ${r.tagmanifest_sha256}\n`,

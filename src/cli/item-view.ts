@@ -51,6 +51,14 @@ export function deliveryView(d: DeliveriesTable) {
   };
 }
 
+/**
+ * What `show` says of a withdrawn object's analysis: that there is one, and nothing of what it
+ * extracted (GPS, EXIF, hashes). The ledger keeps the entry; see the README's Withdrawal section.
+ */
+export function withdrawnAnalysisView(a: AnalysesTable | undefined) {
+  return { ...analysisView(undefined), analysed: a !== undefined, analysis_withheld: 'withdrawn' };
+}
+
 /** What `show` adds for an analysed image (documented in the README). */
 export function analysisView(a: AnalysesTable | undefined) {
   if (a === undefined) return { analysed: false, pdq: null, pdq_quality: null, pdq_dihedral: null, metadata: null, c2pa: null };

@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { ArchiveError } from '../archive/errors.js';
-import { resolveObject } from '../archive/withdrawal.service.js';
-import { decodeForAnalysis, writePreviews } from '../analysis/image/image-decode.adapter.js';
-import { previewPaths } from '../jobs/analysis-worker.service.js';
+import { assertNotWithdrawn, resolveObject } from '../archive/withdrawal.service.js';
+import { ensurePreviews } from '../analysis/image/preview-cache.adapter.js';
 import { flag, parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 
@@ -22,21 +19,22 @@ export const previewCommand: Command = {
     const unblurred = flag(args, 'unblurred');
     const out = await withArchive(args, io, 'read', 'preview', async (archive) => {
       const sha256 = await resolveObject(archive, target);
+      // A preview of withdrawn content is that content: refused, blurred or not (ITEM_WITHDRAWN).
+      await assertNotWithdrawn(archive, sha256, 'preview');
       const analysis = await archive.index.getAnalysis(sha256);
       if (analysis === undefined)
         throw new ArchiveError(
           'NOT_FOUND',
           `object ${sha256} has not been analysed yet (run \`custody analyze\`)`,
         );
-      const paths = previewPaths(archive, sha256, size);
-      if (!existsSync(paths.plain) || !existsSync(paths.blurred)) {
-        // Derived, regenerable, kept apart from the evidence: made on first request.
-        const decoded = await decodeForAnalysis(
-          await readFile(archive.store.pathOf(sha256)),
-          size === 1280 ? 1280 : undefined,
-        );
-        await writePreviews(decoded.raster, analysis.orientation, size, paths);
-      }
+      // Derived, regenerable, kept apart from the evidence: made on first request.
+      const paths = await ensurePreviews(
+        archive.config.archiveDir,
+        archive.store.pathOf(sha256),
+        sha256,
+        size,
+        analysis.orientation,
+      );
       return { sha256, size, blurred: !unblurred, path: unblurred ? paths.plain : paths.blurred };
     });
     if (wantsJson(args)) printJson(io, out);

@@ -2,12 +2,12 @@ import { indicatorsFor, indicatorTime } from '../analysis/authenticity.service.j
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { ArchiveError } from '../archive/errors.js';
-import { resolveObject } from '../archive/withdrawal.service.js';
+import { resolveObject, withdrawalsNow } from '../archive/withdrawal.service.js';
 import { isSha256Hex } from '../core/sha256.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { indexSourceLine } from './index-source.js';
-import { analysisView, itemView, objectView } from './item-view.js';
+import { analysisView, itemView, objectView, withdrawnAnalysisView } from './item-view.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const showCommand: Command = {
@@ -35,7 +35,12 @@ export const showCommand: Command = {
       const asked = isSha256Hex(target.toLowerCase())
         ? null
         : (items.find((i) => i.id === target.toUpperCase()) ?? null);
-      const analysis = await archive.index.getAnalysis(sha256);
+      // A withdrawal (also one after --at) hides what was extracted from the object.
+      const hidden = (await withdrawalsNow(archive)).has(sha256);
+      const analysis = hidden ? undefined : await archive.index.getAnalysis(sha256);
+      const shownAnalysis = hidden
+        ? withdrawnAnalysisView(await archive.index.getAnalysis(sha256))
+        : analysisView(analysis);
       const similarity = analysis?.pdq == null ? null : await archiveSimilarity(archive);
       const cluster = similarity?.clusters.find((c) => c.objects.includes(sha256)) ?? null;
       const decisions = await archive.index.decisionsFor(sha256);
@@ -50,7 +55,7 @@ export const showCommand: Command = {
         item: asked,
         items,
         sources: [...new Set(items.map((i) => i.source))].sort(),
-        ...analysisView(analysis),
+        ...shownAnalysis,
         cluster:
           cluster === null
             ? null

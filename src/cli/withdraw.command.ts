@@ -4,7 +4,7 @@ import { wantsJson, withArchive } from './context.js';
 
 export const withdrawCommand: Command = {
   name: 'withdraw',
-  summary: 'record a lawful withdrawal of an object (court order, illegal content, consent withdrawn)',
+  summary: 'record a lawful withdrawal of an object, and of every container holding it (court order, illegal content, consent withdrawn)',
   usage: 'custody withdraw <item-id|sha256> --reason TEXT --authority REF [--json]',
   options: { reason: { type: 'string' }, authority: { type: 'string' } },
   async run(args, io) {
@@ -14,7 +14,12 @@ export const withdrawCommand: Command = {
     const authority = requireStr(args, 'authority', this);
     const r = await withArchive(args, io, 'write', 'withdraw', (archive) => withdraw(archive, target, reason, authority));
     if (wantsJson(args)) printJson(io, r);
-    else io.stdout(`withdrawal entry ${r.seq}: object ${r.sha256} (items ${r.items.join(', ')}); its bytes stay until \`custody purge --withdrawn\`\n`);
+    else {
+      io.stdout(`withdrawal entry ${r.seq}: object ${r.sha256} (items ${r.items.join(', ')}); its bytes stay until \`custody purge --withdrawn\`\n`);
+      for (const c of r.containers) {
+        io.stdout(`withdrawal entry ${c.seq}: container ${c.sha256} (items ${c.items.join(', ')}), because it holds these bytes\n`);
+      }
+    }
     return 0;
   },
 };

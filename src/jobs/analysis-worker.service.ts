@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Archive } from '../app.js';
+import { previewPaths as previewPathsIn, type PreviewPaths } from '../analysis/image/preview-cache.adapter.js';
 import { analyzeImage, ANALYZER, isAnalysable } from '../analysis/image/image-analysis.service.js';
 import type { EntryDraft } from '../ledger/entry.js';
 import type { JobRepository } from './job.repository.js';
@@ -85,15 +85,7 @@ export async function runAnalysisJobs(
   return summary;
 }
 
-/** Where an object's derived previews live: apart from the evidence, regenerable. */
-export function previewPaths(
-  archive: Archive,
-  sha256: string,
-  size: number,
-): { plain: string; blurred: string } {
-  const dir = join(archive.config.archiveDir, 'derived', 'previews', sha256.slice(0, 2));
-  return {
-    plain: join(dir, `${sha256}.${size}.webp`),
-    blurred: join(dir, `${sha256}.${size}.blurred.webp`),
-  };
+/** Where an object's derived previews live: apart from the evidence, regenerable (analysis/image/preview-cache). */
+export function previewPaths(archive: Archive, sha256: string, size: number): PreviewPaths {
+  return previewPathsIn(archive.config.archiveDir, sha256, size);
 }

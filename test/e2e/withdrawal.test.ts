@@ -26,6 +26,7 @@ interface WithdrawJson {
   seq: number;
   sha256: string;
   items: string[];
+  containers: { seq: number; sha256: string; items: string[] }[];
 }
 
 describe('withdraw and purge', () => {
@@ -96,6 +97,7 @@ describe('withdraw and purge', () => {
       seq: w.seq,
       sha256: shared,
       items: sharers,
+      containers: [], // a plain file: no container holds it
     });
 
     const log = await readLog(archive);
@@ -127,7 +129,12 @@ describe('withdraw and purge', () => {
     ]);
     const w = JSON.parse(r.stdout) as WithdrawJson;
     withdrawals.push(w);
-    expect(w).toEqual({ seq: w.seq, sha256: single, items: [itemAt(items, 'docs/note.txt').id] });
+    expect(w).toEqual({
+      seq: w.seq,
+      sha256: single,
+      items: [itemAt(items, 'docs/note.txt').id],
+      containers: [],
+    });
     expect(lastEntry(await readLog(archive))).toMatchObject({
       seq: w.seq,
       type: 'withdrawal',
@@ -205,7 +212,7 @@ describe('withdraw and purge', () => {
   it('a second purge finds nothing to do and appends nothing', async () => {
     const before = (await readLog(archive)).length;
     const r = await custodyExpect(0, ['purge', '--withdrawn', '--json', ...on(archive)]);
-    expect(JSON.parse(r.stdout)).toEqual({ purged: [] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ purged: [], refused: [] });
     expect(await readLog(archive)).toHaveLength(before);
   });
 

@@ -1,16 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import {
+  lstat,
   mkdir,
   open,
   readdir,
+  realpath,
   rename,
   rm,
   stat,
   writeFile,
   type FileHandle,
 } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import {
   BAGIT_TXT,
   formatBagInfo,
@@ -34,13 +36,23 @@ export class BagWriter {
 
   private constructor(readonly dir: string) {}
 
-  /** A fresh temp dir next to `finalPath` (same file system, so the last step is a rename). */
-  static async create(finalPath: string): Promise<BagWriter> {
+  /**
+   * A fresh temp dir next to `finalPath` (same file system, so the last step is a rename). Its
+   * real path is checked once more against the archive (`archiveDir`): what the kernel resolved
+   * is the last word on where the evidence copies would go.
+   */
+  static async create(finalPath: string, archiveDir: string): Promise<BagWriter> {
     const dir = join(
       dirname(finalPath),
       `.${basename(finalPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`,
     );
     await mkdir(dir, { recursive: false });
+    try {
+      refuseInside(await realpath(dir), await realpath(archiveDir), finalPath);
+    } catch (e) {
+      await rm(dir, { recursive: true, force: true });
+      throw e;
+    }
     return new BagWriter(dir);
   }
 
@@ -177,6 +189,78 @@ export class BagWriter {
 }
 
 /**
+ * Refuses an --out inside the archive folder (EXPORT_OUT_INSIDE_ARCHIVE), symbolic links
+ * resolved: the longest part of the path that exists is resolved by the kernel (realpath), so a
+ * link anywhere on the way that points into the archive counts. Nothing is created before.
+ */
+export async function checkOutsideArchive(out: string, archiveDir: string): Promise<void> {
+  let archive: string;
+  try {
+    archive = await realpath(archiveDir);
+  } catch {
+    return; // no archive there: opening it says so (ARCHIVE_NOT_FOUND)
+  }
+  // Not path.resolve: that folds `link/..` by text, where the kernel follows the link first.
+  const parts = (isAbsolute(out) ? out : `${process.cwd()}${sep}${out}`).split(sep);
+  for (let n = parts.length; n > 0; n--) {
+    let base: string;
+    try {
+      base = await realpath(parts.slice(0, n).join(sep) || sep);
+    } catch {
+      continue;
+    }
+    refuseInside(join(base, ...parts.slice(n)), archive, out);
+    return;
+  }
+}
+
+function refuseInside(path: string, archive: string, out: string): void {
+  if (path === archive || path.startsWith(archive.endsWith(sep) ? archive : `${archive}${sep}`)) {
+    throw new ExportError(
+      'EXPORT_OUT_INSIDE_ARCHIVE',
+      `--out ${out} is inside the archive folder ${archive}: give a place outside it (a second disk, the recipient's medium)`,
+    );
+  }
+}
+
+/**
+ * Removes the `.NAME.partial-PID-…` siblings of `out` that a killed export left (copies of
+ * evidence on the target medium), unless their process still runs (this one included: a server
+ * may run two exports at once). Returns the paths removed.
+ * Only names of exactly that shape are touched; a link of that name is removed, never followed.
+ */
+export async function removeStalePartials(out: string): Promise<string[]> {
+  const dir = dirname(out);
+  const escaped = basename(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const shape = new RegExp(`^\\.${escaped}\\.partial-(\\d+)-[0-9a-f]{8}(\\.zip)?$`);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.sort()) {
+    const pid = Number(shape.exec(name)?.[1] ?? NaN);
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    const path = join(dir, name);
+    await lstat(path); // still there
+    await rm(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
  * Refuses an --out that holds anything (nothing is harmed: we never write into it). A missing
  * path or an empty directory is fine; for a .zip the file must not exist.
  */
@@ -185,6 +269,9 @@ export async function checkOutFree(out: string, isZip: boolean): Promise<void> {
   try {
     st = await stat(out);
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && (await lstat(out).catch(() => null)) !== null) {
+      throw new ExportError('EXPORT_OUT_EXISTS', `--out ${out} is a symbolic link to nothing: give a new path`);
+    }
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     // A new path: make its parent folders, where the partial bag is built beside it.
     try {

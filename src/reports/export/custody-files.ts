@@ -39,13 +39,14 @@ const CHUNK = 5000;
  * exported item's ingestion entry; custody/ledger.jsonl, the exact lines of the entries that
  * touch the selection (or all, --full-ledger); and the PREMIS-style events of those entries.
  * With --redact, source-register, -identity and -read entries (which carry the sealed identity or
- * a custodian's reason) stay out even of a full ledger, and are listed as withheld.
+ * a custodian's reason) stay out even of a full ledger, and are listed as withheld; so do, always,
+ * the metadata-extraction entries of withdrawn objects.
  */
 export async function writeLedgerFiles(
   snapshot: Archive,
   bag: BagWriter,
   items: readonly ExportedItem[],
-  opts: { fullLedger: boolean; redact: boolean },
+  opts: { fullLedger: boolean; redact: boolean; withdrawn: ReadonlySet<string> },
 ): Promise<LedgerFilesResult> {
   const size = snapshot.treeSize;
   const bySeq = new Map(items.map((e) => [e.item.seq, e.item]));
@@ -79,6 +80,14 @@ export async function writeLedgerFiles(
           out.withheldEntries.push({
             seq: e.seq,
             reason: 'source record (sealed identity, custodian access): withheld under --redact',
+          });
+          continue;
+        }
+        if (e.type === 'metadata extraction' && e.objects.some((o) => opts.withdrawn.has(o))) {
+          // A withdrawal hides what was extracted from the object (GPS, EXIF); the ledger keeps it.
+          out.withheldEntries.push({
+            seq: e.seq,
+            reason: 'metadata extracted from a withdrawn object (GPS, EXIF): withheld',
           });
           continue;
         }

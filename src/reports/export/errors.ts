@@ -7,6 +7,8 @@ export type ExportErrorCode =
   | 'EXPORT_OPTIONS_INVALID'
   /** --out names a non-empty directory or an existing file (exit 2). */
   | 'EXPORT_OUT_EXISTS'
+  /** --out lies inside the archive folder, symbolic links resolved (exit 2). */
+  | 'EXPORT_OUT_INSIDE_ARCHIVE'
   /** --at names a tree size without a signed checkpoint, or the archive has none (exit 2). */
   | 'EXPORT_NOT_SIGNED'
   /** An id in the selection is not in the archive at the export's checkpoint (exit 1). */

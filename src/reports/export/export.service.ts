@@ -3,7 +3,13 @@ import type { JsonValue } from '../../core/canonical-json.js';
 import { examinationTables } from './examination-tables.js';
 import { toHex } from '../../core/sha256.js';
 import { baggingDate } from './bagit.js';
-import { BagWriter, checkOutFree, publish } from './bag-writer.adapter.js';
+import {
+  BagWriter,
+  checkOutFree,
+  checkOutsideArchive,
+  publish,
+  removeStalePartials,
+} from './bag-writer.adapter.js';
 import { sinceProof, writeLedgerFiles } from './custody-files.js';
 import { copyPayload, type Substitution, type Withheld } from './payload.js';
 import { ExportError } from './errors.js';
@@ -31,12 +37,18 @@ export interface ExportOptions {
   sinceCheckpoint?: string;
   organization?: string;
   softwareVersion: string;
+  /** Called once the evidence is copied into the partial bag (crash tests kill the process here). */
+  afterPayload?: () => void;
 }
 
 export interface ExportDeps {
   /** Opens the archive: read-only at a tree size (a snapshot), or for writing the export's entry. */
   open(mode: 'read' | 'write', at?: number): Promise<Archive>;
   now(): number;
+  /** The archive folder: --out must lie outside it. */
+  archiveDir: string;
+  /** Told at once about each leftover of a killed export removed from the target (stderr). */
+  removedPartial?: (path: string) => void;
 }
 
 export interface ExportResult {
@@ -52,6 +64,8 @@ export interface ExportResult {
   tagmanifest_sha256: string;
   ledger_seq: number;
   notes: string[];
+  /** `.NAME.partial-…` leftovers of killed exports to the same target, removed first. */
+  partials_removed: string[];
 }
 
 /**
@@ -65,9 +79,12 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     throw new ExportError('EXPORT_OPTIONS_INVALID', '--blur-images goes with --redact');
   const terms = parseSelection(opts.selection);
   const zip = opts.out.toLowerCase().endsWith('.zip');
+  await checkOutsideArchive(opts.out, deps.archiveDir);
+  const partialsRemoved = await removeStalePartials(opts.out);
+  for (const p of partialsRemoved) deps.removedPartial?.(p);
   await checkOutFree(opts.out, zip);
   const treeSize = await chooseTreeSize(deps, opts.at);
-  const bag = await BagWriter.create(opts.out);
+  const bag = await BagWriter.create(opts.out, deps.archiveDir);
   let built: Awaited<ReturnType<typeof buildBag>>;
   let artefact = bag.dir;
   let ledgerSeq: number;
@@ -97,7 +114,13 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     );
   }
   if (zip) await bag.discard();
-  return { ...built.result, out: opts.out, zip, ledger_seq: ledgerSeq };
+  return {
+    ...built.result,
+    out: opts.out,
+    zip,
+    ledger_seq: ledgerSeq,
+    partials_removed: partialsRemoved,
+  };
 }
 
 /** The latest signed checkpoint, or --at N when N is one (RFC 9162 proofs are against a signed root). */
@@ -147,18 +170,17 @@ async function buildBag(
   }
   const consistency =
     opts.sinceCheckpoint === undefined ? null : sinceProof(snapshot, opts.sinceCheckpoint);
-  const { items: chosen, withdrawn } = await resolveSelection(
-    snapshot,
-    opts.terms,
-    await withdrawals(snapshot),
-  );
+  const withdrawnNow = await withdrawals(snapshot);
+  const { items: chosen, withdrawn } = await resolveSelection(snapshot, opts.terms, withdrawnNow);
   const { exported, substituted, withheld } = await copyPayload(
     snapshot,
     bag,
     chosen,
     withdrawn,
     opts.blurImages,
+    new Set(withdrawnNow.keys()),
   );
+  opts.afterPayload?.();
   const [last] = await snapshot.ledger.read(size - 1, size);
   for (const t of [
     itemsTable(exported),
@@ -180,6 +202,7 @@ async function buildBag(
   const ledgerFiles = await writeLedgerFiles(snapshot, bag, exported, {
     fullLedger: opts.fullLedger,
     redact: opts.redact,
+    withdrawn: new Set(withdrawnNow.keys()),
   });
   await bag.writeFile('custody/verifier-key.txt', `${snapshot.verifierKey}\n`);
   await bag.writeFile(

@@ -2,6 +2,7 @@ import type { Archive } from '../../app.js';
 import type { ItemsTable } from '../../db/schema.js';
 import { itemBagPath } from './bagit.js';
 import type { BagWriter } from './bag-writer.adapter.js';
+import { withheldContainers } from './containers.js';
 import { blurredPreview, isImage } from './previews.adapter.js';
 import type { Withdrawal } from './select.js';
 import type { ExportedItem } from './tables.js';
@@ -44,8 +45,10 @@ export async function copyPayload(
   chosen: readonly ItemsTable[],
   withdrawn: readonly { item: ItemsTable; withdrawal: Withdrawal }[],
   blurImages: boolean,
+  withdrawnObjects: ReadonlySet<string>,
 ): Promise<{ exported: ExportedItem[]; substituted: Substitution[]; withheld: Withheld[] }> {
   const size = snapshot.treeSize;
+  const containers = await withheldContainers(snapshot, chosen, withdrawnObjects, blurImages);
   const sources = new Map((await snapshot.index.listDeliveries()).map((d) => [d.id, d.source]));
   const withheld: Withheld[] = withdrawn.map(({ item, withdrawal: w }) => ({
     item_id: item.id,
@@ -62,6 +65,13 @@ export async function copyPayload(
   let failure: { error: unknown } | null = null;
   for (const item of chosen) {
     const source = sources.get(item.delivery_id) ?? '';
+    const containerReason = containers.get(item.id);
+    if (containerReason !== undefined) {
+      // Its row, entry and proof travel; its bytes, which hold the members', do not.
+      withheld.push({ item_id: item.id, reason: containerReason, substitute: null, kind: 'withheld', sha256: item.sha256 });
+      exported.push({ item, bagPath: null, source, withheld: containerReason });
+      continue;
+    }
     if (blurImages && isImage(item)) {
       const preview = await blurredPreview(snapshot, item);
       if (preview === null) {

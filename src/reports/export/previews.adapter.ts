@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Archive } from '../../app.js';
-import { decodeForAnalysis, writePreviews } from '../../analysis/image/image-decode.adapter.js';
+import { ensurePreviews } from '../../analysis/image/preview-cache.adapter.js';
 import type { ItemsTable } from '../../db/schema.js';
-import { previewPaths } from '../../jobs/analysis-worker.service.js';
 import { ExportError } from './errors.js';
 
 /** The small previews only: 256 px on the long edge, greyscale, Gaussian blur sigma 16. */
@@ -28,13 +25,16 @@ export async function blurredPreview(archive: Archive, item: ItemsTable): Promis
       `--blur-images: image ${item.id} has not been analysed yet (run \`custody analyze\`, then export again)`,
     );
   }
-  const paths = previewPaths(archive, item.sha256, PREVIEW_SIZE);
-  if (existsSync(paths.blurred)) return paths.blurred;
   try {
-    const decoded = await decodeForAnalysis(await readFile(archive.store.pathOf(item.sha256)));
-    await writePreviews(decoded.raster, analysis.orientation, PREVIEW_SIZE, paths);
+    const paths = await ensurePreviews(
+      archive.config.archiveDir,
+      archive.store.pathOf(item.sha256),
+      item.sha256,
+      PREVIEW_SIZE,
+      analysis.orientation,
+    );
+    return paths.blurred;
   } catch {
     return null; // undecodable bytes (the analysis warned about them): nothing safe to show
   }
-  return paths.blurred;
 }

@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import type { JsonValue } from '../../core/canonical-json.js';
+import { withdrawalsNow } from '../../archive/withdrawal.service.js';
 import type { ItemsTable } from '../../db/schema.js';
 import { ExportError } from './errors.js';
 import type { SelectionTerm } from './selection.js';
@@ -102,27 +102,8 @@ function notFound(message: string): ExportError {
 /** Every lawful withdrawal in the whole ledger, by object: those in the snapshot and any since. */
 export async function withdrawals(snapshot: Archive): Promise<Map<string, Withdrawal>> {
   const out = new Map<string, Withdrawal>();
-  for (const r of await snapshot.index.dumpTable('withdrawals')) {
-    out.set(String(r.sha256), {
-      seq: Number(r.seq),
-      sha256: String(r.sha256),
-      reason: String(r.reason),
-      authority: String(r.authority),
-    });
-  }
-  for (let from = snapshot.treeSize; from < snapshot.ledger.size; from += 5000) {
-    for (const s of await snapshot.ledger.read(from, Math.min(snapshot.ledger.size, from + 5000))) {
-      const { entry: e } = s;
-      const sha = e.objects[0];
-      if (e.type !== 'withdrawal' || sha === undefined || out.has(sha)) continue;
-      const text = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
-      out.set(sha, {
-        seq: e.seq,
-        sha256: sha,
-        reason: text(e.details.reason),
-        authority: text(e.details.authority),
-      });
-    }
+  for (const [sha, w] of await withdrawalsNow(snapshot)) {
+    out.set(sha, { seq: w.seq, sha256: w.sha256, reason: w.reason, authority: w.authority });
   }
   return out;
 }

@@ -174,6 +174,9 @@ function exhibitsSection(c: CiteContext, input: ReportInput): Section {
     ),
   ];
   input.exhibits.forEach((e, i) => {
+    if (e.thumbnailWithheld !== undefined) {
+      blocks.push({ kind: 'p', style: 'note', parts: [`E${i + 1}: no image shown: ${e.thumbnailWithheld}.`] });
+    }
     if (e.thumbnail !== null) {
       blocks.push({
         kind: 'image',

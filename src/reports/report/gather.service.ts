@@ -20,8 +20,8 @@ import type { ReportInput } from './input.js';
 export interface GatherPorts {
   /** The result of `custody verify` run on the whole archive while the report is made. */
   readonly verify: ReportInput['verify'];
-  /** data: URI of an object's unblurred 256 px thumbnail (only called with --include-images). */
-  readonly thumbnail: ((sha256: string) => Promise<string>) | null;
+  /** data: URI of an object's unblurred 256 px thumbnail, null when withdrawn (only called with --include-images). */
+  readonly thumbnail: ((sha256: string) => Promise<string | null>) | null;
   /** One StatisticsReport per sampling plan at this checkpoint (`custody stats`). */
   readonly statistics: (archive: Archive) => Promise<StatisticsReport[]>;
 }
@@ -121,13 +121,15 @@ async function gatherExhibits(
         `--exhibits: no item ${id} in this archive at tree size ${archive.treeSize}`,
       );
     }
+    const thumb = thumbnail === null ? null : await thumbnail(item.sha256);
     out.push({
       item: item.id,
       name: item.name,
       sha256: item.sha256,
       seq: item.seq,
       proof: archive.ledger.inclusionProof(item.seq, archive.treeSize).map(toHex),
-      thumbnail: thumbnail === null ? null : await thumbnail(item.sha256),
+      thumbnail: thumb,
+      ...(thumbnail !== null && thumb === null ? { thumbnailWithheld: 'the object is withdrawn' } : {}),
     });
   }
   return out;

@@ -76,5 +76,7 @@ export interface ReportInput {
     readonly proof: readonly string[];
     /** data: URI of a 256 px thumbnail; null unless --include-images. */
     readonly thumbnail: string | null;
+    /** --include-images, but the object is withdrawn: why no thumbnail is shown (else absent). */
+    readonly thumbnailWithheld?: string;
   }[];
 }
