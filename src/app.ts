@@ -277,9 +277,12 @@ function databaseTarget(config: Config, manifest: ArchiveManifest): DatabaseTarg
 async function readManifest(path: string, dir: string): Promise<ArchiveManifest> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir} (create one with \`custody init --archive ${dir}\`)`);
+    text = (await readSmall(path, 64 * 1024)).toString('utf8'); // bounded: no link, no FIFO
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir} (create one with \`custody init --archive ${dir}\`)`);
+    }
+    throw new ArchiveError('ARCHIVE_INVALID', `cannot read ${path}: ${(e as Error).message}`, { cause: e });
   }
   let m: Partial<ArchiveManifest>;
   try {

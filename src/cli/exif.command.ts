@@ -16,6 +16,9 @@ export const exifCommand: Command = {
       const sha256 = await resolveObject(archive, target);
       // A withdrawal hides what was extracted from the object too (GPS, EXIF): ITEM_WITHDRAWN.
       await assertNotWithdrawn(archive, sha256, 'metadata');
+      // ExifTool reads by path: check first, bounded, that the path holds a regular file (never
+      // a link or a FIFO put in its place).
+      await (await archive.store.openObject(sha256)).close();
       try {
         return await fullExifDump(archive.store.pathOf(sha256));
       } finally {

@@ -30,7 +30,7 @@ export const previewCommand: Command = {
       // Derived, regenerable, kept apart from the evidence: made on first request.
       const paths = await ensurePreviews(
         archive.config.archiveDir,
-        archive.store.pathOf(sha256),
+        () => archive.store.readObject(sha256),
         sha256,
         size,
         analysis.orientation,

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
 import { previewPaths as previewPathsIn, type PreviewPaths } from '../analysis/image/preview-cache.adapter.js';
 import { analyzeImage, ANALYZER, isAnalysable } from '../analysis/image/image-analysis.service.js';
@@ -29,7 +28,7 @@ export async function runAnalysisJobs(
   await jobs.resetRunning();
   const summary: AnalyzeSummary = { done: 0, skipped: 0, failed: [], remaining: 0 };
   const deps = {
-    readObject: (sha: string) => readFile(archive.store.pathOf(sha)),
+    readObject: (sha: string) => archive.store.readObject(sha),
     previewPaths: (sha: string, size: number) => previewPaths(archive, sha, size),
     maxPixels: archive.config.imageMaxPixels,
   };

@@ -38,7 +38,7 @@ export class CheckpointFiles {
       throw new CheckpointFileError('CHECKPOINT_UNREADABLE', `cannot read the checkpoints folder ${this.dir} (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { cause: e });
     }
     for (const n of names) {
-      if (n.includes('.checkpoint.tmp-')) await rm(join(this.dir, n), { force: true });
+      if (n.includes('.checkpoint.tmp-')) await rm(join(this.dir, n), { force: true, recursive: true });
     }
   }
 
@@ -99,7 +99,8 @@ export class CheckpointFiles {
   async write(size: number, note: string): Promise<void> {
     const final = join(this.dir, fileName(size));
     const tmp = `${final}.tmp-${process.pid}`;
-    const fh = await open(tmp, 'w', 0o644);
+    await rm(tmp, { force: true, recursive: true }); // a leftover of ours, or anything planted under the name
+    const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
     try {
       await fh.writeFile(note, 'utf8');
       await fh.sync();

@@ -16,6 +16,7 @@ export type LedgerErrorCode =
   | 'LEDGER_CHECKPOINT_MISMATCH'
   | 'LEDGER_TRUNCATED'
   | 'LEDGER_ROLLED_BACK'
-  | 'LEDGER_NO_UNAUTHENTICATED_TAIL';
+  | 'LEDGER_NO_UNAUTHENTICATED_TAIL'
+  | 'LEDGER_NOT_REGULAR';
 
 export class LedgerError extends CustodyError<LedgerErrorCode> {}

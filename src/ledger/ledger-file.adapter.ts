@@ -34,9 +34,10 @@ export class LedgerFile {
   ): Promise<LedgerFile> {
     // A writer opens with O_APPEND, so no write of ours can land anywhere but the end, and
     // never follows a link in place of the ledger.
-    const flags = mode === 'write' ? constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW : constants.O_RDONLY | constants.O_NOFOLLOW;
+    const flags = (mode === 'write' ? constants.O_RDWR | constants.O_APPEND : constants.O_RDONLY) | constants.O_NOFOLLOW | constants.O_NONBLOCK;
     const handle = await open(path, flags);
     try {
+      if (!(await handle.stat()).isFile()) throw new LedgerError('LEDGER_NOT_REGULAR', `${path} is not a regular file (a FIFO, a device or a folder in the ledger's place)`);
       const offsets: number[] = [];
       let lastLine = lineDigest(Buffer.alloc(0));
       const end = await scanLines(handle, (line, offset) => {

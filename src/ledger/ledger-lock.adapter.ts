@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import fsx from 'fs-native-extensions';
@@ -39,7 +40,8 @@ export class LedgerLock {
     const deadline = Date.now() + opts.timeoutMs;
     for (;;) {
       // An exclusive OFD lock needs a descriptor open for writing, a shared one for reading.
-      const handle = await open(paths.ledger, opts.kind === 'exclusive' ? 'r+' : 'r');
+      // Never through a link, never blocking on a FIFO in the ledger's place.
+      const handle = await open(paths.ledger, (opts.kind === 'exclusive' ? constants.O_RDWR : constants.O_RDONLY) | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       let granted = false;
       try {
         granted = fsx.tryLock(handle.fd, 0, 0, { shared: opts.kind === 'shared' });

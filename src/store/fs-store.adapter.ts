@@ -104,7 +104,7 @@ export class FsObjectStore {
 
   /** A stream of an object's bytes (see `openObject`). */
   async openRead(sha256: string): Promise<ReadStream> {
-    return (await this.openObject(sha256)).createReadStream();
+    return (await this.openObject(sha256)).createReadStream({ highWaterMark: 1 << 20 });
   }
 
   /** An object's bytes, read whole (see `openObject`). */

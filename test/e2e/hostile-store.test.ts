@@ -241,3 +241,57 @@ describe('store file modes', () => {
     expect(loud.map((f) => [f.code, f.severity])).toEqual([['STORE_MODE_WORLD_READABLE', 'warning']]);
   });
 });
+
+describe('hostile store: every reader of the store and the archive files is bounded, not only verify', () => {
+  let base: TestArchive;
+  let target: string;
+
+  beforeAll(async () => {
+    ({ archive: base } = await buildArchive('hostile-readers'));
+    target = itemAt(await listItems(base), 'photos/nested/b.bin').sha256;
+  }, 120_000);
+
+  /** A subprocess killed after 60 s: a hang shows as a signal, not a pass. */
+  async function bounded(args: string[], a: TestArchive): Promise<{ code: number | null; stderr: string }> {
+    const r = await custody([...args, '--archive', a.dir], a.env, { timeoutMs: 60_000 });
+    expect(r.signal, `custody ${args.join(' ')} did not finish on its own (killed): ${r.stderr}`).toBeNull();
+    return { code: r.code, stderr: r.stderr };
+  }
+
+  for (const [what, plant] of [
+    ['a FIFO', (p: string) => execFileSync('mkfifo', [p])],
+    ['a link to /dev/zero', (p: string) => symlink('/dev/zero', p)],
+  ] as const) {
+    it(`an object replaced by ${what}: export refuses with EXPORT_OBJECT_UNREADABLE and exif with STORE_OBJECT_NOT_REGULAR, neither hangs`, async () => {
+      const a = await cloneArchive(base, 'hostile-readers-object');
+      await rm(objectPath(a.dir, target));
+      await plant(objectPath(a.dir, target));
+      const out = join(dirname(a.dir), 'bag');
+      const e = await bounded(['export', '--select', 'all', '--out', out], a);
+      expect(e.code).toBe(1);
+      expect(e.stderr).toContain('[EXPORT_OBJECT_UNREADABLE]');
+      const x = await bounded(['exif', target], a);
+      expect(x.code).toBe(1);
+      expect(x.stderr).toContain('[STORE_OBJECT_NOT_REGULAR]');
+    });
+  }
+
+  it('a FIFO in place of the ledger or of custody.json: exit 1 with a code, no hang', async () => {
+    const a = await cloneArchive(base, 'hostile-readers-ledger');
+    await rm(join(a.dir, 'ledger', 'entries.jsonl'));
+    execFileSync('mkfifo', [join(a.dir, 'ledger', 'entries.jsonl')]);
+    // Readers stop at the ledger; a writer stops earlier, at the key check, which reads the
+    // ledger's creation entry the same bounded way.
+    for (const [args, code] of [[['items'], 'LEDGER_NOT_REGULAR'], [['verify'], 'LEDGER_NOT_REGULAR'], [['checkpoint', '--sign'], 'KEY_RECORD_MISSING']] as const) {
+      const r = await bounded([...args], a);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(`[${code}]`);
+    }
+    const b = await cloneArchive(base, 'hostile-readers-manifest');
+    await rm(join(b.dir, 'custody.json'));
+    execFileSync('mkfifo', [join(b.dir, 'custody.json')]);
+    const r = await bounded(['items'], b);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('[ARCHIVE_INVALID]');
+  });
+});

@@ -35,14 +35,15 @@ export function previewPaths(archiveDir: string, sha256: string, size: number): 
  */
 export async function ensurePreviews(
   archiveDir: string,
-  objectPath: string,
+  /** The object's bytes, read only when a preview must be made (the store's bounded read). */
+  readObject: () => Promise<Buffer>,
   sha256: string,
   size: number,
   orientation: number | null,
 ): Promise<PreviewPaths> {
   const paths = previewPaths(archiveDir, sha256, size);
   if (!existsSync(paths.plain) || !existsSync(paths.blurred)) {
-    const decoded = await decodeForAnalysis(await readFile(objectPath), size === 1280 ? 1280 : undefined);
+    const decoded = await decodeForAnalysis(await readObject(), size === 1280 ? 1280 : undefined);
     await writePreviews(decoded.raster, orientation, size, paths);
   }
   return paths;

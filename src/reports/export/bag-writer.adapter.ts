@@ -71,13 +71,19 @@ export class BagWriter {
    * Streams `source` into the bag and returns its SHA-256, which must be `expectedSha256` when one
    * is given (evidence: the ledger's digest).
    */
-  async copyFile(path: string, source: string, expectedSha256: string | null): Promise<string> {
+  async copyFile(
+    path: string,
+    source: string | (() => Promise<AsyncIterable<unknown>>),
+    expectedSha256: string | null,
+  ): Promise<string> {
     await this.ensureDir(path);
     const out = await open(join(this.dir, path), 'wx');
     const hash = createHash('sha256');
     let size = 0;
     try {
-      for await (const chunk of createReadStream(source, { highWaterMark: 1 << 20 })) {
+      // A store object comes as a stream the store opened bounded (never through a link or a FIFO).
+      const chunks = typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : await source();
+      for await (const chunk of chunks) {
         hash.update(chunk as Buffer);
         size += (chunk as Buffer).length;
         await out.write(chunk as Buffer);
@@ -85,7 +91,7 @@ export class BagWriter {
     } catch (cause) {
       throw new ExportError(
         'EXPORT_OBJECT_UNREADABLE',
-        `cannot read ${expectedSha256 === null ? source : `object ${expectedSha256} from the store`}`,
+        `cannot read ${expectedSha256 === null ? String(source) : `object ${expectedSha256} from the store`}`,
         { cause },
       );
     } finally {

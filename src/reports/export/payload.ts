@@ -109,7 +109,7 @@ export async function copyPayload(
     if (inFlight.size >= COPIES_IN_FLIGHT) await Promise.race(inFlight);
     if (failure !== null) break;
     const copy: Promise<void> = bag
-      .copyFile(bagPath, snapshot.store.pathOf(item.sha256), item.sha256)
+      .copyFile(bagPath, () => snapshot.store.openRead(item.sha256), item.sha256)
       .then(
         () => undefined,
         (e: unknown) => {

@@ -28,7 +28,7 @@ export async function blurredPreview(archive: Archive, item: ItemsTable): Promis
   try {
     const paths = await ensurePreviews(
       archive.config.archiveDir,
-      archive.store.pathOf(item.sha256),
+      () => archive.store.readObject(item.sha256),
       item.sha256,
       PREVIEW_SIZE,
       analysis.orientation,

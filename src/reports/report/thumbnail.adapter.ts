@@ -21,7 +21,7 @@ export async function exhibitThumbnail(archive: Archive, sha256: string): Promis
   }
   const paths = await ensurePreviews(
     archive.config.archiveDir,
-    archive.store.pathOf(sha256),
+    () => archive.store.readObject(sha256),
     sha256,
     256,
     analysis.orientation,
