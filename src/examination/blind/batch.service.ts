@@ -169,7 +169,7 @@ export async function adjudicateCases(archive: Archive, ref: string, adjudicator
     }
     try {
       const final = applyAdjudication(codebook, outcome.answers, l.decisions);
-      drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions as unknown as JsonValue, final: final as unknown as JsonValue }, adjudicator));
+      drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions, final: final as unknown as JsonValue }, adjudicator));
       written.push({ line: l.line, case: caseId });
     } catch (e) {
       if (!(e instanceof ExaminationError)) throw e;
@@ -208,7 +208,7 @@ function openSealed(archive: Archive, sample: SamplesTable, s: { examiner: strin
 
 function canonicalOrNull(value: unknown): string | null {
   try {
-    return canonicalize(value as JsonValue);
+    return canonicalize(value);
   } catch {
     return null;
   }
