@@ -29,6 +29,8 @@ export type FindingCode =
   | 'DB_LEDGER_LAG'
   | 'DB_AHEAD_OF_LEDGER'
   | 'SAMPLE_DRAW_MISMATCH'
+  /** A seed entry names a checkpoint that does not cover the frame, or not with the ledger's root. */
+  | 'SAMPLE_SEED_CHECKPOINT_INVALID'
   | 'EXAMINATION_REVEAL_MISMATCH';
 
 export type Severity = 'error' | 'warning' | 'info';
