@@ -4,6 +4,7 @@ import { openArchive } from '../app.js';
 import { exportBag, packageRoot, type ExportResult } from '../reports/export/index.js';
 import { flag, printJson, requireStr, str, UsageError, type Command } from './command.js';
 import { atOption, configFrom, wantsJson } from './context.js';
+import { progressLine } from './progress.js';
 
 const SELECT_HELP =
   'selection: all | items:ID[,ID…] | delivery:ID | subjects:ID[,ID…] | sample:ID | source:CODENAME, joined with + for a union';
@@ -41,11 +42,13 @@ export const exportCommand: Command = {
     const config = configFrom(args, io);
     const organization = str(args, 'organization') ?? (io.env.CUSTODY_ORGANIZATION || undefined);
     const at = atOption(args);
+    const progress = progressLine(io, args);
     const result = await exportBag(
       {
         open: (mode, size) =>
           openArchive(config, mode, 'export', size === undefined ? {} : { at: size }),
         now: Date.now,
+        ...(progress === undefined ? {} : { onProgress: progress.report }),
       },
       {
         selection,
@@ -59,6 +62,7 @@ export const exportCommand: Command = {
         softwareVersion: version(),
       },
     );
+    progress?.end();
     for (const n of result.notes) io.stderr(`custody: note: ${n}\n`);
     if (wantsJson(args)) printJson(io, result);
     else printText(io.stdout, result);

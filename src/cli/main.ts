@@ -122,6 +122,7 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
   } catch (e) {
     if (e instanceof CustodyError) {
       const code = (e as CustodyError).code;
+      if (io.isTty) io.stderr('\r\x1b[K'); // a progress line may stand unfinished
       io.stderr(`custody: ${e.message} [${code}]\n`);
       for (const line of problemLines((e as CustodyError).details.errors)) io.stderr(`  ${line}\n`);
       return USAGE_CODES.has(code) ? EXIT.usage : EXIT.finding;
