@@ -18,7 +18,6 @@ import {
   type ReportInput,
   type ReportTemplate,
 } from '../reports/report/index.js';
-import { hashFiles } from '../store/hash-files.adapter.js';
 import { CODE_VERSION } from '../version.js';
 import { flag, list, printJson, requireStr, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
