@@ -18,7 +18,7 @@ export const examineCommand: Command = {
   name: 'examine',
   summary: 'blind, independent examination of a sample: assign examiners, print a case form, submit a sealed answer, see progress',
   usage:
-    'custody examine assign PLAN --examiners A,B[,C…] [--per-case K] | examine form PLAN CASE [--json] [--out FILE] | examine form PLAN [CASE] --csv [--out FILE] | ' +
+    'custody examine assign PLAN --examiners A,B[,C…] [--per-case K] | examine form PLAN CASE [--json] [--unblurred] [--out FILE] | examine form PLAN [CASE] --csv [--out FILE] | ' +
     'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl|FILE.csv (one {"case", "form"} per line, or the --csv sheet filled in; all lines or none) | examine status PLAN [--at N] | examine show PLAN CASE [--at N]   (as --actor / CUSTODY_ACTOR; all with [--json])',
   options: {
     examiners: { type: 'string' },
@@ -27,6 +27,7 @@ export const examineCommand: Command = {
     forms: { type: 'string' },
     out: { type: 'string' },
     csv: { type: 'boolean' },
+    unblurred: { type: 'boolean' },
     at: { type: 'string' },
   },
   async run(args, io) {
@@ -66,9 +67,10 @@ export const examineCommand: Command = {
         }
         const form = await withArchive(args, io, 'read', 'examine form', async (a) => {
           const f = await caseForm(a, plan, needCase(), actor);
-          // Blurred previews by default, as `custody preview` gives them; none made here.
+          // Blurred previews by default (--unblurred for the plain ones), as `custody analyze` made them.
           const images = f.images.map((i) => {
-            const path = previewPaths(a, i.sha256, 256).blurred;
+            const paths = previewPaths(a, i.sha256, 256);
+            const path = flag(args, 'unblurred') ? paths.plain : paths.blurred;
             return { item: i.item, sha256: i.sha256, preview: existsSync(path) ? path : null };
           });
           return { f, images, codebook: sampleCodebook(await loadSample(a, plan)) };

@@ -70,7 +70,7 @@ export function readableSheet(codebook: Codebook, head: { sample: string; case: 
   const out: string[] = [];
   const wrap = (text: string, indent: string): string => indent + text.replace(/\s+/g, ' ').trim();
   out.push(`Examination form: plan ${head.sample}, case ${head.case}`, `Codebook ${codebook.version}: ${codebook.title}`, '', wrap(codebook.instructions, ''), '');
-  out.push('Photographs (blurred previews; `custody preview ITEM --unblurred` for the original view):');
+  out.push('Photographs (previews; blurred unless --unblurred; `custody preview ITEM --size 1280 --unblurred` for a larger view):');
   if (images.length === 0) out.push('  (none linked to this case)');
   for (const i of images) out.push(`  ${i.preview ?? `(no preview yet: run \`custody analyze\`) item ${i.item}`}`);
   out.push('', 'sex: one of', ...codebook.sexes.map((s) => `  ${s.code.padEnd(14)} ${s.label}`));
