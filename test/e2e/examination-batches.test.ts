@@ -3,6 +3,7 @@
 // lines already recorded identically, so a corrected file can be run again. Also: the CSV answer
 // sheet round trip, the readable form, and an adjudicator setting the regions that follow from a
 // decided value. In-process CLI on a small sample over items.
+import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -41,6 +42,7 @@ describe('examination batches are all or nothing, and re-runnable', () => {
       await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 40 * i, g: 255 - 40 * i, b: 90 } } }).png().toFile(join(photos, `p${i}.png`));
     await ok('registrar', 'init');
     await ok('registrar', 'ingest', photos, '--source', 'KITE');
+    await ok('registrar', 'analyze');
     const drawn = JSON.parse((await ok('statistician', 'sample', 'draw', '--name', 'm', '--over', 'items', '--size', '4', '--json')).stdout) as { members: string[] };
     cases = drawn.members;
     await ok('coordinator', 'examine', 'assign', 'm', '--examiners', 'dr-a,dr-b');
@@ -88,6 +90,11 @@ describe('examination batches are all or nothing, and re-runnable', () => {
     expect(sheet).toContain('Photographs');
     expect(sheet).toContain(DEFAULT_CODEBOOK.findings[0]?.label ?? '?');
     expect(sheet).not.toContain('{');
+    const previews = sheet.match(/\S+\.256\.blurred\.webp/g) ?? [];
+    expect(previews).toHaveLength(1);
+    expect(existsSync(previews[0] ?? '')).toBe(true);
+    const plain = (await ok('dr-b', 'examine', 'form', 'm', cases[0] ?? '', '--unblurred')).stdout;
+    expect(plain).toMatch(/\S+\.256\.webp/);
     await ok('dr-b', 'examine', 'form', 'm', '--csv', '--out', join(dir, 'b.csv'));
     const blank = await readFile(join(dir, 'b.csv'), 'utf8');
     const [header, ...lines] = blank.trim().split(/\r?\n/);
