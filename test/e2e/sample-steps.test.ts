@@ -3,12 +3,13 @@
 // covering the frame entry is published; the seed entry names it; the redraw script reproduces
 // the draw from `sample frame --csv` and the seed alone; `verify` still redraws the sample.
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { custodyIn, ledgerPath } from '../support/archive-fixtures.js';
+import { canonicalize, type JsonValue } from '../../src/core/canonical-json.js';
+import { checkpointSizes, custodyIn, ledgerPath, readLedgerLines, resignCheckpoints, writeLedgerLines } from '../support/archive-fixtures.js';
 import { makeTempDir } from '../support/tmp.js';
 
 const BEACON = 'a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9A';
@@ -126,5 +127,31 @@ describe('sampling in steps', () => {
     const census = JSON.parse((await ok('sample', 'draw', '--name', 's3', '--over', 'items', '--census', '--json')).stdout) as { members: string[]; frame_size: number };
     expect(census.members).toHaveLength(census.frame_size);
     expect(census.frame_size).toBe(9);
+  });
+
+  it("verify catches an insider who rewrites the seed entry's checkpoint and re-signs (SAMPLE_SEED_CHECKPOINT_INVALID)", async () => {
+    const tamper = async (name: string, edit: (c: { size: number; root: string }, frameSeq: number) => void): Promise<string[]> => {
+      const copy = join(await makeTempDir(`custody-seed-${name}`), 'archive');
+      await cp(join(dir, 'archive'), copy, { recursive: true });
+      const lines = await readLedgerLines(copy);
+      const entries = lines.map((l) => JSON.parse(l) as { seq: number; details: Record<string, JsonValue> });
+      const frame = entries.find((e) => e.details.action === 'sample.frame' && (e.details.sample as { name: string }).name === 's1');
+      const seed = entries.find((e) => e.details.action === 'sample.seed' && e.details.sample === (frame?.details.sample as { id: string }).id);
+      expect(seed?.details.checkpoint).toBeDefined();
+      edit(seed?.details.checkpoint as { size: number; root: string }, frame?.seq ?? -1);
+      lines[seed?.seq ?? -1] = canonicalize(seed);
+      await writeLedgerLines(copy, lines);
+      const origin = (JSON.parse(await readFile(join(copy, 'custody.json'), 'utf8')) as { origin: string }).origin;
+      await resignCheckpoints({ dir: copy, origin, verifierKey: '', env: {} }, await checkpointSizes(copy));
+      const cenv = { CUSTODY_ARCHIVE: copy, CUSTODY_ACTOR: 'insider' };
+      expect((await custodyIn(['rebuild'], cenv)).code).toBe(0);
+      const v = await custodyIn(['verify', '--json'], cenv);
+      expect(v.code).toBe(1);
+      return (JSON.parse(v.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code);
+    };
+    // The seed claims to follow a checkpoint taken before the frame existed…
+    expect(await tamper('early', (c, frameSeq) => void (c.size = frameSeq))).toContain('SAMPLE_SEED_CHECKPOINT_INVALID');
+    // …or names a root that is not the ledger's.
+    expect(await tamper('root', (c) => void (c.root = '00'.repeat(32)))).toContain('SAMPLE_SEED_CHECKPOINT_INVALID');
   });
 });
