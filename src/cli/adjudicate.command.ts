@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { adjudicateCase, revealedCase } from '../examination/blind/examination.service.js';
+import { adjudicateCases, type AdjudicateLine } from '../examination/blind/batch.service.js';
 import { ExamError } from '../examination/blind/examination-errors.js';
 import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
 import type { AdjudicationDecision } from '../examination/commitment/index.js';
@@ -11,7 +12,7 @@ export const adjudicateCommand: Command = {
   name: 'adjudicate',
   summary: "decide where a case's examiners disagree, with a reason for each decision (after every answer is revealed)",
   usage:
-    'custody adjudicate PLAN [CASE] --list | custody adjudicate PLAN --batch FILE.json ([{"case", "decisions": [{field, value, reason}]}]) | custody adjudicate PLAN CASE --set FIELD=VALUE… --reason TEXT | custody adjudicate PLAN CASE --decisions FILE.json   (as --actor; [--json])',
+    'custody adjudicate PLAN [CASE] --list | custody adjudicate PLAN --batch FILE.json|FILE.jsonl ([{"case", "decisions": [{field, value, reason}]}], or one {"case", "decisions"} per line; all cases or none) | custody adjudicate PLAN CASE --set FIELD=VALUE… --reason TEXT | custody adjudicate PLAN CASE --decisions FILE.json   (as --actor; [--json])',
   options: {
     list: { type: 'boolean' },
     set: { type: 'string', multiple: true },
@@ -33,17 +34,11 @@ export const adjudicateCommand: Command = {
       return 0;
     }
     if (batch !== undefined && plan !== undefined && caseId === undefined) {
-      const cases = await readJsonArray(batch, '--batch');
+      const lines = await readBatch(batch);
       const adjudicator = configFrom(args, io).actor;
-      const done = await withArchive(args, io, 'write', 'adjudicate', async (a) => {
-        for (const c of cases as { case: string; decisions: AdjudicationDecision[] }[]) {
-          if (typeof c?.case !== 'string' || !Array.isArray(c.decisions)) throw new UsageError(`--batch ${batch}: expected [{"case": ID, "decisions": [...]}]`);
-          await adjudicateCase(a, plan, c.case, c.decisions, adjudicator);
-        }
-        return cases.length;
-      });
-      if (wantsJson(args)) printJson(io, { plan, adjudicator, adjudicated: done });
-      else io.stdout(`${done} case(s) adjudicated\n`);
+      const r = await withArchive(args, io, 'write', 'adjudicate', (a) => adjudicateCases(a, plan, adjudicator, lines));
+      if (wantsJson(args)) printJson(io, { plan, adjudicator, adjudicated: r.written.length, skipped: r.skipped });
+      else io.stdout(`${r.written.length} case(s) adjudicated${r.skipped.length > 0 ? `; ${r.skipped.length} skipped, already adjudicated with the same decisions` : ''}\n`);
       return 0;
     }
     if (rest.length > 0 || plan === undefined || caseId === undefined) throw new UsageError(`usage: ${this.usage}`);
@@ -92,4 +87,75 @@ async function readJsonArray(file: string, option: string): Promise<unknown[]> {
   }
   if (!Array.isArray(parsed)) throw new UsageError(`${option} ${file}: expected a JSON array`);
   return parsed as unknown[];
+}
+
+/**
+ * A batch file: a JSON array of {case, decisions}, or JSON lines of them. Each case keeps the file
+ * line where it starts, for the error report. Untrusted input.
+ */
+async function readBatch(file: string): Promise<AdjudicateLine[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --batch ${file}: ${(e as Error).message}`);
+  }
+  let items: { line: number; value: unknown; problem?: string }[];
+  if (text.trimStart().startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`--batch ${file} is not JSON: ${(e as Error).message}`);
+    }
+    const starts = elementLines(text);
+    items = (parsed as unknown[]).map((value, i) => ({ line: starts[i] ?? 1, value }));
+  } else {
+    items = [];
+    text.split('\n').forEach((raw, i) => {
+      if (raw.trim() === '') return;
+      try {
+        items.push({ line: i + 1, value: JSON.parse(raw) });
+      } catch (e) {
+        items.push({ line: i + 1, value: null, problem: `not JSON (${(e as Error).message})` });
+      }
+    });
+  }
+  return items.map(({ line, value, problem }): AdjudicateLine => {
+    const v = value as { case?: unknown; decisions?: unknown } | null;
+    const caseId = typeof v?.case === 'string' ? v.case : null;
+    if (problem !== undefined || caseId === null || !Array.isArray(v?.decisions))
+      return { line, case: caseId, decisions: [], problem: { field: null, message: problem ?? 'expected {"case": ID, "decisions": [{field, value, reason}, …]}' } };
+    return { line, case: caseId, decisions: v.decisions as AdjudicationDecision[] };
+  });
+}
+
+/** The line on which each top-level element of a JSON array starts (the text parsed already). */
+function elementLines(text: string): number[] {
+  const lines: number[] = [];
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n') line++;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n') continue;
+    if (depth === 1 && expectElement && ch !== ']') {
+      lines.push(line);
+      expectElement = false;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') {
+      depth++;
+      if (depth === 1) expectElement = true;
+    } else if (ch === ']' || ch === '}') depth--;
+    else if (ch === ',' && depth === 1) expectElement = true;
+  }
+  return lines;
 }

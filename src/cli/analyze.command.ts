@@ -3,6 +3,7 @@ import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
+import { progressLine } from './progress.js';
 
 export const analyzeCommand: Command = {
   name: 'analyze',
@@ -14,16 +15,13 @@ export const analyzeCommand: Command = {
     const limit = limitText === undefined ? undefined : parseNonNegativeInt(limitText, '--limit');
     const summary = await withArchive(args, io, 'write', 'analyze', async (archive) => {
       const queued = await archive.jobs.enqueueMissing(isAnalysable);
-      const progress =
-        io.isTty && !wantsJson(args)
-          ? (done: number, pending: number) =>
-              io.stderr(`\r  analysed ${done}, pending ${pending}   `)
-          : undefined;
+      const line = progressLine(io, args);
+      const progress = line === undefined ? undefined : (done: number, pending: number) => line.report('analysed', done, done + pending);
       const s = await runAnalysisJobs(archive, archive.jobs, {
         ...(limit === undefined ? {} : { limit }),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
-      if (progress !== undefined) io.stderr('\n');
+      line?.end();
       return { ...s, queued };
     });
     if (wantsJson(args)) printJson(io, summary);

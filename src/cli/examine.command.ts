@@ -1,12 +1,17 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import {
   assignExaminers,
   caseForm,
   revealedCase,
   submitAnswer,
 } from '../examination/blind/examination.service.js';
-import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
-import { parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
+import { submitAnswers, type SubmitLine } from '../examination/blind/batch.service.js';
+import { formCsv, parseFormCsv, readableSheet } from '../examination/blind/form-sheet.js';
+import { caseOutcomes, loadSample, sampleCodebook } from '../examination/blind/outcomes.js';
+import { previewPaths } from '../jobs/analysis-worker.service.js';
+import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -14,14 +19,16 @@ export const examineCommand: Command = {
   name: 'examine',
   summary: 'blind, independent examination of a sample: assign examiners, print a case form, submit a sealed answer, see progress',
   usage:
-    'custody examine assign PLAN --examiners A,B[,C…] [--per-case K] | examine form PLAN CASE [--out FILE] | ' +
-    'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl (one {"case", "form"} per line) | examine status PLAN [--at N] | examine show PLAN CASE [--at N]   (as --actor / CUSTODY_ACTOR; all with [--json])',
+    'custody examine assign PLAN --examiners A,B[,C…] [--per-case K] | examine form PLAN CASE [--json] [--unblurred] [--out FILE] | examine form PLAN [CASE] --csv [--out FILE] | ' +
+    'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl|FILE.csv (one {"case", "form"} per line, or the --csv sheet filled in; all lines or none) | examine status PLAN [--at N] | examine show PLAN CASE [--at N]   (as --actor / CUSTODY_ACTOR; all with [--json])',
   options: {
     examiners: { type: 'string' },
     'per-case': { type: 'string' },
     form: { type: 'string' },
     forms: { type: 'string' },
     out: { type: 'string' },
+    csv: { type: 'boolean' },
+    unblurred: { type: 'boolean' },
     at: { type: 'string' },
   },
   async run(args, io) {
@@ -43,24 +50,49 @@ export const examineCommand: Command = {
         return 0;
       }
       case 'form': {
-        const form = await withArchive(args, io, 'read', 'examine form', (a) => caseForm(a, plan, needCase(), actor));
-        const text = `${JSON.stringify(form, null, 2)}\n`;
         const out = str(args, 'out');
-        if (out !== undefined) await writeFile(out, text, { flag: 'wx' });
-        else io.stdout(text);
+        const emit = async (text: string): Promise<void> => {
+          if (out !== undefined) await writeFile(out, text, { flag: 'wx' });
+          else io.stdout(text);
+        };
+        if (flag(args, 'csv')) {
+          // An answer sheet for the examiner's cases still to answer (or the one named).
+          const sheet = await withArchive(args, io, 'read', 'examine form --csv', async (a) => {
+            const sample = await loadSample(a, plan);
+            const mine = (await caseOutcomes(a, sample)).filter((c) => c.examiners.includes(actor) && !c.submitted.includes(actor)).map((c) => c.case);
+            const cases = caseId === undefined ? mine : (await caseForm(a, plan, caseId, actor)).case;
+            return formCsv(sampleCodebook(sample), typeof cases === 'string' ? [cases] : cases);
+          });
+          await emit(sheet);
+          return 0;
+        }
+        const form = await withArchive(args, io, 'read', 'examine form', async (a) => {
+          const f = await caseForm(a, plan, needCase(), actor);
+          // Blurred previews by default (--unblurred for the plain ones), as `custody analyze` made them.
+          const images = f.images.map((i) => {
+            const paths = previewPaths(a, i.sha256, 256);
+            const path = flag(args, 'unblurred') ? paths.plain : paths.blurred;
+            return { item: i.item, sha256: i.sha256, preview: existsSync(path) ? path : null };
+          });
+          return { f, images, codebook: sampleCodebook(await loadSample(a, plan)) };
+        });
+        await emit(wantsJson(args) ? `${JSON.stringify(form.f, null, 2)}\n` : readableSheet(form.codebook, form.f, form.images));
         return 0;
       }
       case 'submit': {
-        if (str(args, 'forms') !== undefined) {
+        const formsFile = str(args, 'forms');
+        if (formsFile !== undefined) {
           if (caseId !== undefined) throw new UsageError('with --forms, the cases are named in the file');
-          const forms = await readForms(str(args, 'forms') ?? '');
-          const results = await withArchive(args, io, 'write', 'examine submit', async (a) => {
-            const out = [];
-            for (const f of forms) out.push({ case: f.case, ...(await submitAnswer(a, plan, f.case, actor, f.form)) });
-            return out;
-          });
-          if (wantsJson(args)) printJson(io, { plan, examiner: actor, submitted: results });
-          else io.stdout(`${results.length} sealed answer(s) submitted; ${results.filter((r) => r.revealed).length} case(s) complete and revealed\n`);
+          const text = await readText(formsFile, '--forms');
+          const r = await withArchive(args, io, 'write', 'examine submit', async (a) =>
+            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text)),
+          );
+          if (wantsJson(args)) printJson(io, { plan, examiner: actor, submitted: r.written, skipped: r.skipped });
+          else
+            io.stdout(
+              `${r.written.length} sealed answer(s) submitted; ${r.revealed} case(s) complete and revealed` +
+                (r.skipped.length > 0 ? `; ${r.skipped.length} line(s) skipped, already submitted with the same answer\n` : '\n'),
+            );
           return 0;
         }
         const form = await readForm(args, this.usage);
@@ -116,27 +148,39 @@ async function readForm(args: ParsedArgs, usage: string): Promise<unknown> {
   }
 }
 
-/** JSON lines of {case, form}: many cases from one file, for scripted use. Untrusted input. */
-async function readForms(file: string): Promise<{ case: string; form: unknown }[]> {
-  let text: string;
+async function readText(file: string, option: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read --forms ${file}: ${(e as Error).message}`);
+    throw new UsageError(`cannot read ${option} ${file}: ${(e as Error).message}`);
   }
-  return text
-    .split('\n')
-    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
-    .filter(({ line }) => line !== '')
-    .map(({ line, n }) => {
-      let v: unknown;
-      try {
-        v = JSON.parse(line);
-      } catch (e) {
-        throw new UsageError(`--forms ${file}, line ${n}: not JSON (${(e as Error).message})`);
-      }
-      if (typeof v !== 'object' || v === null || typeof (v as { case?: unknown }).case !== 'string' || !('form' in v))
-        throw new UsageError(`--forms ${file}, line ${n}: expected {"case": ID, "form": {…}}`);
-      return v as { case: string; form: unknown };
-    });
+}
+
+/** A .csv file, or (whatever its name) text whose first line is the answer sheet's header. */
+function isCsv(file: string, text: string): boolean {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.csv') return true;
+  if (ext === '.jsonl' || ext === '.json' || ext === '.ndjson') return false;
+  return /^\uFEFF?"?case"?,/.test(text);
+}
+
+/** JSON lines of {case, form}: many cases from one file. Untrusted input; a bad line is reported with the others. */
+function parseFormLines(text: string): SubmitLine[] {
+  const out: SubmitLine[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '') return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
+      out.push({ line: i + 1, case: null, form: null, problem: { field: null, message: `not JSON (${(e as Error).message})` } });
+      return;
+    }
+    const c = typeof v === 'object' && v !== null ? (v as { case?: unknown }).case : undefined;
+    if (typeof c !== 'string' || !('form' in (v as object)))
+      out.push({ line: i + 1, case: typeof c === 'string' ? c : null, form: null, problem: { field: null, message: 'expected {"case": ID, "form": {…}}' } });
+    else out.push({ line: i + 1, case: c, form: (v as { form: unknown }).form });
+  });
+  return out;
 }

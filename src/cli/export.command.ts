@@ -5,6 +5,7 @@ import { exportBag, packageRoot, type ExportResult } from '../reports/export/ind
 import { flag, printJson, requireStr, str, UsageError, type Command } from './command.js';
 import { atOption, configFrom, wantsJson } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
+import { progressLine } from './progress.js';
 
 const SELECT_HELP =
   'selection: all | items:ID[,ID…] | delivery:ID | subjects:ID[,ID…] | sample:ID | source:CODENAME, joined with + for a union';
@@ -42,6 +43,7 @@ export const exportCommand: Command = {
     const config = configFrom(args, io);
     const organization = str(args, 'organization') ?? (io.env.CUSTODY_ORGANIZATION || undefined);
     const at = atOption(args);
+    const progress = progressLine(io, args);
     const result = await exportBag(
       {
         open: (mode, size) =>
@@ -50,6 +52,7 @@ export const exportCommand: Command = {
         archiveDir: config.archiveDir,
         removedPartial: (p) =>
           io.stderr(`custody: removed ${p}, left on the target by an export that was killed\n`),
+        ...(progress === undefined ? {} : { onProgress: progress.report }),
       },
       {
         selection,
@@ -68,6 +71,7 @@ export const exportCommand: Command = {
           : {}),
       },
     );
+    progress?.end();
     for (const n of result.notes) io.stderr(`custody: note: ${tt(n)}\n`);
     if (wantsJson(args)) printJson(io, result);
     else printText(io.stdout, result);

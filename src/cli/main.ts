@@ -128,15 +128,10 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
     const e = isDamagedIndexError(caught) ? indexCorruptError(caught) : caught;
     if (e instanceof CustodyError) {
       const code = (e as CustodyError).code;
+      if (io.isTty) io.stderr('\r\x1b[K'); // a progress line may stand unfinished
       // Line by line: a usage message is several lines; a name inside one is escaped.
       io.stderr(`custody: ${e.message.split('\n').map(terminalText).join('\n')} [${code}]\n`);
-      // Per-row problems (imports): one line each, with row and column.
-      const rows = (e as CustodyError).details.errors;
-      if (Array.isArray(rows)) {
-        for (const r of rows as { row?: unknown; column?: unknown; reason?: unknown }[]) {
-          io.stderr(`  row ${String(r.row)}, ${terminalText(String(r.column))}: ${terminalText(String(r.reason))}\n`);
-        }
-      }
+      for (const line of problemLines((e as CustodyError).details.errors)) io.stderr(`  ${terminalText(line)}\n`);
       return USAGE_CODES.has(code) ? EXIT.usage : EXIT.finding;
     }
     // A crash must never read as a finding.
@@ -145,6 +140,31 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
     );
     return EXIT.internal;
   }
+}
+
+/**
+ * One line per problem of a file (`details.errors`): import rows carry {row, column, reason},
+ * batch lines {line, case, field, message}. Problems with only a path ({path, message}, a single
+ * form) are already listed in the message. Nothing absent is ever printed.
+ */
+export function problemLines(errors: unknown): string[] {
+  if (!Array.isArray(errors)) return [];
+  const out: string[] = [];
+  for (const r of errors as Record<string, unknown>[]) {
+    if (typeof r !== 'object' || r === null || (r.row === undefined && r.line === undefined)) continue;
+    const where: string[] = [];
+    const add = (label: string, v: unknown): void => {
+      if ((typeof v === 'string' && v !== '') || typeof v === 'number') where.push(label === '' ? String(v) : `${label} ${v}`);
+    };
+    add('row', r.row);
+    add('line', r.line);
+    add('case', r.case);
+    add('', r.column);
+    add('', r.field);
+    const text = typeof r.reason === 'string' ? r.reason : typeof r.message === 'string' ? r.message : 'invalid';
+    out.push(`${where.join(', ')}: ${text}${typeof r.code === 'string' ? ` [${r.code}]` : ''}`);
+  }
+  return out;
 }
 
 function helpText(): string {

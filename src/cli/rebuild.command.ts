@@ -1,6 +1,7 @@
 import { rebuildIndex } from '../ledger/index-rebuild.service.js';
 import { printJson, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { progressLine } from './progress.js';
 
 export const rebuildCommand: Command = {
   name: 'rebuild',
@@ -9,7 +10,9 @@ export const rebuildCommand: Command = {
   options: {},
   async run(args, io) {
     // A missing index is made; a damaged one is moved aside and made anew (never exit 70).
-    const r = await withArchive(args, io, 'write', 'rebuild', (archive) => rebuildIndex(archive), { skipIndexSync: true, index: 'rebuild' });
+    const progress = progressLine(io, args);
+    const r = await withArchive(args, io, 'write', 'rebuild', (archive) => rebuildIndex(archive, progress?.report), { skipIndexSync: true, index: 'rebuild' });
+    progress?.end();
     if (wantsJson(args)) printJson(io, r);
     else {
       if (r.findings.some((x) => x.severity === 'error'))

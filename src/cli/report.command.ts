@@ -19,10 +19,11 @@ import {
   type ReportInput,
   type ReportTemplate,
 } from '../reports/report/index.js';
-import { hashFiles } from '../store/hash-files.adapter.js';
 import { CODE_VERSION } from '../version.js';
 import { flag, list, printJson, requireStr, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { progressLine, type ProgressFn } from './progress.js';
+import { countingHashFiles } from './verify.command.js';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -58,6 +59,7 @@ export const reportCommand: Command = {
       );
     const at = atOption(args);
 
+    const progress = progressLine(io, args);
     // The whole archive, still: verify it, and find the checkpoint (the latest signed one by default).
     const { size, verify } = await withArchive(
       args,
@@ -66,7 +68,7 @@ export const reportCommand: Command = {
       'report',
       async (archive) => ({
         size: at ?? (await latestSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin })) ?? 0,
-        verify: await runVerify(archive),
+        verify: await runVerify(archive, progress?.report),
       }),
       { lock: true, index: 'tolerate' },
     );
@@ -81,10 +83,14 @@ export const reportCommand: Command = {
         gatherReportInput(archive, exhibits, {
           verify,
           thumbnail: includeImages ? (sha) => exhibitThumbnail(archive, sha) : null,
-          statistics: (a) => statisticsOfEveryPlan(a),
+          statistics: (a) => {
+            progress?.report('statistics of every plan', 0);
+            return statisticsOfEveryPlan(a);
+          },
         }),
       { at: size },
     );
+    progress?.end();
     const model = buildReportModel(input, {
       template: template as ReportTemplate,
       generatedAt: new Date().toISOString(),
@@ -138,8 +144,8 @@ async function statisticsOfEveryPlan(archive: Archive): Promise<StatisticsReport
   return out;
 }
 
-async function runVerify(archive: Archive): Promise<ReportInput['verify']> {
-  const r = await verifyArchive({ archive, hashFiles: (p, cb) => hashFiles(p, cb) }, []);
+async function runVerify(archive: Archive, report?: ProgressFn): Promise<ReportInput['verify']> {
+  const r = await verifyArchive({ archive, hashFiles: countingHashFiles(report) }, [], report);
   return {
     ok: r.ok,
     ledgerSize: r.ledger.size,

@@ -1,16 +1,22 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
 import { defineCodebook } from '../examination/codebook/index.js';
 import { caseOutcomes, describeSample, loadSample } from '../examination/blind/outcomes.js';
-import { drawPlan, type PlanInput } from '../examination/sampling/plan.service.js';
-import { parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command } from './command.js';
-import { atOption, wantsJson, withArchive } from './context.js';
+import { drawPlan, recordFrame, type PlanInput } from '../examination/sampling/plan.service.js';
+import { drawRecorded, fixSeed, frameDetails, frameFileFor } from '../examination/sampling/steps.service.js';
+import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
+import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const sampleCommand: Command = {
   name: 'sample',
-  summary: 'sampling plans: freeze a frame, fix a seed, draw (each a ledger entry); show a plan and its cases',
+  summary: 'sampling plans: freeze a frame, fix a seed, draw (each a ledger entry; in one step or three); show a plan and its cases',
   usage:
-    'custody sample draw --name NAME --over subjects|items --method simple|systematic|stratified [--by unit|month] --size N [--population M] [--seed TEXT] [--codebook FILE.json] [--json] | ' +
+    'custody sample draw --name NAME --over subjects|items --method simple|systematic|stratified [--by unit|month] --size N|--census [--population M] [--seed TEXT] [--codebook FILE.json] [--json] | ' +
+    'in steps: custody sample frame NAME --over … --method … [--by …] --size N|--census [--population M] [--codebook FILE.json] [--csv [--out FILE]]; custody checkpoint --publish DIR; ' +
+    'custody sample seed NAME --beacon NAME --round N --value HEX [--published DIR (default $CUSTODY_PUBLISH_CHECKPOINTS)]; custody sample draw NAME | ' +
+    'custody sample frame NAME --csv [--out FILE] (the frame as scripts/redraw-sample.py reads it) | ' +
     'custody sample show NAME [--at N] [--json] | custody sample list [--at N] [--json]',
   options: {
     name: { type: 'string' },
@@ -21,44 +27,68 @@ export const sampleCommand: Command = {
     population: { type: 'string' },
     seed: { type: 'string' },
     codebook: { type: 'string' },
+    census: { type: 'boolean' },
+    csv: { type: 'boolean' },
+    out: { type: 'string' },
+    beacon: { type: 'string' },
+    round: { type: 'string' },
+    value: { type: 'string' },
+    published: { type: 'string' },
     at: { type: 'string' },
   },
   async run(args, io) {
     const [action, name, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     switch (action) {
+      case 'frame': {
+        if (name === undefined) throw new UsageError(`name the plan: sample frame NAME …\nusage: ${this.usage}`);
+        const creating = ['over', 'method', 'by', 'size', 'population', 'codebook'].some((k) => args.values[k] !== undefined) || flag(args, 'census');
+        if (creating) {
+          const input = await planInput(args, name, this);
+          const f = await withArchive(args, io, 'write', 'sample frame', (a) => recordFrame(a, input));
+          if (!flag(args, 'csv')) {
+            if (wantsJson(args)) printJson(io, { id: f.id, name, frame_size: f.frameSize, frame_digest: f.frameDigest, size: f.size, entries: { frame: f.seq }, merged_duplicate_objects: f.merged });
+            else
+              io.stdout(
+                `plan ${name} (${f.id}): frame of ${f.frameSize} frozen, ${f.size} to draw\n  frame  ${f.frameDigest}  (entry ${f.seq})\n` +
+                  `next: custody checkpoint --publish DIR, then custody sample seed ${name} --beacon NAME --round N --value HEX\n`,
+              );
+            return 0;
+          }
+        } else if (!flag(args, 'csv')) throw new UsageError(`sample frame ${name}: give the frame (--over, --method, --size|--census) or --csv to write it out\nusage: ${this.usage}`);
+        const file = await withArchive(args, io, 'read', 'sample frame --csv', async (a) => frameFileFor(await frameDetails(a, await loadSample(a, name))));
+        const out = str(args, 'out');
+        if (out !== undefined) {
+          await writeFile(out, file.text, { flag: 'wx' });
+          io.stderr(`wrote ${out}: python3 scripts/redraw-sample.py --${file.kind} ${out} --seed SEED ${file.kind === 'strata' ? '--n SIZE' : '--n SIZE --method METHOD'} --digests\n`);
+        } else io.stdout(file.text);
+        return 0;
+      }
+      case 'seed': {
+        if (name === undefined) throw new UsageError(`name the plan: sample seed NAME …\nusage: ${this.usage}`);
+        const folderOpt = str(args, 'published') ?? configFrom(args, io).publishCheckpointsDir ?? undefined;
+        if (folderOpt === undefined || folderOpt === '')
+          throw new UsageError('sample seed needs the folder where checkpoints were published: --published DIR or CUSTODY_PUBLISH_CHECKPOINTS (see `custody checkpoint --publish DIR`)');
+        const folder = resolve(folderOpt);
+        const beacon = { beacon: requireStr(args, 'beacon', this), round: parseNonNegativeInt(requireStr(args, 'round', this), '--round'), value: requireStr(args, 'value', this) };
+        const r = await withArchive(args, io, 'write', 'sample seed', async (a) => fixSeed(a, await loadSample(a, name), beacon, new CheckpointFiles(folder), folder));
+        if (wantsJson(args)) printJson(io, { name, seed: r.seed, entries: { seed: r.seq }, checkpoint: r.checkpoint });
+        else io.stdout(`plan ${name}: seed fixed from ${beacon.beacon} round ${beacon.round} (entry ${r.seq}), after checkpoint ${r.checkpoint.size} ${r.checkpoint.root}\nnext: custody sample draw ${name}\n`);
+        return 0;
+      }
       case 'draw': {
-        const input: PlanInput = {
-          name: requireStr(args, 'name', this),
-          unit: (str(args, 'over') ?? 'subjects') as PlanInput['unit'],
-          method: (str(args, 'method') ?? 'simple') as PlanInput['method'],
-          stratify: (str(args, 'by') ?? null) as PlanInput['stratify'],
-          size: parseNonNegativeInt(requireStr(args, 'size', this), '--size'),
-          population: str(args, 'population') === undefined ? null : parseNonNegativeInt(str(args, 'population'), '--population'),
-          seed: str(args, 'seed'),
-          codebook: await readCodebook(str(args, 'codebook')),
-        };
+        if (name !== undefined && str(args, 'name') === undefined) {
+          const d = await withArchive(args, io, 'write', 'sample draw', async (a) => {
+            const sample = await loadSample(a, name);
+            return { id: sample.id, ...(await drawRecorded(a, sample)) };
+          });
+          printDrawn(io, args, { id: d.id, name, draw: d.draw, entries: d.entries, merged: null });
+          return 0;
+        }
+        if (name !== undefined) throw new UsageError(`give the plan's name once\nusage: ${this.usage}`);
+        const input = await planInput(args, requireStr(args, 'name', this), this);
         const plan = await withArchive(args, io, 'write', 'sample draw', (a) => drawPlan(a, input));
-        const out = {
-          id: plan.id,
-          name: plan.name,
-          method: plan.draw.method,
-          frame_size: plan.draw.frameSize,
-          frame_digest: plan.draw.frameDigest,
-          seed: plan.draw.seed,
-          size: plan.draw.n,
-          manifest_digest: plan.draw.manifestDigest,
-          entries: plan.entries,
-          merged_duplicate_objects: plan.merged,
-          members: plan.draw.members,
-        };
-        if (wantsJson(args)) printJson(io, out);
-        else
-          io.stdout(
-            `plan ${plan.name} (${plan.id}): ${plan.draw.n} of ${plan.draw.frameSize} drawn (${plan.draw.method})\n` +
-              `  frame  ${plan.draw.frameDigest}  (entry ${plan.entries.frame})\n  seed   ${plan.draw.seed}  (entry ${plan.entries.seed})\n` +
-              `  manifest ${plan.draw.manifestDigest}  (entry ${plan.entries.manifest})\n`,
-          );
+        printDrawn(io, args, { id: plan.id, name: plan.name, draw: plan.draw, entries: plan.entries, merged: plan.merged });
         return 0;
       }
       case 'list': {
@@ -89,7 +119,7 @@ export const sampleCommand: Command = {
       }
       case undefined:
       default:
-        throw new UsageError(`sample what? draw, list or show\nusage: ${this.usage}`);
+        throw new UsageError(`sample what? frame, seed, draw, list or show\nusage: ${this.usage}`);
     }
   },
 };
@@ -108,4 +138,47 @@ async function readCodebook(file: string | undefined): Promise<PlanInput['codebo
     if (e instanceof SyntaxError) throw new UsageError(`--codebook ${file} is not JSON: ${e.message}`);
     throw e;
   }
+}
+
+async function planInput(args: ParsedArgs, name: string, cmd: Command): Promise<PlanInput> {
+  const census = flag(args, 'census');
+  if (census && str(args, 'size') !== undefined) throw new UsageError('give --size N or --census, not both');
+  return {
+    name,
+    unit: (str(args, 'over') ?? 'subjects') as PlanInput['unit'],
+    method: (str(args, 'method') ?? 'simple') as PlanInput['method'],
+    stratify: (str(args, 'by') ?? null) as PlanInput['stratify'],
+    size: census ? 0 : parseNonNegativeInt(requireStr(args, 'size', cmd), '--size'),
+    census,
+    population: str(args, 'population') === undefined ? null : parseNonNegativeInt(str(args, 'population'), '--population'),
+    seed: str(args, 'seed'),
+    codebook: await readCodebook(str(args, 'codebook')),
+  };
+}
+
+function printDrawn(
+  io: Parameters<Command['run']>[1],
+  args: ParsedArgs,
+  plan: { id: string; name: string; draw: { method: string; frameSize: number; frameDigest: string; seed: string; n: number; manifestDigest: string; members: readonly string[] }; entries: { frame: number; seed: number; manifest: number }; merged: number | null },
+): void {
+  const out = {
+    id: plan.id,
+    name: plan.name,
+    method: plan.draw.method,
+    frame_size: plan.draw.frameSize,
+    frame_digest: plan.draw.frameDigest,
+    seed: plan.draw.seed,
+    size: plan.draw.n,
+    manifest_digest: plan.draw.manifestDigest,
+    entries: plan.entries,
+    ...(plan.merged === null ? {} : { merged_duplicate_objects: plan.merged }),
+    members: plan.draw.members,
+  };
+  if (wantsJson(args)) printJson(io, out);
+  else
+    io.stdout(
+      `plan ${plan.name} (${plan.id}): ${plan.draw.n} of ${plan.draw.frameSize} drawn (${plan.draw.method})\n` +
+        `  frame  ${plan.draw.frameDigest}  (entry ${plan.entries.frame})\n  seed   ${plan.draw.seed}  (entry ${plan.entries.seed})\n` +
+        `  manifest ${plan.draw.manifestDigest}  (entry ${plan.entries.manifest})\n`,
+    );
 }

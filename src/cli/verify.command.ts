@@ -7,6 +7,7 @@ import { hashFiles } from '../store/hash-files.adapter.js';
 import { flag, list, printJson, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
+import { progressLine, type ProgressFn } from './progress.js';
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -15,7 +16,8 @@ export const verifyCommand: Command = {
   options: { 'trusted-checkpoint': { type: 'string', multiple: true }, record: { type: 'boolean' } },
   async run(args, io) {
     const trusted: TrustedCheckpointInput[] = await readTrustedCheckpoints(list(args, 'trusted-checkpoint'));
-    const check = (archive: Archive) => verifyArchive({ archive, hashFiles: (p, cb) => hashFiles(p, cb) }, trusted);
+    const progress = progressLine(io, args);
+    const check = (archive: Archive) => verifyArchive({ archive, hashFiles: countingHashFiles(progress?.report) }, trusted, progress?.report);
     let recorded: number | null = null;
     let report: VerifyReport;
     if (flag(args, 'record')) {
@@ -30,11 +32,23 @@ export const verifyCommand: Command = {
     } else {
       report = await withArchive(args, io, 'read', 'verify', check, { lock: true, index: 'tolerate' });
     }
+    progress?.end();
     if (wantsJson(args)) printJson(io, { ...report, recorded_seq: recorded });
     else printVerify(io, report, recorded);
     return report.ok ? 0 : 1;
   },
 };
+
+/** hashFiles, reporting how many objects have been hashed so far. */
+export function countingHashFiles(report: ProgressFn | undefined): Parameters<typeof verifyArchive>[0]['hashFiles'] {
+  if (report === undefined) return (p, cb) => hashFiles(p, cb);
+  let n = 0;
+  return (p, cb) =>
+    hashFiles(p, (d) => {
+      report('hashing objects', ++n);
+      cb(d);
+    });
+}
 
 function fixityEntry(archive: Archive, report: VerifyReport): EntryDraft {
   return {

@@ -39,7 +39,7 @@ export interface VerifyDeps {
  * checkpoint's root; every checkpoint's signature holds; each trusted checkpoint held outside
  * is consistent with the ledger; the index and the ledger agree both ways. Modifies nothing.
  */
-export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedCheckpointInput[]): Promise<VerifyReport> {
+export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedCheckpointInput[], onProgress?: (stage: string, done: number, total?: number) => void): Promise<VerifyReport> {
   const { archive } = deps;
   const findings: Finding[] = [];
   const verifier = parseVerifierKey(archive.verifierKey);
@@ -80,6 +80,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
       if (broken) replayer.pushRawOnly(bytes);
       else broken = !replayer.push(bytes);
     }
+    onProgress?.('replaying the ledger', Math.min(total, from + 5000), total);
   }
   const replay = replayer.state;
   findings.push(...replay.findings);

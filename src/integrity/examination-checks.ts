@@ -2,7 +2,9 @@
 // members are what the documented draw gives from its frame and seed (PROCEDURE.md), and that
 // every revealed answer and salt open the commitment made earlier by the same examiner, and that no
 // case has all its answers in but unrevealed (EXAMINATION_UNREVEALED: the next open for writing
-// reveals it; until then the examiners' work is stuck behind the seal).
+// reveals it; until then the examiners' work is stuck behind the seal). A seed fixed in a later
+// step names the published checkpoint it waited for: that checkpoint must cover the frame entry,
+// precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
 import { actorKey } from '../core/actor-name.js';
 import type { JsonValue } from '../core/canonical-json.js';
 import { verifyReveal } from '../examination/commitment/index.js';
@@ -17,6 +19,7 @@ interface Frame {
   frame?: string[];
   strata?: { name: string; units: string[] }[];
   seed?: string;
+  seq: number;
 }
 
 export class ExaminationChecks {
@@ -27,7 +30,11 @@ export class ExaminationChecks {
   /** Complete cases not yet revealed, by sample/case: withdrawn from the findings once revealed. */
   private readonly unrevealed = new Map<string, Finding>();
 
-  constructor(private readonly findings: Finding[]) {}
+  constructor(
+    private readonly findings: Finding[],
+    /** Roots at the sizes the replay was asked for (the signed checkpoints), filled as it goes. */
+    private readonly roots: ReadonlyMap<number, Buffer> = new Map(),
+  ) {}
 
   collect(entry: LedgerEntry): void {
     const d = entry.details as Record<string, JsonValue>;
@@ -36,10 +43,11 @@ export class ExaminationChecks {
     const t = (k: string): string => (typeof d[k] === 'string' ? d[k] : '');
     if (action === 'sample.frame') {
       const s = d.sample as { id: string; method: string; size: number };
-      this.frames.set(s.id, { method: s.method, size: s.size, frame: d.frame as string[] | undefined, strata: d.strata as Frame['strata'] });
+      this.frames.set(s.id, { method: s.method, size: s.size, frame: d.frame as string[] | undefined, strata: d.strata as Frame['strata'], seq: entry.seq });
     } else if (action === 'sample.seed') {
       const f = this.frames.get(t('sample'));
       if (f !== undefined) f.seed = t('seed');
+      if (d.checkpoint !== undefined) this.checkSeedCheckpoint(entry, d.checkpoint, f);
     } else if (action === 'sample.manifest') {
       this.checkDraw(entry, d);
     } else if (action === 'examination.assign') {
@@ -78,6 +86,23 @@ export class ExaminationChecks {
     };
     this.findings.push(finding);
     this.unrevealed.set(`${sample}/${caseId}`, finding);
+  }
+
+  private checkSeedCheckpoint(entry: LedgerEntry, named: JsonValue, f: Frame | undefined): void {
+    const c = named as { size?: unknown; root?: unknown } | null;
+    const size = typeof c?.size === 'number' ? c.size : -1;
+    const known = this.roots.get(size);
+    let problem: string | null = null;
+    if (f === undefined) problem = 'a plan with no frame entry before it';
+    else if (size < f.seq + 1 || size > entry.seq) problem = `checkpoint ${size}, which does not lie between the frame entry ${f.seq} and the seed`;
+    else if (known !== undefined && known.toString('hex') !== c?.root) problem = `checkpoint ${size} with a root that is not the ledger's root at that size`;
+    if (problem !== null)
+      this.findings.push({
+        code: 'SAMPLE_SEED_CHECKPOINT_INVALID',
+        severity: 'error',
+        subject: `entry ${entry.seq}`,
+        message: `entry ${entry.seq} fixes a sample's seed after ${problem}`,
+      });
   }
 
   private checkDraw(entry: LedgerEntry, d: Record<string, JsonValue>): void {

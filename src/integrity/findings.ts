@@ -35,6 +35,8 @@ export type FindingCode =
   | 'INDEX_MISSING'
   | 'INDEX_CORRUPT'
   | 'SAMPLE_DRAW_MISMATCH'
+  /** A seed entry names a checkpoint that does not cover the frame, or not with the ledger's root. */
+  | 'SAMPLE_SEED_CHECKPOINT_INVALID'
   | 'EXAMINATION_REVEAL_MISMATCH'
   | 'EXAMINATION_UNREVEALED';
 

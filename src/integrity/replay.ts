@@ -40,7 +40,7 @@ export class LedgerReplayer {
     complete: true,
   };
 
-  private readonly examination = new ExaminationChecks(this.state.findings);
+  private readonly examination = new ExaminationChecks(this.state.findings, this.state.roots);
 
   constructor(private readonly rootSizes: ReadonlySet<number>) {}
 

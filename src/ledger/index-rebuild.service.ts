@@ -24,13 +24,14 @@ export interface RebuildReport {
  * again. Replays every entry through the same projection intake uses, compares the old rows with
  * the new ones (reporting what changes), then replaces all rows in one transaction.
  */
-export async function rebuildIndex(archive: Archive): Promise<RebuildReport> {
+export async function rebuildIndex(archive: Archive, onProgress?: (stage: string, done: number, total?: number) => void): Promise<RebuildReport> {
   const index = new MemoryIndex();
   const total = archive.ledger.size;
   for (let from = 0; from < total; from += 5000) {
     for (const s of await archive.ledger.read(from, Math.min(total, from + 5000))) {
       index.apply(projectEntry(s.entry, toHex(s.leafHash)));
     }
+    onProgress?.('replaying the ledger', Math.min(total, from + 5000), total);
   }
   const findings: Finding[] = [];
   let previousSize: number | null = null;
@@ -46,6 +47,7 @@ export async function rebuildIndex(archive: Archive): Promise<RebuildReport> {
     const p = archive.indexProblem;
     findings.push({ code: p.code, severity: 'warning', subject: 'index', message: p.setAside === null ? p.message : `${p.message}; the damaged file was moved to ${p.setAside}` });
   }
+  onProgress?.('writing the index', 0);
   await archive.index.replaceAll(index.tables, total);
   const rows: Record<string, number> = {};
   for (const [t, m] of index.tables) rows[t] = m.size;

@@ -124,6 +124,12 @@ describeDatabases('the reveal is a consequence (issue 9, finding 7)', (db) => {
       const r = await custodyIn(['adjudicate', 'plan', caseId, '--set', 'sex=female', '--reason', 'mine'], as(actor));
       expect(r.code, `${JSON.stringify(actor)}: ${r.stderr}`).toBe(1);
       expect(r.stderr).toContain('[EXAMINATION_ADJUDICATOR_IS_EXAMINER]');
+      // The batch path compares the same way.
+      const batch = join(dir, 'adjudicate-as-examiner.jsonl');
+      await writeFile(batch, `${JSON.stringify({ case: caseId, decisions: [{ field: 'sex', value: 'female', reason: 'mine' }] })}\n`);
+      const b = await custodyIn(['adjudicate', 'plan', '--batch', batch], as(actor));
+      expect(b.code, `${JSON.stringify(actor)}: ${b.stderr}`).toBe(1);
+      expect(b.stderr).toContain('[EXAMINATION_ADJUDICATOR_IS_EXAMINER]');
     }
     expect(await log()).toHaveLength(before);
   }, 60_000);

@@ -9,6 +9,8 @@ export type ExamErrorCode =
   | 'EXAMINATION_NOT_ASSIGNED'
   /** This examiner already submitted for this case; a commitment cannot be changed. */
   | 'EXAMINATION_ALREADY_SUBMITTED'
+  /** A line of a batch file cannot be read as a case and its form or decisions, or names a case twice. */
+  | 'EXAMINATION_BATCH_INVALID'
   /** Answers asked for before every assigned examiner submitted (blindness, enforced here). */
   | 'EXAMINATION_SEALED'
   /** Adjudication asked for before the case's answers were revealed. */

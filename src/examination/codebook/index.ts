@@ -21,3 +21,4 @@ export {
   type ExaminationAnswer,
   type FindingAnswer,
 } from './form.js';
+export { dependentFields, impliedValue } from './dependencies.js';

@@ -231,3 +231,46 @@ describe('applyAdjudication', () => {
     }
   });
 });
+
+describe('applyAdjudication: fields that follow from a decided value', () => {
+  const X = answer({ burns: { value: 'cannot_assess' } });
+  const Y = answer({ burns: { value: 'absent' } });
+  const PAIR = [
+    { examiner: 'X', answer: X },
+    { examiner: 'Y', answer: Y },
+  ];
+
+  it('lets the adjudicator who decides present set the regions nobody disputed', () => {
+    expect(disagreements(CB, PAIR).map((d) => d.field)).toEqual(['findings.burns.value']);
+    const final = applyAdjudication(CB, PAIR, [
+      decide('findings.burns.value', 'present'),
+      decide('findings.burns.regions', 'back,chest'),
+    ]);
+    expect(final.findings.burns).toEqual({ value: 'present', regions: ['back', 'chest'] });
+  });
+
+  it('asks for the regions when present is decided without them', () => {
+    expect(codeOf(() => applyAdjudication(CB, PAIR, [decide('findings.burns.value', 'present')]))).toBe(
+      'ADJUDICATION_INCOMPLETE',
+    );
+  });
+
+  it('empties disputed regions by itself when the decided value is not present', () => {
+    const final = applyAdjudication(CB, PANEL, [
+      decide('age_band', '40-49'),
+      decide('findings.burns.value', 'absent'),
+    ]);
+    expect(final.findings.burns).toEqual({ value: 'absent' });
+  });
+
+  it('still refuses a decision on an undisputed field that follows from nothing decided', () => {
+    expect(
+      codeOf(() =>
+        applyAdjudication(CB, PAIR, [
+          decide('findings.burns.value', 'absent'),
+          decide('findings.blunt_force_injury.regions', 'chest'),
+        ]),
+      ),
+    ).toBe('ADJUDICATION_UNNEEDED');
+  });
+});

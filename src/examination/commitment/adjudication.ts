@@ -1,7 +1,9 @@
 // What goes to the adjudicator, and the final answer once they have decided. Pure functions over
 // answers that have already been revealed and checked against their commitments.
 import {
+  dependentFields,
   ExaminationError,
+  impliedValue,
   parseExaminationForm,
   type Codebook,
   type ExaminationAnswer,
@@ -75,15 +77,28 @@ export function applyAdjudication(
     throw new ExaminationError('ADJUDICATION_INVALID', 'there are no answers to adjudicate');
   }
   const disputed = new Set(disagreements(codebook, answers).map((d) => d.field));
-  const decided = checkDecisions(decisions, disputed);
+  const decided = checkDecisions(decisions, decidable(codebook, disputed, decisions));
+  const fields = flatten(codebook, first.answer);
+  for (const [field, value] of decided) fields.set(field, value);
+  // The form's dependency rules: a decided value brings the fields that follow from it. Those
+  // with only one possible value take it; those that need a value (the regions of a finding
+  // decided 'present') must be decided unless the examiners already agree on a usable one.
   const missing = [...disputed].filter((f) => !decided.has(f));
+  for (const [field, value] of [...decided]) {
+    for (const dep of dependentFields(codebook, field)) {
+      if (decided.has(dep)) continue;
+      const implied = impliedValue(dep, value);
+      if (implied !== undefined) fields.set(dep, implied);
+      else if (!disputed.has(dep) && (fields.get(dep) ?? '') === '') missing.push(dep);
+      const at = missing.indexOf(dep);
+      if (implied !== undefined && at >= 0) missing.splice(at, 1);
+    }
+  }
   if (missing.length > 0) {
     throw new ExaminationError('ADJUDICATION_INCOMPLETE', `no decision on ${missing.join(', ')}`, {
       details: { fields: missing },
     });
   }
-  const fields = flatten(codebook, first.answer);
-  for (const [field, value] of decided) fields.set(field, value);
   try {
     return parseExaminationForm(codebook, unflatten(codebook, fields));
   } catch (e) {
@@ -118,6 +133,20 @@ function checkAnswers(codebook: Codebook, answers: readonly ExaminerAnswer[]): E
   });
 }
 
+/** The disputed fields, and the fields that depend on a disputed field being decided. */
+function decidable(
+  codebook: Codebook,
+  disputed: ReadonlySet<string>,
+  decisions: readonly AdjudicationDecision[],
+): Set<string> {
+  const out = new Set(disputed);
+  for (const d of decisions as readonly (Partial<AdjudicationDecision> | null)[]) {
+    if (typeof d?.field === 'string' && disputed.has(d.field))
+      for (const dep of dependentFields(codebook, d.field)) out.add(dep);
+  }
+  return out;
+}
+
 /** Decided value by field, after checking each decision. Untrusted input: from the CLI or API. */
 function checkDecisions(
   decisions: readonly AdjudicationDecision[],
@@ -136,7 +165,7 @@ function checkDecisions(
     if (!disputed.has(d.field)) {
       throw new ExaminationError(
         'ADJUDICATION_UNNEEDED',
-        `${d.field}: the examiners did not disagree here, so there is nothing to decide`,
+        `${d.field}: the examiners did not disagree here, and it does not follow from a decided field, so there is nothing to decide`,
         { details: { field: d.field } },
       );
     }

@@ -3,7 +3,8 @@
 //   1. sample.frame     the frame, frozen: every unit id (per stratum), its digest (PROCEDURE.md §1)
 //   2. sample.seed      the seed, fixed only once the frame is on the ledger
 //   3. sample.manifest  the draw (PROCEDURE.md §4–6): members in draw order, manifest digest
-// Anyone can re-draw the members from entries 1 and 2 with scripts/redraw-sample.py.
+// Anyone can re-draw the members from entries 1 and 2 with scripts/redraw-sample.py. The three
+// steps can also be taken one at a time, days apart (steps.service.ts): recordFrame here.
 import { randomBytes } from 'node:crypto';
 import type { Archive } from '../../app.js';
 import type { JsonValue } from '../../core/canonical-json.js';
@@ -15,7 +16,16 @@ import { canonicalFrame, compareCodePoints, dedupeFrame, digestSorted, frameDige
 import { drawStratified, strataDigest, type StratifiedDraw } from './stratified.js';
 import { SamplingError } from './errors.js';
 
-export type PlanErrorCode = 'SAMPLE_EXISTS' | 'SAMPLE_NOT_FOUND' | 'SAMPLE_PLAN_INVALID';
+export type PlanErrorCode =
+  | 'SAMPLE_EXISTS'
+  | 'SAMPLE_NOT_FOUND'
+  | 'SAMPLE_PLAN_INVALID'
+  /** `sample seed` on a plan whose seed is already fixed, or `sample draw` on a drawn plan. */
+  | 'SAMPLE_STEP_DONE'
+  /** `sample draw NAME` before `sample seed NAME`. */
+  | 'SAMPLE_NOT_SEEDED'
+  /** `sample seed` without a signed checkpoint, published outside the archive, that covers the frame entry. */
+  | 'SAMPLE_FRAME_UNPUBLISHED';
 export class PlanError extends CustodyError<PlanErrorCode> {}
 
 export interface PlanInput {
@@ -24,6 +34,8 @@ export interface PlanInput {
   method: 'simple' | 'systematic' | 'stratified';
   stratify?: 'unit' | 'month' | null;
   size: number;
+  /** Take the whole frame (size = frame size), in random order. */
+  census?: boolean;
   /** Known population size for extrapolation; defaults to the frame size. */
   population?: number | null;
   /** Given (e.g. from a public lottery drawn after the frame was published), else 32 random bytes. */
@@ -50,6 +62,34 @@ export function stratumOf(
 }
 
 export async function drawPlan(archive: Archive, input: PlanInput): Promise<DrawnPlan> {
+  const frame = await recordFrame(archive, input);
+  // Only now, with the frame on the ledger, is the seed chosen.
+  const seed = input.seed ?? randomBytes(32).toString('hex');
+  const [seedEntry] = await archive.commit([
+    draft(archive, { action: 'sample.seed', sample: frame.id, seed, seed_source: input.seed === undefined ? 'random' : 'given' }),
+  ]);
+  const { draw, manifestSeq } = await commitDraw(archive, frame.id, frame.details, seed);
+  return {
+    id: frame.id,
+    name: input.name,
+    draw,
+    entries: { frame: frame.seq, seed: seedEntry?.entry.seq ?? -1, manifest: manifestSeq },
+    merged: frame.merged,
+  };
+}
+
+export interface RecordedFrame {
+  id: string;
+  seq: number;
+  size: number;
+  frameSize: number;
+  frameDigest: string;
+  merged: number;
+  details: { [k: string]: JsonValue };
+}
+
+/** Step 1: freezes the frame in a `sample.frame` entry. The size is checked against it first. */
+export async function recordFrame(archive: Archive, input: PlanInput): Promise<RecordedFrame> {
   checkInput(input);
   if ((await archive.examinations.findSample(input.name)) !== undefined)
     throw new PlanError('SAMPLE_EXISTS', `a sampling plan named ${input.name} already exists`);
@@ -63,8 +103,14 @@ export async function drawPlan(archive: Archive, input: PlanInput): Promise<Draw
       ? frameDigest(units.map((u) => u.id))
       : digestOfStrata(strata);
   const frameSize = units.length;
-  if (input.size > frameSize)
-    throw new SamplingError('SAMPLE_SIZE_EXCEEDS_FRAME', `cannot draw ${input.size} of ${frameSize} ${input.unit} (nothing was recorded)`, { details: { n: input.size, frameSize } });
+  const size = input.census === true ? frameSize : input.size;
+  if (size > frameSize)
+    throw new SamplingError(
+      'SAMPLE_SIZE_EXCEEDS_FRAME',
+      `cannot draw ${size} of ${frameSize} ${input.unit}: the frame holds only ${frameSize}. To examine every one, take a census (--census, or --size ${frameSize}); nothing was recorded`,
+      { details: { n: size, frameSize, census: `--census` } },
+    );
+  if (size < 1) throw new SamplingError('SAMPLE_SIZE_INVALID', `the frame is empty: there are no ${input.unit} to sample`);
   const population = input.population ?? (input.unit === 'subjects' ? frameSize : null);
   if (population !== null && population < frameSize)
     throw new PlanError('SAMPLE_PLAN_INVALID', `--population ${population} is smaller than the frame (${frameSize} ${input.unit})`);
@@ -74,7 +120,7 @@ export async function drawPlan(archive: Archive, input: PlanInput): Promise<Draw
     unit: input.unit,
     method: input.method,
     stratify,
-    size: input.size,
+    size,
     population,
     codebook: { version: codebook.version, digest: codebookDigest(codebook), definition: codebook as unknown as JsonValue },
   };
@@ -82,12 +128,22 @@ export async function drawPlan(archive: Archive, input: PlanInput): Promise<Draw
   if (strata === null) frameDetails.frame = canonicalFrame(units.map((u) => u.id));
   else frameDetails.strata = [...strata].map(([name, ids]) => ({ name, units: ids, frame_digest: digestSorted(ids) }));
   const [frameEntry] = await archive.commit([draft(archive, frameDetails)]);
-  // Only now, with the frame on the ledger, is the seed chosen.
-  const seed = input.seed ?? randomBytes(32).toString('hex');
-  const [seedEntry] = await archive.commit([
-    draft(archive, { action: 'sample.seed', sample: id, seed, seed_source: input.seed === undefined ? 'random' : 'given' }),
-  ]);
-  const draw = drawMembers(input, units, strata, seed);
+  return { id, seq: frameEntry?.entry.seq ?? -1, size, frameSize, frameDigest: digest, merged: merged.length, details: frameDetails };
+}
+
+/** Step 3: draws from the recorded frame entry's details and the seed, and records the manifest. */
+export async function commitDraw(
+  archive: Archive,
+  id: string,
+  frameDetails: { readonly [k: string]: JsonValue },
+  seed: string,
+): Promise<{ draw: SampleDraw | StratifiedDraw; manifestSeq: number }> {
+  const s = frameDetails.sample as { method: PlanInput['method']; size: number };
+  const strata = Array.isArray(frameDetails.strata)
+    ? new Map((frameDetails.strata as { name: string; units: string[] }[]).map((x) => [x.name, x.units]))
+    : null;
+  const ids = Array.isArray(frameDetails.frame) ? (frameDetails.frame as string[]) : [];
+  const draw = drawMembers(s.method, s.size, ids, strata, seed);
   const manifest: { [k: string]: JsonValue } = {
     action: 'sample.manifest',
     sample: id,
@@ -98,15 +154,9 @@ export async function drawPlan(archive: Archive, input: PlanInput): Promise<Draw
     manifest_digest: draw.manifestDigest,
   };
   if ('strata' in draw)
-    manifest.strata = draw.strata.map((s) => ({ name: s.name, seed: s.seed, frame_digest: s.frameDigest, frame_size: s.frameSize, n: s.n, members: [...s.members] }));
+    manifest.strata = draw.strata.map((x) => ({ name: x.name, seed: x.seed, frame_digest: x.frameDigest, frame_size: x.frameSize, n: x.n, members: [...x.members] }));
   const [manifestEntry] = await archive.commit([draft(archive, manifest)]);
-  return {
-    id,
-    name: input.name,
-    draw,
-    entries: { frame: frameEntry?.entry.seq ?? -1, seed: seedEntry?.entry.seq ?? -1, manifest: manifestEntry?.entry.seq ?? -1 },
-    merged: merged.length,
-  };
+  return { draw, manifestSeq: manifestEntry?.entry.seq ?? -1 };
 }
 
 interface FrameUnit {
@@ -148,10 +198,9 @@ function digestOfStrata(strata: ReadonlyMap<string, string[]>): string {
   return strataDigest([...strata].map(([name, ids]) => [name, digestSorted(ids)] as const));
 }
 
-function drawMembers(input: PlanInput, units: readonly FrameUnit[], strata: Map<string, string[]> | null, seed: string): SampleDraw | StratifiedDraw {
-  if (strata !== null) return drawStratified(Object.fromEntries(strata), { total: input.size }, seed);
-  const ids = units.map((u) => u.id);
-  return input.method === 'systematic' ? drawSystematic(ids, input.size, seed) : drawSimpleRandom(ids, input.size, seed);
+function drawMembers(method: PlanInput['method'], size: number, ids: readonly string[], strata: Map<string, string[]> | null, seed: string): SampleDraw | StratifiedDraw {
+  if (strata !== null) return drawStratified(Object.fromEntries(strata), { total: size }, seed);
+  return method === 'systematic' ? drawSystematic(ids, size, seed) : drawSimpleRandom(ids, size, seed);
 }
 
 function checkInput(input: PlanInput): void {
@@ -164,9 +213,9 @@ function checkInput(input: PlanInput): void {
     throw new PlanError('SAMPLE_PLAN_INVALID', 'a stratified plan needs --by unit or --by month');
   if (input.method !== 'stratified' && input.stratify != null)
     throw new PlanError('SAMPLE_PLAN_INVALID', '--by applies to --method stratified only');
-  if (!Number.isSafeInteger(input.size) || input.size < 1) throw new SamplingError('SAMPLE_SIZE_INVALID', `sample size must be a whole number >= 1, got ${input.size}`);
+  if (input.census !== true && (!Number.isSafeInteger(input.size) || input.size < 1)) throw new SamplingError('SAMPLE_SIZE_INVALID', `sample size must be a whole number >= 1, got ${input.size}`);
 }
 
-function draft(archive: Archive, details: { [k: string]: JsonValue }): EntryDraft {
+export function draft(archive: Archive, details: { [k: string]: JsonValue }): EntryDraft {
   return { actor: archive.config.actor, type: 'examination', items: [], objects: [], details };
 }

@@ -49,6 +49,8 @@ export interface ExportDeps {
   archiveDir: string;
   /** Told at once about each leftover of a killed export removed from the target (stderr). */
   removedPartial?: (path: string) => void;
+  /** Progress for a person at a terminal: stage, done, total when known. */
+  onProgress?: (stage: string, done: number, total?: number) => void;
 }
 
 export interface ExportResult {
@@ -85,6 +87,17 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
   await checkOutFree(opts.out, zip);
   const treeSize = await chooseTreeSize(deps, opts.at);
   const bag = await BagWriter.create(opts.out, deps.archiveDir);
+  const progress = deps.onProgress;
+  if (progress !== undefined) {
+    // Counts the files copied into the bag (payload and previews), without touching the copy.
+    let copied = 0;
+    const copyFile = bag.copyFile.bind(bag);
+    bag.copyFile = async (...a: Parameters<BagWriter['copyFile']>) => {
+      const sha = await copyFile(...a);
+      progress('copying files into the bag', ++copied);
+      return sha;
+    };
+  }
   let built: Awaited<ReturnType<typeof buildBag>>;
   let artefact = bag.dir;
   let ledgerSeq: number;
@@ -95,6 +108,7 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     } finally {
       await snapshot.close();
     }
+    progress?.('recording the export', 0);
     if (zip) {
       artefact = await bag.zip((opts.out.split('/').pop() ?? '').replace(/\.zip$/i, '') || 'bag');
     }

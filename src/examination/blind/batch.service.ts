@@ -1,0 +1,228 @@
+// Batches of examination work (`examine submit --forms`, `adjudicate --batch`): every line is
+// checked before anything is written, and the whole batch is written as one ledger batch (one
+// archive.commit). A line that repeats what is already on the ledger is skipped and counted, so a
+// corrected file can be run again; a line that contradicts it is refused as a single one would be.
+import type { Archive } from '../../app.js';
+import { canonicalize, type JsonValue } from '../../core/canonical-json.js';
+import { sameActor } from '../../core/actor-name.js';
+import { CustodyError } from '../../core/errors.js';
+import type { SamplesTable } from '../../db/schema.js';
+import type { EntryDraft } from '../../ledger/entry.js';
+import { ExaminationError, parseExaminationForm, type ExaminationAnswer, type ExaminationErrorCode } from '../codebook/index.js';
+import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
+import type { ExamErrorCode } from './examination-errors.js';
+import { caseOutcomes, loadSample, sampleCodebook } from './outcomes.js';
+import { seal, unseal } from './seal.js';
+
+/** One problem in a batch file: where it is (file line, case, field) and what is wrong. */
+export interface BatchLineError {
+  readonly line: number;
+  readonly case: string | null;
+  readonly field: string | null;
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * A refused batch. `code` is the first problem's code (FORM_INVALID, EXAMINATION_ALREADY_SUBMITTED,
+ * …, or EXAMINATION_BATCH_INVALID for a malformed line); `details.errors` lists every problem.
+ */
+export class ExamBatchError extends CustodyError<ExamErrorCode | ExaminationErrorCode> {}
+
+/** A line of a forms file; `problem` when the line could not even be read as {case, form}. */
+export interface SubmitLine {
+  readonly line: number;
+  readonly case: string | null;
+  readonly form: unknown;
+  readonly problem?: { field: string | null; message: string };
+}
+
+export interface AdjudicateLine {
+  readonly line: number;
+  readonly case: string | null;
+  readonly decisions: readonly AdjudicationDecision[];
+  readonly problem?: { field: string | null; message: string };
+}
+
+export interface BatchResult {
+  /** Cases written by this run, in file order. */
+  readonly written: readonly { line: number; case: string; commitment?: string; revealed?: boolean }[];
+  /** Lines identical to what was already recorded: skipped. */
+  readonly skipped: readonly { line: number; case: string }[];
+}
+
+/** Submits every line of a forms file as `examiner`, or nothing. */
+export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[]): Promise<BatchResult & { revealed: number }> {
+  const sample = await loadSample(archive, ref);
+  const codebook = sampleCodebook(sample);
+  const members = new Set((await archive.examinations.members(sample.id)).map((m) => m.member_id));
+  const assigned = group(await archive.examinations.assignments(sample.id));
+  // The examiner as assigned ('dr-a' for ' DR-A'): actor names compare case-folded (12b).
+  const examiner = [...assigned.values()].flat().find((a) => sameActor(a.examiner, actor))?.examiner ?? actor;
+  const submitted = group(await archive.examinations.submissions(sample.id));
+  const errors: BatchLineError[] = [];
+  const accepted: { line: number; case: string; answer: ExaminationAnswer }[] = [];
+  const skipped: { line: number; case: string }[] = [];
+  const seen = new Map<string, number>();
+  for (const l of lines) {
+    const err = (code: string, field: string | null, message: string): void => void errors.push({ line: l.line, case: l.case, field, code, message });
+    if (l.problem !== undefined || l.case === null) {
+      err('EXAMINATION_BATCH_INVALID', l.problem?.field ?? 'case', l.problem?.message ?? 'no case named');
+      continue;
+    }
+    const caseId = l.case;
+    const earlier = seen.get(caseId);
+    if (earlier !== undefined) {
+      err('EXAMINATION_BATCH_INVALID', 'case', `case ${caseId} is also on line ${earlier}; give each case once`);
+      continue;
+    }
+    seen.set(caseId, l.line);
+    if (!members.has(caseId)) {
+      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
+      continue;
+    }
+    if (!(assigned.get(caseId) ?? []).some((a) => sameActor(a.examiner, examiner))) {
+      err('EXAMINATION_NOT_ASSIGNED', 'case', `${examiner} is not assigned to case ${caseId}`);
+      continue;
+    }
+    let answer: ExaminationAnswer;
+    try {
+      answer = parseExaminationForm(codebook, l.form);
+    } catch (e) {
+      if (!(e instanceof ExaminationError)) throw e;
+      const issues = Array.isArray(e.details.errors) ? (e.details.errors as { path: string; message: string }[]) : [{ path: '(root)', message: e.message }];
+      for (const i of issues) err(e.code, i.path, i.message);
+      continue;
+    }
+    const own = (submitted.get(caseId) ?? []).find((s) => sameActor(s.examiner, examiner));
+    if (own === undefined) accepted.push({ line: l.line, case: caseId, answer });
+    else if (sameAsCommitted(archive, sample, own, answer)) skipped.push({ line: l.line, case: caseId });
+    // Never say how they differ: the sealed answer stays sealed.
+    else err('EXAMINATION_ALREADY_SUBMITTED', null, `${examiner} already submitted a different answer for case ${caseId}; a sealed answer cannot be changed`);
+  }
+  refuseIfAny(errors, lines.length);
+  const drafts: EntryDraft[] = [];
+  const written: { line: number; case: string; commitment: string; revealed: boolean }[] = [];
+  for (const a of accepted) {
+    const { commitment, salt } = commit(a.answer);
+    const context = `${sample.id}/${a.case}/${examiner}`;
+    const sealed = seal(archive.sealingKey, context, { answer: a.answer as unknown as JsonValue, salt });
+    drafts.push(draft(archive, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed }, examiner));
+    const others = submitted.get(a.case) ?? [];
+    const revealed = others.length + 1 === (assigned.get(a.case) ?? []).length;
+    if (revealed) {
+      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(archive, sample, s) }));
+      answers.push({ examiner, commitment, answer: a.answer as unknown as JsonValue, salt });
+      answers.sort((x, y) => (x.examiner < y.examiner ? -1 : x.examiner > y.examiner ? 1 : 0));
+      drafts.push(draft(archive, { action: 'examination.reveal', sample: sample.id, case: a.case, answers }));
+    }
+    written.push({ line: a.line, case: a.case, commitment, revealed });
+  }
+  if (drafts.length > 0) await archive.commit(drafts);
+  return { written, skipped, revealed: written.filter((w) => w.revealed).length };
+}
+
+/** Adjudicates every line of a batch file as `adjudicator`, or nothing. */
+export async function adjudicateCases(archive: Archive, ref: string, adjudicator: string, lines: readonly AdjudicateLine[]): Promise<BatchResult> {
+  const sample = await loadSample(archive, ref);
+  const codebook = sampleCodebook(sample);
+  const outcomes = new Map((await caseOutcomes(archive, sample)).map((c) => [c.case, c]));
+  const previous = new Map((await archive.examinations.adjudications(sample.id)).map((a) => [a.case_id, a]));
+  const errors: BatchLineError[] = [];
+  const drafts: EntryDraft[] = [];
+  const written: { line: number; case: string }[] = [];
+  const skipped: { line: number; case: string }[] = [];
+  const seen = new Map<string, number>();
+  for (const l of lines) {
+    const err = (code: string, field: string | null, message: string): void => void errors.push({ line: l.line, case: l.case, field, code, message });
+    if (l.problem !== undefined || l.case === null) {
+      err('EXAMINATION_BATCH_INVALID', l.problem?.field ?? 'case', l.problem?.message ?? 'no case named');
+      continue;
+    }
+    const caseId = l.case;
+    const earlier = seen.get(caseId);
+    if (earlier !== undefined) {
+      err('EXAMINATION_BATCH_INVALID', 'case', `case ${caseId} is also on line ${earlier}; give each case once`);
+      continue;
+    }
+    seen.set(caseId, l.line);
+    const outcome = outcomes.get(caseId);
+    if (outcome === undefined) {
+      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
+      continue;
+    }
+    if (outcome.answers === null) {
+      err('EXAMINATION_CASE_UNFINISHED', 'case', `case ${caseId} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted`);
+      continue;
+    }
+    if (outcome.examiners.some((e) => sameActor(e, adjudicator))) {
+      err('EXAMINATION_ADJUDICATOR_IS_EXAMINER', 'case', `${adjudicator} examined case ${caseId} and cannot adjudicate it`);
+      continue;
+    }
+    const decisions = l.decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
+    const before = previous.get(caseId);
+    if (before !== undefined) {
+      if (sameActor(before.actor, adjudicator) && before.decisions_json === canonicalOrNull(decisions)) skipped.push({ line: l.line, case: caseId });
+      else err('EXAMINATION_ALREADY_ADJUDICATED', null, `case ${caseId} is already adjudicated, with other decisions`);
+      continue;
+    }
+    if ((outcome.disagreements ?? []).length === 0) {
+      err('EXAMINATION_NOTHING_TO_ADJUDICATE', null, `the examiners of case ${caseId} agree on every field`);
+      continue;
+    }
+    try {
+      const final = applyAdjudication(codebook, outcome.answers, l.decisions);
+      drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions, final: final as unknown as JsonValue }, adjudicator));
+      written.push({ line: l.line, case: caseId });
+    } catch (e) {
+      if (!(e instanceof ExaminationError)) throw e;
+      for (const f of fieldsOf(e)) err(e.code, f.field, f.message);
+    }
+  }
+  refuseIfAny(errors, lines.length);
+  if (drafts.length > 0) await archive.commit(drafts);
+  return { written, skipped };
+}
+
+function refuseIfAny(errors: readonly BatchLineError[], total: number): void {
+  const first = errors[0];
+  if (first === undefined) return;
+  const bad = new Set(errors.map((e) => e.line)).size;
+  throw new ExamBatchError(first.code as ExamErrorCode, `${bad} of ${total} line(s) refused, ${errors.length} problem(s); nothing was written`, { details: { errors: [...errors] } });
+}
+
+/** An ExaminationError's problems by field (adjudication errors name one field, or several). */
+function fieldsOf(e: ExaminationError): { field: string | null; message: string }[] {
+  if (Array.isArray(e.details.errors)) return (e.details.errors as { path: string; message: string }[]).map((i) => ({ field: i.path, message: i.message }));
+  if (Array.isArray(e.details.fields)) return (e.details.fields as string[]).map((f) => ({ field: f, message: e.message }));
+  return [{ field: typeof e.details.field === 'string' ? e.details.field : null, message: e.message }];
+}
+
+/** Compares through the commitment, with the salt opened from our own sealed copy. */
+function sameAsCommitted(archive: Archive, sample: SamplesTable, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
+  const salt = s.salt ?? openSealed(archive, sample, s).salt;
+  return verifyReveal(s.commitment, answer, salt);
+}
+
+function openSealed(archive: Archive, sample: SamplesTable, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
+  const opened = unseal(archive.sealingKey, `${sample.id}/${s.case_id}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+  return { answer: opened.answer, salt: opened.salt };
+}
+
+function canonicalOrNull(value: unknown): string | null {
+  try {
+    return canonicalize(value);
+  } catch {
+    return null;
+  }
+}
+
+function group<T extends { case_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) m.set(r.case_id, [...(m.get(r.case_id) ?? []), r]);
+  return m;
+}
+
+function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {
+  return { actor, type: 'examination', items: [], objects: [], details };
+}
