@@ -63,27 +63,14 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
   const errors: BatchLineError[] = [];
   const accepted: { line: number; case: string; answer: ExaminationAnswer }[] = [];
   const skipped: { line: number; case: string }[] = [];
-  const seen = new Map<string, number>();
-  for (const l of lines) {
-    const err = (code: string, field: string | null, message: string): void => void errors.push({ line: l.line, case: l.case, field, code, message });
-    if (l.problem !== undefined || l.case === null) {
-      err('EXAMINATION_BATCH_INVALID', l.problem?.field ?? 'case', l.problem?.message ?? 'no case named');
-      continue;
-    }
-    const caseId = l.case;
-    const earlier = seen.get(caseId);
-    if (earlier !== undefined) {
-      err('EXAMINATION_BATCH_INVALID', 'case', `case ${caseId} is also on line ${earlier}; give each case once`);
-      continue;
-    }
-    seen.set(caseId, l.line);
+  eachCase(lines, errors, (l, caseId, err) => {
     if (!members.has(caseId)) {
       err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
-      continue;
+      return;
     }
     if (!(assigned.get(caseId) ?? []).some((a) => sameActor(a.examiner, examiner))) {
       err('EXAMINATION_NOT_ASSIGNED', 'case', `${examiner} is not assigned to case ${caseId}`);
-      continue;
+      return;
     }
     let answer: ExaminationAnswer;
     try {
@@ -92,14 +79,14 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
       if (!(e instanceof ExaminationError)) throw e;
       const issues = Array.isArray(e.details.errors) ? (e.details.errors as { path: string; message: string }[]) : [{ path: '(root)', message: e.message }];
       for (const i of issues) err(e.code, i.path, i.message);
-      continue;
+      return;
     }
     const own = (submitted.get(caseId) ?? []).find((s) => sameActor(s.examiner, examiner));
     if (own === undefined) accepted.push({ line: l.line, case: caseId, answer });
     else if (sameAsCommitted(archive, sample, own, answer)) skipped.push({ line: l.line, case: caseId });
     // Never say how they differ: the sealed answer stays sealed.
     else err('EXAMINATION_ALREADY_SUBMITTED', null, `${examiner} already submitted a different answer for case ${caseId}; a sealed answer cannot be changed`);
-  }
+  });
   refuseIfAny(errors, lines.length);
   const drafts: EntryDraft[] = [];
   const written: { line: number; case: string; commitment: string; revealed: boolean }[] = [];
@@ -132,43 +119,30 @@ export async function adjudicateCases(archive: Archive, ref: string, adjudicator
   const drafts: EntryDraft[] = [];
   const written: { line: number; case: string }[] = [];
   const skipped: { line: number; case: string }[] = [];
-  const seen = new Map<string, number>();
-  for (const l of lines) {
-    const err = (code: string, field: string | null, message: string): void => void errors.push({ line: l.line, case: l.case, field, code, message });
-    if (l.problem !== undefined || l.case === null) {
-      err('EXAMINATION_BATCH_INVALID', l.problem?.field ?? 'case', l.problem?.message ?? 'no case named');
-      continue;
-    }
-    const caseId = l.case;
-    const earlier = seen.get(caseId);
-    if (earlier !== undefined) {
-      err('EXAMINATION_BATCH_INVALID', 'case', `case ${caseId} is also on line ${earlier}; give each case once`);
-      continue;
-    }
-    seen.set(caseId, l.line);
+  eachCase(lines, errors, (l, caseId, err) => {
     const outcome = outcomes.get(caseId);
     if (outcome === undefined) {
       err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
-      continue;
+      return;
     }
     if (outcome.answers === null) {
       err('EXAMINATION_CASE_UNFINISHED', 'case', `case ${caseId} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted`);
-      continue;
+      return;
     }
     if (outcome.examiners.some((e) => sameActor(e, adjudicator))) {
       err('EXAMINATION_ADJUDICATOR_IS_EXAMINER', 'case', `${adjudicator} examined case ${caseId} and cannot adjudicate it`);
-      continue;
+      return;
     }
     const decisions = l.decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
     const before = previous.get(caseId);
     if (before !== undefined) {
       if (sameActor(before.actor, adjudicator) && before.decisions_json === canonicalOrNull(decisions)) skipped.push({ line: l.line, case: caseId });
       else err('EXAMINATION_ALREADY_ADJUDICATED', null, `case ${caseId} is already adjudicated, with other decisions`);
-      continue;
+      return;
     }
     if ((outcome.disagreements ?? []).length === 0) {
       err('EXAMINATION_NOTHING_TO_ADJUDICATE', null, `the examiners of case ${caseId} agree on every field`);
-      continue;
+      return;
     }
     try {
       const final = applyAdjudication(codebook, outcome.answers, l.decisions);
@@ -178,7 +152,7 @@ export async function adjudicateCases(archive: Archive, ref: string, adjudicator
       if (!(e instanceof ExaminationError)) throw e;
       for (const f of fieldsOf(e)) err(e.code, f.field, f.message);
     }
-  }
+  });
   refuseIfAny(errors, lines.length);
   if (drafts.length > 0) await archive.commit(drafts);
   return { written, skipped };
@@ -225,4 +199,32 @@ function group<T extends { case_id: string }>(rows: readonly T[]): Map<string, T
 
 function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {
   return { actor, type: 'examination', items: [], objects: [], details };
+}
+
+type LineErrorReporter = (code: string, field: string | null, message: string) => void;
+
+/**
+ * The first checks of every batch line: a line that did not parse, or a case given twice, is an
+ * error; every other line reaches `check` with its case and a reporter for its own errors.
+ */
+function eachCase<L extends { readonly line: number; readonly case: string | null; readonly problem?: { field: string | null; message: string } }>(
+  lines: readonly L[],
+  errors: BatchLineError[],
+  check: (l: L, caseId: string, err: LineErrorReporter) => void,
+): void {
+  const seen = new Map<string, number>();
+  for (const l of lines) {
+    const err: LineErrorReporter = (code, field, message) => void errors.push({ line: l.line, case: l.case, field, code, message });
+    if (l.problem !== undefined || l.case === null) {
+      err('EXAMINATION_BATCH_INVALID', l.problem?.field ?? 'case', l.problem?.message ?? 'no case named');
+      continue;
+    }
+    const earlier = seen.get(l.case);
+    if (earlier !== undefined) {
+      err('EXAMINATION_BATCH_INVALID', 'case', `case ${l.case} is also on line ${earlier}; give each case once`);
+      continue;
+    }
+    seen.set(l.case, l.line);
+    check(l, l.case, err);
+  }
 }
