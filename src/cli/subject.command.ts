@@ -29,7 +29,7 @@ export const subjectCommand: Command = {
   summary:
     'subjects: one person as catalogued (number, unit, sex, age band, dates, photographs); every change with a reason',
   usage:
-    'custody subject add [--number TEXT] [--scheme ID] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
+    'custody subject add [--number TEXT] [--scheme ID] [--unit CODE|ALIAS] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
     'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list | ' +
     'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | subject suggest   (all with [--json])',
@@ -41,6 +41,7 @@ export const subjectCommand: Command = {
     'date-of-death': { type: 'string' },
     'date-of-photography': { type: 'string' },
     notes: { type: 'string' },
+    unit: { type: 'string' },
     item: { type: 'string', multiple: true },
     into: { type: 'string' },
     reason: { type: 'string' },
@@ -193,5 +194,6 @@ function fieldsFrom(args: ParsedArgs): SubjectInput {
   set('date-of-death', 'dateOfDeath');
   set('date-of-photography', 'dateOfPhotography');
   set('notes', 'notes');
+  set('unit', 'unit');
   return out;
 }

@@ -261,7 +261,7 @@ export class ArchiveIndexRepository {
   }
 
   async listUnits(): Promise<UnitsTable[]> {
-    return this.db.selectFrom('units').selectAll().orderBy('code').orderBy('id').execute();
+    return this.db.selectFrom('units').selectAll().orderBy('code').orderBy('code_text').orderBy('id').execute();
   }
 
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {

@@ -10,6 +10,8 @@ import {
   parseWithSchemes,
   type NumberingScheme,
 } from '../numbering/index.js';
+import { UnitRegistry } from '../units/registry.js';
+import { findUnit } from '../units/units.service.js';
 
 export type SubjectErrorCode =
   | 'SUBJECT_NOT_FOUND'
@@ -18,6 +20,7 @@ export type SubjectErrorCode =
   | 'SUBJECT_ITEM_TAKEN'
   | 'SUBJECT_REASON_REQUIRED'
   | 'SUBJECT_IMPORT_REJECTED'
+  | 'SUBJECT_UNIT_CONFLICT'
   | 'SCHEME_EXISTS'
   | 'SCHEME_NOT_FOUND';
 export class SubjectError extends CustodyError<SubjectErrorCode> {}
@@ -31,6 +34,8 @@ export interface SubjectInput {
   dateOfDeath?: string | null;
   dateOfPhotography?: string | null;
   notes?: string | null;
+  /** A unit code, alias or id; null detaches the subject from its unit. */
+  unit?: string | null;
 }
 
 const DATE_RE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
@@ -60,22 +65,22 @@ async function resolveFields(
   current: SubjectsTable | null,
 ): Promise<{ [k: string]: JsonValue }> {
   const out: { [k: string]: JsonValue } = {};
+  const registry = new UnitRegistry(await archive.index.listUnits());
+  let numberUnit: string | undefined;
   if (input.number !== undefined) {
+    // Clearing the number leaves the unit as it is: it may have been named with --unit.
     if (input.number === null || input.number.trim() === '') {
       Object.assign(out, {
         number_raw: null,
         scheme_id: null,
         number_normalised: null,
         fields: {},
-        unit_id: null,
       });
     } else {
       const schemes = await loadSchemes(archive);
-      const units = await archive.index.listUnits();
-      const byCode = new Map(
-        units.filter((u) => u.code !== null).map((u) => [u.code as number, u.id]),
-      );
-      const registries = { units: (code: number) => byCode.has(code) };
+      // A value that names units (in service, retired or several) passes the shape check here;
+      // which unit it is, and whether that may be used, is decided below with a clear code.
+      const registries = { units: (code: number | string) => registry.resolve(code).status !== 'none' };
       const wanted = input.schemeId ?? current?.scheme_id ?? null;
       const scheme = wanted === null ? null : schemes.find((s) => s.id === wanted);
       if (wanted !== null && scheme === undefined)
@@ -89,9 +94,10 @@ async function resolveFields(
           : parseCatalogueNumber(scheme, input.number, registries);
       const spec = (scheme ?? schemes.find((s) => s.id === parsed.schemeId))?.fields ?? {};
       const unitField = Object.entries(spec).find(
-        ([, f]) => f.kind === 'integer' && f.registry === 'units',
+        ([, f]) => f.kind !== 'year' && f.registry === 'units',
       )?.[0];
       const unitCode = unitField === undefined ? undefined : parsed.fields[unitField];
+      if (unitCode !== undefined) numberUnit = findUnit(registry, String(unitCode), { retired: false }).id;
       const taken = (
         await archive.index.subjectsByNumber(parsed.schemeId, parsed.normalised)
       ).filter((s) => s.id !== current?.id && s.status === 'active');
@@ -105,10 +111,19 @@ async function resolveFields(
         scheme_id: parsed.schemeId,
         number_normalised: parsed.normalised,
         fields: { ...parsed.fields },
-        unit_id: typeof unitCode === 'number' ? (byCode.get(unitCode) ?? null) : null,
       });
     }
   }
+  // The unit: named with --unit, or read from the number's unit field; both must agree.
+  const explicitUnit =
+    input.unit === undefined ? undefined : input.unit === null ? null : findUnit(registry, input.unit, { retired: false }).id;
+  if (explicitUnit !== undefined && numberUnit !== undefined && explicitUnit !== numberUnit)
+    throw new SubjectError(
+      'SUBJECT_UNIT_CONFLICT',
+      `--unit names ${registry.label(explicitUnit) ?? 'no unit'}, the number names ${registry.label(numberUnit) ?? '?'}`,
+    );
+  const unit = explicitUnit !== undefined ? explicitUnit : numberUnit;
+  if (unit !== undefined) out.unit_id = unit;
   const choose = (
     name: string,
     value: string | null | undefined,
@@ -164,7 +179,10 @@ export async function updateSubject(
   const fields = await resolveFields(archive, input, current);
   if (Object.keys(fields).length === 0)
     throw new SubjectError('SUBJECT_INVALID', 'nothing to change');
-  await commit(archive, { action: 'subject.update', reason, subject: { id, ...fields } });
+  // The attribution before the change, so that statistics can name the subjects whose unit
+  // changed after a sample's frame was fixed without replaying the catalogue.
+  const previous: { [k: string]: JsonValue } = 'unit_id' in fields ? { previous_unit_id: current.unit_id } : {};
+  await commit(archive, { action: 'subject.update', reason, subject: { id, ...fields }, ...previous });
 }
 
 export async function linkItems(
