@@ -238,7 +238,7 @@ describe('withdraw and purge', () => {
     const again = join(a.dir, '..', 'again');
     await mkdir(again);
     await writeFile(join(again, 'note-again.txt'), tree.files.get('docs/note.txt') ?? '');
-    await custody(['ingest', again, '--source', 'SRC-DELTA', ...on(a)]);
+    await custody(['ingest', again, '--source', 'SRC-DELTA', '--new-source', ...on(a)]);
     await custody(['purge', '--withdrawn', ...on(a)]);
     const v = await verifyJson(a);
     expect(v.codes).not.toContain('STORE_PURGED_OBJECT_PRESENT');
