@@ -327,6 +327,8 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('units').addColumn('code_text', 'text').execute();
       await db.schema.alterTable('units').addColumn('retired_seq', 'bigint').execute();
       await db.schema.createIndex('units_code_text').on('units').column('code_text').unique().execute();
+      // Subject import names photographs by their path in the delivery.
+      await db.schema.createIndex('items_relative_path').on('items').column('relative_path').execute();
     },
   },
 };

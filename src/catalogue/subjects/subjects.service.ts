@@ -11,6 +11,7 @@ import {
   type NumberingScheme,
 } from '../numbering/index.js';
 import { UnitRegistry } from '../units/registry.js';
+import { resolveItemRefs } from './item-refs.js';
 import { findUnit } from '../units/units.service.js';
 
 export type SubjectErrorCode =
@@ -21,6 +22,7 @@ export type SubjectErrorCode =
   | 'SUBJECT_REASON_REQUIRED'
   | 'SUBJECT_IMPORT_REJECTED'
   | 'SUBJECT_UNIT_CONFLICT'
+  | 'SUBJECT_SUGGESTION_UNKNOWN'
   | 'SCHEME_EXISTS'
   | 'SCHEME_NOT_FOUND';
 export class SubjectError extends CustodyError<SubjectErrorCode> {}
@@ -59,13 +61,23 @@ export async function loadSchemes(archive: Archive): Promise<NumberingScheme[]> 
 }
 
 /** Parses the number and checks every field; nothing is written unless all of it holds. */
+interface Lookups {
+  registry: UnitRegistry;
+  schemes: NumberingScheme[];
+}
+
+async function lookups(archive: Archive): Promise<Lookups> {
+  return { registry: new UnitRegistry(await archive.index.listUnits()), schemes: await loadSchemes(archive) };
+}
+
 async function resolveFields(
   archive: Archive,
   input: SubjectInput,
   current: SubjectsTable | null,
+  known?: Lookups,
 ): Promise<{ [k: string]: JsonValue }> {
   const out: { [k: string]: JsonValue } = {};
-  const registry = new UnitRegistry(await archive.index.listUnits());
+  const { registry, schemes } = known ?? (await lookups(archive));
   let numberUnit: string | undefined;
   if (input.number !== undefined) {
     // Clearing the number leaves the unit as it is: it may have been named with --unit.
@@ -77,7 +89,6 @@ async function resolveFields(
         fields: {},
       });
     } else {
-      const schemes = await loadSchemes(archive);
       // A value that names units (in service, retired or several) passes the shape check here;
       // which unit it is, and whether that may be used, is decided below with a clear code.
       const registries = { units: (code: number | string) => registry.resolve(code).status !== 'none' };
@@ -330,6 +341,11 @@ export async function importSubjects(
   const accepted: { row: number; fields: { [k: string]: JsonValue }; items: string[] }[] = [];
   const numbers = new Map<string, number>();
   const itemRows = new Map<string, number>();
+  // Set-based: the registry and schemes once, every photograph reference and owner in bulk.
+  const known = await lookups(archive);
+  const refs = await resolveItemRefs(archive, rows.flatMap((r) => r.items));
+  const resolvedIds = [...refs.values()].flatMap((r) => ('items' in r ? r.items : []));
+  const owners = new Map((await archive.index.subjectsOfItems(resolvedIds)).map((l) => [l.item_id, l.subject_id]));
   for (const r of rows) {
     const problems: { row: number; column: string; reason: string }[] = [];
     const check = async <T>(column: string, fn: () => Promise<T>): Promise<T | undefined> => {
@@ -342,9 +358,28 @@ export async function importSubjects(
       }
     };
     const { number, schemeId, ...rest } = r.input;
-    const numberFields = await check('number', () => resolveFields(archive, { number, schemeId }, null));
-    const otherFields = await check(Object.keys(rest)[0] === undefined ? '*' : 'fields', () => fieldByField(archive, rest, r.row, problems));
-    await check('items', () => checkItemsFree(archive, r.items, null));
+    const numberFields = await check('number', () => resolveFields(archive, { number, schemeId }, null, known));
+    const otherFields = await check(Object.keys(rest)[0] === undefined ? '*' : 'fields', () => fieldByField(archive, rest, r.row, problems, known));
+    const items: string[] = [];
+    for (const ref of r.items) {
+      const res = refs.get(ref.trim());
+      if (res === undefined || 'error' in res) {
+        problems.push({ row: r.row, column: 'items', reason: res?.error ?? `no item ${ref}` });
+        continue;
+      }
+      for (const item of res.items) {
+        const owner = owners.get(item);
+        if (owner !== undefined)
+          problems.push({ row: r.row, column: 'items', reason: `${ref}: item ${item} already shows subject ${owner}` });
+        const other = itemRows.get(item);
+        if (other !== undefined && other !== r.row)
+          problems.push({ row: r.row, column: 'items', reason: `${ref}: item ${item} is also on row ${other}` });
+        else if (other === undefined) {
+          itemRows.set(item, r.row);
+          items.push(item);
+        }
+      }
+    }
     const normalised = numberFields?.number_normalised;
     const key = typeof normalised === 'string' ? `${JSON.stringify(numberFields?.scheme_id ?? null)}\u0000${normalised}` : null;
     if (key !== null) {
@@ -352,13 +387,8 @@ export async function importSubjects(
       if (other !== undefined) problems.push({ row: r.row, column: 'number', reason: `the same number as row ${other}` });
       else numbers.set(key, r.row);
     }
-    for (const item of r.items) {
-      const other = itemRows.get(item);
-      if (other !== undefined) problems.push({ row: r.row, column: 'items', reason: `item ${item} is also on row ${other}` });
-      else itemRows.set(item, r.row);
-    }
     if (problems.length > 0 || numberFields === undefined || otherFields === undefined) errors.push(...problems);
-    else accepted.push({ row: r.row, fields: { ...numberFields, ...otherFields }, items: r.items });
+    else accepted.push({ row: r.row, fields: { ...numberFields, ...otherFields }, items });
   }
   errors.sort((a, b) => a.row - b.row);
   if (errors.length > 0 && !opts.validOnly)
@@ -381,13 +411,14 @@ async function fieldByField(
   input: SubjectInput,
   row: number,
   problems: { row: number; column: string; reason: string }[],
+  known: Lookups,
 ): Promise<{ [k: string]: JsonValue }> {
   const columns: Record<string, string> = { sex: 'sex', ageBand: 'age_band', dateOfDeath: 'date_of_death', dateOfPhotography: 'date_of_photography', notes: 'notes' };
   const out: { [k: string]: JsonValue } = {};
   let failed = false;
   for (const [key, value] of Object.entries(input)) {
     try {
-      Object.assign(out, await resolveFields(archive, { [key]: value as string | null }, null));
+      Object.assign(out, await resolveFields(archive, { [key]: value as string | null }, null, known));
     } catch (e) {
       if (!(e instanceof CustodyError)) throw e;
       problems.push({ row, column: columns[key] ?? key, reason: e.message });
