@@ -126,4 +126,26 @@ describe('subjects by file name', () => {
     expect(exported.some((s) => s.items.includes(recompressed.id))).toBe(true);
     expect((await ok('subject', 'suggest')).stdout).toMatch(/^No suggestions/);
   });
+
+  it('gives one item, subject or object its custody trail, and --to is exclusive', async () => {
+    type Line = { index: number; entry: { type: string; items: string[]; objects: string[]; details: Record<string, unknown> } };
+    const trail = async (...args: string[]) =>
+      (await ok('log', ...args, '--json')).stdout.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
+    const d = at(0, 'only-usb1.jpg');
+    const byItem = await trail('--item', d.id);
+    const types = byItem.map((l) => `${l.entry.type}${typeof l.entry.details.action === 'string' ? ` ${l.entry.details.action}` : ''}`);
+    expect(types).toContain('ingestion');
+    expect(types).toContain('metadata extraction');
+    expect(types).toContain('cataloguing subject.create');
+    const other = at(1, 'only-usb2.jpg');
+    expect(byItem.some((l) => l.entry.items.includes(other.id))).toBe(false);
+    const subject = byItem.find((l) => l.entry.details.action === 'subject.create')?.entry.details.subject as { id: string };
+    const bySubject = await trail('--subject', subject.id);
+    expect(bySubject.map((l) => l.entry.details.action)).toEqual(expect.arrayContaining(['subject.create', 'subject.link']));
+    const byObject = await trail('--object', d.sha256);
+    expect(byObject.map((l) => l.index)).toEqual(byItem.map((l) => l.index));
+    const none = await ok('log', '--item', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
+    expect(none.stdout).toBe('No ledger entry names it (in this range).\n');
+    expect((await trail('--from', '1', '--to', '3')).map((l) => l.index)).toEqual([1, 2]);
+  });
 });
