@@ -119,6 +119,27 @@ describe('units with text codes', () => {
     expect(edit?.previous_unit_id).toBe(afi);
   });
 
+  it('stats keep the strata as drawn and list the subjects whose unit changed after the frame', async () => {
+    const drawn = JSON.parse((await ok('sample', 'draw', '--name', 'by-unit', '--over', 'subjects', '--method', 'stratified', '--by', 'unit', '--size', '4', '--seed', 'fixed', '--json')).stdout) as unknown;
+    expect(drawn).toBeTruthy();
+    const moved = (JSON.parse((await ok('subject', 'list', '--json')).stdout) as { id: string; number_normalised: string | null }[]).find((x) => x.number_normalised === '1/AFI');
+    await ok('subject', 'edit', moved?.id ?? '', '--unit', '215', '--reason', 'transfer record: held by branch 215');
+    const stats = JSON.parse((await ok('stats', 'by-unit', '--json')).stdout) as {
+      unit_attribution: { breakdowns: string; strata: string; changed_after_frame: { subject: string; from: { code: unknown } | null; to: { code: unknown } | null }[] };
+    };
+    expect(stats.unit_attribution.breakdowns).toMatch(/current attribution at tree size/);
+    expect(stats.unit_attribution.strata).toMatch(/as drawn/);
+    const changed = stats.unit_attribution.changed_after_frame;
+    expect(changed.map((c) => [c.subject, c.from?.code, c.to?.code])).toEqual([[moved?.id, 'AFI', 215]]);
+    const text = (await ok('stats', 'by-unit')).stdout;
+    expect(text).toContain('1 subject(s) changed unit after the frame was fixed');
+    expect(text).toContain('Air Force Intelligence / المخابرات الجوية (AFI) → Branch 215');
+    const show = JSON.parse((await ok('sample', 'show', 'by-unit', '--json')).stdout) as { cases: { case: string; stratum: string }[] };
+    // A census of the four subjects: the moved one was drawn in the AFI stratum, and stays there.
+    expect(show.cases).toHaveLength(4);
+    expect(show.cases.find((c) => c.case === moved?.id)?.stratum).toBe(afi);
+  });
+
   it('rebuilds the index byte for byte, and verify finds it clean', async () => {
     const dump = () =>
       withIndexDb({ dir: env.CUSTODY_ARCHIVE ?? '', origin: '', verifierKey: '', env: {} }, async (db) => {
