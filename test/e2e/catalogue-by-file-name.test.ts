@@ -148,4 +148,19 @@ describe('subjects by file name', () => {
     expect(none.stdout).toBe('No ledger entry names it (in this range).\n');
     expect((await trail('--from', '1', '--to', '3')).map((l) => l.index)).toEqual([1, 2]);
   });
+
+  it('names files and subjects beside the ids in clusters and similar, keeping the ids in --json', async () => {
+    const recompressed = at(0, 'recompressed.jpg');
+    const clusters = JSON.parse((await ok('clusters', '--json')).stdout) as { items: string[]; item_labels: { item: string; file: string; number: string | null }[] }[];
+    const c = clusters.find((x) => x.items.includes(recompressed.id));
+    expect(c?.item_labels.map((l) => l.item)).toEqual(c?.items);
+    expect(c?.item_labels.map((l) => l.file).sort()).toEqual(['only-usb1.jpg', 'recompressed.jpg']);
+    const text = (await ok('clusters')).stdout;
+    expect(text).toContain('cards/recompressed.jpg in ');
+    expect(text).toMatch(/cards\/only-usb1\.jpg in \S+, subject /);
+    const similar = (await ok('similar', recompressed.id)).stdout;
+    expect(similar).toContain('cards/only-usb1.jpg');
+    const summary = JSON.parse((await ok('authenticity', '--summary', '--json')).stdout) as { anomalies: { sha256: string; item_labels: unknown[] }[] };
+    for (const a of summary.anomalies) expect(Array.isArray(a.item_labels)).toBe(true);
+  });
 });

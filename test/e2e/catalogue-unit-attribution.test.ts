@@ -138,6 +138,9 @@ describe('units with text codes', () => {
     // A census of the four subjects: the moved one was drawn in the AFI stratum, and stays there.
     expect(show.cases).toHaveLength(4);
     expect(show.cases.find((c) => c.case === moved?.id)?.stratum).toBe(afi);
+    const showText = (await ok('sample', 'show', 'by-unit')).stdout;
+    expect(showText).toContain('[Air Force Intelligence / المخابرات الجوية (AFI)]');
+    expect(showText).toContain('subject 1/AFI');
   });
 
   it('rebuilds the index byte for byte, and verify finds it clean', async () => {
