@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unitText } from '../catalogue/labels.service.js';
+import { CatalogueLabels, unitText } from '../catalogue/labels.service.js';
 import { unitChangesAfter, type UnitChange } from '../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { loadSample } from '../examination/blind/outcomes.js';
@@ -20,7 +20,7 @@ export const statsCommand: Command = {
     const [plan, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     const charts = str(args, 'charts');
-    const { report, counts, changes } = await withArchive(args, io, 'read', 'stats', async (a) => {
+    const { report, counts, changes, labels } = await withArchive(args, io, 'read', 'stats', async (a) => {
       let ref = plan;
       if (ref === undefined) {
         const all = await a.examinations.listSamples();
@@ -37,6 +37,7 @@ export const statsCommand: Command = {
         report: await computeStatistics(a, sample),
         counts: charts === undefined ? null : await catalogueCounts(a),
         changes: await unitChangesAfter(a, sample.frame_seq),
+        labels: await CatalogueLabels.load(a),
       };
     }, { at: atOption(args) });
     if (charts !== undefined && counts !== null) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
@@ -45,7 +46,12 @@ export const statsCommand: Command = {
       strata: report.sample.stratify === null ? null : `strata as drawn when the frame was fixed (entry ${report.sample.entries.frame})`,
       changed_after_frame: changes,
     };
-    if (wantsJson(args)) printJson(io, { ...report, unit_attribution: attribution });
+    // Unit breakdown rows gain the unit's code and both names beside its id (fields added only).
+    const findings = report.findings.map((f) => ({
+      ...f,
+      breakdowns: { ...f.breakdowns, unit: f.breakdowns.unit.map((b) => ({ ...b, unit: labels.unit(b.key) })) },
+    }));
+    if (wantsJson(args)) printJson(io, { ...report, findings, unit_attribution: attribution });
     else printText(io, report, attribution);
     return 0;
   },
