@@ -31,7 +31,7 @@ export const subjectCommand: Command = {
   summary:
     'subjects: one person as catalogued (number, unit, sex, age band, dates, photographs); every change with a reason',
   usage:
-    'custody subject add [--number TEXT] [--scheme ID] [--unit CODE|ALIAS] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
+    'custody subject add [--number TEXT] [--scheme ID] [--unit CODE|ALIAS] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID|SHA256|DELIVERY:PATH]… --reason TEXT | ' +
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
     'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list | ' +
     'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | ' +

@@ -173,5 +173,13 @@ describe('units with text codes', () => {
     await mkdir(second);
     await writeFile(join(second, 'b.bin'), 'photo b');
     await ok('ingest', second, '--source', 'ORCHID');
+    // subject add/link take photographs by path in a delivery, too
+    const items = JSON.parse((await ok('items', '--json')).stdout) as { id: string; relative_path: string }[];
+    const b = items.find((i) => i.relative_path.endsWith('b.bin'));
+    const created = (await ok('subject', 'add', '--item', b?.relative_path ?? '', '--reason', 'by path')).stdout.trim().split(' ')[1] ?? '';
+    const shown = JSON.parse((await ok('subject', 'show', created, '--json')).stdout) as { items: string[] };
+    expect(shown.items).toEqual([b?.id]);
+    const missing = await cli('subject', 'link', created, '--item', 'no/such.bin', '--reason', 'r');
+    expect(missing.stderr).toContain('no item at no/such.bin');
   });
 });

@@ -168,13 +168,14 @@ export async function createSubject(
 ): Promise<string> {
   needReason(reason);
   const fields = await resolveFields(archive, input, null);
-  await checkItemsFree(archive, items, null);
+  const ids = await itemIdsOf(archive, items);
+  await checkItemsFree(archive, ids, null);
   const id = archive.newId();
   await commit(archive, {
     action: 'subject.create',
     reason,
     subject: { id, ...fields },
-    items: [...items],
+    items: ids,
   });
   return id;
 }
@@ -206,6 +207,7 @@ export async function linkItems(
   needReason(reason);
   await activeSubject(archive, id);
   if (items.length === 0) throw new SubjectError('SUBJECT_INVALID', 'name at least one item');
+  if (!unlink) items = await itemIdsOf(archive, items);
   if (unlink) {
     const linked = new Set((await archive.index.subjectItems(id)).map((l) => l.item_id));
     for (const item of items)
@@ -269,6 +271,18 @@ export async function splitSubject(
     items: [...items].sort(),
   });
   return id;
+}
+
+/** Photographs named by id, digest or path in a delivery (see item-refs.ts), as item ids. */
+async function itemIdsOf(archive: Archive, refs: readonly string[]): Promise<string[]> {
+  const resolved = await resolveItemRefs(archive, refs);
+  const ids: string[] = [];
+  for (const ref of refs) {
+    const r = resolved.get(ref.trim());
+    if (r === undefined || 'error' in r) throw new SubjectError('SUBJECT_INVALID', r?.error ?? `no item ${ref}`);
+    for (const id of r.items) if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
 }
 
 async function activeSubject(archive: Archive, id: string): Promise<SubjectsTable> {
