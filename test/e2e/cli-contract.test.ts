@@ -116,6 +116,7 @@ describe('the CLI contract on a small archive', () => {
       'cataloguing', // ingest --new-source registers the source first
       'ingestion start',
       'ingestion end',
+      'cataloguing',
       'ingestion start',
       'ingestion end',
     ]);
