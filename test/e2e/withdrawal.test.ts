@@ -70,7 +70,7 @@ describe('withdraw and purge', () => {
       ...on(archive),
     ]);
     expect(unknown.stderr).toContain('[NOT_FOUND]');
-    expect(await readLog(archive)).toHaveLength(items.length + 3); // creation, start, items, end: nothing appended
+    expect(await readLog(archive)).toHaveLength(items.length + 4); // creation, source registered, start, items, end: nothing appended
   });
 
   it('withdraws by item id, naming the object and every item that shares its bytes', async () => {
