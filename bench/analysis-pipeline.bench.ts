@@ -120,7 +120,7 @@ export async function benchAnalysisPipeline(corpus: Corpus, count: number): Prom
   return out;
 }
 
-/** `custody init` + `custody ingest DIR --source BENCH --analyze --json` in a fresh archive. */
+/** `custody init` + `custody ingest DIR --source BENCH --new-source --analyze --json` in a fresh archive. */
 async function pipeline(
   dir: string,
   distinct: number,
@@ -138,6 +138,7 @@ async function pipeline(
     dir,
     '--source',
     'BENCH',
+    '--new-source',
     ...(analyze ? ['--analyze'] : []),
     '--json',
   ];

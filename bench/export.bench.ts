@@ -17,7 +17,7 @@ export async function benchExport(corpus: Corpus): Promise<string[]> {
   const env = { ...process.env, CUSTODY_ARCHIVE: archive, CUSTODY_ACTOR: 'bench' };
   const n = corpus.files.length;
   const out: string[] = [`corpus: ${n} JPEGs, ${mb(corpus.bytes)}`];
-  for (const args of [['init'], ['ingest', corpus.dir, '--source', 'BENCH']]) {
+  for (const args of [['init'], ['ingest', corpus.dir, '--source', 'BENCH', '--new-source']]) {
     const r = await timeCommand('node', [CUSTODY, ...args], { env });
     if (r.code !== 0) throw new Error(`custody ${args[0] ?? ''} failed: ${r.stderr}`);
   }

@@ -47,7 +47,7 @@ export async function benchIngestVerify(corpus: Corpus): Promise<string[]> {
   warm(corpus.files);
   const ingest = await timeCommand(
     'node',
-    [CUSTODY, 'ingest', corpus.dir, '--source', 'BENCH', '--json'],
+    [CUSTODY, 'ingest', corpus.dir, '--source', 'BENCH', '--new-source', '--json'],
     { env },
   );
   if (ingest.code !== 0) throw new Error(`ingest failed (${ingest.code}): ${ingest.stderr}`);

@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
 import { benchAnalysisPipeline } from './analysis-pipeline.bench.js';
+import { benchCatalogue } from './catalogue.bench.js';
 import { ensureJpegCorpus } from './corpus.js';
 import { benchExport } from './export.bench.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
@@ -13,7 +14,7 @@ import { benchNearDuplicates } from './near-duplicates.bench.js';
 
 const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export').split(',').map((s) => s.trim()),
+  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue').split(',').map((s) => s.trim()),
 );
 
 async function main(): Promise<void> {
@@ -40,6 +41,10 @@ async function main(): Promise<void> {
     const corpus = await ensureJpegCorpus(`jpeg-${count}`, count, [4, 12]);
     console.log('\n== tribunal export: a whole archive as a BagIt bag, and its offline verification ==');
     for (const line of await benchExport(corpus)) console.log(line);
+  }
+  if (only.has('catalogue')) {
+    console.log('\n== catalogue bulk work: subjects linked by file name, the items table ==');
+    for (const line of await benchCatalogue()) console.log(line);
   }
   if (only.has('neardup')) {
     console.log('\n== near-duplicate search: exact PDQ search against brute force (NEAR_DUP_SIZES) ==');

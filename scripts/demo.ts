@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   process.env.CUSTODY_ACTOR ??= 'demo-operator';
   if (!existsSync(join(archive, 'custody.json'))) {
     if ((await cli('init')) !== 0) return 1;
-    const code = await cli('ingest', media, '--source', 'ORCHID', '--received-by', 'Demo Operator', '--medium', 'USB stick (synthetic)', '--manifest', manifest, '--analyze');
+    const code = await cli('ingest', media, '--source', 'ORCHID', '--new-source', '--received-by', 'Demo Operator', '--medium', 'USB stick (synthetic)', '--manifest', manifest, '--analyze');
     if (code !== 0) return code;
     const examined = await runExaminationDemo(archive, join(root, 'work'));
     if (examined !== 0) return examined;

@@ -1,3 +1,4 @@
+import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
 import { collectionSummary, indicatorsFor, indicatorTime } from '../analysis/authenticity.service.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import { ArchiveError } from '../archive/errors.js';
@@ -24,7 +25,12 @@ export const authenticityCommand: Command = {
         io,
         'read',
         'authenticity',
-        async (archive) => collectionSummary(archive, await indicatorTime(archive, at)),
+        async (archive) => {
+          const summary = await collectionSummary(archive, await indicatorTime(archive, at));
+          const labels = await CatalogueLabels.load(archive);
+          // File names, subjects and units beside each anomaly's digest (fields added, none removed).
+          return { ...summary, anomalies: summary.anomalies.map((a) => ({ ...a, item_labels: labels.object(a.sha256) })) };
+        },
         { at },
       );
       if (wantsJson(args)) printJson(io, s);
@@ -37,8 +43,9 @@ export const authenticityCommand: Command = {
         io.stdout('images per camera per day:\n');
         for (const d of s.perCameraPerDay)
           io.stdout(`  ${d.day}  ${String(d.images).padStart(4)}  ${tt(d.camera)}\n`);
-        io.stdout(`anomalies (${s.anomalies.length}):\n`);
-        for (const a of s.anomalies) io.stdout(`  ${a.sha256}  ${a.codes.join(', ')}\n`);
+        io.stdout(s.anomalies.length === 0 ? 'anomalies: none in this collection.\n' : `anomalies (${s.anomalies.length}):\n`);
+        for (const a of s.anomalies)
+          io.stdout(`  ${a.sha256}  ${a.codes.join(', ')}${a.item_labels.map((l) => `\n      ${itemText(l, l.item)} [${l.item}]`).join('')}\n`);
       }
       return 0;
     }

@@ -1,3 +1,4 @@
+import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
@@ -10,8 +11,10 @@ export const clustersCommand: Command = {
   async run(args, io) {
     const t = str(args, 'threshold');
     const threshold = t === undefined ? undefined : parseNonNegativeInt(t, '--threshold');
-    const s = await withArchive(args, io, 'read', 'clusters', (archive) =>
-      archiveSimilarity(archive, threshold === undefined ? {} : { threshold }),
+    const { s, labels } = await withArchive(args, io, 'read', 'clusters', async (archive) => ({
+      s: await archiveSimilarity(archive, threshold === undefined ? {} : { threshold }),
+      labels: await CatalogueLabels.load(archive),
+    }),
       { at: atOption(args) },
     );
     const clusters = s.clusters.map((c) => ({
@@ -19,13 +22,17 @@ export const clustersCommand: Command = {
       objects: c.objects,
       items: c.items,
       max_distance: c.max_distance,
+      item_labels: c.items.map((i) => labels.item(i)),
     }));
     if (wantsJson(args)) printJson(io, clusters);
     else {
-      for (const c of clusters)
+      if (clusters.length === 0) io.stdout('No near-duplicate clusters: no two analysed images are within the threshold.\n');
+      for (const c of clusters) {
         io.stdout(
           `cluster ${c.id.slice(0, 16)}…  ${c.objects.length} objects, ${c.items.length} items, max distance ${c.max_distance}\n`,
         );
+        for (const [n, i] of c.items.entries()) io.stdout(`    ${itemText(c.item_labels[n] ?? null, i)}  [${i}]\n`);
+      }
       io.stdout(
         `${clusters.length} clusters over ${s.objects.length} analysed objects (${s.pairs.length} pairs)\n`,
       );

@@ -1,3 +1,4 @@
+import { requireSource } from '../catalogue/sources/sources.service.js';
 import { IngestService } from '../ingest/ingest.service.js';
 import type { IngestReport } from '../ingest/report.js';
 import { runAnalysisJobs, type AnalyzeSummary } from '../jobs/analysis-worker.service.js';
@@ -9,9 +10,10 @@ export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'take in files, folders and ZIP archives as one delivery, without changing a bit',
   usage:
-    'custody ingest PATH... --source CODENAME [--received-by NAME] [--medium TEXT] [--manifest FILE] [--note TEXT] [--delivery ID] [--allow-zip-expansion] [--analyze] [--max-image-pixels N] [--json]',
+    'custody ingest PATH... --source CODENAME [--new-source] [--received-by NAME] [--medium TEXT] [--manifest FILE] [--note TEXT] [--delivery ID] [--allow-zip-expansion] [--analyze] [--max-image-pixels N] [--json]',
   options: {
     source: { type: 'string' },
+    'new-source': { type: 'boolean' },
     'received-by': { type: 'string' },
     medium: { type: 'string' },
     manifest: { type: 'string' },
@@ -28,6 +30,8 @@ export const ingestCommand: Command = {
     const progress = io.isTty && !wantsJson(args) ? progressBar(io) : undefined;
     let analysis: AnalyzeSummary | null = null;
     const report = await withArchive(args, io, 'write', 'ingest', async (archive) => {
+      // A codename must be registered (`custody source add`), or registered now with --new-source.
+      await requireSource(archive, source, flag(args, 'new-source'));
       const r = await new IngestService(archive).run({
         paths: args.positionals,
         source,

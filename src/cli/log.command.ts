@@ -1,30 +1,50 @@
+import { entryNames, trailIds, type TrailTarget } from '../catalogue/trail.js';
 import { toHex } from '../core/sha256.js';
-import { parseNonNegativeInt, str, type Command } from './command.js';
+import { parseNonNegativeInt, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const logCommand: Command = {
   name: 'log',
-  summary: 'print ledger entries (with --json: one object per line with the exact canonical bytes)',
-  usage: 'custody log [--from N] [--to N] [--json]',
-  options: { from: { type: 'string' }, to: { type: 'string' } },
+  summary:
+    'print ledger entries (with --json: one object per line with the exact canonical bytes); --item, --subject or --object: one thing\'s custody trail',
+  usage:
+    'custody log [--from N] [--to N] [--item ID | --subject ID | --object SHA256] [--json]   ' +
+    '(entries N through M-1: --from is inclusive, --to exclusive, so --to M ends where `--at M` ends; ' +
+    '--item/--subject/--object keep the entries that name it, in items, objects or details; an item\'s trail includes its object\'s, an object\'s its items\')',
+  options: { from: { type: 'string' }, to: { type: 'string' }, item: { type: 'string' }, subject: { type: 'string' }, object: { type: 'string' } },
   async run(args, io) {
+    const targets: TrailTarget[] = [];
+    const item = str(args, 'item');
+    const subject = str(args, 'subject');
+    const object = str(args, 'object');
+    if (item !== undefined) targets.push({ item });
+    if (subject !== undefined) targets.push({ subject });
+    if (object !== undefined) targets.push({ object: object.toLowerCase() });
+    if (targets.length > 1) throw new UsageError('name one of --item, --subject or --object');
+    let printed = 0;
     await withArchive(args, io, 'read', 'log', async (archive) => {
       const size = archive.ledger.size;
       const from = str(args, 'from') === undefined ? 0 : parseNonNegativeInt(str(args, 'from'), '--from');
       const to = str(args, 'to') === undefined ? size : Math.min(size, parseNonNegativeInt(str(args, 'to'), '--to'));
+      const ids = targets[0] === undefined ? null : await trailIds(archive, targets[0]);
       for (let a = from; a < to; a += 1000) {
         for (const s of await archive.ledger.read(a, Math.min(to, a + 1000))) {
+          if (ids !== null && !entryNames(s.entry, ids)) continue;
+          printed++;
           if (wantsJson(args)) {
             io.stdout(`${JSON.stringify({ index: s.entry.seq, entry: s.entry, leaf_hash: toHex(s.leafHash), canonical: s.bytes.toString('base64') })}\n`);
           } else {
             const e = s.entry;
+            const action = typeof e.details.action === 'string' ? ` ${e.details.action}` : '';
             const what = [...e.items.map((i) => `item ${i}`), ...e.objects.map((o) => `object ${o.slice(0, 16)}…`)].join(' ');
-            io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${tt(e.actor)}  ${e.type}${what === '' ? '' : `  ${what}`}\n`);
+            io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${tt(e.actor)}  ${e.type}${action}${what === '' ? '' : `  ${what}`}\n`);
           }
         }
       }
     });
+    if (printed === 0 && !wantsJson(args))
+      io.stdout(targets.length > 0 ? 'No ledger entry names it (in this range).\n' : 'No entries in this range.\n');
     return 0;
   },
 };

@@ -1,3 +1,4 @@
+import { CatalogueLabels, itemText, subjectText, unitText } from '../catalogue/labels.service.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
@@ -103,9 +104,20 @@ export const sampleCommand: Command = {
         const out = await withArchive(args, io, 'read', 'sample show', async (a) => {
           const s = await loadSample(a, name);
           const cases = await caseOutcomes(a, s);
+          const labels = await CatalogueLabels.load(a);
           return {
             ...describeSample(s),
-            cases: cases.map((c) => ({ case: c.case, position: c.position, stratum: c.stratum, examiners: c.examiners, submitted: c.submitted.length, status: c.status })),
+            cases: cases.map((c) => ({
+              case: c.case,
+              position: c.position,
+              stratum: c.stratum,
+              examiners: c.examiners,
+              submitted: c.submitted.length,
+              status: c.status,
+              // Names beside the ids: the photograph's file, the subject's number, the stratum's unit.
+              label: s.unit_kind === 'items' ? labels.item(c.case) : labels.subject(c.case),
+              stratum_unit: s.stratify === 'unit' && c.stratum !== null ? labels.unit(c.stratum) : null,
+            })),
           };
         }, { at: atOption(args) });
         if (wantsJson(args)) printJson(io, out);
@@ -113,7 +125,12 @@ export const sampleCommand: Command = {
           io.stdout(`plan ${out.name} (${out.id}): ${out.size} of ${out.frame_size} ${out.over}, ${out.method}${out.by === null ? '' : ` by ${out.by}`}\n`);
           io.stdout(`  frame ${out.frame_digest} (entry ${out.entries.frame}), seed ${out.seed ?? '-'} (entry ${out.entries.seed ?? '-'}), manifest ${out.manifest_digest ?? '-'} (entry ${out.entries.manifest ?? '-'})\n`);
           io.stdout(`  codebook ${out.codebook.version} ${out.codebook.digest}\n`);
-          for (const c of out.cases) io.stdout(`  ${String(c.position + 1).padStart(4)} ${c.case}${c.stratum === null ? '' : ` [${tt(c.stratum)}]`}  ${c.status} (${c.submitted}/${c.examiners.length})\n`);
+          if (out.cases.length === 0) io.stdout('  No cases drawn yet.\n');
+          for (const c of out.cases) {
+            const who = c.label === null ? '' : 'item' in c.label ? `  ${tt(itemText(c.label, c.case))}` : `  ${tt(subjectText(c.label))}`;
+            const stratum = c.stratum === null ? '' : ` [${tt(c.stratum_unit === null ? c.stratum : unitText(c.stratum_unit))}]`;
+            io.stdout(`  ${String(c.position + 1).padStart(4)} ${c.case}${stratum}${who}  ${c.status} (${c.submitted}/${c.examiners.length})\n`);
+          }
         }
         return 0;
       }

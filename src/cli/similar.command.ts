@@ -1,3 +1,4 @@
+import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { ArchiveError } from '../archive/errors.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
@@ -30,23 +31,24 @@ export const similarCommand: Command = {
         .filter((p) => p.a === sha256 || p.b === sha256)
         .map((p) => ({ sha256: p.a === sha256 ? p.b : p.a, distance: p.distance, kind: p.kind }))
         .sort((x, y) => x.distance - y.distance || (x.sha256 < y.sha256 ? -1 : 1));
-      const items = new Map<string, string[]>();
-      for (const m of matches)
-        items.set(
-          m.sha256,
-          (await archive.index.itemsBySha256(m.sha256)).map((i) => i.id),
-        );
+      const labels = await CatalogueLabels.load(archive);
       return {
         sha256,
         cluster: s.clusterOf.get(sha256) ?? null,
-        matches: matches.map((m) => ({ ...m, items: items.get(m.sha256) ?? [] })),
+        item_labels: labels.object(sha256),
+        matches: matches.map((m) => ({
+          ...m,
+          items: labels.object(m.sha256).map((l) => l.item),
+          item_labels: labels.object(m.sha256),
+        })),
       };
     });
     if (wantsJson(args)) printJson(io, out);
     else {
+      if (out.matches.length === 0) io.stdout('No similar objects within the threshold.\n');
       for (const m of out.matches)
         io.stdout(
-          `${m.sha256}  distance ${String(m.distance).padStart(3)}  ${m.kind}  items ${m.items.join(', ')}\n`,
+          `${m.sha256}  distance ${String(m.distance).padStart(3)}  ${m.kind}  ${m.item_labels.map((l) => `${itemText(l, l.item)} [${l.item}]`).join('; ')}\n`,
         );
       io.stdout(
         `${out.matches.length} similar objects${out.cluster === null ? '' : ` (cluster ${out.cluster})`}\n`,

@@ -1,5 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CatalogueLabels, unitText } from '../catalogue/labels.service.js';
+import { unitChangesAfter, type UnitChange } from '../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { loadSample } from '../examination/blind/outcomes.js';
 import { PlanError } from '../examination/sampling/plan.service.js';
@@ -18,7 +20,7 @@ export const statsCommand: Command = {
     const [plan, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     const charts = str(args, 'charts');
-    const { report, counts } = await withArchive(args, io, 'read', 'stats', async (a) => {
+    const { report, counts, changes, labels } = await withArchive(args, io, 'read', 'stats', async (a) => {
       let ref = plan;
       if (ref === undefined) {
         const all = await a.examinations.listSamples();
@@ -31,11 +33,26 @@ export const statsCommand: Command = {
         throw e;
       });
       // The catalogue counts feed only the deaths-by-unit-month chart.
-      return { report: await computeStatistics(a, sample), counts: charts === undefined ? null : await catalogueCounts(a) };
+      return {
+        report: await computeStatistics(a, sample),
+        counts: charts === undefined ? null : await catalogueCounts(a),
+        changes: await unitChangesAfter(a, sample.frame_seq),
+        labels: await CatalogueLabels.load(a),
+      };
     }, { at: atOption(args) ?? 'signed' }); // a replay of the ledger at the checkpoint, never the live index
     if (charts !== undefined && counts !== null) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
-    if (wantsJson(args)) printJson(io, report);
-    else printText(io, report);
+    const attribution = {
+      breakdowns: `by unit: current attribution at tree size ${report.checkpoint.tree_size}`,
+      strata: report.sample.stratify === null ? null : `strata as drawn when the frame was fixed (entry ${report.sample.entries.frame})`,
+      changed_after_frame: changes,
+    };
+    // Unit breakdown rows gain the unit's code and both names beside its id (fields added only).
+    const findings = report.findings.map((f) => ({
+      ...f,
+      breakdowns: { ...f.breakdowns, unit: f.breakdowns.unit.map((b) => ({ ...b, unit: labels.unit(b.key) })) },
+    }));
+    if (wantsJson(args)) printJson(io, { ...report, findings, unit_attribution: attribution });
+    else printText(io, report, attribution);
     return 0;
   },
 };
@@ -57,12 +74,19 @@ async function writeCharts(dir: string, report: StatisticsReport, unitNames: [st
     await writeFile(join(dir, 'deaths-by-unit-month.svg'), await renderSvgDocument(deathsByUnitMonthSpec(dated, { title: `Deaths by unit and month (${at})` })));
 }
 
-function printText(io: Io, r: StatisticsReport): void {
+function printText(io: Io, r: StatisticsReport, a: { breakdowns: string; strata: string | null; changed_after_frame: UnitChange[] }): void {
   io.stdout(`plan ${r.sample.name}: ${r.sample.method}${r.sample.stratify === null ? '' : ` by ${r.sample.stratify}`}, ${r.sample.size} of ${r.sample.frame_size} ${r.sample.unit}\n`);
   io.stdout(`checkpoint: tree size ${r.checkpoint.tree_size}, root ${r.checkpoint.root}${r.checkpoint.signed ? ' (signed)' : ''}; codebook ${r.codebook.version}; ${r.code_version}\n`);
   io.stdout(`cases: ${r.cases.final} final of ${r.cases.sampled} (${r.cases.awaiting_submissions} awaiting submissions, ${r.cases.awaiting_adjudication} awaiting adjudication)\n\n`);
   for (const f of r.findings) {
     const kappa = f.agreement?.coefficients.find((c) => c.name === 'krippendorff_alpha')?.value;
     io.stdout(`${f.sentence}${kappa == null ? '' : ` [alpha ${kappa.toFixed(2)}]`}\n`);
+  }
+  io.stdout(`\nbreakdowns ${a.breakdowns}${a.strata === null ? '' : `; the stratified estimate keeps its ${a.strata}`}\n`);
+  if (a.changed_after_frame.length === 0) io.stdout('No subject changed unit after the frame was fixed.\n');
+  else {
+    io.stdout(`${a.changed_after_frame.length} subject(s) changed unit after the frame was fixed:\n`);
+    for (const c of a.changed_after_frame)
+      io.stdout(`  subject ${c.number ?? c.subject} [${c.subject}]: ${unitText(c.from)} → ${unitText(c.to)} (entry ${c.entries.map((e) => `${e.seq}: ${e.reason}`).join('; ')})\n`);
   }
 }

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
 import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/subject-rows.js';
-import { suggestLinks } from '../catalogue/subjects/suggestions.service.js';
+import { CatalogueLabels, itemText, subjectText } from '../catalogue/labels.service.js';
+import { acceptSuggestions, suggestLinks, type LinkSuggestion } from '../catalogue/subjects/suggestions.service.js';
 import {
   createSubject,
   importSubjects,
@@ -20,6 +21,7 @@ import {
   str,
   UsageError,
   type Command,
+  type Io,
   type ParsedArgs,
 } from './command.js';
 import { wantsJson, withArchive } from './context.js';
@@ -30,10 +32,12 @@ export const subjectCommand: Command = {
   summary:
     'subjects: one person as catalogued (number, unit, sex, age band, dates, photographs); every change with a reason',
   usage:
-    'custody subject add [--number TEXT] [--scheme ID] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID]… --reason TEXT | ' +
+    'custody subject add [--number TEXT] [--scheme ID] [--unit CODE|ALIAS] [--sex S] [--age-band B] [--date-of-death D] [--date-of-photography D] [--notes T] [--item ID|SHA256|DELIVERY:PATH]… --reason TEXT | ' +
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
     'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list | ' +
-    'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | subject suggest   (all with [--json])',
+    'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | ' +
+    'subject suggest [--accept ID… | --accept-all --reason TEXT]   (all with [--json]). ' +
+    "An import's items column takes item ids, SHA-256 digests, or paths in a delivery (DELIVERY:path, or the path alone when only one delivery has it), separated by ';'.",
   options: {
     number: { type: 'string' },
     scheme: { type: 'string' },
@@ -42,10 +46,13 @@ export const subjectCommand: Command = {
     'date-of-death': { type: 'string' },
     'date-of-photography': { type: 'string' },
     notes: { type: 'string' },
+    unit: { type: 'string' },
     item: { type: 'string', multiple: true },
     into: { type: 'string' },
     reason: { type: 'string' },
     'valid-only': { type: 'boolean' },
+    accept: { type: 'string', multiple: true },
+    'accept-all': { type: 'boolean' },
     format: { type: 'string' },
     out: { type: 'string' },
   },
@@ -163,15 +170,36 @@ export const subjectCommand: Command = {
         return 0;
       }
       case 'suggest': {
-        const suggestions = await withArchive(args, io, 'read', 'subject suggest', (a) => suggestLinks(a));
-        if (wantsJson(args)) printJson(io, { count: suggestions.length, suggestions });
-        else
-          for (const s of suggestions)
+        const accept = list(args, 'accept');
+        const all = flag(args, 'accept-all');
+        if (accept.length > 0 || all) {
+          if (accept.length > 0 && all) throw new UsageError('--accept ID… or --accept-all, not both');
+          const r = await withArchive(args, io, 'write', 'subject suggest', (a) =>
+            acceptSuggestions(a, all ? 'all' : accept, reason()),
+          );
+          if (wantsJson(args)) printJson(io, { accepted: r.accepted.length, suggestions: r.accepted });
+          else
             io.stdout(
-              s.kind === 'link'
-                ? `link ${s.items.join(' ')} to subject ${s.subjects[0] ?? ''}  (${s.basis.type === 'cluster' ? `near-duplicate cluster ${s.basis.cluster}` : `${s.basis.decision} decision, entry ${s.basis.seq}`}); confirm: custody subject link ${s.subjects[0] ?? ''} ${s.items.map((i) => `--item ${i}`).join(' ')} --reason …\n`
-                : `review: subjects ${s.subjects.join(', ')} share ${s.basis.type === 'cluster' ? `cluster ${s.basis.cluster}` : `a ${s.basis.decision} decision (entry ${s.basis.seq})`}; merge if they are one person\n`,
+              r.accepted.length === 0
+                ? 'There were no link suggestions to accept; nothing was written.\n'
+                : `${r.accepted.length} suggestion(s) accepted: ${r.accepted.reduce((n, s) => n + s.items.length, 0)} photograph(s) linked, in one ledger batch\n`,
             );
+          return 0;
+        }
+        const { suggestions, labels } = await withArchive(args, io, 'read', 'subject suggest', async (a) => ({
+          suggestions: await suggestLinks(a),
+          labels: await CatalogueLabels.load(a),
+        }));
+        if (wantsJson(args))
+          printJson(io, {
+            count: suggestions.length,
+            suggestions: suggestions.map((s) => ({
+              ...s,
+              item_labels: s.items.map((i) => labels.item(i)),
+              subject_labels: s.subjects.map((x) => labels.subject(x)),
+            })),
+          });
+        else printSuggestions(io, suggestions, labels);
         return 0;
       }
       case undefined:
@@ -194,5 +222,22 @@ function fieldsFrom(args: ParsedArgs): SubjectInput {
   set('date-of-death', 'dateOfDeath');
   set('date-of-photography', 'dateOfPhotography');
   set('notes', 'notes');
+  set('unit', 'unit');
   return out;
+}
+
+function printSuggestions(io: Io, suggestions: readonly LinkSuggestion[], labels: CatalogueLabels): void {
+  if (suggestions.length === 0) {
+    io.stdout('No suggestions: no near-duplicate cluster or examiner decision joins an unlinked photograph to a subject.\n');
+    return;
+  }
+  for (const s of suggestions) {
+    const basis = s.basis.type === 'cluster' ? `near-duplicate cluster ${s.basis.cluster.slice(0, 16)}…` : `${s.basis.decision} decision, entry ${s.basis.seq}`;
+    const photos = s.items.map((i) => `    ${itemText(labels.item(i), i)}  [${i}]\n`).join('');
+    if (s.kind === 'link')
+      io.stdout(`${s.id}  link to ${subjectText(labels.subject(s.subjects[0] ?? ''))}  (${basis}):\n${photos}`);
+    else
+      io.stdout(`${s.id}  review: ${s.subjects.map((x) => subjectText(labels.subject(x))).join(' and ')} share ${basis}; merge if they are one person:\n${photos}`);
+  }
+  io.stdout(`accept with: custody subject suggest --accept ID… --reason TEXT (or --accept-all)\n`);
 }

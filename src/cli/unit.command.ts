@@ -5,7 +5,15 @@ import {
   UnitError,
   validateUnit,
 } from '../catalogue/units/unit-rows.js';
-import { importUnits, unitsCsv, unitsForExport } from '../catalogue/units/units.service.js';
+import {
+  editUnit,
+  importUnits,
+  retireUnit,
+  unitsCsv,
+  unitsForExport,
+  type UnitChanges,
+} from '../catalogue/units/units.service.js';
+import { parseUnitCode } from '../catalogue/units/unit-rows.js';
 import {
   flag,
   list,
@@ -25,9 +33,12 @@ export const unitCommand: Command = {
   summary:
     'the unit registry: security branches and similar bodies (names in Arabic and English, aliases, parent)',
   usage:
-    'custody unit add --name-en NAME [--name-ar NAME] [--code N] [--alias A]… [--parent CODE] | custody unit list [--json] | ' +
-    'custody unit import FILE.csv|FILE.json [--valid-only] [--json] | custody unit export [--format csv|json] [--out FILE] | ' +
-    'custody unit counts [--at TREE-SIZE] [--json]   (subjects by unit and by month, with the checkpoint)',
+    'custody unit add --name-en NAME [--name-ar NAME] [--code CODE] [--alias A]… [--parent CODE] [--allow-duplicate-name] | custody unit list [--json] | ' +
+    'custody unit edit CODE|ID [--code CODE] [--name-en NAME] [--name-ar NAME] [--alias A]… [--parent CODE|none] [--allow-duplicate-name] --reason TEXT | ' +
+    'custody unit retire CODE|ID --reason TEXT | ' +
+    'custody unit import FILE.csv|FILE.json [--valid-only] [--allow-duplicate-name] [--json] | custody unit export [--format csv|json] [--out FILE] | ' +
+    'custody unit counts [--at TREE-SIZE] [--json]   (subjects by unit, as currently attributed, and by month, with the checkpoint). ' +
+    'A CODE is a number (215) or text without spaces ("AFI"); an alias names the unit too.',
   options: {
     'name-en': { type: 'string' },
     'name-ar': { type: 'string' },
@@ -38,6 +49,8 @@ export const unitCommand: Command = {
     format: { type: 'string' },
     out: { type: 'string' },
     at: { type: 'string' },
+    reason: { type: 'string' },
+    'allow-duplicate-name': { type: 'boolean' },
   },
   async run(args, io) {
     const [action, ...rest] = args.positionals;
@@ -63,7 +76,10 @@ export const unitCommand: Command = {
           io,
           args.values.json === true,
           await withArchive(args, io, 'write', 'unit add', (a) =>
-            importUnits(a, [{ row: 1, unit: parsed.unit }], [], { validOnly: false }),
+            importUnits(a, [{ row: 1, unit: parsed.unit }], [], {
+              validOnly: false,
+              allowDuplicateName: flag(args, 'allow-duplicate-name'),
+            }),
           ),
         );
       }
@@ -79,9 +95,29 @@ export const unitCommand: Command = {
           : parseUnitsCsv(text);
         const validOnly = flag(args, 'valid-only');
         const result = await withArchive(args, io, 'write', 'unit import', (a) =>
-          importUnits(a, parsed.units, parsed.errors, { validOnly }),
+          importUnits(a, parsed.units, parsed.errors, {
+            validOnly,
+            allowDuplicateName: flag(args, 'allow-duplicate-name'),
+          }),
         );
         return report(io, wantsJson(args), result);
+      }
+      case 'edit':
+      case 'retire': {
+        const ref = rest[0];
+        if (ref === undefined || rest.length > 1)
+          throw new UsageError(`name one unit by code, alias or id\nusage: ${this.usage}`);
+        const reason = requireStr(args, 'reason', this);
+        const id = await withArchive(args, io, 'write', `unit ${action}`, (a) =>
+          action === 'retire'
+            ? retireUnit(a, ref, reason)
+            : editUnit(a, ref, unitChanges(args), reason, {
+                allowDuplicateName: flag(args, 'allow-duplicate-name'),
+              }),
+        );
+        if (wantsJson(args)) printJson(io, { id });
+        else io.stdout(`unit ${id} ${action === 'retire' ? 'retired' : 'changed'}\n`);
+        return 0;
       }
       case 'list':
       case 'export': {
@@ -95,7 +131,7 @@ export const unitCommand: Command = {
           text = unitsForExport(units)
             .map(
               (u) =>
-                `${String(u.code ?? '-').padStart(5)}  ${u.name_en}${u.name_ar === null ? '' : `  ${u.name_ar}`}${u.parent_code === null ? '' : `  (parent ${u.parent_code})`}\n`,
+                `${String(u.code ?? '-').padStart(5)}  ${u.name_en}${u.name_ar === null ? '' : `  ${u.name_ar}`}${u.aliases.length === 0 ? '' : `  aka ${u.aliases.join('; ')}`}${u.parent_code === null ? '' : `  (parent ${u.parent_code})`}${u.retired_seq === null ? '' : `  (retired at entry ${u.retired_seq})`}\n`,
             )
             .join('');
         else throw new UsageError('--format is csv or json');
@@ -109,14 +145,16 @@ export const unitCommand: Command = {
         if (wantsJson(args)) printJson(io, c);
         else {
           io.stdout(`${c.subjects} subjects at tree size ${c.checkpoint.tree_size} (root ${c.checkpoint.root})\n`);
-          for (const u of c.by_unit) io.stdout(`  ${String(u.count).padStart(6)}  ${tt(u.name_en ?? u.unit)}${u.name_ar === null ? '' : `  ${tt(u.name_ar)}`}\n`);
+          io.stdout(`by unit (${c.attribution ?? 'current attribution'}):\n`);
+          for (const u of c.by_unit) io.stdout(`  ${String(u.count).padStart(6)}  ${u.code == null ? '' : `${tt(String(u.code))}  `}${tt(u.name_en ?? u.unit)}${u.name_ar === null ? '' : `  ${tt(u.name_ar)}`}\n`);
+          io.stdout('by month (of death, else of photography):\n');
           for (const m of c.by_month) io.stdout(`  ${String(m.count).padStart(6)}  ${m.month}\n`);
         }
         return 0;
       }
       case undefined:
       default:
-        throw new UsageError(`unit what? add, list, import, export or counts\nusage: ${this.usage}`);
+        throw new UsageError(`unit what? add, edit, retire, list, import, export or counts\nusage: ${this.usage}`);
     }
   },
 };
@@ -129,4 +167,28 @@ function report(io: Io, json: boolean, r: Awaited<ReturnType<typeof importUnits>
     io.stdout(`${r.imported} unit(s) registered\n`);
   }
   return r.skipped.length > 0 ? 1 : 0;
+}
+
+/** The fields `unit edit` changes: only those given; `--parent none` and `--code ''` clear. */
+function unitChanges(args: Parameters<Command['run']>[0]): UnitChanges {
+  const out: UnitChanges = {};
+  const code = str(args, 'code');
+  if (code !== undefined) {
+    const c = parseUnitCode(code);
+    if (c !== null && typeof c === 'object') throw new UnitError('UNIT_INVALID', `--code: ${c.error}`);
+    out.code = c;
+  }
+  const nameEn = str(args, 'name-en');
+  if (nameEn !== undefined) out.name_en = nameEn.normalize('NFC').trim();
+  const nameAr = str(args, 'name-ar');
+  if (nameAr !== undefined) out.name_ar = nameAr.trim() === '' ? null : nameAr.normalize('NFC').trim();
+  if (args.values.alias !== undefined)
+    out.aliases = [...new Set(list(args, 'alias').map((a) => a.normalize('NFC').trim()).filter((a) => a !== ''))].sort();
+  const parent = str(args, 'parent');
+  if (parent !== undefined) out.parent = parent === 'none' || parent === '' ? null : parent;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f]/.test([out.name_en, out.name_ar, ...(out.aliases ?? [])].join('')))
+    throw new UnitError('UNIT_INVALID', 'control characters are not allowed in names');
+  if (out.name_en === '') throw new UnitError('UNIT_INVALID', 'an English name is required');
+  return out;
 }

@@ -130,6 +130,42 @@ export class ArchiveIndexRepository {
     return q.execute();
   }
 
+  /**
+   * Items by id, by SHA-256 or by path relative to their delivery's root, many at once: one query
+   * per 1,000 values, so an import of thousands of rows costs a handful of round trips.
+   */
+  async itemsWhereIn(
+    column: 'id' | 'sha256' | 'relative_path',
+    values: readonly string[],
+  ): Promise<Pick<ItemsTable, 'id' | 'delivery_id' | 'relative_path' | 'sha256' | 'seq'>[]> {
+    const out: Pick<ItemsTable, 'id' | 'delivery_id' | 'relative_path' | 'sha256' | 'seq'>[] = [];
+    const unique = [...new Set(values)];
+    for (let i = 0; i < unique.length; i += 1000)
+      out.push(
+        ...(await this.db
+          .selectFrom('items')
+          .select(['id', 'delivery_id', 'relative_path', 'sha256', 'seq'])
+          .where(column, 'in', unique.slice(i, i + 1000))
+          .execute()),
+      );
+    return out.sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Which subject each of these items shows, many at once (see itemsWhereIn). */
+  async subjectsOfItems(itemIds: readonly string[]): Promise<SubjectItemsTable[]> {
+    const out: SubjectItemsTable[] = [];
+    const unique = [...new Set(itemIds)];
+    for (let i = 0; i < unique.length; i += 1000)
+      out.push(
+        ...(await this.db
+          .selectFrom('subject_items')
+          .selectAll()
+          .where('item_id', 'in', unique.slice(i, i + 1000))
+          .execute()),
+      );
+    return out;
+  }
+
   async countItems(deliveryId?: string): Promise<number> {
     let q = this.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n'));
     if (deliveryId !== undefined) q = q.where('delivery_id', '=', deliveryId);
@@ -261,7 +297,7 @@ export class ArchiveIndexRepository {
   }
 
   async listUnits(): Promise<UnitsTable[]> {
-    return this.db.selectFrom('units').selectAll().orderBy('code').orderBy('id').execute();
+    return this.db.selectFrom('units').selectAll().orderBy('code').orderBy('code_text').orderBy('id').execute();
   }
 
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {

@@ -320,4 +320,15 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007-catalogue-unit-codes': {
+    // Text unit codes ("AFI") beside numeric ones, and retirement (units are never deleted).
+    // Rows of earlier archives keep null in both, which is what replaying their entries gives.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('units').addColumn('code_text', 'text').execute();
+      await db.schema.alterTable('units').addColumn('retired_seq', 'bigint').execute();
+      await db.schema.createIndex('units_code_text').on('units').column('code_text').unique().execute();
+      // Subject import names photographs by their path in the delivery.
+      await db.schema.createIndex('items_relative_path').on('items').column('relative_path').execute();
+    },
+  },
 };

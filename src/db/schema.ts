@@ -124,13 +124,17 @@ export interface JobsTable {
 /** A security branch or similar body that held people (catalogue 'unit.*' entries). */
 export interface UnitsTable {
   id: string;
+  /** A numeric code (215); a text code ("AFI") is in code_text instead. */
   code: number | null;
+  code_text: string | null;
   name_en: string;
   name_ar: string | null;
   aliases_json: string;
   parent_id: string | null;
   created_seq: number;
   updated_seq: number;
+  /** The 'unit.retire' entry: a unit is never deleted, it leaves service. */
+  retired_seq: number | null;
 }
 
 export interface NumberingSchemesTable {

@@ -176,7 +176,11 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
   const fields: Row = {};
   for (const k of ['name_en', 'name_ar', 'parent_id'] as const)
     if (k in unit) fields[k] = typeof unit[k] === 'string' ? unit[k] : null;
-  if ('code' in unit) fields.code = typeof unit.code === 'number' ? unit.code : null;
+  // A numeric code goes to `code`, a text code ("AFI") to `code_text`: one of them or neither.
+  if ('code' in unit) {
+    fields.code = typeof unit.code === 'number' ? unit.code : null;
+    fields.code_text = typeof unit.code === 'string' ? unit.code : null;
+  }
   if ('aliases' in unit) fields.aliases_json = canonicalize(unit.aliases ?? []);
   if (action.startsWith('subject.') || action === 'scheme.define')
     return subjectMutations(entry, action);
@@ -191,6 +195,8 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
           row: {
             id,
             code: null,
+            code_text: null,
+            retired_seq: null,
             name_ar: null,
             aliases_json: '[]',
             parent_id: null,
@@ -204,6 +210,15 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
     case 'unit.update':
       return [
         { op: 'update', table: 'units', key: id, set: { ...fields, updated_seq: entry.seq } },
+      ];
+    case 'unit.retire':
+      return [
+        {
+          op: 'update',
+          table: 'units',
+          key: id,
+          set: { retired_seq: entry.seq, updated_seq: entry.seq },
+        },
       ];
     default:
       throw new LedgerError(

@@ -53,7 +53,7 @@ describe('custody authenticity', () => {
     altered.set('QUANTISATION_UNLIKE_CAMERA', recompressedPath);
     expect((await runCustody(['init'], { env })).code).toBe(0);
     expect(
-      (await runCustody(['ingest', src, '--source', 'HERON', '--analyze'], { env })).code,
+      (await runCustody(['ingest', src, '--source', 'HERON', '--new-source', '--analyze'], { env })).code,
     ).toBeLessThan(2);
     const a = await runCustody(['analyze'], { env });
     expect(a.code, a.stderr).toBe(0);

@@ -156,7 +156,7 @@ describe('bad input in one delivery', () => {
     const init = await custody(['init', '--archive', archive]);
     expect(init.code, init.stderr).toBe(0);
     const r = await custody(
-      ['ingest', delivery, '--archive', archive, '--source', 'bad-input', '--json'],
+      ['ingest', delivery, '--archive', archive, '--source', 'bad-input', '--new-source', '--json'],
       120_000,
     );
     expect(r.signal, `ingest hung or crashed: ${r.stderr}`).toBeNull();

@@ -30,7 +30,7 @@ describe('custody subject', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(src));
     for (let i = 0; i < 4; i++) await writeFile(join(src, `p${i}.bin`), `photo ${i}`);
     expect((await cli('init')).code).toBe(0);
-    expect((await cli('ingest', src, '--source', 'KITE')).code).toBe(0);
+    expect((await cli('ingest', src, '--source', 'KITE', '--new-source')).code).toBe(0);
     items = (JSON.parse((await cli('items', '--json')).stdout) as { id: string }[]).map(
       (i) => i.id,
     );

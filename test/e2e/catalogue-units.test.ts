@@ -16,14 +16,14 @@ describe('custody unit', () => {
   });
 
   const csv =
-    'code,name_en,name_ar,aliases,parent_code\n215,Military Intelligence Branch 215,فرع ٢١٥,Raids Company;Branch 215,\n227,Branch 227,,,215\nX1,Bad code,,,\n248,Branch 248,,,999\n';
+    'code,name_en,name_ar,aliases,parent_code\n215,Military Intelligence Branch 215,فرع ٢١٥,Raids Company;Branch 215,\n227,Branch 227,,,215\nX/1,Bad code,,,\n248,Branch 248,,,999\n';
 
   it('refuses the whole import when any row is wrong, listing row, column and reason', async () => {
     await writeFile(join(dir, 'units.csv'), csv);
     const r = await runCustody(['unit', 'import', join(dir, 'units.csv')], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('UNIT_IMPORT_REJECTED');
-    expect(r.stderr).toMatch(/row 4, code: .*X1/);
+    expect(r.stderr).toMatch(/row 4, code: .*X\/1/);
     expect(r.stderr).toMatch(/row 5, parent_code: no unit with code 999/);
     expect(JSON.parse((await runCustody(['unit', 'list', '--json'], { env })).stdout)).toEqual([]);
   });

@@ -113,8 +113,10 @@ describe('the CLI contract on a small archive', () => {
     });
     expect(log.map((l) => l.entry.type).filter((t) => t !== 'ingestion')).toEqual([
       'creation',
+      'cataloguing', // ingest --new-source registers the source first
       'ingestion start',
       'ingestion end',
+      'cataloguing',
       'ingestion start',
       'ingestion end',
     ]);

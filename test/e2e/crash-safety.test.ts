@@ -83,7 +83,7 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     const init = await runCustody(['init', '--archive', archive]);
     expect(init.code, describeRun(init)).toBe(0);
 
-    const ingestArgs = ['ingest', corpus.dir, '--archive', archive, '--source', SOURCE];
+    const ingestArgs = ['ingest', corpus.dir, '--archive', archive, '--source', SOURCE, '--new-source'];
     const kills: { at: string; before: number; after: number; ms: number }[] = [];
     const killAt = async (point: CrashPoint, n: number, args = ingestArgs): Promise<void> => {
       const before = await committedItems(archive);

@@ -53,7 +53,7 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
     await import('node:fs/promises').then((fs) => fs.mkdir(photos));
     for (const s of subjects) await writeFile(join(photos, `img-${String(s.index).padStart(3, '0')}.bin`), `synthetic photograph ${s.index}`);
     await ok('registrar', 'init');
-    await ok('registrar', 'ingest', photos, '--source', 'KITE');
+    await ok('registrar', 'ingest', photos, '--source', 'KITE', '--new-source');
     const items = (JSON.parse((await ok('registrar', 'items', '--json')).stdout) as { id: string; name: string }[]).sort((a, b) => a.name.localeCompare(b.name));
     await writeFile(join(dir, 'units.csv'), `code,name_en,name_ar\n${UNITS.map((x) => `${x.code},${x.name_en},${x.name_ar}`).join('\n')}\n`);
     await ok('registrar', 'unit', 'import', join(dir, 'units.csv'));

@@ -61,7 +61,7 @@ describe('custody analyze', () => {
     files.set('notes.txt', Buffer.from('not an image\n'));
     for (const [name, bytes] of files) await writeFile(join(src, name), bytes);
     expect((await runCustody(['init'], { env })).code).toBe(0);
-    expect((await runCustody(['ingest', src, '--source', 'LARK'], { env })).code).toBe(0);
+    expect((await runCustody(['ingest', src, '--source', 'LARK', '--new-source'], { env })).code).toBe(0);
   });
 
   const show = async (name: string): Promise<ShowJson> => {
@@ -126,7 +126,7 @@ describe('custody analyze', () => {
   it.skipIf(!existsSync(C2PA_FIXTURES))('records C2PA validation: valid, and a data-hash mismatch after signing', async () => {
     const dir = await makeTempDir('custody-c2pa');
     for (const name of ['CA.jpg', 'XCA.jpg']) await writeFile(join(dir, name), await readFile(join(C2PA_FIXTURES, name)));
-    expect((await runCustody(['ingest', dir, '--source', 'WREN'], { env })).code).toBe(0);
+    expect((await runCustody(['ingest', dir, '--source', 'WREN', '--new-source'], { env })).code).toBe(0);
     expect((await runCustody(['analyze'], { env })).code).toBe(0);
     for (const [name, state] of [['CA.jpg', 'valid'], ['XCA.jpg', 'invalid']] as const) {
       const sha = createHash('sha256').update(await readFile(join(dir, name))).digest('hex');

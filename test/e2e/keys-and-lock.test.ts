@@ -70,7 +70,7 @@ describe('the signing key with a passphrase', () => {
   });
 
   it('ingest with the wrong passphrase → exit 1, KEY_PASSPHRASE_WRONG', async () => {
-    const r = await custody(['ingest', src, '--source', 'S', '--archive', archive.dir], {
+    const r = await custody(['ingest', src, '--source', 'S', '--new-source', '--archive', archive.dir], {
       CUSTODY_KEY_PASSPHRASE: 'wrong',
     });
     expect(r.code, r.stderr).toBe(1);
@@ -79,7 +79,7 @@ describe('the signing key with a passphrase', () => {
   });
 
   it('ingest without a passphrase → exit 2, KEY_PASSPHRASE_REQUIRED', async () => {
-    const r = await custody(['ingest', src, '--source', 'S', '--archive', archive.dir]);
+    const r = await custody(['ingest', src, '--source', 'S', '--new-source', '--archive', archive.dir]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('[KEY_PASSPHRASE_REQUIRED]');
     expect(existsSync(lockFile(archive))).toBe(false);
@@ -91,6 +91,7 @@ describe('the signing key with a passphrase', () => {
       src,
       '--source',
       'S',
+      '--new-source',
       '--archive',
       archive.dir,
       '--key-passphrase-file',

@@ -64,9 +64,9 @@ beforeAll(async () => {
   await writeFile(passFile, `${PASSPHRASE}\n`, { mode: 0o600 });
   src = (await writeSourceTree(join(base, 'src'))).root;
   encrypted = await initIn(join(base, 'encrypted'), { CUSTODY_KEY_PASSPHRASE: PASSPHRASE });
-  await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', encrypted.dir], encrypted.env);
+  await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', encrypted.dir], encrypted.env);
   plain = await initIn(join(base, 'plain'), {});
-  await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', plain.dir]);
+  await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', plain.dir]);
 }, 60_000);
 
 describe('12g: the signing key file', () => {
@@ -105,7 +105,7 @@ describe('12g: the signing key file', () => {
     ct[5] = (ct[5] ?? 0) ^ 0x01;
     await writeFile(keyFile(a.dir), JSON.stringify({ ...k, ciphertext: ct.toString('base64') }, null, 2));
     const before = await ledgerState(a.dir);
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], a.env);
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], a.env);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_FILE_TAMPERED]');
     expect(await ledgerState(a.dir)).toEqual(before);
@@ -115,7 +115,7 @@ describe('12g: the signing key file', () => {
     const a = await cloneArchive(encrypted, 'keys-cost');
     const k = await readKeyJson(a.dir);
     await writeFile(keyFile(a.dir), JSON.stringify({ ...k, kdf: { ...k.kdf, N: 2 ** 30 } }));
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], a.env);
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], a.env);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_FILE_INVALID]');
   });
@@ -125,7 +125,7 @@ describe('12g: the signing key file', () => {
     const k = await readKeyJson(a.dir);
     const other = createPublicKey(generateKeyPairSync('ed25519').privateKey).export({ format: 'jwk' }).x ?? '';
     await writeFile(keyFile(a.dir), JSON.stringify({ ...k, public_key: Buffer.from(other, 'base64url').toString('base64') }));
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], a.env);
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], a.env);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_FILE_TAMPERED]');
   });
@@ -146,7 +146,7 @@ describe('12g: key rewrap migrates an old PBKDF2 key', () => {
 
   it('an old key still opens, and a write command warns to run `custody key rewrap`', async () => {
     const a = await cloneArchive(old, 'keys-old-warn');
-    const r = await custodyInExpect(0, ['ingest', join(base, 'src'), '--source', 'S2', '--archive', a.dir], a.env);
+    const r = await custodyInExpect(0, ['ingest', join(base, 'src'), '--source', 'S2', '--new-source', '--archive', a.dir], a.env);
     expect(r.stderr).toMatch(/warning: .*old format.*custody key rewrap/);
   });
 
@@ -164,7 +164,7 @@ describe('12g: key rewrap migrates an old PBKDF2 key', () => {
 
     const extra = join(await makeTempDir('keys-extra'), 'x');
     await writeExtraFiles(extra, 2);
-    const ing = await custodyInExpect(0, ['ingest', extra, '--source', 'S3', '--archive', a.dir, '--json'], a.env);
+    const ing = await custodyInExpect(0, ['ingest', extra, '--source', 'S3', '--new-source', '--archive', a.dir, '--json'], a.env);
     expect(ing.stderr).not.toMatch(/warning/);
     const added = (JSON.parse(ing.stdout) as { summary: { items_added: number } }).summary.items_added;
     expect(added).toBe(2);
@@ -182,10 +182,10 @@ describe('12g: key rewrap migrates an old PBKDF2 key', () => {
     await writeFile(newFile, 'a much longer new passphrase\n', { mode: 0o600 });
     const r = await custodyInExpect(0, ['key', 'rewrap', '--new-passphrase-file', newFile, '--archive', a.dir, '--json'], a.env);
     expect(JSON.parse(r.stdout)).toMatchObject({ rewrapped: true, passphrase_changed: true });
-    const wrong = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], a.env);
+    const wrong = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], a.env);
     expect(wrong.code, wrong.stderr).toBe(1);
     expect(wrong.stderr).toContain('[KEY_PASSPHRASE_WRONG]');
-    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', a.dir, '--key-passphrase-file', newFile]);
+    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir, '--key-passphrase-file', newFile]);
   });
 
   it('rewrap with the wrong passphrase -> KEY_PASSPHRASE_WRONG, the key file untouched', async () => {
@@ -203,7 +203,7 @@ describe('12g: key rewrap migrates an old PBKDF2 key', () => {
     expect(JSON.parse(nothing.stdout)).toMatchObject({ rewrapped: false, from: 'pkcs8-plain' });
     await custodyInExpect(0, ['key', 'rewrap', '--new-passphrase-file', passFile, '--archive', a.dir]);
     expect((await readKeyJson(a.dir)).kdf.name).toBe('scrypt');
-    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', a.dir, '--key-passphrase-file', passFile]);
+    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir, '--key-passphrase-file', passFile]);
   });
 });
 
@@ -244,7 +244,7 @@ describe('7b: a write with a signing key that is not the archive key', () => {
     const other = await initIn(join(await makeTempDir('keys-swap-other'), 'a'), { CUSTODY_KEY_PASSPHRASE: PASSPHRASE });
     await writeFile(keyFile(a.dir), await readFile(keyFile(other.dir)), { mode: 0o600 });
     const before = await ledgerState(a.dir);
-    const r = await custodyIn(['ingest', join(base, 'src'), '--source', 'S9', '--archive', a.dir], a.env);
+    const r = await custodyIn(['ingest', join(base, 'src'), '--source', 'S9', '--new-source', '--archive', a.dir], a.env);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_MISMATCH]');
     expect(await ledgerState(a.dir)).toEqual(before);
@@ -269,7 +269,7 @@ describe('7b: a write with a signing key that is not the archive key', () => {
     const other = await initIn(join(await makeTempDir('keys-vcopy-other'), 'a'), {});
     await writeFile(verifierFile(a.dir), `${other.verifierKey}\n`);
     const before = await ledgerState(a.dir);
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir]);
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_VERIFIER_FILE_MISMATCH]');
     expect(await ledgerState(a.dir)).toEqual(before);
@@ -280,7 +280,7 @@ describe('7b: a write with a signing key that is not the archive key', () => {
     const other = await initIn(join(await makeTempDir('keys-plain-other'), 'a'), {});
     await writeFile(keyFile(a.dir), await readFile(keyFile(other.dir)), { mode: 0o600 });
     const before = await ledgerState(a.dir);
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], a.env);
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], a.env);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_NOT_ENCRYPTED]');
     expect(await ledgerState(a.dir)).toEqual(before);
@@ -291,29 +291,29 @@ describe('where the passphrase comes from', () => {
   it('--key-passphrase-file', async () => {
     const a = await cloneArchive(encrypted, 'keys-pf');
     await custodyInExpect(0, ['checkpoint', '--archive', a.dir]);
-    await custodyInExpect(0, ['ingest', src, '--source', 'PF', '--archive', a.dir, '--key-passphrase-file', passFile]);
+    await custodyInExpect(0, ['ingest', src, '--source', 'PF', '--new-source', '--archive', a.dir, '--key-passphrase-file', passFile]);
   });
 
   it('CUSTODY_KEY_PASSPHRASE_FILE', async () => {
     const a = await cloneArchive(encrypted, 'keys-envfile');
-    await custodyInExpect(0, ['ingest', src, '--source', 'EF', '--archive', a.dir], { CUSTODY_KEY_PASSPHRASE_FILE: passFile });
+    await custodyInExpect(0, ['ingest', src, '--source', 'EF', '--new-source', '--archive', a.dir], { CUSTODY_KEY_PASSPHRASE_FILE: passFile });
   });
 
   it('--key-passphrase-fd: a descriptor handed to the real binary (its stdin here)', async () => {
     const a = await cloneArchive(encrypted, 'keys-fd');
-    const ok = await custody(['ingest', src, '--source', 'FD', '--archive', a.dir, '--key-passphrase-fd', '0'], {}, { input: `${PASSPHRASE}\n` });
+    const ok = await custody(['ingest', src, '--source', 'FD', '--new-source', '--archive', a.dir, '--key-passphrase-fd', '0'], {}, { input: `${PASSPHRASE}\n` });
     expect(ok.code, ok.stderr).toBe(0);
-    const bad = await custody(['ingest', src, '--source', 'FD', '--archive', a.dir, '--key-passphrase-fd', '0'], {}, { input: 'wrong\n' });
+    const bad = await custody(['ingest', src, '--source', 'FD', '--new-source', '--archive', a.dir, '--key-passphrase-fd', '0'], {}, { input: 'wrong\n' });
     expect(bad.code, bad.stderr).toBe(1);
     expect(bad.stderr).toContain('[KEY_PASSPHRASE_WRONG]');
   });
 
   it('a file and a descriptor at once, or an empty passphrase -> usage error (exit 2)', async () => {
-    const both = await custodyIn(['ingest', src, '--source', 'S', '--archive', encrypted.dir, '--key-passphrase-file', passFile, '--key-passphrase-fd', '0']);
+    const both = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', encrypted.dir, '--key-passphrase-file', passFile, '--key-passphrase-fd', '0']);
     expect(both.code, both.stderr).toBe(2);
     const empty = join(base, 'empty.txt');
     await writeFile(empty, '\n');
-    const e = await custodyIn(['ingest', src, '--source', 'S', '--archive', encrypted.dir, '--key-passphrase-file', empty]);
+    const e = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', encrypted.dir, '--key-passphrase-file', empty]);
     expect(e.code, e.stderr).toBe(2);
     expect(e.stderr).toContain('[USAGE]');
   });

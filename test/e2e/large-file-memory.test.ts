@@ -52,7 +52,7 @@ describe.skipIf(skipReason !== null)('large file, bounded memory', () => {
       const ingest = await runJson<{
         summary: { items_added: number; bytes_read: number; problems: number };
         peak_rss_bytes: number;
-      }>(['ingest', source, '--archive', archive, '--source', 'large'], { timeoutMs: 600_000 });
+      }>(['ingest', source, '--archive', archive, '--source', 'large', '--new-source'], { timeoutMs: 600_000 });
       const seconds = (performance.now() - began) / 1000;
       expect(ingest.run.code, ingest.run.stderr).toBe(0);
       expect(ingest.json.summary).toMatchObject({

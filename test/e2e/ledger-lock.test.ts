@@ -66,14 +66,14 @@ describe('one writer at a time: a kernel lock on the ledger file', () => {
     const src = join(a.base, 'src');
     await writeExtraFiles(src, 2);
     const holder = await holdKernelLock(ledgerPath(a.dir));
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], { CUSTODY_LOCK_TIMEOUT_MS: '300' });
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], { CUSTODY_LOCK_TIMEOUT_MS: '300' });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[LEDGER_LOCKED]');
     await custodyInExpect(0, ['log', '--archive', a.dir]);
     holder.kill('SIGKILL');
     await new Promise((resolve) => holder.once('exit', resolve));
     // The kernel dropped the dead holder's lock: the takeover is automatic.
-    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', a.dir]);
+    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir]);
   });
 
   it('a lock note (writer.lock) naming a live process does not block, and deleting it does not unlock', async () => {
@@ -83,10 +83,10 @@ describe('one writer at a time: a kernel lock on the ledger file', () => {
     const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
     children.push(sleeper);
     await writeFile(join(a.dir, 'ledger', 'writer.lock'), JSON.stringify({ pid: sleeper.pid, host: 'elsewhere', command: 'ingest', since: new Date().toISOString() }));
-    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', a.dir]);
+    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir]);
     const holder = await holdKernelLock(ledgerPath(a.dir));
     await rm(join(a.dir, 'ledger', 'writer.lock'), { force: true });
-    const r = await custodyIn(['ingest', src, '--source', 'S', '--archive', a.dir], { CUSTODY_LOCK_TIMEOUT_MS: '200' });
+    const r = await custodyIn(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], { CUSTODY_LOCK_TIMEOUT_MS: '200' });
     expect(r.stderr).toContain('[LEDGER_LOCKED]');
     holder.kill('SIGKILL');
   });
@@ -98,11 +98,11 @@ describe('one writer at a time: a kernel lock on the ledger file', () => {
     await writeExtraFiles(first, 600);
     await writeExtraFiles(second, 40);
     const env = { CUSTODY_LOCK_TIMEOUT_MS: '120000' };
-    const runA = custody(['ingest', first, '--source', 'A', '--archive', a.dir, '--json'], env, { timeoutMs: 120_000 });
+    const runA = custody(['ingest', first, '--source', 'A', '--new-source', '--archive', a.dir, '--json'], env, { timeoutMs: 120_000 });
     // Once A holds the lock (its note is written), delete the note and start B.
     await waitFor(() => stat(join(a.dir, 'ledger', 'writer.lock')).then(() => true, () => false), 30_000);
     await rm(join(a.dir, 'ledger', 'writer.lock'));
-    const runB = custody(['ingest', second, '--source', 'B', '--archive', a.dir, '--json'], env, { timeoutMs: 120_000 });
+    const runB = custody(['ingest', second, '--source', 'B', '--new-source', '--archive', a.dir, '--json'], env, { timeoutMs: 120_000 });
     const [ra, rb] = await Promise.all([runA, runB]);
     expect(ra.code, ra.stderr).toBe(0);
     expect(rb.code, rb.stderr).toBe(0);

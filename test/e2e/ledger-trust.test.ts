@@ -37,7 +37,7 @@ async function makeArchive(prefix: string, env: Record<string, string> = {}, bat
     const src = join(base, `delivery-${b}`);
     await writeExtraFiles(src, 3);
     await writeFile(join(src, `marker-${b}.txt`), `batch ${b} of ${prefix}`);
-    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', dir], env);
+    await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', dir], env);
   }
   return { dir, base, env };
 }
@@ -237,7 +237,7 @@ describe('interrupted runs are adopted through their batch intent, and only thro
       const a = await makeArchive(`crash-${point}`);
       const src = join(a.base, 'late');
       await writeExtraFiles(src, 4);
-      const r = await custody(['ingest', src, '--source', 'S', '--archive', a.dir], { ...a.env, CUSTODY_TEST_CRASH_AT: `${point}:1` });
+      const r = await custody(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], { ...a.env, CUSTODY_TEST_CRASH_AT: `${point}:1` });
       expect(r.signal, r.stderr).toBe('SIGKILL');
       const lines = await readLedgerLines(a.dir);
       const signed = (await checkpointSizes(a.dir)).at(-1) ?? 0;
@@ -249,7 +249,7 @@ describe('interrupted runs are adopted through their batch intent, and only thro
       const v = await verify(a);
       expect(v.report.findings.filter((f) => f.severity !== 'info'), JSON.stringify(v.report.findings)).toEqual([]);
       // The run resumed: every file is received.
-      await custodyInExpect(0, ['ingest', src, '--source', 'S', '--archive', a.dir], a.env);
+      await custodyInExpect(0, ['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], a.env);
       expect((await verify(a)).code).toBe(0);
     });
   }
@@ -258,7 +258,7 @@ describe('interrupted runs are adopted through their batch intent, and only thro
     const a = await makeArchive('crash-no-intent');
     const src = join(a.base, 'late');
     await writeExtraFiles(src, 4);
-    const r = await custody(['ingest', src, '--source', 'S', '--archive', a.dir], { ...a.env, CUSTODY_TEST_CRASH_AT: 'ledger-appended:1' });
+    const r = await custody(['ingest', src, '--source', 'S', '--new-source', '--archive', a.dir], { ...a.env, CUSTODY_TEST_CRASH_AT: 'ledger-appended:1' });
     expect(r.signal).toBe('SIGKILL');
     const slots = (await readdir(join(a.dir, 'ledger'))).filter((n) => n.startsWith('batch-intent.'));
     expect(slots.length).toBeGreaterThan(0);

@@ -78,6 +78,7 @@ async function setUp(name: string, part: 'objects' | 'ledger' | 'index'): Promis
     archive,
     '--source',
     'earlier',
+    '--new-source',
   ]);
   expect(first.code, describeRun(first)).toBe(0);
   const before = await listObjectFiles(archive);
@@ -137,7 +138,7 @@ describe.skipIf(cannotMount !== null)(
       const s = await setUp('store', 'objects');
       const big = join(root, 'store', 'big');
       await writeFiles(big, 12, 300_000); // 3.6 MB onto 2 MiB
-      const args = ['ingest', big, '--archive', s.archive, '--source', 'big'];
+      const args = ['ingest', big, '--archive', s.archive, '--source', 'big', '--new-source'];
       const failed = await runCustody(args);
       expectCleanFailure(failed, 'STORE_OUT_OF_SPACE');
       await expectStoredObjectsIntact(s);
@@ -162,7 +163,7 @@ describe.skipIf(cannotMount !== null)(
         })),
       );
       await writeFile(join(dir, 'evidence.zip'), zip);
-      const args = ['ingest', dir, '--archive', s.archive, '--source', 'zip'];
+      const args = ['ingest', dir, '--archive', s.archive, '--source', 'zip', '--new-source'];
       const failed = await runCustody(args);
       expectCleanFailure(failed, 'STORE_OUT_OF_SPACE');
       expect(failed.stdout + failed.stderr).not.toMatch(/INGEST_ZIP_(MEMBER_)?CORRUPT/);
@@ -178,7 +179,7 @@ describe.skipIf(cannotMount !== null)(
       const filler = await fillUpTo(s.mount, 64 * 1024);
       const many = join(root, 'ledger', 'many');
       await writeFiles(many, 1000, 300); // ~1000 entries of ~700 bytes onto 64 KiB
-      const args = ['ingest', many, '--archive', s.archive, '--source', 'many'];
+      const args = ['ingest', many, '--archive', s.archive, '--source', 'many', '--new-source'];
       const failed = await runCustody(args);
       expectCleanFailure(failed, 'LEDGER_WRITE_FAILED');
       await expectStoredObjectsIntact(s);
@@ -198,7 +199,7 @@ describe.skipIf(cannotMount !== null)(
       const filler = await fillUpTo(s.mount, 64 * 1024);
       const many = join(root, 'index', 'many');
       await writeFiles(many, 1000, 300);
-      const args = ['ingest', many, '--archive', s.archive, '--source', 'many'];
+      const args = ['ingest', many, '--archive', s.archive, '--source', 'many', '--new-source'];
       const failed = await runCustody(args);
       expectCleanFailure(failed, 'DB_OUT_OF_SPACE');
       await expectStoredObjectsIntact(s);

@@ -78,9 +78,9 @@ beforeAll(async () => {
   // The same photograph from a second source: one object, two items.
   await copyFile(join(usb, plan[0]?.relativePath ?? ''), join(second, 'copy.jpg'));
   await ok('init');
-  await ok('ingest', usb, '--source', 'CEDAR');
+  await ok('ingest', usb, '--source', 'CEDAR', '--new-source');
   await writeFile(join(second, 'note.txt'), 'a second delivery');
-  await ok('ingest', second, '--source', 'HERON');
+  await ok('ingest', second, '--source', 'HERON', '--new-source');
   await ok('analyze');
   await ok(
     'unit',

@@ -71,7 +71,7 @@ describe('withdraw and purge', () => {
       ...on(archive),
     ]);
     expect(unknown.stderr).toContain('[NOT_FOUND]');
-    expect(await readLog(archive)).toHaveLength(items.length + 3); // creation, start, items, end: nothing appended
+    expect(await readLog(archive)).toHaveLength(items.length + 4); // creation, source registered, start, items, end: nothing appended
   });
 
   it('withdraws by item id, naming the object and every item that shares its bytes', async () => {
@@ -245,7 +245,7 @@ describe('withdraw and purge', () => {
     const again = join(a.dir, '..', 'again');
     await mkdir(again);
     await writeFile(join(again, 'note-again.txt'), tree.files.get('docs/note.txt') ?? '');
-    await custody(['ingest', again, '--source', 'SRC-DELTA', ...on(a)]);
+    await custody(['ingest', again, '--source', 'SRC-DELTA', '--new-source', ...on(a)]);
     await custody(['purge', '--withdrawn', ...on(a)]);
     const v = await verifyJson(a);
     expect(v.codes).not.toContain('STORE_PURGED_OBJECT_PRESENT');

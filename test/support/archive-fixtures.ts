@@ -161,7 +161,7 @@ export async function ingest(
 ): Promise<IngestJson> {
   const r = await custodyExpect(
     0,
-    ['ingest', ...paths, '--source', source, '--archive', archive.dir, '--json'],
+    ['ingest', ...paths, '--source', source, '--new-source', '--archive', archive.dir, '--json'],
     archive.env,
   );
   return JSON.parse(r.stdout) as IngestJson;

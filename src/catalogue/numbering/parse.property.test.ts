@@ -19,7 +19,7 @@ const CAESAR = defineNumberingScheme({
   },
 });
 const BRANCHES = [215, 227, 235, 248, 251];
-const UNITS: Registries = { units: (code) => BRANCHES.includes(code) };
+const UNITS: Registries = { units: (code) => typeof code === 'number' && BRANCHES.includes(code) };
 const FIELDS = ['detainee', 'branch', 'report'] as const;
 
 const SYSTEMS: DigitSystem[] = ['western', 'arabic-indic', 'eastern-arabic-indic'];

@@ -12,7 +12,7 @@ const CAESAR = defineNumberingScheme({
     report: { type: 'integer', min: 1, max: 99999 },
   },
 });
-const UNITS: Registries = { units: (code) => [215, 227, 235, 248].includes(code) };
+const UNITS: Registries = { units: (code) => typeof code === 'number' && [215, 227, 235, 248].includes(code) };
 
 const REPORT = defineNumberingScheme({
   id: 'forensic-report',

@@ -23,8 +23,11 @@ export interface ParsedNumber {
   readonly separator: SeparatorKind | null;
 }
 
-/** Registry look-ups by name (the `registry` of an integer field), e.g. `{ units: has }`. */
-export type Registries = Readonly<Record<string, ((code: number) => boolean) | undefined>>;
+/**
+ * Registry look-ups by name (the `registry` of an integer or text field), e.g. `{ units: has }`.
+ * An integer field passes its number, a text field its text (digits made Western).
+ */
+export type Registries = Readonly<Record<string, ((code: number | string) => boolean) | undefined>>;
 
 /** Longer input is refused before any work: no card number comes near it. */
 export const MAX_NUMBER_LENGTH = 256;
@@ -227,9 +230,9 @@ function checkRegistries(
   registries: Registries | undefined,
 ): void {
   for (const [name, spec] of Object.entries(scheme.fields)) {
-    if (spec.kind !== 'integer' || spec.registry === null) continue;
+    if (spec.kind === 'year' || spec.registry === null) continue;
     const lookup = registries?.[spec.registry];
-    const value = fields[name] as number;
+    const value = fields[name] as number | string;
     if (lookup === undefined) {
       fail(
         scheme,

@@ -88,8 +88,13 @@ describe('defineNumberingScheme', () => {
       'fields.branch.registry',
     ],
     [
-      'a registry on a text field',
-      caesarWith((c) => (fieldsOf(c).branch = { type: 'text', regex: 'x', registry: 'units' })),
+      'a registry on a year field',
+      caesarWith((c) => (fieldsOf(c).branch = { type: 'year', registry: 'units' })),
+      'fields.branch.registry',
+    ],
+    [
+      'a registry name that is not a name, on a text field',
+      caesarWith((c) => (fieldsOf(c).branch = { type: 'text', regex: 'x', registry: 'u nits' })),
       'fields.branch.registry',
     ],
     [

@@ -44,6 +44,8 @@ export interface YearFieldConfig {
 export interface TextFieldConfig {
   type: 'text';
   regex: string;
+  /** Name of a registry the value must be known to, e.g. 'units' (a unit code or alias). */
+  registry?: string;
   description?: string;
 }
 
@@ -55,7 +57,12 @@ export type FieldSpec =
       readonly registry: string | null;
     }
   | { readonly kind: 'year'; readonly min: number; readonly max: number }
-  | { readonly kind: 'text'; readonly regex: string; readonly matcher: RegExp };
+  | {
+      readonly kind: 'text';
+      readonly regex: string;
+      readonly matcher: RegExp;
+      readonly registry: string | null;
+    };
 
 /** One part of the pattern between separator slots: a literal word, a field, or both. */
 export interface Segment {
@@ -80,7 +87,7 @@ const TOP_KEYS = ['id', 'description', 'pattern', 'fields'];
 const FIELD_KEYS: Record<string, string[]> = {
   integer: ['type', 'min', 'max', 'registry', 'description'],
   year: ['type', 'min', 'max', 'description'],
-  text: ['type', 'regex', 'description'],
+  text: ['type', 'regex', 'registry', 'description'],
 };
 
 /**
@@ -163,11 +170,7 @@ function compileField(value: unknown, id: string, path: string): FieldSpec {
       const max = safeInteger(f.max, id, `${path}.max`);
       if (min < 0) fail(id, `${path}.min`, 'must be >= 0 (numbers carry no sign)');
       if (min > max) fail(id, path, `min ${min} is greater than max ${max}`);
-      const registry = optionalString(f.registry, id, `${path}.registry`);
-      if (registry !== null && !REGISTRY_RE.test(registry)) {
-        fail(id, `${path}.registry`, 'must be a name: A-Z a-z 0-9 _ -');
-      }
-      return { kind: 'integer', min, max, registry };
+      return { kind: 'integer', min, max, registry: registryName(f.registry, id, path) };
     }
     case 'year': {
       const min = f.min === undefined ? 1000 : safeInteger(f.min, id, `${path}.min`);
@@ -178,14 +181,22 @@ function compileField(value: unknown, id: string, path: string): FieldSpec {
       return { kind: 'year', min, max };
     }
     default:
-      return compileText(f.regex, id, `${path}.regex`);
+      return compileText(f.regex, registryName(f.registry, id, path), id, `${path}.regex`);
   }
 }
 
-function compileText(regex: unknown, id: string, path: string): FieldSpec {
+function registryName(value: unknown, id: string, path: string): string | null {
+  const registry = optionalString(value, id, `${path}.registry`);
+  if (registry !== null && !REGISTRY_RE.test(registry)) {
+    fail(id, `${path}.registry`, 'must be a name: A-Z a-z 0-9 _ -');
+  }
+  return registry;
+}
+
+function compileText(regex: unknown, registry: string | null, id: string, path: string): FieldSpec {
   if (typeof regex !== 'string' || regex === '') fail(id, path, 'must be a non-empty string');
   try {
-    return { kind: 'text', regex, matcher: new RegExp(`^(?:${regex})$`, 'u') };
+    return { kind: 'text', regex, matcher: new RegExp(`^(?:${regex})$`, 'u'), registry };
   } catch (cause) {
     return fail(id, path, `is not a valid regular expression: ${String(cause)}`);
   }

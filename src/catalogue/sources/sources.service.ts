@@ -14,7 +14,8 @@ export type SourceErrorCode =
   | 'SOURCE_NOT_FOUND'
   | 'SOURCE_FORBIDDEN'
   | 'SOURCE_INVALID'
-  | 'SOURCE_NOT_INITIALISED';
+  | 'SOURCE_NOT_INITIALISED'
+  | 'SOURCE_NOT_REGISTERED';
 export class SourceError extends CustodyError<SourceErrorCode> {}
 
 /** The role that may read real identities. */
@@ -84,6 +85,27 @@ export async function registerSource(
     codename,
     identity: sealed as unknown as JsonValue,
   });
+}
+
+/**
+ * The source a delivery names must be registered, so that a typo does not silently make a new
+ * source. `register` (ingest --new-source) registers it first, without an identity. A codename
+ * that earlier deliveries already carry (archives from before registration was required) is
+ * accepted as it is. Returns whether it registered the source.
+ */
+export async function requireSource(archive: Archive, codename: string, register: boolean): Promise<boolean> {
+  if (!CODENAME_RE.test(codename))
+    throw new SourceError('SOURCE_INVALID', 'a codename is 1–64 letters, digits, - or _');
+  if ((await archive.index.getSource(codename)) !== undefined) return false;
+  if ((await archive.index.listDeliveries()).some((d) => d.source === codename)) return false;
+  if (!register)
+    throw new SourceError(
+      'SOURCE_NOT_REGISTERED',
+      `source ${codename} is not registered: check the codename (custody source list), or pass --new-source to register it with this delivery`,
+      { details: { codename } },
+    );
+  await registerSource(archive, codename, null, null);
+  return true;
 }
 
 export async function grantRole(

@@ -11,6 +11,9 @@ import {
   parseWithSchemes,
   type NumberingScheme,
 } from '../numbering/index.js';
+import { UnitRegistry } from '../units/registry.js';
+import { resolveItemRefs } from './item-refs.js';
+import { findUnit } from '../units/units.service.js';
 
 export type SubjectErrorCode =
   | 'SUBJECT_NOT_FOUND'
@@ -19,6 +22,8 @@ export type SubjectErrorCode =
   | 'SUBJECT_ITEM_TAKEN'
   | 'SUBJECT_REASON_REQUIRED'
   | 'SUBJECT_IMPORT_REJECTED'
+  | 'SUBJECT_UNIT_CONFLICT'
+  | 'SUBJECT_SUGGESTION_UNKNOWN'
   | 'SCHEME_EXISTS'
   | 'SCHEME_NOT_FOUND';
 export class SubjectError extends CustodyError<SubjectErrorCode> {}
@@ -32,6 +37,8 @@ export interface SubjectInput {
   dateOfDeath?: string | null;
   dateOfPhotography?: string | null;
   notes?: string | null;
+  /** A unit code, alias or id; null detaches the subject from its unit. */
+  unit?: string | null;
 }
 
 
@@ -54,28 +61,37 @@ export async function loadSchemes(archive: Archive): Promise<NumberingScheme[]> 
 }
 
 /** Parses the number and checks every field; nothing is written unless all of it holds. */
+interface Lookups {
+  registry: UnitRegistry;
+  schemes: NumberingScheme[];
+}
+
+async function lookups(archive: Archive): Promise<Lookups> {
+  return { registry: new UnitRegistry(await archive.index.listUnits()), schemes: await loadSchemes(archive) };
+}
+
 async function resolveFields(
   archive: Archive,
   input: SubjectInput,
   current: SubjectsTable | null,
+  known?: Lookups,
 ): Promise<{ [k: string]: JsonValue }> {
   const out: { [k: string]: JsonValue } = {};
+  const { registry, schemes } = known ?? (await lookups(archive));
+  let numberUnit: string | undefined;
   if (input.number !== undefined) {
+    // Clearing the number leaves the unit as it is: it may have been named with --unit.
     if (input.number === null || input.number.trim() === '') {
       Object.assign(out, {
         number_raw: null,
         scheme_id: null,
         number_normalised: null,
         fields: {},
-        unit_id: null,
       });
     } else {
-      const schemes = await loadSchemes(archive);
-      const units = await archive.index.listUnits();
-      const byCode = new Map(
-        units.filter((u) => u.code !== null).map((u) => [u.code as number, u.id]),
-      );
-      const registries = { units: (code: number) => byCode.has(code) };
+      // A value that names units (in service, retired or several) passes the shape check here;
+      // which unit it is, and whether that may be used, is decided below with a clear code.
+      const registries = { units: (code: number | string) => registry.resolve(code).status !== 'none' };
       const wanted = input.schemeId ?? current?.scheme_id ?? null;
       const scheme = wanted === null ? null : schemes.find((s) => s.id === wanted);
       if (wanted !== null && scheme === undefined)
@@ -89,9 +105,10 @@ async function resolveFields(
           : parseCatalogueNumber(scheme, input.number, registries);
       const spec = (scheme ?? schemes.find((s) => s.id === parsed.schemeId))?.fields ?? {};
       const unitField = Object.entries(spec).find(
-        ([, f]) => f.kind === 'integer' && f.registry === 'units',
+        ([, f]) => f.kind !== 'year' && f.registry === 'units',
       )?.[0];
       const unitCode = unitField === undefined ? undefined : parsed.fields[unitField];
+      if (unitCode !== undefined) numberUnit = findUnit(registry, String(unitCode), { retired: false }).id;
       const taken = (
         await archive.index.subjectsByNumber(parsed.schemeId, parsed.normalised)
       ).filter((s) => s.id !== current?.id && s.status === 'active');
@@ -105,10 +122,19 @@ async function resolveFields(
         scheme_id: parsed.schemeId,
         number_normalised: parsed.normalised,
         fields: { ...parsed.fields },
-        unit_id: typeof unitCode === 'number' ? (byCode.get(unitCode) ?? null) : null,
       });
     }
   }
+  // The unit: named with --unit, or read from the number's unit field; both must agree.
+  const explicitUnit =
+    input.unit === undefined ? undefined : input.unit === null ? null : findUnit(registry, input.unit, { retired: false }).id;
+  if (explicitUnit !== undefined && numberUnit !== undefined && explicitUnit !== numberUnit)
+    throw new SubjectError(
+      'SUBJECT_UNIT_CONFLICT',
+      `--unit names ${registry.label(explicitUnit) ?? 'no unit'}, the number names ${registry.label(numberUnit) ?? '?'}`,
+    );
+  const unit = explicitUnit !== undefined ? explicitUnit : numberUnit;
+  if (unit !== undefined) out.unit_id = unit;
   const choose = (
     name: string,
     value: string | null | undefined,
@@ -143,13 +169,14 @@ export async function createSubject(
 ): Promise<string> {
   needReason(reason);
   const fields = await resolveFields(archive, input, null);
-  await checkItemsFree(archive, items, null);
+  const ids = await itemIdsOf(archive, items);
+  await checkItemsFree(archive, ids, null);
   const id = archive.newId();
   await commit(archive, {
     action: 'subject.create',
     reason,
     subject: { id, ...fields },
-    items: [...items],
+    items: ids,
   });
   return id;
 }
@@ -165,7 +192,10 @@ export async function updateSubject(
   const fields = await resolveFields(archive, input, current);
   if (Object.keys(fields).length === 0)
     throw new SubjectError('SUBJECT_INVALID', 'nothing to change');
-  await commit(archive, { action: 'subject.update', reason, subject: { id, ...fields } });
+  // The attribution before the change, so that statistics can name the subjects whose unit
+  // changed after a sample's frame was fixed without replaying the catalogue.
+  const previous: { [k: string]: JsonValue } = 'unit_id' in fields ? { previous_unit_id: current.unit_id } : {};
+  await commit(archive, { action: 'subject.update', reason, subject: { id, ...fields }, ...previous });
 }
 
 export async function linkItems(
@@ -178,6 +208,7 @@ export async function linkItems(
   needReason(reason);
   await activeSubject(archive, id);
   if (items.length === 0) throw new SubjectError('SUBJECT_INVALID', 'name at least one item');
+  if (!unlink) items = await itemIdsOf(archive, items);
   if (unlink) {
     const linked = new Set((await archive.index.subjectItems(id)).map((l) => l.item_id));
     for (const item of items)
@@ -241,6 +272,18 @@ export async function splitSubject(
     items: [...items].sort(),
   });
   return id;
+}
+
+/** Photographs named by id, digest or path in a delivery (see item-refs.ts), as item ids. */
+async function itemIdsOf(archive: Archive, refs: readonly string[]): Promise<string[]> {
+  const resolved = await resolveItemRefs(archive, refs);
+  const ids: string[] = [];
+  for (const ref of refs) {
+    const r = resolved.get(ref.trim());
+    if (r === undefined || 'error' in r) throw new SubjectError('SUBJECT_INVALID', r?.error ?? `no item ${ref}`);
+    for (const id of r.items) if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
 }
 
 async function activeSubject(archive: Archive, id: string): Promise<SubjectsTable> {
@@ -313,6 +356,11 @@ export async function importSubjects(
   const accepted: { row: number; fields: { [k: string]: JsonValue }; items: string[] }[] = [];
   const numbers = new Map<string, number>();
   const itemRows = new Map<string, number>();
+  // Set-based: the registry and schemes once, every photograph reference and owner in bulk.
+  const known = await lookups(archive);
+  const refs = await resolveItemRefs(archive, rows.flatMap((r) => r.items));
+  const resolvedIds = [...refs.values()].flatMap((r) => ('items' in r ? r.items : []));
+  const owners = new Map((await archive.index.subjectsOfItems(resolvedIds)).map((l) => [l.item_id, l.subject_id]));
   for (const r of rows) {
     const problems: { row: number; column: string; reason: string }[] = [];
     const check = async <T>(column: string, fn: () => Promise<T>): Promise<T | undefined> => {
@@ -325,9 +373,28 @@ export async function importSubjects(
       }
     };
     const { number, schemeId, ...rest } = r.input;
-    const numberFields = await check('number', () => resolveFields(archive, { number, schemeId }, null));
-    const otherFields = await check(Object.keys(rest)[0] === undefined ? '*' : 'fields', () => fieldByField(archive, rest, r.row, problems));
-    await check('items', () => checkItemsFree(archive, r.items, null));
+    const numberFields = await check('number', () => resolveFields(archive, { number, schemeId }, null, known));
+    const otherFields = await check(Object.keys(rest)[0] === undefined ? '*' : 'fields', () => fieldByField(archive, rest, r.row, problems, known));
+    const items: string[] = [];
+    for (const ref of r.items) {
+      const res = refs.get(ref.trim());
+      if (res === undefined || 'error' in res) {
+        problems.push({ row: r.row, column: 'items', reason: res?.error ?? `no item ${ref}` });
+        continue;
+      }
+      for (const item of res.items) {
+        const owner = owners.get(item);
+        if (owner !== undefined)
+          problems.push({ row: r.row, column: 'items', reason: `${ref}: item ${item} already shows subject ${owner}` });
+        const other = itemRows.get(item);
+        if (other !== undefined && other !== r.row)
+          problems.push({ row: r.row, column: 'items', reason: `${ref}: item ${item} is also on row ${other}` });
+        else if (other === undefined) {
+          itemRows.set(item, r.row);
+          items.push(item);
+        }
+      }
+    }
     const normalised = numberFields?.number_normalised;
     const key = typeof normalised === 'string' ? `${JSON.stringify(numberFields?.scheme_id ?? null)}\u0000${normalised}` : null;
     if (key !== null) {
@@ -335,13 +402,8 @@ export async function importSubjects(
       if (other !== undefined) problems.push({ row: r.row, column: 'number', reason: `the same number as row ${other}` });
       else numbers.set(key, r.row);
     }
-    for (const item of r.items) {
-      const other = itemRows.get(item);
-      if (other !== undefined) problems.push({ row: r.row, column: 'items', reason: `item ${item} is also on row ${other}` });
-      else itemRows.set(item, r.row);
-    }
     if (problems.length > 0 || numberFields === undefined || otherFields === undefined) errors.push(...problems);
-    else accepted.push({ row: r.row, fields: { ...numberFields, ...otherFields }, items: r.items });
+    else accepted.push({ row: r.row, fields: { ...numberFields, ...otherFields }, items });
   }
   errors.sort((a, b) => a.row - b.row);
   if (errors.length > 0 && !opts.validOnly)
@@ -364,13 +426,14 @@ async function fieldByField(
   input: SubjectInput,
   row: number,
   problems: { row: number; column: string; reason: string }[],
+  known: Lookups,
 ): Promise<{ [k: string]: JsonValue }> {
   const columns: Record<string, string> = { sex: 'sex', ageBand: 'age_band', dateOfDeath: 'date_of_death', dateOfPhotography: 'date_of_photography', notes: 'notes' };
   const out: { [k: string]: JsonValue } = {};
   let failed = false;
   for (const [key, value] of Object.entries(input)) {
     try {
-      Object.assign(out, await resolveFields(archive, { [key]: value as string | null }, null));
+      Object.assign(out, await resolveFields(archive, { [key]: value as string | null }, null, known));
     } catch (e) {
       if (!(e instanceof CustodyError)) throw e;
       problems.push({ row, column: columns[key] ?? key, reason: e.message });

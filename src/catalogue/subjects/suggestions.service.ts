@@ -6,8 +6,14 @@
 // Where one cluster or decision touches two subjects, a merge is suggested for review instead.
 import type { Archive } from '../../app.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import { canonicalize } from '../../core/canonical-json.js';
+import { sha256, toHex } from '../../core/sha256.js';
+import type { EntryDraft } from '../../ledger/entry.js';
+import { SubjectError } from './subjects.service.js';
 
 export interface LinkSuggestion {
+  /** Derived from what is suggested (kind, subjects, items, basis): the same suggestion, the same id. */
+  id: string;
   kind: 'link' | 'review-merge';
   /** For 'link': the subject the items would join. For 'review-merge': the subjects involved. */
   subjects: string[];
@@ -31,8 +37,59 @@ export async function suggestLinks(archive: Archive): Promise<LinkSuggestion[]> 
   for (const g of groups) {
     const subjects = [...new Set(g.items.map((i) => subjectOf.get(i)).filter((s): s is string => s !== undefined))].sort();
     const unlinked = g.items.filter((i) => !subjectOf.has(i));
-    if (subjects.length === 1 && unlinked.length > 0) out.push({ kind: 'link', subjects, items: unlinked, basis: g.basis });
-    else if (subjects.length > 1) out.push({ kind: 'review-merge', subjects, items: g.items, basis: g.basis });
+    if (subjects.length === 1 && unlinked.length > 0) out.push(withId({ kind: 'link', subjects, items: unlinked, basis: g.basis }));
+    else if (subjects.length > 1) out.push(withId({ kind: 'review-merge', subjects, items: g.items, basis: g.basis }));
   }
   return out;
+}
+
+function withId(s: Omit<LinkSuggestion, 'id'>): LinkSuggestion {
+  return { id: toHex(sha256(Buffer.from(canonicalize(s)))).slice(0, 12), ...s };
+}
+
+/**
+ * Applies link suggestions, as a person confirming them: the named ones (or every link
+ * suggestion), re-derived now, written as one ledger batch of 'subject.link' entries with the
+ * reason. An id that is not a current suggestion, a merge to review, or an item two accepted
+ * suggestions would give to different subjects refuses the whole batch.
+ */
+export async function acceptSuggestions(
+  archive: Archive,
+  ids: readonly string[] | 'all',
+  reason: string,
+): Promise<{ accepted: LinkSuggestion[] }> {
+  if (reason.trim() === '')
+    throw new SubjectError('SUBJECT_REASON_REQUIRED', 'every change to the catalogue needs a reason (--reason)');
+  const current = await suggestLinks(archive);
+  const byId = new Map(current.map((s) => [s.id, s]));
+  const chosen =
+    ids === 'all'
+      ? current.filter((s) => s.kind === 'link')
+      : ids.map((id) => {
+          const s = byId.get(id);
+          if (s === undefined)
+            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id} (run \`custody subject suggest\` again: the archive may have changed)`);
+          if (s.kind !== 'link')
+            throw new SubjectError('SUBJECT_INVALID', `suggestion ${id} is a merge to review, not a link: merge with \`custody subject merge\``);
+          return s;
+        });
+  const itemTo = new Map<string, string>();
+  for (const s of chosen)
+    for (const item of s.items) {
+      const to = s.subjects[0] ?? '';
+      if (itemTo.has(item) && itemTo.get(item) !== to)
+        throw new SubjectError('SUBJECT_ITEM_TAKEN', `item ${item} is suggested for subjects ${itemTo.get(item) ?? ''} and ${to}: accept one of them`);
+      itemTo.set(item, to);
+    }
+  const bySubject = new Map<string, Set<string>>();
+  for (const [item, subject] of itemTo) bySubject.set(subject, (bySubject.get(subject) ?? new Set()).add(item));
+  const drafts: EntryDraft[] = [...bySubject].map(([subject, items]) => ({
+    actor: archive.config.actor,
+    type: 'cataloguing',
+    items: [],
+    objects: [],
+    details: { action: 'subject.link', reason, subject: { id: subject }, items: [...items].sort() },
+  }));
+  if (drafts.length > 0) await archive.commit(drafts);
+  return { accepted: chosen };
 }

@@ -3,11 +3,14 @@
 import type { Archive } from '../../app.js';
 import { toHex } from '../../core/sha256.js';
 import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
+import { codeOf } from './registry.js';
 
 export interface CatalogueCounts {
   checkpoint: { tree_size: number; root: string; signed: boolean };
   subjects: number;
-  by_unit: { unit: string; name_en: string | null; name_ar: string | null; count: number }[];
+  /** What by_unit counts: each subject's unit as attributed at this tree size (not as sampled). */
+  attribution?: string;
+  by_unit: { unit: string; code?: number | string | null; name_en: string | null; name_ar: string | null; count: number }[];
   by_month: { month: string; count: number }[];
   by_unit_month: { unit: string; month: string; count: number }[];
 }
@@ -32,7 +35,11 @@ export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts
   return {
     checkpoint: { tree_size: size, root: toHex(archive.ledger.root(size)), signed: await isSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin }, size) },
     subjects: subjects.length,
-    by_unit: [...tally(subjects.map(unitOf))].map(([unit, count]) => ({ unit, name_en: units.get(unit)?.name_en ?? null, name_ar: units.get(unit)?.name_ar ?? null, count })),
+    attribution: `current attribution at tree size ${size}`,
+    by_unit: [...tally(subjects.map(unitOf))].map(([unit, count]) => {
+      const u = units.get(unit);
+      return { unit, code: u === undefined ? null : codeOf(u), name_en: u?.name_en ?? null, name_ar: u?.name_ar ?? null, count };
+    }),
     by_month: [...tally(subjects.map(monthOf))].map(([month, count]) => ({ month, count })),
     by_unit_month: [...tally(subjects.map((s) => `${unitOf(s)}\u0000${monthOf(s)}`))].map(([k, count]) => {
       const [unit = '', month = ''] = k.split('\u0000');

@@ -1,16 +1,25 @@
 import { parseCsv } from '../../core/csv.js';
 import { CustodyError } from '../../core/errors.js';
+import { cleanNumberText, toWesternDigits } from '../numbering/text.js';
+import type { UnitCode } from './registry.js';
 
-export type UnitErrorCode = 'UNIT_IMPORT_REJECTED' | 'UNIT_INVALID' | 'UNIT_NOT_FOUND';
+export type UnitErrorCode =
+  | 'UNIT_IMPORT_REJECTED'
+  | 'UNIT_INVALID'
+  | 'UNIT_NOT_FOUND'
+  | 'UNIT_AMBIGUOUS'
+  | 'UNIT_DUPLICATE_NAME'
+  | 'UNIT_RETIRED'
+  | 'UNIT_REASON_REQUIRED';
 export class UnitError extends CustodyError<UnitErrorCode> {}
 
 /** One unit as an import or a command gives it. */
 export interface UnitInput {
-  code: number | null;
+  code: UnitCode | null;
   name_en: string;
   name_ar: string | null;
   aliases: string[];
-  parent_code: number | null;
+  parent_code: UnitCode | null;
 }
 
 export interface RowError {
@@ -120,6 +129,8 @@ export function parseUnitsJson(text: string): {
 }
 
 const CODE_RE = /^\d{1,9}$/;
+/** A text code sits inside catalogue numbers, so it has no spaces and no separators. */
+const TEXT_CODE_RE = /^[\p{L}\p{M}\p{Nd}_]{1,64}$/u;
 
 /** Checks one unit's fields as text; every problem of the row is listed. */
 export function validateUnit(
@@ -137,7 +148,7 @@ export function validateUnit(
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f]/.test(nameEn + nameAr + raw.aliases))
     errors.push({ row, column: 'name_en', reason: 'control characters are not allowed' });
-  if (code !== null && parent !== null && code === parent)
+  if (code !== null && parent !== null && String(code).toLowerCase() === String(parent).toLowerCase())
     errors.push({ row, column: 'parent_code', reason: 'a unit cannot be its own parent' });
   const aliases = [
     ...new Set(
@@ -159,16 +170,30 @@ export function validateUnit(
   };
 }
 
-function toCode(text: string, column: string, row: number, errors: RowError[]): number | null {
-  const t = text.trim();
+/**
+ * A code as typed: all digits (Western, Arabic-Indic or Eastern Arabic-Indic) is a number of at
+ * most 9 digits; anything else is a text code of letters, digits and '_' ("AFI", "جوية").
+ */
+export function parseUnitCode(text: string): UnitCode | null | { error: string } {
+  const t = cleanNumberText(text);
   if (t === '') return null;
-  if (!CODE_RE.test(t)) {
-    errors.push({
-      row,
-      column,
-      reason: `"${t.slice(0, 40)}" is not a whole number of at most 9 Western digits`,
-    });
+  const western = toWesternDigits(t).text;
+  if (/^\d+$/.test(western))
+    return CODE_RE.test(western)
+      ? Number(western)
+      : { error: `"${t.slice(0, 40)}" is not a whole number of at most 9 digits` };
+  if (!TEXT_CODE_RE.test(t))
+    return {
+      error: `"${t.slice(0, 40)}" is not a unit code: a number, or up to 64 letters and digits without spaces or separators`,
+    };
+  return t;
+}
+
+function toCode(text: string, column: string, row: number, errors: RowError[]): UnitCode | null {
+  const code = parseUnitCode(text);
+  if (code !== null && typeof code === 'object') {
+    errors.push({ row, column, reason: code.error });
     return null;
   }
-  return Number(t);
+  return code;
 }

@@ -2,51 +2,70 @@ import type { Archive } from '../../app.js';
 import { formatCsv } from '../../core/csv.js';
 import type { UnitsTable } from '../../db/schema.js';
 import type { EntryDraft } from '../../ledger/entry.js';
-import { UnitError, type RowError, type UnitInput } from './unit-rows.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { codeOf, unitKey, unitLabel, UnitRegistry, type UnitCode } from './registry.js';
+import { parseUnitCode, UnitError, type RowError, type UnitInput } from './unit-rows.js';
 
 export interface UnitImportResult {
   imported: number;
   skipped: RowError[];
-  units: { id: string; code: number | null; name_en: string }[];
+  units: { id: string; code: UnitCode | null; name_en: string }[];
 }
 
 /**
  * Registers units as 'cataloguing' ledger entries. Checked as a whole against the registry and
- * each other (codes unique, parents known, no cycles). All or nothing, unless `validOnly` asks to
- * import only the rows without problems; then the refused rows are reported.
+ * each other (codes unique, parents known, no cycles, names and aliases not already another
+ * unit's unless `allowDuplicateName`). All or nothing, unless `validOnly` asks to import only the
+ * rows without problems; then the refused rows are reported.
  */
 export async function importUnits(
   archive: Archive,
   rows: readonly { row: number; unit: UnitInput }[],
   rowErrors: readonly RowError[],
-  opts: { validOnly: boolean },
+  opts: { validOnly: boolean; allowDuplicateName?: boolean },
 ): Promise<UnitImportResult> {
-  const existing = await archive.index.listUnits();
-  const byCode = new Map(
-    existing.filter((u) => u.code !== null).map((u) => [u.code as number, u.id]),
-  );
+  const registry = new UnitRegistry(await archive.index.listUnits());
   const errors: RowError[] = [...rowErrors];
   const accepted: { row: number; unit: UnitInput; id: string }[] = [];
-  const seen = new Map<number, number>();
+  const seen = new Map<string, number>();
+  const seenNames = new Map<string, number>();
   for (const r of rows) {
     const c = r.unit.code;
-    if (c !== null && byCode.has(c)) {
+    if (c !== null && registry.withCode(c) !== undefined) {
       errors.push({ row: r.row, column: 'code', reason: `unit ${c} is already registered` });
       continue;
     }
-    if (c !== null && seen.has(c)) {
-      errors.push({ row: r.row, column: 'code', reason: `code ${c} also on row ${seen.get(c)}` });
+    if (c !== null && seen.has(unitKey(c))) {
+      errors.push({ row: r.row, column: 'code', reason: `code ${c} also on row ${seen.get(unitKey(c))}` });
       continue;
     }
-    if (c !== null) seen.set(c, r.row);
+    if (opts.allowDuplicateName !== true) {
+      const dup = registry.duplicates(r.unit, null)[0];
+      if (dup !== undefined) {
+        errors.push({ row: r.row, column: 'name_en', reason: duplicateReason(dup) });
+        continue;
+      }
+      const names = [r.unit.name_en, r.unit.name_ar, ...r.unit.aliases].filter((n): n is string => n !== null).map(unitKey);
+      const other = names.map((n) => seenNames.get(n)).find((x) => x !== undefined);
+      if (other !== undefined) {
+        errors.push({ row: r.row, column: 'name_en', reason: `a name or alias also on row ${other} (register it once, or pass --allow-duplicate-name)` });
+        continue;
+      }
+      for (const n of names) seenNames.set(n, r.row);
+    }
+    if (c !== null) seen.set(unitKey(c), r.row);
     accepted.push({ ...r, id: archive.newId() });
   }
   const newIds = new Map(
-    accepted.filter((a) => a.unit.code !== null).map((a) => [a.unit.code as number, a.id]),
+    accepted.filter((a) => a.unit.code !== null).map((a) => [unitKey(a.unit.code as UnitCode), a.id]),
   );
+  const parentOf = (p: UnitCode): string | null => {
+    const r = registry.resolve(p);
+    return r.status === 'found' ? r.unit.id : (newIds.get(unitKey(p)) ?? null);
+  };
   const usable = accepted.filter((a) => {
     const p = a.unit.parent_code;
-    if (p === null || byCode.has(p) || newIds.has(p)) return true;
+    if (p === null || parentOf(p) !== null) return true;
     errors.push({ row: a.row, column: 'parent_code', reason: `no unit with code ${p}` });
     return false;
   });
@@ -71,10 +90,7 @@ export async function importUnits(
         name_en: a.unit.name_en,
         name_ar: a.unit.name_ar,
         aliases: a.unit.aliases,
-        parent_id:
-          a.unit.parent_code === null
-            ? null
-            : (byCode.get(a.unit.parent_code) ?? newIds.get(a.unit.parent_code) ?? null),
+        parent_id: a.unit.parent_code === null ? null : parentOf(a.unit.parent_code),
       },
     },
   }));
@@ -86,25 +102,129 @@ export async function importUnits(
   };
 }
 
+function duplicateReason(dup: { unit: UnitsTable; shared: string }): string {
+  return `"${dup.shared}" is already a name, alias or code of unit ${unitLabel(dup.unit)} (${dup.unit.id}); pass --allow-duplicate-name if they are really two units`;
+}
+
+/**
+ * The unit a person names: its id, or a code or alias of a unit (retired units too, when
+ * `retired` says so and nothing in service matches).
+ */
+export function findUnit(registry: UnitRegistry, ref: string, opts: { retired: boolean }): UnitsTable {
+  const byId = registry.byId.get(ref);
+  if (byId !== undefined) return byId;
+  const code = parseUnitCode(ref);
+  const r = code === null || typeof code === 'object' ? registry.resolve(ref) : registry.resolve(code);
+  switch (r.status) {
+    case 'found':
+      return r.unit;
+    case 'ambiguous':
+      throw new UnitError('UNIT_AMBIGUOUS', `"${ref}" names ${r.units.length} units: ${r.units.map((u) => `${unitLabel(u)} (${u.id})`).join('; ')}`, { details: { candidates: r.units.map((u) => u.id) } });
+    case 'retired':
+      if (opts.retired) return r.unit;
+      throw new UnitError('UNIT_RETIRED', `unit ${unitLabel(r.unit)} (${r.unit.id}) is retired`);
+    case 'none':
+      throw new UnitError('UNIT_NOT_FOUND', `no unit has the code or alias "${ref}"`);
+  }
+}
+
+export interface UnitChanges {
+  code?: UnitCode | null;
+  name_en?: string;
+  name_ar?: string | null;
+  aliases?: string[];
+  parent?: string | null;
+}
+
+/** Changes a unit's code, names, aliases or parent: one 'unit.update' entry with the reason. */
+export async function editUnit(
+  archive: Archive,
+  ref: string,
+  changes: UnitChanges,
+  reason: string,
+  opts: { allowDuplicateName: boolean },
+): Promise<string> {
+  needReason(reason);
+  const registry = new UnitRegistry(await archive.index.listUnits());
+  const unit = findUnit(registry, ref, { retired: true });
+  const set: { [k: string]: JsonValue } = {};
+  if (changes.code !== undefined) {
+    const other = changes.code === null ? undefined : registry.withCode(changes.code);
+    if (other !== undefined && other.id !== unit.id)
+      throw new UnitError('UNIT_INVALID', `code ${changes.code} is already unit ${unitLabel(other)} (${other.id})`);
+    set.code = changes.code;
+  }
+  if (changes.name_en !== undefined) set.name_en = changes.name_en;
+  if (changes.name_ar !== undefined) set.name_ar = changes.name_ar;
+  if (changes.aliases !== undefined) set.aliases = changes.aliases;
+  if (changes.parent !== undefined) {
+    const parent = changes.parent === null ? null : findUnit(registry, changes.parent, { retired: false });
+    let p: UnitsTable | undefined = parent ?? undefined;
+    for (let hops = 0; p !== undefined && hops <= registry.units.length; hops++) {
+      if (p.id === unit.id)
+        throw new UnitError('UNIT_INVALID', `${changes.parent} is ${unitLabel(unit)} or within it: a unit cannot be its own parent or ancestor`);
+      p = p.parent_id === null ? undefined : registry.byId.get(p.parent_id);
+    }
+    set.parent_id = parent?.id ?? null;
+  }
+  if (Object.keys(set).length === 0) throw new UnitError('UNIT_INVALID', 'nothing to change');
+  if (!opts.allowDuplicateName) {
+    const after = {
+      code: changes.code !== undefined ? changes.code : codeOf(unit),
+      name_en: changes.name_en ?? unit.name_en,
+      name_ar: changes.name_ar !== undefined ? changes.name_ar : unit.name_ar,
+      aliases: changes.aliases ?? (JSON.parse(unit.aliases_json) as string[]),
+    };
+    const dup = registry.duplicates(after, unit.id)[0];
+    if (dup !== undefined) throw new UnitError('UNIT_DUPLICATE_NAME', duplicateReason(dup), { details: { unit: dup.unit.id, shared: dup.shared } });
+  }
+  await commitOne(archive, { action: 'unit.update', reason, unit: { id: unit.id, ...set } });
+  return unit.id;
+}
+
+/**
+ * Takes a unit out of service (never deleted): it keeps its subjects and its history, but its
+ * code and aliases no longer resolve for new numbers, `--unit` or `--parent`.
+ */
+export async function retireUnit(archive: Archive, ref: string, reason: string): Promise<string> {
+  needReason(reason);
+  const unit = findUnit(new UnitRegistry(await archive.index.listUnits()), ref, { retired: true });
+  if (unit.retired_seq !== null)
+    throw new UnitError('UNIT_RETIRED', `unit ${unitLabel(unit)} (${unit.id}) was retired at entry ${unit.retired_seq}`);
+  await commitOne(archive, { action: 'unit.retire', reason, unit: { id: unit.id } });
+  return unit.id;
+}
+
+function needReason(reason: string): void {
+  if (reason.trim() === '')
+    throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason (--reason)');
+}
+
+async function commitOne(archive: Archive, details: { [k: string]: JsonValue }): Promise<void> {
+  await archive.commit([{ actor: archive.config.actor, type: 'cataloguing', items: [], objects: [], details }]);
+}
+
 /** The registry as JSON rows, parents by code: what `unit export` writes and `unit import` reads. */
 export function unitsForExport(
   units: readonly UnitsTable[],
 ): {
-  code: number | null;
+  code: UnitCode | null;
   name_en: string;
   name_ar: string | null;
   aliases: string[];
-  parent_code: number | null;
+  parent_code: UnitCode | null;
   id: string;
+  retired_seq: number | null;
 }[] {
-  const codeOf = new Map(units.map((u) => [u.id, u.code]));
+  const codes = new Map(units.map((u) => [u.id, codeOf(u)]));
   return units.map((u) => ({
     id: u.id,
-    code: u.code,
+    code: codeOf(u),
     name_en: u.name_en,
     name_ar: u.name_ar,
     aliases: JSON.parse(u.aliases_json) as string[],
-    parent_code: u.parent_id === null ? null : (codeOf.get(u.parent_id) ?? null),
+    parent_code: u.parent_id === null ? null : (codes.get(u.parent_id) ?? null),
+    retired_seq: u.retired_seq,
   }));
 }
 

@@ -1,0 +1,50 @@
+// Which subjects changed unit after a point in the ledger (a sample's frame): read from the
+// ledger itself, not the index. A stratified estimate keeps the strata as drawn; by-unit
+// breakdowns follow the current attribution; this list says where the two differ and why.
+import type { Archive } from '../../app.js';
+import type { JsonValue } from '../../core/canonical-json.js';
+import { CatalogueLabels, type UnitName } from '../labels.service.js';
+
+export interface UnitChange {
+  subject: string;
+  number: string | null;
+  /** The unit when the frame was fixed (null: none; undefined in older entries: not recorded). */
+  from: UnitName | null;
+  to: UnitName | null;
+  /** The entries that changed it, with their reasons. */
+  entries: { seq: number; reason: string }[];
+}
+
+export async function unitChangesAfter(archive: Archive, afterSeq: number): Promise<UnitChange[]> {
+  const first = new Map<string, string | null>();
+  const last = new Map<string, string | null>();
+  const entries = new Map<string, { seq: number; reason: string }[]>();
+  const size = archive.treeSize;
+  for (let a = afterSeq + 1; a < size; a += 1000) {
+    for (const { entry } of await archive.ledger.read(a, Math.min(size, a + 1000))) {
+      const d = entry.details;
+      if (entry.type !== 'cataloguing' || d.action !== 'subject.update') continue;
+      const subject = obj(d.subject);
+      if (!('unit_id' in subject) || typeof subject.id !== 'string') continue;
+      const id = subject.id;
+      const to = typeof subject.unit_id === 'string' ? subject.unit_id : null;
+      // Entries before previous_unit_id was recorded count as a change from an unknown unit.
+      const from = typeof d.previous_unit_id === 'string' ? d.previous_unit_id : d.previous_unit_id === null ? null : '?';
+      if (!first.has(id)) first.set(id, from);
+      last.set(id, to);
+      entries.set(id, [...(entries.get(id) ?? []), { seq: entry.seq, reason: typeof d.reason === 'string' ? d.reason : '' }]);
+    }
+  }
+  const labels = await CatalogueLabels.load(archive);
+  const out: UnitChange[] = [];
+  for (const [id, to] of last) {
+    const from = first.get(id) ?? null;
+    if (from === to) continue;
+    out.push({ subject: id, number: labels.subject(id).number, from: from === '?' ? null : labels.unit(from), to: labels.unit(to), entries: entries.get(id) ?? [] });
+  }
+  return out.sort((x, y) => (x.subject < y.subject ? -1 : 1));
+}
+
+function obj(v: JsonValue | undefined): { [k: string]: JsonValue } {
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v) ? v : {};
+}
