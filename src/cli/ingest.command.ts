@@ -31,8 +31,9 @@ export const ingestCommand: Command = {
     let analysis: AnalyzeSummary | null = null;
     const report = await withArchive(args, io, 'write', 'ingest', async (archive) => {
       // A codename must be registered (`custody source add`), or registered now with --new-source.
-      await requireSource(archive, source, flag(args, 'new-source'));
+      const registration = await requireSource(archive, source, flag(args, 'new-source'));
       const r = await new IngestService(archive).run({
+        ...(registration === null ? {} : { beforeFirstWrite: registration }),
         paths: args.positionals,
         source,
         receivedBy: str(args, 'received-by') ?? null,

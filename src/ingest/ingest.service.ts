@@ -49,6 +49,8 @@ export interface IngestRequest {
   /** Extract ZIPs whatever their expansion (`--allow-zip-expansion`); recorded in the ledger. */
   allowZipExpansion?: boolean;
   onProgress?: (p: { files: number; bytes: number }) => void;
+  /** Runs once every refusal that writes nothing has passed, before the delivery is opened (ingest --new-source registers the source here). */
+  beforeFirstWrite?: () => Promise<void>;
 }
 
 /** Containers inside containers are opened this deep, no deeper. */
@@ -109,6 +111,7 @@ export class IngestService {
     }
     this.allowZipExpansion = req.allowZipExpansion === true;
     const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath, guard);
+    await req.beforeFirstWrite?.();
     const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
     const ctx: ItemContext = { delivery, actor: this.archive.config.actor };
 

@@ -41,7 +41,7 @@ describe('examination batches are all or nothing, and re-runnable', () => {
     for (let i = 0; i < 6; i++)
       await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 40 * i, g: 255 - 40 * i, b: 90 } } }).png().toFile(join(photos, `p${i}.png`));
     await ok('registrar', 'init');
-    await ok('registrar', 'ingest', photos, '--source', 'KITE');
+    await ok('registrar', 'ingest', photos, '--source', 'KITE', '--new-source');
     await ok('registrar', 'analyze');
     const drawn = JSON.parse((await ok('statistician', 'sample', 'draw', '--name', 'm', '--over', 'items', '--size', '4', '--json')).stdout) as { members: string[] };
     cases = drawn.members;

@@ -44,7 +44,7 @@ describeDatabases('the reveal is a consequence (issue 9, finding 7)', (db) => {
       await writeFile(join(dir, 'photos', `p${i}.jpg`), jpeg);
     }
     await custodyInExpect(0, ['init'], as('registrar'));
-    await custodyInExpect(0, ['ingest', join(dir, 'photos'), '--source', 'KITE'], as('registrar'));
+    await custodyInExpect(0, ['ingest', join(dir, 'photos'), '--source', 'KITE', '--new-source'], as('registrar'));
     const drawn = JSON.parse((await custodyInExpect(0, ['sample', 'draw', '--name', 'plan', '--over', 'items', '--method', 'simple', '--size', '2', '--json'], as('statistician'))).stdout) as { members: string[] };
     caseId = drawn.members[0] ?? '';
     await custodyInExpect(0, ['examine', 'assign', 'plan', '--examiners', 'dr-a,dr-b'], as('coordinator'));

@@ -51,7 +51,7 @@ async function setUp(prefix: string): Promise<{ base: string; archive: string; d
 }
 
 async function ingestIn(code: number, paths: string[], env: Record<string, string>, extra: string[] = []): Promise<IngestOut> {
-  const r = await custodyInExpect(code, ['ingest', ...paths, '--source', 'SRC-HOSTILE', '--json', ...extra], env);
+  const r = await custodyInExpect(code, ['ingest', ...paths, '--source', 'SRC-HOSTILE', '--new-source', '--json', ...extra], env);
   return JSON.parse(r.stdout) as IngestOut;
 }
 
@@ -99,7 +99,7 @@ describe('links are never followed', () => {
     await symlink('/proc/self/environ', join(delivery, 'DCIM', 'IMG_0100.JPG'));
     // A subprocess: its /proc/self/environ holds exactly these secrets, as in the attack.
     const secrets = { ...env, CUSTODY_SOURCES_PASSPHRASE: SOURCES_SECRET };
-    const r = await custodyExpect(1, ['ingest', delivery, '--source', 'SRC-HOSTILE', '--json'], secrets);
+    const r = await custodyExpect(1, ['ingest', delivery, '--source', 'SRC-HOSTILE', '--new-source', '--json'], secrets);
     const out = JSON.parse(r.stdout) as IngestOut;
     expect(out.summary.by_code).toEqual({ INGEST_SYMLINK_NOT_FOLLOWED: 1 });
     const [p] = problemsAt(out, 'INGEST_SYMLINK_NOT_FOLLOWED', 'DCIM/IMG_0100.JPG');
@@ -188,7 +188,7 @@ describe("the archive's own files are refused", () => {
   it('custody ingest <the archive itself> → INGEST_ARCHIVE_PATH, nothing written', async () => {
     const { archive, env } = await setUp('hostile-self');
     const before = await readFile(join(archive, 'ledger', 'entries.jsonl'));
-    const r = await custodyInExpect(1, ['ingest', archive, '--source', 'SRC-HOSTILE'], env);
+    const r = await custodyInExpect(1, ['ingest', archive, '--source', 'SRC-HOSTILE', '--new-source'], env);
     expect(r.stderr).toContain('[INGEST_ARCHIVE_PATH]');
     expect((await readFile(join(archive, 'ledger', 'entries.jsonl'))).equals(before)).toBe(true);
     expect(await objectFiles(archive)).toEqual([]);
@@ -197,9 +197,9 @@ describe("the archive's own files are refused", () => {
   it('custody ingest <a folder inside the archive> (keys/) → INGEST_ARCHIVE_PATH, nothing written', async () => {
     const { archive, env } = await setUp('hostile-inside');
     const before = await readFile(join(archive, 'ledger', 'entries.jsonl'));
-    const r = await custodyInExpect(1, ['ingest', join(archive, 'keys'), '--source', 'SRC-HOSTILE'], env);
+    const r = await custodyInExpect(1, ['ingest', join(archive, 'keys'), '--source', 'SRC-HOSTILE', '--new-source'], env);
     expect(r.stderr).toContain('[INGEST_ARCHIVE_PATH]');
-    const r2 = await custodyInExpect(1, ['ingest', join(archive, 'keys', 'checkpoint-signing.pem'), '--source', 'SRC-HOSTILE'], env);
+    const r2 = await custodyInExpect(1, ['ingest', join(archive, 'keys', 'checkpoint-signing.pem'), '--source', 'SRC-HOSTILE', '--new-source'], env);
     expect(r2.stderr).toContain('[INGEST_ARCHIVE_PATH]');
     expect((await readFile(join(archive, 'ledger', 'entries.jsonl'))).equals(before)).toBe(true);
     expect(await objectFiles(archive)).toEqual([]);
@@ -208,7 +208,7 @@ describe("the archive's own files are refused", () => {
   it('a delivery that contains the archive → INGEST_DELIVERY_CONTAINS_ARCHIVE, nothing written', async () => {
     const { base, archive, env } = await setUp('hostile-contains');
     const before = await readFile(join(archive, 'ledger', 'entries.jsonl'));
-    const r = await custodyInExpect(1, ['ingest', base, '--source', 'SRC-HOSTILE'], env);
+    const r = await custodyInExpect(1, ['ingest', base, '--source', 'SRC-HOSTILE', '--new-source'], env);
     expect(r.stderr).toContain('[INGEST_DELIVERY_CONTAINS_ARCHIVE]');
     expect((await readFile(join(archive, 'ledger', 'entries.jsonl'))).equals(before)).toBe(true);
     expect(await objectFiles(archive)).toEqual([]);
@@ -219,7 +219,7 @@ describe("the archive's own files are refused", () => {
     const key = join(archive, 'keys', 'checkpoint-signing.pem');
     await writeFile(join(delivery, 'a.txt'), 'a');
     await link(key, join(delivery, '..', 'manifest.sha256'));
-    const r = await custodyInExpect(1, ['ingest', delivery, '--source', 'S', '--manifest', join(delivery, '..', 'manifest.sha256')], env);
+    const r = await custodyInExpect(1, ['ingest', delivery, '--source', 'S', '--new-source', '--manifest', join(delivery, '..', 'manifest.sha256')], env);
     expect(r.stderr).toContain('[INGEST_ARCHIVE_FILE]');
     expect(await objectFiles(archive)).toEqual([]);
   });

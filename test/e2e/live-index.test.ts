@@ -61,7 +61,7 @@ describeDatabases('attack 8: an edited index never passes for signed figures', (
     await mkdir(photos);
     for (const s of subjects) await writeFile(join(photos, `img-${s.index}.bin`), `synthetic photograph ${s.index} ${db.kind}`);
     await ok(['init']);
-    await ok(['ingest', photos, '--source', 'KITE']);
+    await ok(['ingest', photos, '--source', 'KITE', '--new-source']);
     items = await json<ItemRow[]>(['items']);
     const byName = [...items].sort((a, b) => a.id.localeCompare(b.id));
     await writeFile(join(dir, 'units.csv'), `code,name_en,name_ar\n${UNITS.map((u) => `${u.code},${u.name_en},${u.name_ar}`).join('\n')}\n`);

@@ -20,7 +20,7 @@ interface ManifestJson {
 async function ingestWithManifest(dir: string, src: string, manifest: string, code: number): Promise<ManifestJson> {
   const env = { CUSTODY_ARCHIVE: join(dir, 'archive') };
   await custodyInExpect(0, ['init'], env);
-  const r = await custodyInExpect(code, ['ingest', src, '--source', 'WREN', '--manifest', manifest, '--json'], env);
+  const r = await custodyInExpect(code, ['ingest', src, '--source', 'WREN', '--new-source', '--manifest', manifest, '--json'], env);
   return (JSON.parse(r.stdout) as { manifest: ManifestJson }).manifest;
 }
 

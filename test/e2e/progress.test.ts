@@ -29,7 +29,7 @@ describe('progress on a terminal only', () => {
     for (let i = 0; i < 4; i++)
       await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 60 * i, g: 30, b: 200 - 40 * i } } }).png().toFile(join(photos, `p${i}.png`));
     expect((await run(['init'], env, false)).code).toBe(0);
-    expect((await run(['ingest', photos, '--source', 'KITE'], env, false)).code).toBe(0);
+    expect((await run(['ingest', photos, '--source', 'KITE', '--new-source'], env, false)).code).toBe(0);
   }, 120_000);
 
   const cases: { name: string; args: () => string[]; words: RegExp }[] = [

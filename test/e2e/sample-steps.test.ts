@@ -37,7 +37,7 @@ describe('sampling in steps', () => {
     for (let i = 0; i < 9; i++)
       await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 25 * i, g: 200 - 20 * i, b: 60 } } }).png().toFile(join(photos, `p${i}.png`));
     await ok('init');
-    await ok('ingest', photos, '--source', 'KITE');
+    await ok('ingest', photos, '--source', 'KITE', '--new-source');
   }, 120_000);
 
   it('frame → publish → seed from a beacon → draw; the redraw script reproduces it from `sample frame --csv` and the seed', async () => {

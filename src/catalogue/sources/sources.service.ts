@@ -91,21 +91,22 @@ export async function registerSource(
  * The source a delivery names must be registered, so that a typo does not silently make a new
  * source. `register` (ingest --new-source) registers it first, without an identity. A codename
  * that earlier deliveries already carry (archives from before registration was required) is
- * accepted as it is. Returns whether it registered the source.
+ * accepted as it is. Writes nothing: returns the registration to make (with --new-source), or
+ * null, so that intake registers the source only once its own refusals have passed (an ingest
+ * refused for its paths writes nothing at all).
  */
-export async function requireSource(archive: Archive, codename: string, register: boolean): Promise<boolean> {
+export async function requireSource(archive: Archive, codename: string, register: boolean): Promise<(() => Promise<void>) | null> {
   if (!CODENAME_RE.test(codename))
     throw new SourceError('SOURCE_INVALID', 'a codename is 1–64 letters, digits, - or _');
-  if ((await archive.index.getSource(codename)) !== undefined) return false;
-  if ((await archive.index.listDeliveries()).some((d) => d.source === codename)) return false;
+  if ((await archive.index.getSource(codename)) !== undefined) return null;
+  if ((await archive.index.listDeliveries()).some((d) => d.source === codename)) return null;
   if (!register)
     throw new SourceError(
       'SOURCE_NOT_REGISTERED',
       `source ${codename} is not registered: check the codename (custody source list), or pass --new-source to register it with this delivery`,
       { details: { codename } },
     );
-  await registerSource(archive, codename, null, null);
-  return true;
+  return () => registerSource(archive, codename, null, null);
 }
 
 export async function grantRole(
