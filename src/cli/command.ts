@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { writeFile } from 'node:fs/promises';
 import { CustodyError } from '../core/errors.js';
 
 export type UsageErrorCode = 'USAGE';
@@ -87,4 +88,19 @@ export function parseNonNegativeInt(s: string | undefined, what: string): number
 /** Prints one JSON document (pretty enough for a person, exact for a machine). */
 export function printJson(io: Io, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Writes `--out FILE` for a command that prints a sheet or a frame: never over an existing file
+ * (Custody overwrites nothing a person may have filled in), and a clear usage error, not exit 70,
+ * when the file exists or cannot be made.
+ */
+export async function writeOutFile(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text, { flag: 'wx' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new UsageError(`--out ${path}: the file exists; Custody never writes over a file: choose another name`);
+    throw new UsageError(`--out ${path}: cannot write it (${code ?? String(e)})`);
+  }
 }

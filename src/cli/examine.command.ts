@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import {
   assignExaminers,
@@ -11,7 +11,7 @@ import { submitAnswers, type SubmitLine } from '../examination/blind/batch.servi
 import { formCsv, parseFormCsv, readableSheet } from '../examination/blind/form-sheet.js';
 import { caseOutcomes, loadSample, sampleCodebook } from '../examination/blind/outcomes.js';
 import { previewPaths } from '../jobs/analysis-worker.service.js';
-import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
+import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -52,7 +52,7 @@ export const examineCommand: Command = {
       case 'form': {
         const out = str(args, 'out');
         const emit = async (text: string): Promise<void> => {
-          if (out !== undefined) await writeFile(out, text, { flag: 'wx' });
+          if (out !== undefined) await writeOutFile(out, text);
           else io.stdout(text);
         };
         if (flag(args, 'csv')) {

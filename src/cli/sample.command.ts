@@ -1,12 +1,12 @@
 import { CatalogueLabels, itemText, subjectText, unitText } from '../catalogue/labels.service.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
 import { defineCodebook } from '../examination/codebook/index.js';
 import { caseOutcomes, describeSample, loadSample } from '../examination/blind/outcomes.js';
 import { drawPlan, recordFrame, type PlanInput } from '../examination/sampling/plan.service.js';
 import { drawRecorded, fixSeed, frameDetails, frameFileFor } from '../examination/sampling/steps.service.js';
-import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
+import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -60,7 +60,7 @@ export const sampleCommand: Command = {
         const file = await withArchive(args, io, 'read', 'sample frame --csv', async (a) => frameFileFor(await frameDetails(a, await loadSample(a, name))));
         const out = str(args, 'out');
         if (out !== undefined) {
-          await writeFile(out, file.text, { flag: 'wx' });
+          await writeOutFile(out, file.text);
           io.stderr(`wrote ${out}: python3 scripts/redraw-sample.py --${file.kind} ${out} --seed SEED ${file.kind === 'strata' ? '--n SIZE' : '--n SIZE --method METHOD'} --digests\n`);
         } else io.stdout(file.text);
         return 0;

@@ -69,6 +69,10 @@ describe('sampling in steps', () => {
     expect(seedEntry?.details).toMatchObject({ seed_source: 'beacon', beacon: { name: 'drand-quicknet', round: 1200 }, checkpoint: seeded.checkpoint });
 
     await ok('sample', 'frame', 's1', '--csv', '--out', join(dir, 'frame.txt'));
+    // Never over an existing file, and a usage error rather than an internal one.
+    const twice = await run('sample', 'frame', 's1', '--csv', '--out', join(dir, 'frame.txt'));
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('the file exists');
     const py = spawnSync('python3', [join(REPO_ROOT, 'scripts/redraw-sample.py'), '--frame', join(dir, 'frame.txt'), '--seed', drawn.seed, '--n', '4', '--method', 'simple', '--digests'], { encoding: 'utf8' });
     expect(py.status, py.stderr).toBe(0);
     const lines = py.stdout.trim().split('\n');
