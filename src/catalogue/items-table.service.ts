@@ -15,7 +15,7 @@ export async function itemsTable(
   archive: Archive,
   opts: { withMetadata: boolean; deliveryId?: string },
 ): Promise<{ columns: string[]; rows: Partial<ItemRow>[] }> {
-  const items = await archive.index.listItems(opts.deliveryId === undefined ? {} : { deliveryId: opts.deliveryId });
+  const items = await archive.index.listItemColumns(opts.deliveryId === undefined ? {} : { deliveryId: opts.deliveryId });
   const sources = new Map((await archive.index.listDeliveries()).map((d) => [d.id, d.source]));
   const subjectOf = new Map((await archive.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]));
   const subjects = new Map((await archive.index.listSubjects()).map((s) => [s.id, s]));

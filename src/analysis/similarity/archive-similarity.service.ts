@@ -28,7 +28,7 @@ export async function archiveSimilarity(
     threshold?: number;
     /** Already read by the caller (every analysis, every item): not read a second time. */
     analyses?: readonly AnalysesTable[];
-    items?: readonly ItemsTable[];
+    items?: readonly Pick<ItemsTable, 'id' | 'sha256'>[];
   } = {},
 ): Promise<ArchiveSimilarity> {
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
