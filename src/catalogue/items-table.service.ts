@@ -15,13 +15,17 @@ export async function itemsTable(
   archive: Archive,
   opts: { withMetadata: boolean; deliveryId?: string },
 ): Promise<{ columns: string[]; rows: Partial<ItemRow>[] }> {
-  const items = await archive.index.listItems(opts.deliveryId === undefined ? {} : { deliveryId: opts.deliveryId });
+  const items = await archive.index.listItemColumns(opts.deliveryId === undefined ? {} : { deliveryId: opts.deliveryId });
   const sources = new Map((await archive.index.listDeliveries()).map((d) => [d.id, d.source]));
   const subjectOf = new Map((await archive.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]));
   const subjects = new Map((await archive.index.listSubjects()).map((s) => [s.id, s]));
   const units = new Map((await archive.index.listUnits()).map((u) => [u.id, u]));
-  const analyses = opts.withMetadata ? new Map((await archive.index.listAnalyses()).map((a) => [a.sha256, a])) : null;
-  const clusterOf = opts.withMetadata ? (await archiveSimilarity(archive)).clusterOf : null;
+  const analysed = opts.withMetadata ? await archive.index.listAnalyses() : [];
+  const analyses = opts.withMetadata ? new Map(analysed.map((a) => [a.sha256, a])) : null;
+  // Each table is read once: the clusters reuse the analyses, and the items when they are all of them.
+  const clusterOf = opts.withMetadata
+    ? (await archiveSimilarity(archive, { analyses: analysed, ...(opts.deliveryId === undefined ? { items } : {}) })).clusterOf
+    : null;
   const rows = items.map((i) => {
     const subjectId = subjectOf.get(i.id) ?? null;
     const s = subjectId === null ? undefined : subjects.get(subjectId);

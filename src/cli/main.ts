@@ -2,77 +2,191 @@ import { CODE_VERSION } from '../version.js';
 import { CustodyError } from '../core/errors.js';
 import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
-import { analyzeCommand } from './analyze.command.js';
-import { checkpointCommand } from './checkpoint.command.js';
-import { exifCommand } from './exif.command.js';
-import { clustersCommand } from './clusters.command.js';
-import { similarCommand } from './similar.command.js';
-import { decideCommand } from './decide.command.js';
-import { authenticityCommand } from './authenticity.command.js';
-import { unitCommand } from './unit.command.js';
-import { schemeCommand } from './scheme.command.js';
-import { subjectCommand } from './subject.command.js';
-import { sourceCommand } from './source.command.js';
-import { sampleCommand } from './sample.command.js';
-import { examineCommand } from './examine.command.js';
-import { adjudicateCommand } from './adjudicate.command.js';
-import { statsCommand } from './stats.command.js';
-import { agreementCommand } from './agreement.command.js';
-import { intervalCommand } from './interval.command.js';
-import { previewCommand } from './preview.command.js';
-import { deliveriesCommand } from './deliveries.command.js';
-import { ingestCommand } from './ingest.command.js';
-import { initCommand } from './init.command.js';
-import { itemsCommand } from './items.command.js';
-import { keyCommand } from './key.command.js';
-import { logCommand } from './log.command.js';
-import { proveCommand } from './prove.command.js';
-import { purgeCommand } from './purge.command.js';
-import { rebuildCommand } from './rebuild.command.js';
-import { reportCommand } from './report.command.js';
-import { showCommand } from './show.command.js';
-import { verifyCommand } from './verify.command.js';
-import { verifyExportCommand } from './verify-export.command.js';
-import { withdrawCommand } from './withdraw.command.js';
-import { exportCommand } from './export.command.js';
-import { tailCommand } from './tail.command.js';
 import { terminalText } from './terminal-text.js';
 
-export const COMMANDS: readonly Command[] = [
-  initCommand,
-  ingestCommand,
-  verifyCommand,
-  verifyExportCommand,
-  rebuildCommand,
-  withdrawCommand,
-  purgeCommand,
-  logCommand,
-  checkpointCommand,
-  tailCommand,
-  keyCommand,
-  proveCommand,
-  itemsCommand,
-  showCommand,
-  deliveriesCommand,
-  analyzeCommand,
-  exifCommand,
-  previewCommand,
-  similarCommand,
-  clustersCommand,
-  decideCommand,
-  authenticityCommand,
-  intervalCommand,
-  agreementCommand,
-  unitCommand,
-  schemeCommand,
-  subjectCommand,
-  sourceCommand,
-  sampleCommand,
-  examineCommand,
-  adjudicateCommand,
-  statsCommand,
-  exportCommand,
-  reportCommand,
+/**
+ * The commands, each loaded only when it runs (`load`), so that start-up, `--version` and
+ * `--help` do not import every command's libraries (Chromium's driver, sharp, the exporters).
+ * The name and summary are repeated here for the help text; main.test.ts checks they match.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'init',
+    summary: 'create an archive: object store, ledger, index database, checkpoint-signing key',
+    load: async () => (await import('./init.command.js')).initCommand,
+  },
+  {
+    name: 'ingest',
+    summary: 'take in files, folders and ZIP archives as one delivery, without changing a bit',
+    load: async () => (await import('./ingest.command.js')).ingestCommand,
+  },
+  {
+    name: 'verify',
+    summary: 'check objects, ledger, checkpoints, trusted checkpoints and the index; modifies nothing unless --record',
+    load: async () => (await import('./verify.command.js')).verifyCommand,
+  },
+  {
+    name: 'verify-export',
+    summary: 'verify an export bag offline (BagIt, signed checkpoint, proofs, evidence files); needs no archive',
+    load: async () => (await import('./verify-export.command.js')).verifyExportCommand,
+  },
+  {
+    name: 'rebuild',
+    summary: 'rebuild the index database from the ledger (the ledger is the record)',
+    load: async () => (await import('./rebuild.command.js')).rebuildCommand,
+  },
+  {
+    name: 'withdraw',
+    summary: 'record a lawful withdrawal of an object, and of every container holding it (court order, illegal content, consent withdrawn)',
+    load: async () => (await import('./withdraw.command.js')).withdrawCommand,
+  },
+  {
+    name: 'purge',
+    summary: 'remove the bytes and previews of withdrawn objects, with a deletion entry for each',
+    load: async () => (await import('./purge.command.js')).purgeCommand,
+  },
+  {
+    name: 'log',
+    summary: "print ledger entries (with --json: one object per line with the exact canonical bytes); --item, --subject or --object: one thing's custody trail",
+    load: async () => (await import('./log.command.js')).logCommand,
+  },
+  {
+    name: 'checkpoint',
+    summary: 'print a signed checkpoint (C2SP signed note) to hand to parties outside the archive; --sign adopts an interrupted run; --publish copies them out',
+    load: async () => (await import('./checkpoint.command.js')).checkpointCommand,
+  },
+  {
+    name: 'tail',
+    summary: 'show the ledger entries after the last signed checkpoint; --set-aside moves an unauthenticated tail aside, recorded',
+    load: async () => (await import('./tail.command.js')).tailCommand,
+  },
+  {
+    name: 'key',
+    summary: "print the archive's checkpoint verifier key (checked against the ledger); `rewrap` re-encrypts the signing key",
+    load: async () => (await import('./key.command.js')).keyCommand,
+  },
+  {
+    name: 'prove',
+    summary: 'RFC 9162 proofs: inclusion of an entry, consistency between two tree sizes',
+    load: async () => (await import('./prove.command.js')).proveCommand,
+  },
+  {
+    name: 'items',
+    summary: 'list items (one receipt of a file each), optionally of one delivery; as a CSV or JSON table with file names, subjects and metadata',
+    load: async () => (await import('./items.command.js')).itemsCommand,
+  },
+  {
+    name: 'show',
+    summary: 'show an item or an object, with every item that shares its bytes',
+    load: async () => (await import('./show.command.js')).showCommand,
+  },
+  {
+    name: 'deliveries',
+    summary: 'list deliveries: who handed what over, on what medium, when',
+    load: async () => (await import('./deliveries.command.js')).deliveriesCommand,
+  },
+  {
+    name: 'analyze',
+    summary: 'run pending image analysis: metadata, JPEG structure, PDQ, crop signal, previews',
+    load: async () => (await import('./analyze.command.js')).analyzeCommand,
+  },
+  {
+    name: 'exif',
+    summary: 'the full ExifTool dump of an item (exiftool -json -n -G), for the forensic record',
+    load: async () => (await import('./exif.command.js')).exifCommand,
+  },
+  {
+    name: 'preview',
+    summary: 'path of a safe preview (blurred greyscale unless --unblurred); 1280 px ones are made on first request',
+    load: async () => (await import('./preview.command.js')).previewCommand,
+  },
+  {
+    name: 'similar',
+    summary: 'objects that look like this one: same image re-encoded, resized, rotated, flipped or cropped',
+    load: async () => (await import('./similar.command.js')).similarCommand,
+  },
+  {
+    name: 'clusters',
+    summary: 'near-duplicate clusters across the whole archive (PDQ, rotations/flips, crops)',
+    load: async () => (await import('./clusters.command.js')).clustersCommand,
+  },
+  {
+    name: 'decide',
+    summary: "record an examiner's decision on a pair or a cluster: same image, same subject, or different",
+    load: async () => (await import('./decide.command.js')).decideCommand,
+  },
+  {
+    name: 'authenticity',
+    summary: 'authenticity indicators for an item, or --summary for the collection (indicators, not verdicts)',
+    load: async () => (await import('./authenticity.command.js')).authenticityCommand,
+  },
+  {
+    name: 'interval',
+    summary: '95% intervals for K of N (Wilson, Clopper–Pearson; exact hypergeometric with --population)',
+    load: async () => (await import('./interval.command.js')).intervalCommand,
+  },
+  {
+    name: 'agreement',
+    summary: "inter-rater agreement from a CSV of raw answers (Krippendorff's alpha, Fleiss', Cohen's kappa)",
+    load: async () => (await import('./agreement.command.js')).agreementCommand,
+  },
+  {
+    name: 'unit',
+    summary: 'the unit registry: security branches and similar bodies (names in Arabic and English, aliases, parent)',
+    load: async () => (await import('./unit.command.js')).unitCommand,
+  },
+  {
+    name: 'scheme',
+    summary: 'numbering schemes: how the numbers on bodies and cards are written (see src/catalogue/numbering/README.md)',
+    load: async () => (await import('./scheme.command.js')).schemeCommand,
+  },
+  {
+    name: 'subject',
+    summary: 'subjects: one person as catalogued (number, unit, sex, age band, dates, photographs); every change with a reason',
+    load: async () => (await import('./subject.command.js')).subjectCommand,
+  },
+  {
+    name: 'source',
+    summary: "sources by codename; real identities sealed with the administrators' key, every read recorded",
+    load: async () => (await import('./source.command.js')).sourceCommand,
+  },
+  {
+    name: 'sample',
+    summary: 'sampling plans: freeze a frame, fix a seed, draw (each a ledger entry; in one step or three); show a plan and its cases',
+    load: async () => (await import('./sample.command.js')).sampleCommand,
+  },
+  {
+    name: 'examine',
+    summary: 'blind, independent examination of a sample: assign examiners, print a case form, submit a sealed answer, see progress',
+    load: async () => (await import('./examine.command.js')).examineCommand,
+  },
+  {
+    name: 'adjudicate',
+    summary: "decide where a case's examiners disagree, with a reason for each decision (after every answer is revealed)",
+    load: async () => (await import('./adjudicate.command.js')).adjudicateCommand,
+  },
+  {
+    name: 'stats',
+    summary: 'prevalence of each finding in a sample, with 95% intervals, breakdowns and agreement, tied to a checkpoint',
+    load: async () => (await import('./stats.command.js')).statsCommand,
+  },
+  {
+    name: 'export',
+    summary: 'a BagIt bag of selected items at a signed checkpoint, verifiable without Custody',
+    load: async () => (await import('./export.command.js')).exportCommand,
+  },
+  {
+    name: 'report',
+    summary: 'an evidence report (HTML or PDF) at a signed checkpoint; every figure footnoted with the command that reproduces it',
+    load: async () => (await import('./report.command.js')).reportCommand,
+  },
+
 ];
 
 /** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
@@ -115,8 +229,9 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
       io.stdout(`${CODE_VERSION}\n`);
       return EXIT.ok;
     }
-    const cmd = COMMANDS.find((c) => c.name === name);
-    if (cmd === undefined) throw new UsageError(`unknown command "${name}"\n${helpText()}`);
+    const entry = COMMANDS.find((c) => c.name === name);
+    if (entry === undefined) throw new UsageError(`unknown command "${name}"\n${helpText()}`);
+    const cmd = await entry.load();
     const args = parseCommandArgs(cmd, rest);
     if (args.values.help === true) {
       io.stdout(`${cmd.summary}\nusage: ${cmd.usage}\n`);

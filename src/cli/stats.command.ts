@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogueLabels, unitText } from '../catalogue/labels.service.js';
-import { unitChangesAfter, type UnitChange } from '../catalogue/units/attribution.service.js';
+import { describeAttribution, unitChangesAfter, type UnitAttribution } from '../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { loadSample } from '../examination/blind/outcomes.js';
 import { PlanError } from '../examination/sampling/plan.service.js';
@@ -41,11 +41,7 @@ export const statsCommand: Command = {
       };
     }, { at: atOption(args) ?? 'signed' }); // a replay of the ledger at the checkpoint, never the live index
     if (charts !== undefined && counts !== null) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
-    const attribution = {
-      breakdowns: `by unit: current attribution at tree size ${report.checkpoint.tree_size}`,
-      strata: report.sample.stratify === null ? null : `strata as drawn when the frame was fixed (entry ${report.sample.entries.frame})`,
-      changed_after_frame: changes,
-    };
+    const attribution = describeAttribution(report.checkpoint.tree_size, { stratify: report.sample.stratify, frameSeq: report.sample.entries.frame }, changes);
     // Unit breakdown rows gain the unit's code and both names beside its id (fields added only).
     const findings = report.findings.map((f) => ({
       ...f,
@@ -74,7 +70,7 @@ async function writeCharts(dir: string, report: StatisticsReport, unitNames: [st
     await writeFile(join(dir, 'deaths-by-unit-month.svg'), await renderSvgDocument(deathsByUnitMonthSpec(dated, { title: `Deaths by unit and month (${at})` })));
 }
 
-function printText(io: Io, r: StatisticsReport, a: { breakdowns: string; strata: string | null; changed_after_frame: UnitChange[] }): void {
+function printText(io: Io, r: StatisticsReport, a: UnitAttribution): void {
   io.stdout(`plan ${r.sample.name}: ${r.sample.method}${r.sample.stratify === null ? '' : ` by ${r.sample.stratify}`}, ${r.sample.size} of ${r.sample.frame_size} ${r.sample.unit}\n`);
   io.stdout(`checkpoint: tree size ${r.checkpoint.tree_size}, root ${r.checkpoint.root}${r.checkpoint.signed ? ' (signed)' : ''}; codebook ${r.codebook.version}; ${r.code_version}\n`);
   io.stdout(`cases: ${r.cases.final} final of ${r.cases.sampled} (${r.cases.awaiting_submissions} awaiting submissions, ${r.cases.awaiting_adjudication} awaiting adjudication)\n\n`);

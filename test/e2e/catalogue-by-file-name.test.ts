@@ -104,6 +104,14 @@ describe('subjects by file name', () => {
     expect(row[header.indexOf('file')]).toBe('only-usb1.jpg');
     expect(row[header.indexOf('subject')]).not.toBe('');
     expect(row[header.indexOf('pdq')]).toMatch(/^[0-9a-f]{64}$/);
+    // The cluster column names the near-duplicate cluster `custody clusters` lists the item in,
+    // also when the table is of one delivery only.
+    const clusters = JSON.parse((await ok('clusters', '--json')).stdout) as { id: string; items: string[] }[];
+    const cluster = clusters.find((k) => k.items.includes(d.id))?.id;
+    expect(cluster).toBeDefined();
+    expect(row[header.indexOf('cluster')]).toBe(cluster);
+    const one = parseCsv((await ok('items', '--format', 'csv', '--with-metadata', '--delivery', d.delivery)).stdout, (m) => new Error(m)).map((r) => r.cells);
+    expect(one.find((r) => r[0] === d.id)?.[header.indexOf('cluster')]).toBe(cluster);
   });
 
   it('says so when there is nothing to suggest, and applies suggestions in one batch', async () => {

@@ -2,9 +2,10 @@
 // scheme's text field, or named with --unit, attributes a subject; duplicates are refused; units
 // are edited and retired, never deleted; counts follow the current attribution (and --at); and
 // the index rebuilds byte for byte from the ledger. Also: an unregistered source is refused.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolvePointer } from '../../src/reports/report/footnotes.js';
 import { custodyIn, withIndexDb } from '../support/archive-fixtures.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -141,6 +142,26 @@ describe('units with text codes', () => {
     const showText = (await ok('sample', 'show', 'by-unit')).stdout;
     expect(showText).toContain('[Air Force Intelligence / المخابرات الجوية (AFI)]');
     expect(showText).toContain('subject 1/AFI');
+  });
+
+  it('the tribunal report lists the subject whose unit changed after the frame, cited to stats --json', async () => {
+    const stats = JSON.parse((await ok('stats', 'by-unit', '--json')).stdout) as Record<string, unknown> & { checkpoint: { tree_size: number } };
+    const size = stats.checkpoint.tree_size;
+    const out = join(dir, 'report.html');
+    const r = JSON.parse((await ok('report', '--template', 'tribunal', '--at', String(size), '--out', out, '--json')).stdout) as {
+      footnotes: { command: string[]; pointer: string; value: unknown }[];
+    };
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('Subjects whose unit changed after the frame was fixed');
+    expect(html).toContain('transfer record: held by branch 215');
+    const cited = r.footnotes.filter((f) => f.pointer.startsWith('/unit_attribution/changed_after_frame/'));
+    expect(cited.map((f) => f.pointer).sort()).toEqual(['/unit_attribution/changed_after_frame/0/subject', '/unit_attribution/changed_after_frame/length']);
+    for (const f of cited) {
+      expect(f.command).toEqual(['custody', 'stats', 'by-unit', '--at', String(size), '--json']);
+      const again = JSON.parse((await ok(...f.command.slice(1))).stdout) as unknown;
+      expect(resolvePointer(again, f.pointer), f.pointer).toEqual(f.value);
+    }
+    expect(cited.find((f) => f.pointer.endsWith('/length'))?.value).toBe(1);
   });
 
   it('rebuilds the index byte for byte, and verify finds it clean', async () => {

@@ -52,10 +52,10 @@ describe('tribunal round trip: demo archive → examination → export → indep
     expect(tables).toContain('examinations.csv');
     const statsFile = tables.find((t) => t.startsWith('statistics-'));
     const stats = await custody(['stats', 'prevalence', '--at', size, '--json'], env);
-    // `stats --json` adds what the CLI shows about attribution (unit_attribution, and the unit's
-    // names on each by-unit row); everything the export carries must be the same.
-    const cli = JSON.parse(stats.stdout) as { unit_attribution?: unknown; findings: { breakdowns: { unit: { unit?: unknown }[] } }[] };
-    delete cli.unit_attribution;
+    // `stats --json` adds the unit's names on each by-unit row; everything else, the attribution
+    // and the subjects whose unit changed after the frame included, the export carries the same.
+    const cli = JSON.parse(stats.stdout) as { unit_attribution: { changed_after_frame: unknown[] }; findings: { breakdowns: { unit: { unit?: unknown }[] } }[] };
+    expect(cli.unit_attribution.changed_after_frame).toEqual(expect.any(Array));
     for (const f of cli.findings) for (const row of f.breakdowns.unit) delete row.unit;
     expect(JSON.parse(await readFile(join(bag, 'data', 'tables', statsFile ?? ''), 'utf8'))).toEqual(cli);
     const rows = (await readFile(join(bag, 'data', 'tables', 'examinations.csv'), 'utf8')).trim().split('\r\n');

@@ -1,5 +1,6 @@
 import type { Archive } from '../../app.js';
-import { DIHEDRAL_VARIANTS } from '../pdq/index.js';
+import type { AnalysesTable, ItemsTable } from '../../db/schema.js';
+import { DIHEDRAL_VARIANTS } from '../pdq/dct.js'; // not the index: it loads sharp
 import {
   clusterObjects,
   findSimilarPairs,
@@ -23,11 +24,16 @@ export interface ArchiveSimilarity {
  */
 export async function archiveSimilarity(
   archive: Archive,
-  opts: { threshold?: number } = {},
+  opts: {
+    threshold?: number;
+    /** Already read by the caller (every analysis, every item): not read a second time. */
+    analyses?: readonly AnalysesTable[];
+    items?: readonly Pick<ItemsTable, 'id' | 'sha256'>[];
+  } = {},
 ): Promise<ArchiveSimilarity> {
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
   const objects: HashedObject[] = [];
-  for (const a of await archive.index.listAnalyses()) {
+  for (const a of opts.analyses ?? (await archive.index.listAnalyses())) {
     if (a.pdq === null || withdrawn.has(a.sha256)) continue;
     const dihedral = JSON.parse(a.pdq_dihedral_json) as Record<string, string> | null;
     const crops = JSON.parse(a.crops_json) as { hash: string }[];
@@ -38,9 +44,9 @@ export async function archiveSimilarity(
       crops: crops.map((c) => c.hash),
     });
   }
-  const pairs = findSimilarPairs(objects, opts);
+  const pairs = findSimilarPairs(objects, opts.threshold === undefined ? {} : { threshold: opts.threshold });
   const itemsBySha = new Map<string, string[]>();
-  for (const item of await archive.index.listItems()) {
+  for (const item of opts.items ?? (await archive.index.listItems())) {
     const list = itemsBySha.get(item.sha256);
     if (list === undefined) itemsBySha.set(item.sha256, [item.id]);
     else list.push(item.id);

@@ -1,5 +1,5 @@
 import { findPairs, type HashRecord } from '../near-duplicates/index.js';
-import { hammingDistance } from '../pdq/index.js';
+import { hammingDistance } from '../pdq/hash256.js'; // not the index: it loads sharp
 import { buildClusters, type Match } from './clusters.js';
 
 /** What the similarity search needs of each analysed object. */

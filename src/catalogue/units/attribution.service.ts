@@ -15,6 +15,25 @@ export interface UnitChange {
   entries: { seq: number; reason: string }[];
 }
 
+/** What `custody stats --json` (and an export's statistics) say about attribution: `unit_attribution`. */
+export interface UnitAttribution {
+  breakdowns: string;
+  strata: string | null;
+  changed_after_frame: UnitChange[];
+}
+
+export function describeAttribution(
+  treeSize: number,
+  sample: { stratify: string | null; frameSeq: number },
+  changes: UnitChange[],
+): UnitAttribution {
+  return {
+    breakdowns: `by unit: current attribution at tree size ${treeSize}`,
+    strata: sample.stratify === null ? null : `strata as drawn when the frame was fixed (entry ${sample.frameSeq})`,
+    changed_after_frame: changes,
+  };
+}
+
 export async function unitChangesAfter(archive: Archive, afterSeq: number): Promise<UnitChange[]> {
   const first = new Map<string, string | null>();
   const last = new Map<string, string | null>();

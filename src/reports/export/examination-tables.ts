@@ -6,6 +6,7 @@ import type { Archive } from '../../app.js';
 import { caseOutcomes, describeSample, sampleCodebook } from '../../examination/blind/outcomes.js';
 import type { ExaminationAnswer } from '../../examination/codebook/index.js';
 import { computeStatistics } from '../../examination/statistics/statistics.service.js';
+import { describeAttribution, unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { formatCsv } from '../../core/csv.js';
 import type { Table, ExportedItem } from './tables.js';
 
@@ -42,7 +43,10 @@ export async function examinationTables(snapshot: Archive, items: readonly Expor
       }
       if (c.final !== null) rows.push([sample.id, c.case, c.adjudicated ? '(adjudicated)' : '(unanimous)', null, null, null, ...answerCells(c.final, findings)]);
     }
-    statistics.push({ file: `statistics-${sample.id}.json`, json: await computeStatistics(snapshot, sample) });
+    const stats = await computeStatistics(snapshot, sample);
+    // As `custody stats --json` prints it: the subjects whose unit changed after the frame.
+    const attribution = describeAttribution(stats.checkpoint.tree_size, { stratify: stats.sample.stratify, frameSeq: sample.frame_seq }, await unitChangesAfter(snapshot, sample.frame_seq));
+    statistics.push({ file: `statistics-${sample.id}.json`, json: { ...stats, unit_attribution: attribution } });
   }
   const columns = [...header, ...(codes ?? [])];
   const json = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null])));

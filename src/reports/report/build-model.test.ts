@@ -89,6 +89,28 @@ describe('buildReportModel', () => {
     expect(notesFor(model, 'custody stats')).toEqual([]);
   });
 
+  it('lists the subjects whose unit changed after the frame was fixed, each cited to custody stats', () => {
+    const afi = { id: 'U9', code: 'AFI', name_en: 'Air Force Intelligence', name_ar: 'المخابرات الجوية' };
+    const changes = [
+      { subject: 'S7', number: '1234', from: null, to: afi, entries: [{ seq: 700, reason: 'card reads AFI' }] },
+    ];
+    const model = buildReportModel(inputFixture({ unitChanges: { 'Autumn sample': changes } }), OPTS);
+    const methodology = text(model, 'methodology');
+    expect(methodology).toContain('Subjects whose unit changed after the frame was fixed');
+    expect(methodology).toContain('Air Force Intelligence / المخابرات الجوية (AFI)');
+    expect(methodology).toContain('700: card reads AFI');
+    const cited = model.footnotes.filter((f) => f.command.join(' ') === 'custody stats Autumn sample --at 812 --json');
+    expect(cited.find((f) => f.pointer === '/unit_attribution/changed_after_frame/length')?.value).toBe(1);
+    expect(cited.find((f) => f.pointer === '/unit_attribution/changed_after_frame/0/subject')?.value).toBe('S7');
+  });
+
+  it('says so, with a footnote, when no subject changed unit after the frame was fixed', () => {
+    const model = buildReportModel(inputFixture(), OPTS);
+    expect(text(model, 'methodology')).toContain('No subject changed unit after the frame was fixed');
+    const note = model.footnotes.find((f) => f.pointer === '/unit_attribution/changed_after_frame/length');
+    expect(note?.value).toBe(0);
+  });
+
   it('says plainly that indicators are not verdicts', () => {
     expect(text(buildReportModel(inputFixture(), OPTS), 'authenticity')).toContain(
       'These are indicators, not verdicts.',

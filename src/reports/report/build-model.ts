@@ -27,7 +27,7 @@ export function buildReportModel(input: ReportInput, opts: BuildOptions): Report
   );
   const catalogue = catalogueSection(c, input);
   sections.push(catalogue.section);
-  if (opts.template === 'tribunal') sections.push(methodologySection(c, input.statistics));
+  if (opts.template === 'tribunal') sections.push(methodologySection(c, input.statistics, input.unitChanges));
   const findings = findingsSection(c, input.statistics);
   sections.push(findings.section);
   if (opts.template === 'tribunal')

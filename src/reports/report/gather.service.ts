@@ -9,6 +9,7 @@ import {
 } from '../../analysis/authenticity.service.js';
 import { summariseCollection } from '../../analysis/indicators/index.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint } from '../../core/checkpoint.js';
 import { toHex } from '../../core/sha256.js';
@@ -81,6 +82,10 @@ export async function gatherReportInput(
     });
   }
   const similarity = await archiveSimilarity(archive);
+  const statistics = await ports.statistics(archive);
+  // As `custody stats PLAN --at N` lists them: read from the ledger up to this checkpoint.
+  const unitChanges: Record<string, Awaited<ReturnType<typeof unitChangesAfter>>> = {};
+  for (const s of statistics) unitChanges[s.sample.name] = await unitChangesAfter(archive, s.sample.entries.frame);
   return {
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
     checkpoint: { size, root, note, lastEntryTime: time },
@@ -101,7 +106,8 @@ export async function gatherReportInput(
     })),
     subjects: await catalogueCounts(archive),
     verify: ports.verify,
-    statistics: await ports.statistics(archive),
+    statistics,
+    unitChanges,
     codebook: DEFAULT_CODEBOOK,
     exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail),
   };

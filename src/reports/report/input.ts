@@ -2,6 +2,7 @@
 // one checkpoint, each part exactly as the cited command prints it with --json, in the same order,
 // so that a footnote's pointer into that output finds the value the report prints.
 import type { CameraSummary } from '../../analysis/indicators/index.js';
+import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { CatalogueCounts } from '../../catalogue/units/counts.service.js';
 import type { Codebook } from '../../examination/codebook/index.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
@@ -65,6 +66,11 @@ export interface ReportInput {
   };
   /** One per sampling plan in the archive (`custody stats`); empty when there is none. */
   readonly statistics: readonly StatisticsReport[];
+  /**
+   * By plan name: the subjects whose unit changed after the plan's frame was fixed
+   * (`custody stats PLAN --at N --json | /unit_attribution/changed_after_frame`).
+   */
+  readonly unitChanges: Readonly<Record<string, readonly UnitChange[]>>;
   readonly codebook: Codebook;
   /** --exhibits, in the order given. */
   readonly exhibits: readonly {

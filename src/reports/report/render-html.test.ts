@@ -33,6 +33,17 @@ describe('escaping and Arabic', () => {
     );
   });
 
+  it('escapes a reason and a unit name in the list of unit changes after the frame', () => {
+    const hostile = { id: 'U9', code: 'AFI', name_en: '<img src=x onerror=alert(2)>', name_ar: null };
+    const input = inputFixture({
+      unitChanges: { 'Autumn sample': [{ subject: 'S7', number: '1234', from: null, to: hostile, entries: [{ seq: 700, reason: '<b>card</b>' }] }] },
+    });
+    const page = html(buildReportModel(input, OPTS));
+    expect(page).not.toContain('<img src=x');
+    expect(page).toContain('&lt;img src=x onerror=alert(2)&gt;');
+    expect(page).toContain('700: &lt;b&gt;card&lt;/b&gt;');
+  });
+
   it('never lets a hostile codename into the page as markup', () => {
     const page = html();
     expect(page).not.toContain('<script');

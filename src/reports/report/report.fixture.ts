@@ -164,6 +164,7 @@ export function inputFixture(overrides: Partial<ReportInput> = {}): ReportInput 
       problems: [],
     },
     statistics: [STATISTICS_FIXTURE],
+    unitChanges: { [STATISTICS_FIXTURE.sample.name]: [] },
     codebook: DEFAULT_CODEBOOK,
     exhibits: [
       {

@@ -7,6 +7,8 @@ import type {
   Interval95,
   StatisticsReport,
 } from '../../examination/statistics/types.js';
+import { unitText } from '../../catalogue/labels.service.js';
+import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { PrevalenceRow } from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
@@ -18,7 +20,11 @@ function statsCommand(c: CiteContext, s: StatisticsReport): string[] {
   return c.at('stats', s.sample.name);
 }
 
-export function methodologySection(c: CiteContext, all: readonly StatisticsReport[]): Section {
+export function methodologySection(
+  c: CiteContext,
+  all: readonly StatisticsReport[],
+  unitChanges: Readonly<Record<string, readonly UnitChange[]>>,
+): Section {
   if (all.length === 0)
     return { id: 'methodology', title: 'Methodology', blocks: [{ kind: 'p', parts: [NO_PLAN] }] };
   const blocks: Block[] = [];
@@ -87,9 +93,58 @@ export function methodologySection(c: CiteContext, all: readonly StatisticsRepor
           ' adjudication.',
         ],
       },
+      ...attributionBlocks(c, q, s, unitChanges[p.name] ?? []),
     );
   }
   return { id: 'methodology', title: 'Methodology', blocks };
+}
+
+/**
+ * Which attribution each figure follows, and the subjects whose unit changed after the frame was
+ * fixed (as `custody stats` lists them): a by-unit breakdown counts them under their unit now, a
+ * stratified estimate under the stratum they were drawn in.
+ */
+function attributionBlocks(
+  c: CiteContext,
+  q: string[],
+  s: StatisticsReport,
+  changes: readonly UnitChange[],
+): Block[] {
+  const at = ptr('unit_attribution', 'changed_after_frame');
+  const lead: Inline[] = [
+    `Breakdowns by unit follow each subject's unit at checkpoint ${s.checkpoint.tree_size}`,
+    s.sample.stratify === null
+      ? '. '
+      : `; the stratified estimate keeps the strata as drawn when the frame was fixed (ledger entry ${s.sample.entries.frame}). `,
+  ];
+  if (changes.length === 0)
+    return [{ kind: 'p', parts: [...lead, 'No subject changed unit after the frame was fixed', { text: '', note: c.notes.cite(q, `${at}/length`, 0) }, '.'] }];
+  return [
+    {
+      kind: 'p',
+      parts: [
+        ...lead,
+        c.value(q, `${at}/length`, changes.length),
+        ' subject(s) changed unit after the frame was fixed:',
+      ],
+    },
+    table(
+      'Subjects whose unit changed after the frame was fixed',
+      [
+        ['Subject', 'text'],
+        ['Unit when the frame was fixed', 'text'],
+        ['Unit now', 'text'],
+        ['Ledger entries and reasons', 'text'],
+      ],
+      changes.map((ch, i) => [
+        [`${ch.number ?? '(no number)'} `, c.mono(q, ptr('unit_attribution', 'changed_after_frame', i, 'subject'), ch.subject)],
+        unitText(ch.from),
+        unitText(ch.to),
+        ch.entries.map((e) => `${e.seq}: ${e.reason}`).join('; '),
+      ]),
+      '',
+    ),
+  ];
 }
 
 /** The interval the report states: the stratified one for stratified plans, else Wilson. */
