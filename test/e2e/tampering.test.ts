@@ -176,21 +176,23 @@ describe('verify finds each kind of tampering', () => {
   it('all checkpoints deleted, an entry edited and the index patched to match → CHECKPOINT_MISSING', async () => {
     const a = await cloneArchive(base, 'tamper-no-checkpoints');
     const lines = await readLedgerLines(a.dir);
-    const entry = JSON.parse(lines[2] ?? '') as LedgerEntry;
-    expect(entry.type).toBe('ingestion');
-    lines[2] = replaceOnce(lines[2] ?? '', '"actor":"test-operator"', '"actor":"somebody-else"');
+    // The first ingestion entry (after creation, the source's registration and the delivery's start).
+    const n = lines.findIndex((l) => (JSON.parse(l) as LedgerEntry).type === 'ingestion');
+    expect(n).toBeGreaterThan(1);
+    lines[n] = replaceOnce(lines[n] ?? '', '"actor":"test-operator"', '"actor":"somebody-else"');
     await writeLedgerLines(a.dir, lines);
     for (const size of await checkpointSizes(a.dir)) await unlink(checkpointPath(a.dir, size));
     const leaf = createHash('sha256')
       .update(Buffer.of(0))
-      .update(lines[2] ?? '')
+      .update(lines[n] ?? '')
       .digest('hex');
     await withIndexDb(a, async (sql) => {
-      await sql.exec('UPDATE ledger_entries SET actor = ?, leaf_hash = ? WHERE seq = 2', [
+      await sql.exec('UPDATE ledger_entries SET actor = ?, leaf_hash = ? WHERE seq = ?', [
         'somebody-else',
         leaf,
+        n,
       ]);
-      await sql.exec('UPDATE items SET actor = ? WHERE seq = 2', ['somebody-else']);
+      await sql.exec('UPDATE items SET actor = ? WHERE seq = ?', ['somebody-else', n]);
     });
     const v = await verifyJson(a);
     expect(
