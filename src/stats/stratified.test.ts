@@ -65,6 +65,33 @@ describe('stratified proportion (Cochran 1977, ch. 5)', () => {
     expect(e.wilsonEffective.effectiveSampleSize).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('strata uniform in the sample but not examined in full: n_eff is capped at the number assessed, never an interval of zero width', () => {
+    // Issue 11: strata 3/3 and 0/4 gave 0.40 [0.40, 0.40].
+    const e = stratifiedProportion([
+      { populationSize: 40, sampled: 3, positive: 3 },
+      { populationSize: 60, sampled: 4, positive: 0 },
+    ]);
+    expect(e.proportion).toBeCloseTo(0.4, 15);
+    expect(e.standardError).toBe(0);
+    expect(e.wilsonEffective.effectiveSampleSize).toBe(7);
+    // Wilson's 95% interval for 0.4 on n = 7: centre (p + z²/2n)/(1 + z²/n), half-width z√(p(1−p)/n + z²/4n²)/(1 + z²/n).
+    const z = 1.959963984540054;
+    const n = 7;
+    const centre = (0.4 + (z * z) / (2 * n)) / (1 + (z * z) / n);
+    const half = (z * Math.sqrt((0.4 * 0.6) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+    expect(e.wilsonEffective.lower).toBeCloseTo(centre - half, 12);
+    expect(e.wilsonEffective.upper).toBeCloseTo(centre + half, 12);
+    expect(e.wilsonEffective.upper - e.wilsonEffective.lower).toBeGreaterThan(0.5);
+  });
+
+  it('a tiny but non-zero SE is capped too: n_eff never exceeds the number assessed', () => {
+    const e = stratifiedProportion([
+      { populationSize: 1000, sampled: 50, positive: 50 },
+      { populationSize: 1000, sampled: 50, positive: 49 },
+    ]);
+    expect(e.wilsonEffective.effectiveSampleSize).toBeLessThanOrEqual(100);
+  });
+
   it('refuses a stratum with one member examined out of many, and empty input', () => {
     for (const strata of [
       [{ populationSize: 10, sampled: 1, positive: 0 }],

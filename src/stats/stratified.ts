@@ -65,10 +65,12 @@ function wilsonAt(p: number, n: number): { lower: number; upper: number } {
  * - `normal`: p ± 1.96 SE, clipped to [0, 1]. Too narrow when p is near 0 or 1.
  * - `wilsonEffective`: Wilson's score interval with n replaced by Kish's effective sample size
  *   n_eff = p(1 − p) / SE² (L. Kish, Survey Sampling, Wiley 1965), the "modified Wilson" interval
- *   compared for survey data by Dean & Pagano, J. Surv. Stat. Methodol. 3 (2015) 484–503. When
- *   SE = 0 and p is 0 or 1, n_eff is undefined and n = Σ n_h is used (ignoring the finite
- *   population correction, so conservative); when SE = 0 and 0 < p < 1 (every stratum examined
- *   in full or internally uniform) both intervals are [p, p].
+ *   compared for survey data by Dean & Pagano, J. Surv. Stat. Methodol. 3 (2015) 484–503.
+ *   n_eff is capped at the number assessed, n = Σ n_h (as Korn & Graubard, Survey Methodology 24
+ *   (1998) 193–201, truncate it): strata that happen to be uniform in the sample (3 of 3 and
+ *   0 of 4) have SE = 0 without being known exactly, and an uncapped n_eff would be infinite and
+ *   the interval of zero width. Only when every stratum was examined in full (a census, no
+ *   sampling error) is the interval [p, p].
  *
  * @example
  *   stratifiedProportion([{ populationSize: 300, sampled: 100, positive: 45 }])
@@ -94,8 +96,12 @@ export function stratifiedProportion(strata: readonly Stratum[]): StratifiedEsti
   const sampled = strata.reduce((sum, s) => sum + s.sampled, 0);
   const positive = strata.reduce((sum, s) => sum + s.positive, 0);
   const pq = proportion * (1 - proportion);
-  const effectiveSampleSize =
-    standardError > 0 ? pq / variance : pq > 0 ? Number.POSITIVE_INFINITY : sampled;
+  const census = strata.every((s) => s.sampled === s.populationSize);
+  const effectiveSampleSize = census
+    ? Number.POSITIVE_INFINITY
+    : standardError > 0
+      ? Math.min(sampled, pq / variance)
+      : sampled;
   const wilson =
     effectiveSampleSize === Number.POSITIVE_INFINITY
       ? { lower: proportion, upper: proportion }
@@ -113,7 +119,7 @@ export function stratifiedProportion(strata: readonly Stratum[]): StratifiedEsti
       upper: Math.min(1, proportion + Z_95 * standardError),
     },
     wilsonEffective: {
-      method: 'Wilson score with Kish effective sample size n_eff = p(1 − p) / SE²',
+      method: 'Wilson score with Kish effective sample size n_eff = p(1 − p) / SE², capped at the number assessed',
       ...wilson,
       effectiveSampleSize,
     },
