@@ -339,13 +339,7 @@ export class IngestService {
         size: stored.size,
         mediaType,
         flags,
-        parent: null,
-        memberIndex: null,
-        path,
-        rawHex,
-        encoding: rawHex === null ? 'utf8' : 'unknown',
-        relative,
-        mtime: new Date(Math.floor(copy.mtimeMs)).toISOString(),
+        ...topLevelFields(path, rawHex, relative, copy.mtimeMs),
         extra: {},
       });
       this.summary.items_added++;
@@ -408,13 +402,7 @@ export class IngestService {
       size: stored.size,
       mediaType: LINK_MEDIA_TYPE,
       flags,
-      parent: null,
-      memberIndex: null,
-      path,
-      rawHex,
-      encoding: rawHex === null ? 'utf8' : 'unknown',
-      relative,
-      mtime: new Date(Math.floor(f.mtimeMs)).toISOString(),
+      ...topLevelFields(path, rawHex, relative, f.mtimeMs),
       extra: { link_target: target, link_target_raw_hex: isUtf8(f.target) ? null : toHex(f.target) },
     });
     this.summary.items_added++;
@@ -760,4 +748,17 @@ class ExpansionExceeded extends Error {
 
 function expansionText(declared: number, size: number): string {
   return size === 0 ? 'an unbounded ratio' : `${Math.round(declared / size)}×`;
+}
+
+/** The fields of an item received from the delivery's folders (not from inside a container). */
+function topLevelFields(path: string, rawHex: string | null, relative: string, mtimeMs: number) {
+  return {
+    parent: null,
+    memberIndex: null,
+    path,
+    rawHex,
+    encoding: rawHex === null ? 'utf8' : 'unknown',
+    relative,
+    mtime: new Date(Math.floor(mtimeMs)).toISOString(),
+  } as const;
 }

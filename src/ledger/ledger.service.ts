@@ -124,7 +124,6 @@ export class Ledger {
     if (stored.length === 0) return stored;
     const baseSize = this.size;
     const newRoot = this.deps.tree.rootWith(stored.map((s) => s.leafHash));
-    await this.deps.file.assertUnchanged();
     await writer.intents.write(
       encodeIntent(
         { origin: this.deps.origin, baseSize, baseRoot: this.root(), leaves: stored.map((s) => s.leafHash), newSize: baseSize + stored.length, newRoot },

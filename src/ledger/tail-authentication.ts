@@ -60,13 +60,12 @@ export async function authenticateTail(input: TailAuthenticationInput): Promise<
   let slotInForce: number | null = null;
   const intents = input.intentSlots.map((b) => decodeIntent(b, input.intentKey, input.origin));
   if (tree.size > checkpointSize) {
-    let best: { slot: number; intent: BatchIntent; landed: number } | null = null;
-    intents.forEach((intent, slot) => {
-      if (intent === null) return;
+    let found: { slot: number; intent: BatchIntent; landed: number } | null = null;
+    for (const [slot, intent] of intents.entries()) {
+      if (intent === null) continue;
       const m = matchIntent(tree, intent);
-      if (m.kind === 'authenticated' && (best === null || intent.baseSize > best.intent.baseSize)) best = { slot, intent, landed: m.landed };
-    });
-    const found = best as { slot: number; intent: BatchIntent; landed: number } | null;
+      if (m.kind === 'authenticated' && (found === null || intent.baseSize > found.intent.baseSize)) found = { slot, intent, landed: m.landed };
+    }
     if (found === null) unauthenticated = { from: checkpointSize, to: tree.size };
     else {
       slotInForce = found.slot;
