@@ -1,8 +1,13 @@
 // Tribunal export benchmark: `custody export --select all` against making the same bag by hand
 // (copy the files, hash them into a manifest), and `custody verify-export` against the
 // recipient's minimum (`sha256sum -c` over the payload manifest), on the same files.
+//
+// The archive holds a whole case, so that the bag carries a process to verify: the README's
+// worked example (151 photographs, 150 subjects, a stratified sample of 40 examined blind by two
+// examiners and adjudicated) runs first, then the corpus is ingested beside it. The bag of both
+// then carries the full ledger, and verify-export re-derives its tables and statistics.
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Corpus } from './corpus.js';
 import { mb, ratioLine, timeCommand, warm } from './measure.js';
@@ -16,8 +21,9 @@ export async function benchExport(corpus: Corpus): Promise<string[]> {
   const archive = join(base, 'archive');
   const env = { ...process.env, CUSTODY_ARCHIVE: archive, CUSTODY_ACTOR: 'bench' };
   const n = corpus.files.length;
-  const out: string[] = [`corpus: ${n} JPEGs, ${mb(corpus.bytes)}`];
-  for (const args of [['init'], ['ingest', corpus.dir, '--source', 'BENCH', '--new-source']]) {
+  const out: string[] = [`corpus: ${n} JPEGs, ${mb(corpus.bytes)}, beside the README's worked example (151 photographs, a blind sample of 40)`];
+  await workedExample(base);
+  for (const args of [['ingest', corpus.dir, '--source', 'BENCH', '--new-source']]) {
     const r = await timeCommand('node', [CUSTODY, ...args], { env });
     if (r.code !== 0) throw new Error(`custody ${args[0] ?? ''} failed: ${r.stderr}`);
   }
@@ -42,7 +48,7 @@ export async function benchExport(corpus: Corpus): Promise<string[]> {
   if (exp.code !== 0 || !existsSync(bag)) throw new Error(`export failed (${exp.code}): ${exp.stderr}`);
   const expRate = corpus.bytes / exp.seconds;
   out.push(
-    `custody export --select all:       ${exp.seconds.toFixed(2)} s, ${mb(expRate)}/s (evidence re-hashed, tables, ${n} proofs and entries, ledger extract, dissemination entry)`,
+    `custody export --select all:       ${exp.seconds.toFixed(2)} s, ${mb(expRate)}/s (evidence re-hashed, tables, ${n} proofs and entries, the full ledger, dissemination entry)`,
   );
   out.push(ratioLine('  export vs hand-made bag', expRate, handRate, 1.0));
 
@@ -53,8 +59,27 @@ export async function benchExport(corpus: Corpus): Promise<string[]> {
   await timeCommand('bash', ['-c', `node "${CUSTODY}" key --public > "${key}"`], { env });
   const verify = await timeCommand('node', [CUSTODY, 'verify-export', bag, '--key', key, '--json'], { env: { ...process.env, CUSTODY_ARCHIVE: '' } });
   if (verify.code !== 0) throw new Error(`verify-export failed (${verify.code}): ${verify.stdout.slice(0, 2000)}`);
-  out.push(`custody verify-export --key:      ${verify.seconds.toFixed(2)} s (BagIt, both manifests, signature, ${n} inclusion proofs, entries)`);
+  out.push(`custody verify-export --key:      ${verify.seconds.toFixed(2)} s (BagIt, both manifests, signature, ${n} inclusion proofs, the full ledger's root, tables and statistics re-derived)`);
   out.push(ratioLine('  verify-export vs sha256sum -c', verify.seconds, check.seconds, 0.8, false));
   await rm(base, { recursive: true, force: true });
   return out;
+}
+
+/** The README's worked example, run as written (as test/e2e/worked-example.test.ts runs it), in `base`. */
+async function workedExample(base: string): Promise<void> {
+  const readme = await readFile(resolve('README.md'), 'utf8');
+  const start = readme.indexOf('\n## A whole case from the CLI\n');
+  const end = readme.indexOf('\n## ', start + 1);
+  const block = /```bash\n([\s\S]*?)```/.exec(readme.slice(start, end === -1 ? undefined : end))?.[1];
+  if (start < 0 || block === undefined) throw new Error('README section "A whole case from the CLI" not found');
+  const bin = join(base, 'bin');
+  await mkdir(bin, { recursive: true });
+  await writeFile(join(bin, 'custody'), `#!/bin/sh\nexec node ${JSON.stringify(CUSTODY)} "$@"\n`);
+  await chmod(join(bin, 'custody'), 0o755);
+  const inputs = await timeCommand('node', [resolve('dist/scripts/worked-example-data.js'), 'inputs', join(base, 'inputs')]);
+  if (inputs.code !== 0) throw new Error(`worked example inputs failed: ${inputs.stderr}`);
+  await writeFile(join(base, 'case.sh'), block);
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, CUSTODY_CHECKOUT: resolve('.'), LANG: 'C.UTF-8' };
+  const r = await timeCommand('bash', ['case.sh'], { cwd: base, env });
+  if (r.code !== 0) throw new Error(`the worked example failed (${r.code}): ${r.stderr.slice(-2000)}`);
 }
