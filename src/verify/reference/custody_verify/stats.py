@@ -466,6 +466,25 @@ def _value_counts(row):
     return tuple(sorted(counts.items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
 
 
+def krippendorff_alpha(matrix, level):
+    """Krippendorff's alpha of a rating matrix (units x coders, None = missing), nominal or ordinal."""
+    pairable = [r for r in matrix if sum(v is not None for v in r) >= 2]
+    types, unit_types = _typed(pairable, _value_counts)
+    return _alpha_from_types(types, Counter(unit_types), level == "ordinal") if pairable else None
+
+
+def fleiss_kappa(matrix):
+    """Fleiss' kappa of a rating matrix whose units all carry the same number (>= 2) of values."""
+    types, unit_types = _typed(matrix, _value_counts)
+    return _fleiss_from_types(types, Counter(unit_types))
+
+
+def cohen_kappa(matrix):
+    """Cohen's kappa of a two-column rating matrix without missing values."""
+    types, unit_types = _typed(matrix, lambda r: (r[0], r[1]))
+    return _cohen_from_types(types, Counter(unit_types))
+
+
 def agreement_report(matrix, level, resampler):
     """Every coefficient that applies to one rating matrix (units x coders, None = missing):
     Krippendorff's alpha always (bootstrap over pairable units); Fleiss' kappa at the nominal level
