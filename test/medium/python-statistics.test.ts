@@ -445,10 +445,11 @@ describe.skipIf(SKIP_REASON !== null)('custody_verify.stats agrees with the Type
     f.stratified.covered_population += 1;
     (t.cases as { final: number }).final -= 1;
     f.breakdowns.month.pop();
+    (f.stratified.interval as { method: string }).method = 'normal approximation';
     const last = (expected.findings[0]?.breakdowns.month.length ?? 0) - 1;
     const [r] = await runPython([{ input, expected: t }]);
     expect(r?.diffs.map((d) => d[0]).sort()).toEqual(
-      ['/cases/final', '/findings/0/stratified/covered_population', `/findings/0/breakdowns/month/${last}`].sort(),
+      ['/cases/final', '/findings/0/stratified/covered_population', '/findings/0/stratified/interval/method', `/findings/0/breakdowns/month/${last}`].sort(),
     );
     expect(r?.diffs.find((d) => d[0].includes('/month/'))?.[1]).toBe('(absent)');
   }, 60_000);

@@ -27,6 +27,7 @@ import json
 import math
 import sys
 from collections import Counter
+from operator import itemgetter
 
 # ---------------------------------------------------------------------------------------------
 # Fixed vocabularies and names that appear in the JSON (they are part of the format).
@@ -318,6 +319,16 @@ class Resampler:
             self._draws[units] = [accepted[r * units:(r + 1) * units] for r in range(self.resamples)]
         return self._draws[units]
 
+    def pickers(self, units):
+        """Per resample, a function taking a list of `units` entries to the drawn entries (a tuple)."""
+        key = ("pickers", units)
+        if key not in self._draws:
+            if units == 1:
+                self._draws[key] = [lambda xs: (xs[0],)] * self.resamples
+            else:
+                self._draws[key] = [itemgetter(*idx) for idx in self.draws(units)]
+        return self._draws[key]
+
     def interval(self, unit_types, statistic):
         """95% percentile interval of statistic(multiplicities) over the resamples, where the
         units are summarised by a type each (unit_types[i]) and a resample by how often each type
@@ -326,11 +337,16 @@ class Resampler:
         values = []
         if units > 0:
             cache = {}
-            for idx in self.draws(units):
-                counts = Counter(unit_types[i] for i in idx)
-                key = tuple(sorted(counts.items(), key=lambda kv: kv[0]))
+            kinds = sorted(set(unit_types))
+            for pick in self.pickers(units):
+                drawn = pick(unit_types)
+                if len(kinds) <= 12:
+                    key = tuple((t, drawn.count(t)) for t in kinds)
+                    key = tuple(kv for kv in key if kv[1] > 0)
+                else:
+                    key = tuple(sorted(Counter(drawn).items()))
                 if key not in cache:
-                    cache[key] = statistic(counts)
+                    cache[key] = statistic(dict(key))
                 v = cache[key]
                 if v is not None and math.isfinite(v):
                     values.append(v)
@@ -485,7 +501,7 @@ def cohen_kappa(matrix):
     return _cohen_from_types(types, Counter(unit_types))
 
 
-def agreement_report(matrix, level, resampler):
+def agreement_report(matrix, level, resampler, with_alpha=True):
     """Every coefficient that applies to one rating matrix (units x coders, None = missing):
     Krippendorff's alpha always (bootstrap over pairable units); Fleiss' kappa at the nominal level
     when every unit has the same number (>= 2) of values; Cohen's kappa at the nominal level with
@@ -497,12 +513,14 @@ def agreement_report(matrix, level, resampler):
     full = Counter(a_units)
     alpha = _alpha_from_types(a_types, full, ordinal) if full else None
     pairable_values = sum(sum(v is not None for v in r) for r in pairable)
-    coefficients = [{
-        "name": "krippendorff_alpha",
-        "value": alpha,
-        "interval": resampler.interval(a_units, lambda m: _alpha_from_types(a_types, m, ordinal)),
-        "units": len(pairable),
-    }]
+    coefficients = []
+    if with_alpha:
+        coefficients.append({
+            "name": "krippendorff_alpha",
+            "value": alpha,
+            "interval": resampler.interval(a_units, lambda m: _alpha_from_types(a_types, m, ordinal)),
+            "units": len(pairable),
+        })
     not_applicable = []
     counts = [sum(v is not None for v in r) for r in matrix]
     if level != "nominal":
@@ -561,7 +579,7 @@ def agreement(matrix, level, resampler):
     complete = [r for r in matrix if all(v is not None for v in r)]
     if len(complete) == len(matrix) or len(complete) < 2:
         return report
-    kappas = agreement_report(complete, level, resampler)
+    kappas = agreement_report(complete, level, resampler, with_alpha=False)
     others = [c for c in kappas["coefficients"] if c["name"] != "krippendorff_alpha"]
     names = {c["name"] for c in others}
     report["coefficients"] = [c for c in report["coefficients"] if c["name"] == "krippendorff_alpha"] + others
