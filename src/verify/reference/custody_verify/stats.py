@@ -648,15 +648,23 @@ def _pct(x):
     return str(js_round(x * 100))
 
 
-def _sentence(unit_kind, label, k, n, unassessable, interval, weighted):
+def _sentence(unit_kind, label, k, n, unassessable, interval, stratified):
+    """The plain sentence for reports; for a stratified plan it names the population the weighted
+    estimate is a share of (the frame of the strata that entered it) and what was left out."""
     who = "examined individuals" if unit_kind == "subjects" else "examined photographs"
     what = label[:1].lower() + label[1:]
     tail = "; %d could not be assessed" % unassessable if unassessable > 0 else ""
     if n == 0:
         return "No %s could be assessed for %s%s." % (who, what, tail)
     ci = "" if interval is None else "; 95%% CI %s\u2013%s%%" % (_pct(interval["lower"]), _pct(interval["upper"]))
-    estimate = "%s%%" % _pct(k / n) if weighted is None else "weighted estimate %s%%" % _pct(weighted)
-    return "%d of %d %s (%s%s) showed %s%s." % (k, n, who, estimate, ci, what, tail)
+    if stratified is None:
+        return "%d of %d %s (%s%%%s) showed %s%s." % (k, n, who, _pct(k / n), ci, what, tail)
+    members = "catalogued subjects" if unit_kind == "subjects" else "photographs in the frame"
+    left = stratified["frame_population"] - stratified["covered_population"]
+    outside = ("; the other %d of the %d are in strata with too few assessed cases and not covered"
+               % (left, stratified["frame_population"])) if left > 0 else ""
+    return "%d of %d %s (weighted estimate %s%% of the %d %s in the covered strata%s) showed %s%s%s." % (
+        k, n, who, _pct(stratified["estimate"]), stratified["covered_population"], members, ci, what, tail, outside)
 
 
 def _codebook_findings(sample):
@@ -705,7 +713,6 @@ def _finding_statistics(code, label, method, unit_kind, population, strata, fina
             "count_interval": interval,
         }
     shown = stratified["interval"] if stratified is not None else wilson_ci
-    weighted = stratified["estimate"] if stratified is not None else None
     out = {"code": code, "label": label}
     out.update(overall)
     out.update({
@@ -713,7 +720,7 @@ def _finding_statistics(code, label, method, unit_kind, population, strata, fina
         "clopper_pearson": cp_ci,
         "population": pop,
         "stratified": stratified,
-        "sentence": _sentence(unit_kind, label, k, n, overall["cannot_assess"], shown, weighted),
+        "sentence": _sentence(unit_kind, label, k, n, overall["cannot_assess"], shown, stratified),
         "breakdowns": {
             "unit": breakdown(finals, lambda c: c["unit"], lambda c: units.get(c["unit"]), value_of),
             "month": breakdown(finals, lambda c: c["month"], lambda c: None, value_of),
@@ -744,9 +751,10 @@ def _stratified(strata, finals, value_of):
         "estimate": p,
         "standard_error": se,
         "estimated_count": p * covered,
+        "interval": {"method": STRATIFIED_METHOD, "lower": lower, "upper": upper},
+        # The population the estimate covers (what estimated_count is a share of), and the frame's.
         "covered_population": covered,
         "frame_population": sum(s["frame_size"] for s in strata),
-        "interval": {"method": STRATIFIED_METHOD, "lower": lower, "upper": upper},
         "strata": rows,
         "excluded_strata": [r["name"] for r in rows if not any(r is u for u in usable)],
     }
