@@ -183,5 +183,56 @@ class Compare(unittest.TestCase):
         self.assertEqual(stats.compare({"checkpoint": 1, "cases": {"final": 3}}, {"cases": {"final": 3}}), [])
 
 
+def _answer(value, sex="male", band="30-39"):
+    return {"sex": sex, "age_band": band, "findings": {"x": {"value": value}}}
+
+
+def _case(i, final, a, b, unit="U1"):
+    return {"case": "c%d" % i, "stratum": None, "unit": unit, "month": "2013-0%d" % (1 + i % 3),
+            "answers": [{"examiner": "examiner-b", "answer": _answer(b)}, {"examiner": "examiner-a", "answer": _answer(a)}],
+            "final": _answer(final), "status": "final"}
+
+
+SAMPLE = {"method": "simple", "over": "subjects", "population": 10, "strata": [],
+          "codebook": {"definition": {"findings": [{"code": "x", "label": "Emaciation"}]}}}
+
+
+class Recompute(unittest.TestCase):
+    def test_worked_example(self):
+        cases = [_case(0, "present", "present", "present"), _case(1, "present", "present", "absent"),
+                 _case(2, "absent", "absent", "absent"), _case(3, "cannot_assess", "cannot_assess", "absent", unit="unattributed")]
+        out = stats.recompute(SAMPLE, cases, {"U1": "Branch 215"})
+        f = out["findings"][0]
+        self.assertEqual((f["present"], f["absent"], f["cannot_assess"], f["assessed"]), (2, 1, 1, 3))
+        self.assertEqual(f["proportion"], 2 / 3)
+        self.assertEqual((f["wilson"]["lower"], f["wilson"]["upper"]), stats.wilson(2, 3))
+        self.assertEqual(f["population"]["count_interval"]["lower"], 2)  # K >= k always
+        self.assertEqual(f["sentence"], "2 of 3 examined individuals (67%; 95% CI 21\u201394%) showed emaciation; 1 could not be assessed.")
+        self.assertEqual([(r["key"], r["label"], r["assessed"]) for r in f["breakdowns"]["unit"]],
+                         [("U1", "Branch 215", 3), ("unattributed", None, 0)])
+        # Agreement: columns in examiner order; the fourth case has one value, so is not pairable.
+        agreement = f["agreement"]
+        self.assertEqual((agreement["units"], agreement["coders"], agreement["pairableUnits"]), (4, 2, 3))
+        self.assertEqual([c["name"] for c in agreement["coefficients"]], ["krippendorff_alpha", "fleiss_kappa", "cohen_kappa"])
+        self.assertEqual(agreement["coefficients"][1]["units"], 3)  # kappas over the complete cases
+        alpha = stats.krippendorff_alpha([["present", "present"], ["present", "absent"], ["absent", "absent"]], "nominal")
+        self.assertEqual(agreement["coefficients"][0]["value"], alpha)
+        self.assertEqual(out["cases"], {"sampled": 4, "revealed": 4, "final": 4, "awaiting_submissions": 0, "awaiting_adjudication": 0})
+        self.assertEqual(out["demographics"]["sex"][0], {"key": "male", "count": 4})
+
+    def test_refuses_what_no_sample_produces(self):
+        bad_answer = _case(0, "present", "present", "present")
+        bad_answer["answers"][0]["answer"]["findings"] = ["present"]
+        with self.assertRaises(stats.StatsInputError):
+            stats.recompute(SAMPLE, [bad_answer], {})
+        small = dict(SAMPLE, population=2)
+        with self.assertRaises(stats.StatsInputError):
+            stats.recompute(small, [_case(i, "present", "present", "present") for i in range(3)], {})
+        crowded = dict(SAMPLE, method="stratified", strata=[{"name": "S", "frame_size": 2}])
+        cases = [dict(_case(i, "present", "present", "present"), stratum="S") for i in range(3)]
+        with self.assertRaises(stats.StatsInputError):
+            stats.recompute(crowded, cases, {})
+
+
 if __name__ == "__main__":
     unittest.main()

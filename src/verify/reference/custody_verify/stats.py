@@ -193,6 +193,8 @@ def hypergeometric_count_interval(k, n, big_m):
     confidence intervals for proportions in finite populations", The American Statistician 41
     (1987) 215-218). The tails are computed exactly (integers: 40 * tail >= C(M, n)), and are
     monotone in K, so each end is found by bisection over K in [k, M - (n - k)]."""
+    if not 0 <= k <= n <= big_m:
+        raise StatsInputError("%d of %d assessed cannot come from a population of %d" % (k, n, big_m))
     if big_m > 10 ** 15 or n > 10 ** 9:
         raise StatsInputError("population or sample beyond the range computed exactly")
     total = math.comb(big_m, n)
@@ -760,6 +762,55 @@ def _stratified(strata, finals, value_of):
     }
 
 
+def _whole(x, least):
+    return isinstance(x, int) and not isinstance(x, bool) and x >= least
+
+
+def _check_answer(answer, where):
+    if not isinstance(answer, dict):
+        raise StatsInputError("%s: an answer must be an object" % where)
+    for field in ("sex", "age_band"):
+        if not isinstance(answer.get(field), str):
+            raise StatsInputError("%s: %s must be a string" % (where, field))
+    findings = answer.get("findings")
+    if not isinstance(findings, dict) or not all(isinstance(v, dict) for v in findings.values()):
+        raise StatsInputError("%s: findings must map each code to an object with a value" % where)
+
+
+def _check_input(sample, cases, units):
+    """Refuses input that cannot describe a sample (e.g. from an edited ledger), with the place."""
+    if not isinstance(sample, dict) or sample.get("method") not in ("simple", "systematic", "stratified"):
+        raise StatsInputError("sample: method must be simple, systematic or stratified")
+    population = sample.get("population")
+    if population is not None and not _whole(population, 1):
+        raise StatsInputError("sample: population must be a whole number >= 1 or null")
+    strata = sample.get("strata") or []
+    if not isinstance(strata, list) or not all(
+            isinstance(x, dict) and isinstance(x.get("name"), str) and _whole(x.get("frame_size"), 1) for x in strata):
+        raise StatsInputError("sample: strata must be [{name, frame_size >= 1}]")
+    if not isinstance(units, dict):
+        raise StatsInputError("units must map unit ids to labels")
+    if not isinstance(cases, list):
+        raise StatsInputError("cases must be a list")
+    for i, c in enumerate(cases):
+        where = "case %d" % i
+        if not isinstance(c, dict):
+            raise StatsInputError("%s: must be an object" % where)
+        answers = c.get("answers")
+        if answers is not None:
+            if not isinstance(answers, list):
+                raise StatsInputError("%s: answers must be a list or null" % where)
+            for a in answers:
+                if not isinstance(a, dict) or not isinstance(a.get("examiner"), str):
+                    raise StatsInputError("%s: each answer names its examiner" % where)
+                _check_answer(a.get("answer"), "%s, examiner %s" % (where, a["examiner"]))
+        if c.get("final") is not None:
+            _check_answer(c["final"], where + ", final answer")
+        for field in ("stratum", "unit", "month"):
+            if c.get(field) is not None and not isinstance(c[field], str):
+                raise StatsInputError("%s: %s must be a string or null" % (where, field))
+
+
 def _normalise_case(c):
     out = dict(c)
     if out.get("unit") is None:
@@ -773,7 +824,10 @@ def recompute(sample, cases, units):
     """The computed part of statistics-<id>.json: cases, demographics, findings and
     age_band_agreement, from the sample (as samples.json or the ledger describe it, with its
     codebook findings), the cases in sample order ({case, stratum, unit, month, answers, final,
-    status}) and the unit labels (unit id -> English name, else Arabic, else None)."""
+    status}) and the unit labels (unit id -> English name, else Arabic, else None).
+    Raises StatsInputError, naming the place, for input no real sample can produce (a count
+    beyond its stratum or population, an answer that is not an object, ...)."""
+    _check_input(sample, cases, units)
     method, unit_kind, population, strata = _sample_fields(sample)
     cases = [_normalise_case(c) for c in cases]
     finals = [c for c in cases if c.get("final") is not None]
@@ -879,7 +933,11 @@ def main(argv):
         return 0 if len(argv) == 2 else 2
     with open(argv[1], "r", encoding="utf-8") as f:
         data = json.load(f)
-    result = recompute(data["sample"], data["cases"], data.get("units") or {})
+    try:
+        result = recompute(data["sample"], data["cases"], data.get("units") or {})
+    except StatsInputError as e:
+        sys.stderr.write("cannot recompute: %s\n" % e)
+        return 1
     sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
     return 0
 
