@@ -489,7 +489,7 @@ describe.skipIf(SKIP_REASON !== null)('custody_verify.stats agrees with the Type
     expect(jobs.some((j) => j.input.cases.some((c) => c.final !== null))).toBe(true);
   }, 120_000);
 
-  it('covers the cases the scenarios name: excluded, uniform and census strata; kappas over complete cases', async () => {
+  it('covers the cases the scenarios name: excluded, uniform and census strata; kappas over complete cases', () => {
     const strata = expectedStatistics(synthesize('cover', SCENARIOS[9] as Scenario)).findings[0]?.stratified;
     expect(strata?.excluded_strata.length).toBeGreaterThan(0);
     expect(strata?.covered_population).toBeLessThan(strata?.frame_population ?? 0);
