@@ -4,6 +4,7 @@ Run: python3 -B test/python/test_custody_verify_stats.py   (test/medium/python-s
 runs it too). Published values where they exist; otherwise a property of the definition checked by
 a second, independent computation (exact fractions, brute force over every K).
 """
+import json
 import math
 import os
 import sys
@@ -178,6 +179,10 @@ class Compare(unittest.TestCase):
         self.assertEqual(stats.compare({"a": None}, {"a": 0}), [("/a", None, 0)])
         diffs = stats.compare({"a": [1, 2]}, {"a": [1]}, "data/tables/statistics-X.json")
         self.assertEqual(diffs, [("/a/1", 2, stats.MISSING)])
+        self.assertIs(diffs[0][2], stats.MISSING)
+        self.assertEqual(json.dumps(diffs), '[["/a/1", 2, "(absent)"]]')  # verify_bag.py --json prints it
+        self.assertEqual(stats.compare({"a": "(absent)"}, {}), [])  # only derived's top-level keys
+        self.assertEqual(stats.compare({"a": {"b": "(absent)"}}, {"a": {}}), [("/a/b", "(absent)", stats.MISSING)])
 
     def test_only_the_derived_top_level_keys_are_compared(self):
         self.assertEqual(stats.compare({"checkpoint": 1, "cases": {"final": 3}}, {"cases": {"final": 3}}), [])

@@ -859,14 +859,15 @@ def recompute(sample, cases, units):
 # Comparison.
 
 
-class _Missing(object):
-    """Stands for a key or element present on one side only."""
+class _Missing(str):
+    """Stands for a key or element present on one side only. A str, so that it prints and
+    serialises to JSON as "(absent)"; never equal to a real value (compare checks the type)."""
 
     def __repr__(self):
         return "(absent)"
 
 
-MISSING = _Missing()
+MISSING = _Missing("(absent)")
 
 
 def _escape(token):
