@@ -304,6 +304,7 @@ class Resampler:
         self._prng = Xoshiro128StarStar(seed)
         self._raw = []
         self._draws = {}
+        self._pickers = {}
 
     def draws(self, units):
         """The resamples' index lists for `units` units (a list of `resamples` lists)."""
@@ -323,13 +324,12 @@ class Resampler:
 
     def pickers(self, units):
         """Per resample, a function taking a list of `units` entries to the drawn entries (a tuple)."""
-        key = ("pickers", units)
-        if key not in self._draws:
-            if units == 1:
-                self._draws[key] = [lambda xs: (xs[0],)] * self.resamples
+        if units not in self._pickers:
+            if units == 1:  # itemgetter of one index returns the entry itself, not a tuple
+                self._pickers[units] = [lambda xs: (xs[0],)] * self.resamples
             else:
-                self._draws[key] = [itemgetter(*idx) for idx in self.draws(units)]
-        return self._draws[key]
+                self._pickers[units] = [itemgetter(*idx) for idx in self.draws(units)]
+        return self._pickers[units]
 
     def interval(self, unit_types, statistic):
         """95% percentile interval of statistic(multiplicities) over the resamples, where the
