@@ -15,8 +15,8 @@ import { terminalText as tt } from './terminal-text.js';
 export const verifyExportCommand: Command = {
   name: 'verify-export',
   summary: 'verify an export bag offline (BagIt, signed checkpoint, proofs, evidence files); needs no archive',
-  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--json]',
-  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' } },
+  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--receipt FILE] [--json]',
+  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' }, receipt: { type: 'string' } },
   async run(args, io) {
     const [bagPath, ...extra] = args.positionals;
     if (bagPath === undefined || extra.length > 0) throw new UsageError(`usage: ${this.usage}`);
@@ -24,10 +24,12 @@ export const verifyExportCommand: Command = {
     const pinnedKey = keyFile === undefined ? undefined : parseKeyFile(keyFile, await readOption(keyFile, '--key'));
     const trustedFile = str(args, 'trusted-checkpoint');
     const trustedCheckpoint = trustedFile === undefined ? undefined : await readOption(trustedFile, '--trusted-checkpoint');
+    const receiptFile = str(args, 'receipt');
+    const receipt = receiptFile === undefined ? undefined : Buffer.from(await readOption(receiptFile, '--receipt'), 'utf8');
     const source = await openBag(bagPath);
     let report: ExportReport;
     try {
-      report = await verifyExport(source, { pinnedKey, trustedCheckpoint });
+      report = await verifyExport(source, { pinnedKey, trustedCheckpoint, ...(receipt === undefined ? {} : { receipt }) });
     } finally {
       await source.close();
     }
