@@ -114,6 +114,22 @@ describe('export receipt (completeness)', () => {
     expect(plain.steps.map((s) => s.step)).not.toContain(8);
   });
 
+  it('a zipped bag gets FILE.receipt.json, and verify-export BAG.zip --receipt says step 8 in words', async () => {
+    const zip = join(base, 'out', 'zipped.zip');
+    const r = await run(['export', '--select', `delivery:${delivery}`, '--out', zip]);
+    const receipt = join(base, 'out', 'zipped.receipt.json');
+    expect(r.stdout).toContain(`receipt (the entry, its proofs; keep it with the bag): ${receipt}`);
+    const v = await custodyIn(['verify-export', zip, '--receipt', receipt, '--key', keyFile]);
+    expect(v.code, v.stdout).toBe(0);
+    expect(v.stdout).toMatch(/^ {2}ok {3}8\. completeness: the export receipt \(--receipt\): entry \d+ \(dissemination\) is in the log/m);
+    // A receipt that is not a receipt: exit 1 with the code, not a crash or a usage error.
+    await writeFile(join(base, 'out', 'junk.json'), '{"format":"something else"}');
+    const junk = await custodyIn(['verify-export', zip, '--receipt', join(base, 'out', 'junk.json'), '--key', keyFile]);
+    expect(junk.code).toBe(1);
+    expect(junk.stdout).toContain('[EXPORT_RECEIPT_INVALID]');
+    expect((await custodyIn(['verify-export', zip, '--receipt', join(base, 'out', 'missing.json')])).code).toBe(2);
+  });
+
   it('the receipt of another bag of the same archive is refused (EXPORT_RECEIPT_INVALID)', async () => {
     const items = JSON.parse(await readFile(join(clean.bag, 'data/tables/items.json'), 'utf8')) as { item_id: string }[];
     const other = await exportBag('other', `items:${items[0]?.item_id ?? ''}`);
