@@ -109,6 +109,13 @@ describe('export receipt (completeness)', () => {
     expect(s8?.detail).toMatch(/the \d+ items the deliveries' ingestion end entries record/);
     expect(v.findings).toEqual([]);
     expect(python(clean.bag, clean.receipt)).toEqual([]);
+    // The key as PEM, in both verifiers; unpinned, each says where the key came from.
+    const pem = join(clean.bag, 'custody/verifier-key.pem');
+    expect((await verify(clean.bag, clean.receipt, ['--key', pem])).findings).toEqual([]);
+    expect(python(clean.bag, clean.receipt, pem)).toEqual([]);
+    const unpinned = await verify(clean.bag, clean.receipt, []);
+    expect([unpinned.code, unpinned.findings.filter((f) => f.step === 8).map((f) => f.code)]).toEqual([0, ['EXPORT_KEY_NOT_PINNED']]);
+    expect(python(clean.bag, clean.receipt, null).map((f) => [f.code, f.severity])).toEqual([['EXPORT_KEY_NOT_PINNED', 'warning']]);
     // Without --receipt, no step 8.
     const plain = JSON.parse((await custodyIn(['verify-export', clean.bag, '--key', keyFile, '--json'])).stdout) as VerifyOut;
     expect(plain.steps.map((s) => s.step)).not.toContain(8);
