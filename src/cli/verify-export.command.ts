@@ -77,6 +77,11 @@ function printReport(io: Io, bagPath: string, report: ExportReport): void {
     io.stdout(`  ${f.severity === 'error' ? 'error' : 'warning'} [${f.code}] ${tt(f.message)}${tt(where)}\n`);
   }
   const errors = report.findings.filter((f) => f.severity === 'error').length;
+  const completeness = report.steps.find((s) => s.step === 8);
+  if (completeness !== undefined) {
+    const codes = [...new Set(report.findings.filter((f) => f.step === 8 && f.severity === 'error').map((f) => f.code))];
+    io.stdout(completeness.ok ? 'Completeness: VERIFIED (the receipt\'s signed entry names exactly the items in this bag)\n' : `Completeness: NOT VERIFIED (${codes.join(', ')})\n`);
+  }
   if (!report.valid) io.stdout(`NOT VERIFIED: ${errors} finding(s)\n`);
   else if (report.keySource === 'bag') io.stdout('VERIFIED against the key in the bag only: the verifier key was taken from the bag itself; pin it from an independent channel\n');
   else io.stdout(`VERIFIED (key from: ${report.keySource})\n`);

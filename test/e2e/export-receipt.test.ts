@@ -128,12 +128,14 @@ describe('export receipt (completeness)', () => {
     expect(r.stdout).toContain(`receipt (the entry, its proofs; keep it with the bag): ${receipt}`);
     const v = await custodyIn(['verify-export', zip, '--receipt', receipt, '--key', keyFile]);
     expect(v.code, v.stdout).toBe(0);
+    expect(v.stdout).toContain("Completeness: VERIFIED (the receipt's signed entry names exactly the items in this bag)");
     expect(v.stdout).toMatch(/^ {2}ok {3}8\. completeness: the export receipt \(--receipt\): entry \d+ \(dissemination\) is in the log/m);
     // A receipt that is not a receipt: exit 1 with the code, not a crash or a usage error.
     await writeFile(join(base, 'out', 'junk.json'), '{"format":"something else"}');
     const junk = await custodyIn(['verify-export', zip, '--receipt', join(base, 'out', 'junk.json'), '--key', keyFile]);
     expect(junk.code).toBe(1);
     expect(junk.stdout).toContain('[EXPORT_RECEIPT_INVALID]');
+    expect(junk.stdout).toContain('Completeness: NOT VERIFIED (EXPORT_RECEIPT_INVALID)');
     expect((await custodyIn(['verify-export', zip, '--receipt', join(base, 'out', 'missing.json')])).code).toBe(2);
   });
 
