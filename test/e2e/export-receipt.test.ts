@@ -75,7 +75,7 @@ describe('export receipt (completeness)', () => {
       'key = sys.argv[3] if len(sys.argv) > 3 else None',
       'print(json.dumps(check_receipt(sys.argv[1], sys.argv[2], key)))',
     ].join('\n');
-    const out = execFileSync('python3', ['-c', driver, bag, receipt, ...(key === null ? [] : [key])], { encoding: 'utf8' });
+    const out = execFileSync('python3', ['-B', '-c', driver, bag, receipt, ...(key === null ? [] : [key])], { encoding: 'utf8' });
     return JSON.parse(out) as PyFinding[];
   }
   const pyErrors = (f: PyFinding[]): string[] => f.filter((x) => x.severity === 'error').map((x) => x.code);
