@@ -93,6 +93,7 @@ function printText(write: (s: string) => void, r: ExportResult): void {
   write(
     `recorded as ledger entry ${r.ledger_seq} (dissemination), tag manifest sha256 ${r.tagmanifest_sha256}\n`,
   );
+  write(`receipt (the entry, its proofs; keep it with the bag): ${r.receipt}\n`);
 }
 
 function version(): string {

@@ -15,8 +15,8 @@ import { terminalText as tt } from './terminal-text.js';
 export const verifyExportCommand: Command = {
   name: 'verify-export',
   summary: 'verify an export bag offline (BagIt, signed checkpoint, proofs, evidence files); needs no archive',
-  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--json]',
-  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' } },
+  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--receipt FILE] [--json]',
+  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' }, receipt: { type: 'string' } },
   async run(args, io) {
     const [bagPath, ...extra] = args.positionals;
     if (bagPath === undefined || extra.length > 0) throw new UsageError(`usage: ${this.usage}`);
@@ -24,10 +24,12 @@ export const verifyExportCommand: Command = {
     const pinnedKey = keyFile === undefined ? undefined : parseKeyFile(keyFile, await readOption(keyFile, '--key'));
     const trustedFile = str(args, 'trusted-checkpoint');
     const trustedCheckpoint = trustedFile === undefined ? undefined : await readOption(trustedFile, '--trusted-checkpoint');
+    const receiptFile = str(args, 'receipt');
+    const receipt = receiptFile === undefined ? undefined : Buffer.from(await readOption(receiptFile, '--receipt'), 'utf8');
     const source = await openBag(bagPath);
     let report: ExportReport;
     try {
-      report = await verifyExport(source, { pinnedKey, trustedCheckpoint });
+      report = await verifyExport(source, { pinnedKey, trustedCheckpoint, ...(receipt === undefined ? {} : { receipt }) });
     } finally {
       await source.close();
     }
@@ -75,6 +77,11 @@ function printReport(io: Io, bagPath: string, report: ExportReport): void {
     io.stdout(`  ${f.severity === 'error' ? 'error' : 'warning'} [${f.code}] ${tt(f.message)}${tt(where)}\n`);
   }
   const errors = report.findings.filter((f) => f.severity === 'error').length;
+  const completeness = report.steps.find((s) => s.step === 8);
+  if (completeness !== undefined) {
+    const codes = [...new Set(report.findings.filter((f) => f.step === 8 && f.severity === 'error').map((f) => f.code))];
+    io.stdout(completeness.ok ? 'Completeness: VERIFIED (the receipt\'s signed entry names exactly the items in this bag)\n' : `Completeness: NOT VERIFIED (${codes.join(', ')})\n`);
+  }
   if (!report.valid) io.stdout(`NOT VERIFIED: ${errors} finding(s)\n`);
   else if (report.keySource === 'bag') io.stdout('VERIFIED against the key in the bag only: the verifier key was taken from the bag itself; pin it from an independent channel\n');
   else io.stdout(`VERIFIED (key from: ${report.keySource})\n`);

@@ -473,6 +473,6 @@ describe('export target safety', () => {
     const json = JSON.parse(r.stdout) as { partials_removed: string[] };
     expect(json.partials_removed).toEqual([join(target, left[0] ?? '')]);
     expect(r.stderr).toContain(`removed ${join(target, left[0] ?? '')}`);
-    expect(await readdir(target)).toEqual(['bag']);
+    expect(await readdir(target)).toEqual(['bag', 'bag.receipt.json']); // the bag and its receipt, nothing else
   });
 });

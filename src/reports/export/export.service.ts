@@ -14,6 +14,8 @@ import { sinceProof, writeLedgerFiles } from './custody-files.js';
 import { copyPayload, type Substitution, type Withheld } from './payload.js';
 import { ExportError } from './errors.js';
 import { findReferenceFiles } from './reference-files.adapter.js';
+import { buildReceipt, receiptPath, type ExportReceipt } from './receipt.js';
+import { checkReceiptFree, writeReceiptFile } from './receipt-file.adapter.js';
 import { resolveSelection, withdrawals } from './select.js';
 import { parseSelection, type SelectionTerm } from './selection.js';
 import { splitSignedNote } from './signed-note.js';
@@ -65,6 +67,8 @@ export interface ExportResult {
   withheld_entries: { seq: number; reason: string }[];
   tagmanifest_sha256: string;
   ledger_seq: number;
+  /** The detached completeness receipt beside the bag (LAYOUT.md): `OUT.receipt.json`. */
+  receipt: string;
   notes: string[];
   /** `.NAME.partial-…` leftovers of killed exports to the same target, removed first. */
   partials_removed: string[];
@@ -85,6 +89,9 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
   const partialsRemoved = await removeStalePartials(opts.out);
   for (const p of partialsRemoved) deps.removedPartial?.(p);
   await checkOutFree(opts.out, zip);
+  const receipt = receiptPath(opts.out);
+  await checkOutsideArchive(receipt, deps.archiveDir);
+  await checkReceiptFree(receipt);
   const treeSize = await chooseTreeSize(deps, opts.at);
   const bag = await BagWriter.create(opts.out, deps.archiveDir);
   const progress = deps.onProgress;
@@ -101,6 +108,7 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
   let built: Awaited<ReturnType<typeof buildBag>>;
   let artefact = bag.dir;
   let ledgerSeq: number;
+  let receiptJson: ExportReceipt;
   try {
     const snapshot = await deps.open('read', treeSize);
     try {
@@ -112,7 +120,13 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     if (zip) {
       artefact = await bag.zip((opts.out.split('/').pop() ?? '').replace(/\.zip$/i, '') || 'bag');
     }
-    ledgerSeq = await recordDissemination(deps, built.details, built.itemIds, built.objects);
+    receiptJson = await recordDissemination(deps, built, {
+      tree_size: built.result.tree_size,
+      root: built.result.root,
+      tagmanifest_sha256: built.result.tagmanifest_sha256,
+      selection: opts.selection,
+    });
+    ledgerSeq = receiptJson.seq;
   } catch (e) {
     await bag.discard();
     throw e;
@@ -128,11 +142,21 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     );
   }
   if (zip) await bag.discard();
+  try {
+    await writeReceiptFile(receipt, `${JSON.stringify(receiptJson, null, 2)}\n`);
+  } catch (cause) {
+    throw new ExportError(
+      'EXPORT_PUBLISH_FAILED',
+      `the export is recorded as ledger entry ${ledgerSeq} and the bag is at ${opts.out}, but its receipt could not be written to ${receipt}: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
   return {
     ...built.result,
     out: opts.out,
     zip,
     ledger_seq: ledgerSeq,
+    receipt,
     partials_removed: partialsRemoved,
   };
 }
@@ -292,18 +316,32 @@ async function buildBag(
   };
 }
 
+/**
+ * Appends the export's 'dissemination' entry and, still holding the writer lock, signs the
+ * checkpoint that covers it (the one closing would sign) and takes the receipt's proofs: the
+ * entry's inclusion at that checkpoint, and the consistency of the bag's checkpoint with it.
+ */
 async function recordDissemination(
   deps: ExportDeps,
-  details: { [k: string]: JsonValue },
-  items: string[],
-  objects: string[],
-): Promise<number> {
+  { details, itemIds, objects }: { details: { [k: string]: JsonValue }; itemIds: string[]; objects: string[] },
+  bag: ExportReceipt['bag'],
+): Promise<ExportReceipt> {
   const archive = await deps.open('write');
   try {
     const [stored] = await archive.commit([
-      { actor: archive.config.actor, type: 'dissemination', items, objects, details },
+      { actor: archive.config.actor, type: 'dissemination', items: itemIds, objects, details },
     ]);
-    return stored?.entry.seq ?? -1;
+    if (stored === undefined) throw new Error('the ledger stored no dissemination entry');
+    const note = await archive.ledger.checkpoint();
+    const size = archive.ledger.size;
+    if (note === null) throw new Error('no checkpoint signed after the dissemination entry');
+    return buildReceipt({
+      bag,
+      stored,
+      checkpoint: note,
+      inclusionProof: archive.ledger.inclusionProof(stored.entry.seq, size),
+      consistencyProof: archive.ledger.consistencyProof(bag.tree_size, size),
+    });
   } finally {
     await archive.close();
   }

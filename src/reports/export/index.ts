@@ -9,3 +9,4 @@ export type { Withheld } from './payload.js';
 export { ExportError, type ExportErrorCode } from './errors.js';
 export { parseSelection, type SelectionTerm } from './selection.js';
 export { packageRoot } from './reference-files.adapter.js';
+export { receiptPath, type ExportReceipt } from './receipt.js';

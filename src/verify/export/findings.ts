@@ -15,20 +15,22 @@ export type ExportCode =
   | 'EXPORT_CONSISTENCY_INVALID' // custody/consistency.json does not prove the trusted checkpoint
   | 'EXPORT_PROOF_MISSING' // an exported item without custody/proofs/<item-id>.json
   | 'EXPORT_PROOF_INVALID' // leaf hash or inclusion proof does not recompute the checkpoint root
-  | 'EXPORT_ENTRY_MISMATCH'; // the entry is not this item's ingestion, or its object is not the file
+  | 'EXPORT_ENTRY_MISMATCH' // the entry is not this item's ingestion, or its object is not the file
+  | 'EXPORT_RECEIPT_INVALID' // --receipt: not signed by the key, a proof fails, or its entry is not this bag's
+  | 'EXPORT_SELECTION_INCOMPLETE'; // --receipt: the recorded items differ from the bag's, or a delivery's count
 
 export type FindingCode = ExportCode | BagitCode;
 
 export interface ExportFinding {
   code: FindingCode;
   severity: 'error' | 'warning';
-  /** Which of the five checks found it. */
+  /** Which of the checks found it. */
   step: StepNumber;
   path?: string;
   message: string;
 }
 
-export type StepNumber = 1 | 2 | 3 | 4 | 5;
+export type StepNumber = 1 | 2 | 3 | 4 | 5 | 8;
 
 export interface StepReport {
   step: StepNumber;
@@ -44,6 +46,7 @@ export const STEP_NAMES: Readonly<Record<StepNumber, string>> = {
   3: 'checkpoint signature and bag-info',
   4: 'inclusion proofs (RFC 9162 §2.1.3.2)',
   5: 'evidence files against their ingestion entries',
+  8: 'completeness: the export receipt (--receipt)',
 };
 
 /** Collects the findings of one step. */

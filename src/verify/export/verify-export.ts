@@ -6,6 +6,8 @@
 import { validateBag, type BagSource } from '../bagit/index.js';
 import { checkCheckpoint, type CheckpointOptions, type KeySource } from './check-checkpoint.js';
 import { checkEvidence, checkProofs, type ProofInput } from './check-proofs.js';
+import { checkReceipt } from './check-receipt.js';
+import { parsePinnedKey } from './keys.js';
 import { StepFindings, type ExportFinding, type StepReport } from './findings.js';
 import {
   parseExportJson,
@@ -26,7 +28,10 @@ export interface ExportReport {
   keySource?: KeySource;
 }
 
-export type VerifyExportOptions = CheckpointOptions;
+export interface VerifyExportOptions extends CheckpointOptions {
+  /** The detached receipt of the export (`OUT.receipt.json`), as read: runs check 8. */
+  receipt?: Uint8Array;
+}
 
 /**
  * Runs all five checks (a failed check does not stop the later ones: every finding is reported).
@@ -99,7 +104,35 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
   ];
   const findings = s.flatMap((x) => x.findings);
+  if (options.receipt !== undefined) {
+    const s8 = new StepFindings(8);
+    const bagKey = await read('custody/verifier-key.txt');
+    const detail = checkReceipt(
+      {
+        receipt: options.receipt,
+        key: options.pinnedKey ?? (bagKey === undefined ? undefined : keyOrUndefined(bagKey)),
+        keyFromBag: options.pinnedKey === undefined && cp.keySource === 'bag',
+        checkpoint: cp.checkpoint,
+        tagmanifest: await read('tagmanifest-sha256.txt'),
+        exportJson: await read('custody/export.json'),
+        items: await read('data/tables/items.json'),
+        withheld: await read('custody/withheld.json'),
+        ledger: await read('custody/ledger.jsonl'),
+      },
+      s8,
+    );
+    steps.push(s8.report(detail));
+    findings.push(...s8.findings);
+  }
   return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource };
+}
+
+function keyOrUndefined(bytes: Uint8Array) {
+  try {
+    return parsePinnedKey(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return undefined; // check 3 reports it
+  }
 }
 
 /** Check 2: the sha256 manifests LAYOUT.md requires, and every tag file in the tag manifest. */
