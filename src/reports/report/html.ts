@@ -26,7 +26,7 @@ const MARKS = '\\u200E\\u200F\\u061C';
  * one run. A Latin comma or semicolon ends a run: in this report they separate fields.
  */
 const ARABIC_RUN = new RegExp(
-  `[${MARKS}]*[${AR}]+(?:[\\s\\u200C\\u200D${MARKS}0-9./:()\\-–]+[${AR}]+)*(?:\\s+[0-9]+(?:[./:\\-][0-9]+)*)?`,
+  `[${MARKS}]*[${AR}]+(?:[\\s\\u200C${MARKS}0-9./:()\\-–]+[${AR}]+)*(?:\\s+[0-9]+(?:[./:\\-][0-9]+)*)?`,
   'gu',
 );
 
