@@ -1,6 +1,11 @@
 // The collection, authenticity and catalogue sections: what was received, from whom (by codename),
 // by which cameras and when, what repeats, what the indicators point at, and who is catalogued.
-import type { DeathsByUnitMonthRow, PhotosPerCameraDayRow } from '../charts/index.js';
+import {
+  deathBins,
+  MAX_DEATH_BINS,
+  type DeathsByUnitMonthRow,
+  type PhotosPerCameraDayRow,
+} from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
@@ -218,7 +223,12 @@ function deathsRows(counts: Counts): DeathsByUnitMonthRow[] {
   }
   return counts.by_unit_month
     .filter((r) => /^\d{4}-\d{2}$/.test(r.month))
-    .map((r) => ({ unit: labels.get(r.unit) ?? r.unit, month: r.month, count: r.count }));
+    .map((r) => ({
+      unit: labels.get(r.unit) ?? r.unit,
+      month: r.month,
+      count: r.count,
+      ...(r.by_photograph === undefined ? {} : { byPhotograph: r.by_photograph }),
+    }));
 }
 
 export function catalogueSection(
@@ -256,10 +266,16 @@ export function catalogueSection(
     ),
   ];
   if (deaths.length > 0) {
+    const byPhoto = deaths.reduce((n, r) => n + (r.byPhotograph ?? 0), 0);
+    const { bin } = deathBins(deaths.map((r) => r.month));
     blocks.push({
       kind: 'chart',
       chart: 'deaths',
-      caption: 'Deaths by unit and month (subjects with a recorded month)',
+      caption: `Deaths by unit and ${bin} of death${bin === 'month' ? '' : ` (more than ${MAX_DEATH_BINS} months: one column per ${bin})`}. ${
+        byPhoto === 0
+          ? 'Every subject drawn has a recorded date of death.'
+          : `${byPhoto} subject${byPhoto === 1 ? ' has' : 's have'} no recorded date of death and ${byPhoto === 1 ? 'is' : 'are'} counted in the month the photograph was taken (cells marked * and outlined).`
+      } Subjects with neither date are not drawn.`,
       note: c.whole(q, '/by_unit_month', s.by_unit_month),
     });
   }
