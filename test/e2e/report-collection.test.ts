@@ -256,6 +256,33 @@ describe('report: deaths chart', () => {
   }, 120_000);
 });
 
+/**
+ * Runs in the page (plain JavaScript: the test's TypeScript has no DOM types). The glyph box of
+ * every character with a width, in logical order, of the first element matching `selector` whose
+ * text contains `needle`, kept on one line; with `asPlainText`, the same characters with the
+ * markup (and so the isolates) removed: the control.
+ */
+const GLYPHS_SCRIPT = `({ selector, needle, asPlainText }) => {
+  const el = [...document.querySelectorAll(selector)].find((e) => (e.textContent || '').includes(needle));
+  if (el === undefined) return null;
+  if (asPlainText) { const t = el.textContent; el.textContent = t; }
+  el.style.whiteSpace = 'nowrap';
+  const chars = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const text = node.textContent || '';
+    for (let i = 0; i < text.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (rect === undefined || rect.width === 0) continue;
+      chars.push({ ch: text[i], x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
+    }
+  }
+  return chars;
+}`;
+
 describe('report: Arabic numbers and names in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -272,29 +299,8 @@ describe('report: Arabic numbers and names in Chromium', () => {
   async function glyphs(html: string, selector: string, needle: string, asPlainText: boolean) {
     const page = await browser.newPage({ viewport: { width: 2400, height: 1200 } });
     await page.setContent(html, { waitUntil: 'load' });
-    const out = await page.evaluate(
-      ({ selector, needle, asPlainText }) => {
-        const el = [...document.querySelectorAll<HTMLElement>(selector)].find((e) => (e.textContent ?? '').includes(needle));
-        if (el === undefined) return null;
-        // The control: the same characters with no markup, as a page would show them without isolates.
-        if (asPlainText) el.textContent = el.textContent;
-        el.style.whiteSpace = 'nowrap';
-        const chars: { ch: string; x: number; y: number }[] = [];
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-          const text = node.textContent ?? '';
-          for (let i = 0; i < text.length; i++) {
-            const range = document.createRange();
-            range.setStart(node, i);
-            range.setEnd(node, i + 1);
-            const rect = range.getClientRects()[0];
-            if (rect === undefined || rect.width === 0) continue;
-            chars.push({ ch: text[i] ?? '', x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
-          }
-        }
-        return chars;
-      },
-      { selector, needle, asPlainText },
+    const out = await page.evaluate<{ ch: string; x: number; y: number }[] | null>(
+      `(${GLYPHS_SCRIPT})(${JSON.stringify({ selector, needle, asPlainText })})`,
     );
     await page.close();
     expect(out, `${selector} containing ${needle}`).not.toBeNull();
