@@ -9,7 +9,7 @@
 // Each item is asserted in the HTML and, where it is text, in the PDF.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planCollection, writeCollection } from '../../src/demo/index.js';
 import { PHOTOGRAPH_DATE_LEGEND } from '../../src/reports/charts/index.js';
 import { custodyInExpect, custodyIn, type ItemJson } from '../support/archive-fixtures.js';
+import { REPO_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -375,6 +376,10 @@ describe.skipIf(PDF_SKIP)('report: the same in the PDF', () => {
     const r = await report(pdf, '--exhibits', `${flagged.id},${exhibit.id}`, '--include-images');
     expect(r.pdf).toBe(pdf);
     pages = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).split('\f').map((p) => plain(p));
+    // Kept for a person (and CI) to look at.
+    const artifacts = process.env.CI_ARTIFACTS_DIR ?? join(REPO_ROOT, 'artifacts');
+    await mkdir(artifacts, { recursive: true });
+    await copyFile(pdf, join(artifacts, 'report-collection.pdf'));
   }, 180_000);
 
   it('names the flagged file and its subject number in the authenticity rows, with the disclaimer once', () => {
