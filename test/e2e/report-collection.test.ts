@@ -9,7 +9,7 @@
 // Each item is asserted in the HTML and, where it is text, in the PDF.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
@@ -239,6 +239,30 @@ describe('report: images', () => {
     // Blurred greyscale of the real photograph, not a red square.
     expect(Math.abs((stats.channels[0]?.mean ?? 0) - (stats.channels[1]?.mean ?? 0))).toBeLessThan(2);
     expect(thumb?.equals(planted)).toBe(false);
+  }, 120_000);
+});
+
+describe('report: tampered exhibit bytes', () => {
+  it('refuses to make a thumbnail of stored bytes that do not match the exhibit SHA-256 (REPORT_EXHIBIT_DAMAGED)', async () => {
+    const path = join(dir, 'archive', 'objects', 'sha256', exhibit.sha256.slice(0, 2), exhibit.sha256);
+    const original = await readFile(path);
+    const mode = (await stat(path)).mode;
+    const other = await readFile(join(usb, flagged.relative_path));
+    try {
+      await chmod(path, 0o644);
+      await writeFile(path, other); // another photograph under the exhibit's digest
+      const r = await custodyIn(
+        ['report', '--template', 'tribunal', '--at', String(size), '--out', join(dir, 'damaged.html'), '--exhibits', exhibit.id, '--include-images', '--json'],
+        env,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('REPORT_EXHIBIT_DAMAGED');
+      expect(existsSync(join(dir, 'damaged.html'))).toBe(false);
+    } finally {
+      await writeFile(path, original);
+      await chmod(path, mode & 0o777);
+    }
+    expect(await readFile(path)).toEqual(original);
   }, 120_000);
 });
 
