@@ -30,13 +30,14 @@ export const reportCommand: Command = {
   summary:
     'an evidence report (HTML or PDF) at a signed checkpoint; every figure footnoted with the command that reproduces it',
   usage:
-    'custody report --template tribunal|summary [--at TREE-SIZE] --out FILE.html|FILE.pdf [--exhibits ITEM,…]… [--include-images] [--json]',
+    'custody report --template tribunal|summary [--at TREE-SIZE] --out FILE.html|FILE.pdf [--exhibits ITEM,…]… [--include-images [--unblurred-images]] [--json]',
   options: {
     template: { type: 'string' },
     at: { type: 'string' },
     out: { type: 'string' },
     exhibits: { type: 'string', multiple: true },
     'include-images': { type: 'boolean' },
+    'unblurred-images': { type: 'boolean' },
   },
   async run(args, io) {
     if (args.positionals.length > 0)
@@ -56,6 +57,11 @@ export const reportCommand: Command = {
     if (includeImages && exhibits.length === 0)
       throw new UsageError(
         '--include-images shows thumbnails of the selected exhibits only: give --exhibits ITEM,…',
+      );
+    const unblurred = flag(args, 'unblurred-images');
+    if (unblurred && !includeImages)
+      throw new UsageError(
+        '--unblurred-images shows the thumbnails of --include-images unblurred: give --include-images too',
       );
     const at = atOption(args);
 
@@ -82,7 +88,8 @@ export const reportCommand: Command = {
       (archive) =>
         gatherReportInput(archive, exhibits, {
           verify,
-          thumbnail: includeImages ? (sha) => exhibitThumbnail(archive, sha) : null,
+          thumbnail: includeImages ? (sha) => exhibitThumbnail(archive, sha, { unblurred }) : null,
+          unblurred,
           statistics: (a) => {
             progress?.report('statistics of every plan', 0);
             return statisticsOfEveryPlan(a);
@@ -188,6 +195,7 @@ function report(
       html: r.htmlPath,
       pdf: r.pdfPath,
       pdf_unavailable: r.pdfUnavailable,
+      images: r.input.images ?? 'none',
       generated_at: r.generatedAt,
       footnotes: r.footnotes,
     });
@@ -195,6 +203,6 @@ function report(
   }
   const wrote = r.pdfPath ?? r.htmlPath ?? '';
   io.stdout(
-    `wrote ${wrote}: ${r.template} report at checkpoint ${r.input.checkpoint.size}, ${r.footnotes.length} footnotes${r.input.verify.ok ? '' : ', VERIFICATION FAILED'}\n`,
+    `wrote ${wrote}: ${r.template} report at checkpoint ${r.input.checkpoint.size}, ${r.footnotes.length} footnotes${r.input.images === 'unblurred' ? ', images UNBLURRED' : r.input.images === 'blurred' ? ', images blurred' : ''}${r.input.verify.ok ? '' : ', VERIFICATION FAILED'}\n`,
   );
 }

@@ -53,7 +53,7 @@ export const statsCommand: Command = {
   },
 };
 
-async function writeCharts(dir: string, report: StatisticsReport, unitNames: [string, string][], byUnitMonth: { unit: string; month: string; count: number }[]): Promise<void> {
+async function writeCharts(dir: string, report: StatisticsReport, unitNames: [string, string][], byUnitMonth: { unit: string; month: string; count: number; by_photograph?: number }[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const rows = report.findings
     .filter((f) => f.proportion !== null)
@@ -65,7 +65,7 @@ async function writeCharts(dir: string, report: StatisticsReport, unitNames: [st
   const at = `tree size ${report.checkpoint.tree_size}`;
   await writeFile(join(dir, 'prevalence.svg'), await renderSvgDocument(prevalenceChartSpec(rows, { title: `Prevalence of findings, plan ${report.sample.name} (${at})` })));
   const names = new Map(unitNames);
-  const dated = byUnitMonth.filter((r) => /^\d{4}-\d{2}$/.test(r.month)).map((r) => ({ unit: names.get(r.unit) ?? r.unit, month: r.month, count: r.count }));
+  const dated = byUnitMonth.filter((r) => /^\d{4}-\d{2}$/.test(r.month)).map((r) => ({ unit: names.get(r.unit) ?? r.unit, month: r.month, count: r.count, byPhotograph: r.by_photograph ?? 0 }));
   if (dated.length > 0)
     await writeFile(join(dir, 'deaths-by-unit-month.svg'), await renderSvgDocument(deathsByUnitMonthSpec(dated, { title: `Deaths by unit and month (${at})` })));
 }

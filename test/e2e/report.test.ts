@@ -171,7 +171,7 @@ describe('custody report (HTML)', () => {
     expect(strip(await readFile(join(dir, 'c3.html'), 'utf8'))).toBe(strip(c1));
   }, 120_000);
 
-  it('shows unblurred thumbnails only with --include-images, and only of the exhibits', async () => {
+  it('shows thumbnails only with --include-images, and only of the exhibits', async () => {
     const bare = await cli(
       'report',
       '--template',

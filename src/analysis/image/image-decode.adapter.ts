@@ -131,9 +131,34 @@ export function orient(img: Sharp, orientation: number | null): Sharp {
 }
 
 /**
- * Safe previews: a thumbnail of `size` px on the long edge with the orientation applied, and a
- * strongly blurred greyscale variant shown until a person chooses to look. Derived, never
- * evidence: written atomically and can always be made again.
+ * Safe previews, in memory: a thumbnail of `size` px on the long edge with the orientation
+ * applied, and a strongly blurred greyscale variant shown until a person chooses to look.
+ */
+export async function makePreviews(
+  raster: Raster,
+  orientation: number | null,
+  size: number,
+): Promise<{ plain: Buffer; blurred: Buffer }> {
+  const plain = await orient(
+    sharp(raster.data, {
+      raw: { width: raster.width, height: raster.height, channels: raster.channels as 3 },
+    }),
+    orientation,
+  )
+    .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80, effort: 2 })
+    .toBuffer();
+  const blurred = await sharp(plain)
+    .greyscale()
+    .blur(Math.max(8, size / 16))
+    .webp({ quality: 60, effort: 2 })
+    .toBuffer();
+  return { plain, blurred };
+}
+
+/**
+ * The previews of `makePreviews`, written to `paths`. Derived, never evidence: written atomically
+ * and can always be made again.
  */
 export async function writePreviews(
   raster: Raster,
@@ -141,23 +166,8 @@ export async function writePreviews(
   size: number,
   paths: { plain: string; blurred: string },
 ): Promise<void> {
-  const base = () =>
-    orient(
-      sharp(raster.data, {
-        raw: { width: raster.width, height: raster.height, channels: raster.channels as 3 },
-      }),
-      orientation,
-    );
-  const thumb = await base()
-    .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80, effort: 2 })
-    .toBuffer();
-  const blurred = await sharp(thumb)
-    .greyscale()
-    .blur(Math.max(8, size / 16))
-    .webp({ quality: 60, effort: 2 })
-    .toBuffer();
-  await writeAtomic(paths.plain, thumb);
+  const { plain, blurred } = await makePreviews(raster, orientation, size);
+  await writeAtomic(paths.plain, plain);
   await writeAtomic(paths.blurred, blurred);
 }
 

@@ -12,7 +12,8 @@ export interface CatalogueCounts {
   attribution?: string;
   by_unit: { unit: string; code?: number | string | null; name_en: string | null; name_ar: string | null; count: number }[];
   by_month: { month: string; count: number }[];
-  by_unit_month: { unit: string; month: string; count: number }[];
+  /** `by_photograph`: how many of `count` have no date of death and are placed by their photograph's date. */
+  by_unit_month: { unit: string; month: string; count: number; by_photograph?: number }[];
 }
 
 const UNATTRIBUTED = 'unattributed';
@@ -31,6 +32,11 @@ export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts
     const d = s.date_of_death ?? s.date_of_photography;
     return d !== null && d.length >= 7 ? d.slice(0, 7) : UNDATED;
   };
+  const byPhotograph = tally(
+    subjects
+      .filter((s) => s.date_of_death === null && monthOf(s) !== UNDATED)
+      .map((s) => `${unitOf(s)}\u0000${monthOf(s)}`),
+  );
   const size = archive.treeSize;
   return {
     checkpoint: { tree_size: size, root: toHex(archive.ledger.root(size)), signed: await isSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin }, size) },
@@ -43,7 +49,7 @@ export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts
     by_month: [...tally(subjects.map(monthOf))].map(([month, count]) => ({ month, count })),
     by_unit_month: [...tally(subjects.map((s) => `${unitOf(s)}\u0000${monthOf(s)}`))].map(([k, count]) => {
       const [unit = '', month = ''] = k.split('\u0000');
-      return { unit, month, count };
+      return { unit, month, count, by_photograph: byPhotograph.get(k) ?? 0 };
     }),
   };
 }

@@ -20,9 +20,11 @@ export interface PrevalenceRow {
 /** Deaths recorded for one unit in one calendar month. */
 export interface DeathsByUnitMonthRow {
   unit: string;
-  /** Calendar month, YYYY-MM. */
+  /** Calendar month, YYYY-MM: of death, else (see byPhotograph) of the photograph. */
   month: string;
   count: number;
+  /** How many of `count` have no date of death and are placed by their photograph's date (absent: 0). */
+  byPhotograph?: number;
 }
 
 /** Photographs taken by one camera body on one calendar day (EXIF DateTimeOriginal, literal). */
@@ -91,6 +93,14 @@ export function checkDeathsRows(rows: readonly DeathsByUnitMonthRow[]): void {
       throw invalid(`row ${i}: month must be YYYY-MM, got ${String(row.month)}`, { index: i });
     }
     requireCount(row.count, 'count', i, 0);
+    if (row.byPhotograph !== undefined) {
+      requireCount(row.byPhotograph, 'byPhotograph', i, 0);
+      if (row.byPhotograph > row.count) {
+        throw invalid(`row ${i}: byPhotograph ${row.byPhotograph} exceeds count ${row.count}`, {
+          index: i,
+        });
+      }
+    }
     const key = JSON.stringify([row.unit, row.month]);
     if (seen.has(key)) throw invalid(`unit "${row.unit}" has two rows for ${row.month}`);
     seen.add(key);
@@ -152,6 +162,20 @@ export function monthRange(months: readonly string[]): string[] {
     out.push(`${year}-${month}`);
   }
   return out;
+}
+
+/** The calendar quarter of a month: "2013-11" -> "2013-Q4". */
+export function quarterOf(month: string): string {
+  const match = MONTH.exec(month);
+  if (match === null) throw invalid(`month must be YYYY-MM, got ${month}`);
+  return `${match[1]}-Q${Math.floor((Number(match[2]) - 1) / 3) + 1}`;
+}
+
+/** The year of a month: "2013-11" -> "2013". */
+export function yearOf(month: string): string {
+  const match = MONTH.exec(month);
+  if (match === null) throw invalid(`month must be YYYY-MM, got ${month}`);
+  return match[1] ?? '';
 }
 
 /** Values in order of first appearance, without repeats. */

@@ -9,7 +9,11 @@ export {
 } from './chart-rows.js';
 export {
   CHART_FONT_FAMILY,
+  deathBins,
   deathsByUnitMonthSpec,
+  MAX_DEATH_BINS,
+  PHOTOGRAPH_DATE_LEGEND,
+  type DeathBin,
   photosPerCameraPerDaySpec,
   prevalenceChartSpec,
   type ChartOptions,

@@ -4,6 +4,7 @@ import { ChartError } from './errors.js';
 import { SVG_XML_DECLARATION, renderSvg, renderSvgDocument } from './render.adapter.js';
 import {
   deathsByUnitMonthSpec,
+  PHOTOGRAPH_DATE_LEGEND,
   photosPerCameraPerDaySpec,
   prevalenceChartSpec,
   type VegaLiteSpec,
@@ -103,6 +104,24 @@ describe('renderSvg: deaths by unit and month', () => {
     const counts = itemsOf(markGroups(root, 'text'), 'text').map(textContent);
     expect(counts).toEqual(['12', '0', '4']);
     expect(texts(root)).toEqual(expect.arrayContaining(['2013-01', '2013-03', 'Branch 215']));
+  });
+
+  it('labels 60 months as 20 quarters, and says in the legend which cells use the photograph date', async () => {
+    const rows: DeathsByUnitMonthRow[] = Array.from({ length: 60 }, (_, m) => ({
+      unit: ARABIC_UNIT,
+      month: `${2011 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`,
+      count: 1,
+      byPhotograph: m === 59 ? 1 : 0,
+    }));
+    const root = parseXml(await renderSvg(deathsByUnitMonthSpec(rows)));
+    const labels = texts(root).filter((t) => /^\d{4}-Q[1-4]$/.test(t));
+    expect(labels).toHaveLength(20);
+    expect(labels[0]).toBe('2011-Q1');
+    expect(labels.at(-1)).toBe('2015-Q4');
+    expect(texts(root).some((t) => /^\d{4}-\d{2}$/.test(t))).toBe(false);
+    // 20 filled cells, one outlined for the photograph-date fallback.
+    expect(itemsOf(markGroups(root, 'rect'), 'path')).toHaveLength(21);
+    expect(texts(root)).toEqual(expect.arrayContaining(['Quarter of death', '3', '3*', PHOTOGRAPH_DATE_LEGEND]));
   });
 
   it('escapes hostile names and keeps them as text', async () => {
@@ -217,7 +236,8 @@ describe('renderSvg: time', () => {
     const b = await renderSvg(deathsByUnitMonthSpec(deaths));
     const t2 = performance.now();
     expect(itemsOf(markGroups(parseXml(a), 'rule'), 'line')).toHaveLength(40);
-    expect(itemsOf(markGroups(parseXml(b), 'rect'), 'path')).toHaveLength(30 * 36);
+    // 36 months are drawn as 12 quarters (deathBins).
+    expect(itemsOf(markGroups(parseXml(b), 'rect'), 'path')).toHaveLength(30 * 12);
     // Generous bounds for a loaded CI machine; typical times are tens of milliseconds.
     expect(t1 - t0).toBeLessThan(2000);
     expect(t2 - t1).toBeLessThan(2000);

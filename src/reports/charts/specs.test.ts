@@ -8,7 +8,10 @@ import {
 import { ChartError } from './errors.js';
 import {
   CHART_FONT_FAMILY,
+  deathBins,
   deathsByUnitMonthSpec,
+  MAX_DEATH_BINS,
+  PHOTOGRAPH_DATE_LEGEND,
   photosPerCameraPerDaySpec,
   prevalenceChartSpec,
 } from './specs.js';
@@ -111,6 +114,58 @@ describe('deathsByUnitMonthSpec', () => {
     ],
   ])('refuses %s with CHART_INVALID_INPUT', (_, rows) => {
     expect(codeOf(() => deathsByUnitMonthSpec(rows))).toBe('CHART_INVALID_INPUT');
+  });
+});
+
+/** `months` consecutive months from January 2011, one row each for two units. */
+function deathsOver(months: number): DeathsByUnitMonthRow[] {
+  return Array.from({ length: months }, (_, m) => [
+    {
+      unit: ARABIC_UNIT,
+      month: `${2011 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`,
+      count: 1,
+    },
+    {
+      unit: 'Branch 215',
+      month: `${2011 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`,
+      count: 2,
+      byPhotograph: m === 0 ? 1 : 0,
+    },
+  ]).flat();
+}
+
+describe('deathsByUnitMonthSpec over five years', () => {
+  it('draws 60 months as 20 quarters, each cell the sum of its three months', () => {
+    const spec = deathsByUnitMonthSpec(deathsOver(60));
+    const x = (spec as { encoding: { x: { scale: { domain: string[] }; title: string } } }).encoding.x;
+    expect(x.scale.domain).toHaveLength(20);
+    expect(x.scale.domain.slice(0, 5)).toEqual(['2011-Q1', '2011-Q2', '2011-Q3', '2011-Q4', '2012-Q1']);
+    expect(x.scale.domain.at(-1)).toBe('2015-Q4');
+    expect(x.title).toBe('Quarter of death');
+    const values = (spec as { data: { values: { unit: string; period: string; count: number; label: string }[] } }).data.values;
+    expect(values).toHaveLength(40);
+    expect(values.find((v) => v.unit === ARABIC_UNIT && v.period === '2013-Q2')?.count).toBe(3);
+    expect(values.find((v) => v.unit === 'Branch 215' && v.period === '2011-Q1')?.label).toBe('6*');
+  });
+
+  it('keeps months up to MAX_DEATH_BINS, and years where even quarters are too many', () => {
+    expect(deathBins(deathsOver(MAX_DEATH_BINS).map((r) => r.month))).toMatchObject({ bin: 'month' });
+    expect(deathBins(deathsOver(MAX_DEATH_BINS + 1).map((r) => r.month))).toMatchObject({ bin: 'quarter' });
+    const years = deathBins(deathsOver(12 * 30).map((r) => r.month));
+    expect([years.bin, years.domain.length]).toEqual(['year', 30]);
+  });
+
+  it('puts the photograph-date fallback in a legend only when a cell uses it', () => {
+    const withFallback = JSON.stringify(deathsByUnitMonthSpec(deathsOver(3)));
+    expect(withFallback).toContain(PHOTOGRAPH_DATE_LEGEND);
+    const without = deathsOver(3).map((r) => ({ ...r, byPhotograph: 0 }));
+    expect(JSON.stringify(deathsByUnitMonthSpec(without))).not.toContain(PHOTOGRAPH_DATE_LEGEND);
+  });
+
+  it('refuses more photograph-dated subjects than the cell counts', () => {
+    expect(
+      codeOf(() => deathsByUnitMonthSpec([{ unit: 'A', month: '2013-01', count: 1, byPhotograph: 2 }])),
+    ).toBe('CHART_INVALID_INPUT');
   });
 });
 

@@ -12,6 +12,8 @@ import {
   checkPrevalenceRows,
   firstAppearance,
   monthRange,
+  quarterOf,
+  yearOf,
   type DeathsByUnitMonthRow,
   type PhotosPerCameraDayRow,
   type PrevalenceRow,
@@ -154,16 +156,43 @@ export function prevalenceChartSpec(
   };
 }
 
+/** More months than this are drawn as quarters (and more quarters than this as years). */
+export const MAX_DEATH_BINS = 24;
+
+/** The legend's words for a cell that counts subjects placed by their photograph's date. */
+export const PHOTOGRAPH_DATE_LEGEND =
+  '* includes subjects with no recorded date of death, counted in the month their photograph was taken';
+
+const FALLBACK_INK = '#d95f02';
+
+export type DeathBin = 'month' | 'quarter' | 'year';
+
 /**
- * Deaths by unit and month as a heatmap: one row per unit (in order of first appearance), one
- * column per calendar month from the earliest to the latest given (months without rows stay as
- * empty columns). Every cell prints its count, so the colour only helps the eye and no legend is
- * needed. A pair with no row is left blank, which is not the same as a recorded zero (drawn "0").
+ * The columns of the deaths chart: every month from the earliest to the latest, or every quarter
+ * when that is more than MAX_DEATH_BINS months (every year when still more than MAX_DEATH_BINS
+ * quarters), so that five years of data stay legible.
+ */
+export function deathBins(months: readonly string[]): { bin: DeathBin; of: (m: string) => string; domain: string[] } {
+  const range = monthRange(months);
+  if (range.length <= MAX_DEATH_BINS) return { bin: 'month', of: (m) => m, domain: range };
+  const quarters = firstAppearance(range.map(quarterOf));
+  if (quarters.length <= MAX_DEATH_BINS) return { bin: 'quarter', of: quarterOf, domain: quarters };
+  return { bin: 'year', of: yearOf, domain: firstAppearance(range.map(yearOf)) };
+}
+
+/**
+ * Deaths by unit and month of death as a heatmap: one row per unit (in order of first appearance),
+ * one column per calendar month from the earliest to the latest given (months without rows stay as
+ * empty columns); over more than MAX_DEATH_BINS months, one column per quarter (then per year),
+ * the rows summed. Every cell prints its count, so the colour only helps the eye. A pair with no
+ * row is left blank, which is not the same as a recorded zero (drawn "0"). A cell that counts
+ * subjects with no date of death, placed by their photograph's date, is outlined and starred, and
+ * the legend under the plot says so.
  *
  * @example
  *   deathsByUnitMonthSpec([
  *     { unit: 'فرع فلسطين 235', month: '2013-01', count: 12 },
- *     { unit: 'Branch 215', month: '2013-03', count: 4 },
+ *     { unit: 'Branch 215', month: '2013-03', count: 4, byPhotograph: 1 },
  *   ])
  */
 export function deathsByUnitMonthSpec(
@@ -171,24 +200,43 @@ export function deathsByUnitMonthSpec(
   opts: ChartOptions = {},
 ): VegaLiteSpec {
   checkDeathsRows(rows);
-  const months = monthRange(rows.map((r) => r.month));
+  const bins = deathBins(rows.map((r) => r.month));
   const units = firstAppearance(rows.map((r) => r.unit));
-  const max = rows.reduce((m, r) => Math.max(m, r.count), 0);
-  const values = rows.map((r) => ({
+  const cells = new Map<string, { unit: string; period: string; count: number; byPhotograph: number }>();
+  for (const r of rows) {
+    const period = bins.of(r.month);
+    const key = JSON.stringify([r.unit, period]);
+    const cell = cells.get(key) ?? { unit: r.unit, period, count: 0, byPhotograph: 0 };
+    cell.count += r.count;
+    cell.byPhotograph += r.byPhotograph ?? 0;
+    cells.set(key, cell);
+  }
+  const max = [...cells.values()].reduce((m, r) => Math.max(m, r.count), 0);
+  const noun = bins.bin === 'month' ? 'Month' : bins.bin === 'quarter' ? 'Quarter' : 'Year';
+  const values = [...cells.values()].map((r) => ({
     unit: r.unit,
-    month: r.month,
+    period: r.period,
     count: r.count,
-    summary: `${r.unit}, ${r.month}: ${r.count} deaths`,
+    label: r.byPhotograph > 0 ? `${r.count}*` : String(r.count),
+    basis: r.byPhotograph > 0 ? PHOTOGRAPH_DATE_LEGEND : 'date of death',
+    summary: `${r.unit}, ${r.period}: ${r.count} deaths${r.byPhotograph > 0 ? `, ${r.byPhotograph} of them dated by the photograph` : ''}`,
   }));
+  const fallback = values.some((v) => v.basis === PHOTOGRAPH_DATE_LEGEND);
   return {
-    description: opts.title ?? 'Deaths by unit and month',
+    description: opts.title ?? `Deaths by unit and ${noun.toLowerCase()} of death`,
     ...titleOf(opts),
     width: HEATMAP_WIDTH,
     height: plotHeight(units.length),
     config: chartConfig(),
     data: { values },
     encoding: {
-      x: { field: 'month', type: 'ordinal', title: 'Month', scale: { domain: months } },
+      x: {
+        field: 'period',
+        type: 'ordinal',
+        title: `${noun} of death`,
+        scale: { domain: bins.domain },
+        axis: { labelAngle: -45 },
+      },
       y: { field: 'unit', type: 'nominal', title: 'Unit', scale: { domain: units } },
       description: { field: 'summary', type: 'nominal' },
     },
@@ -205,10 +253,26 @@ export function deathsByUnitMonthSpec(
           },
         },
       },
+      ...(fallback
+        ? [
+            {
+              transform: [{ filter: { field: 'basis', equal: PHOTOGRAPH_DATE_LEGEND } }],
+              mark: { type: 'rect' as const, fillOpacity: 0, strokeWidth: 2 },
+              encoding: {
+                stroke: {
+                  field: 'basis',
+                  type: 'nominal' as const,
+                  scale: { domain: [PHOTOGRAPH_DATE_LEGEND], range: [FALLBACK_INK] },
+                  legend: { orient: 'bottom' as const, title: null, labelLimit: 0, symbolType: 'square' },
+                },
+              },
+            },
+          ]
+        : []),
       {
         mark: { type: 'text', baseline: 'middle', fontSize: 9 },
         encoding: {
-          text: { field: 'count', type: 'nominal' },
+          text: { field: 'label', type: 'nominal' },
           color: {
             // White on the darkest cells, black elsewhere, so every count stays legible.
             condition: { test: { field: 'count', gt: max * 0.6 }, value: 'white' },

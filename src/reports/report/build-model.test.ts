@@ -120,7 +120,7 @@ describe('buildReportModel', () => {
   it('charts deaths by unit and month from known months only, under the Arabic name', () => {
     const model = buildReportModel(inputFixture(), OPTS);
     expect(model.charts.deaths).toEqual([
-      { unit: 'فرع الأمن العسكري', month: '2013-05', count: 2 },
+      { unit: 'فرع الأمن العسكري', month: '2013-05', count: 2, byPhotograph: 1 },
     ]);
     expect(model.charts.perDay).toHaveLength(2);
   });

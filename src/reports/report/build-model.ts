@@ -5,7 +5,14 @@ import { CiteContext, table } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
 import type { ReportInput } from './input.js';
 import type { Block, ReportModel, ReportTemplate, Section } from './model.js';
-import { authenticitySection, catalogueSection, collectionSection } from './sections-collection.js';
+import {
+  authenticitySection,
+  catalogueSection,
+  collectionSection,
+  exhibitImageBlocks,
+  exhibitShows,
+  imagesNotice,
+} from './sections-collection.js';
 import { findingsSection, methodologySection } from './sections-statistics.js';
 
 export interface BuildOptions {
@@ -18,7 +25,7 @@ export interface BuildOptions {
 export function buildReportModel(input: ReportInput, opts: BuildOptions): ReportModel {
   const c = new CiteContext(input.checkpoint.size);
   // Sections are built in reading order, so footnotes are numbered in order of appearance.
-  const sections: Section[] = [coverSection(c, input)];
+  const sections: Section[] = [withNotice(coverSection(c, input), imagesNotice(input))];
   const collection = collectionSection(c, input, opts.template);
   sections.push(
     collection.section,
@@ -46,6 +53,10 @@ export function buildReportModel(input: ReportInput, opts: BuildOptions): Report
       prevalence: findings.prevalence,
     },
   };
+}
+
+function withNotice(section: Section, notice: Block | null): Section {
+  return notice === null ? section : { ...section, blocks: [...section.blocks, notice] };
 }
 
 function coverSection(c: CiteContext, input: ReportInput): Section {
@@ -147,6 +158,7 @@ function exhibitsSection(c: CiteContext, input: ReportInput): Section {
       [
         ['No.', 'text'],
         ['Item', 'text'],
+        ['Shows', 'text'],
         ['SHA-256', 'text'],
         ['Ledger index', 'number'],
         ['Inclusion proof', 'text'],
@@ -164,7 +176,8 @@ function exhibitsSection(c: CiteContext, input: ReportInput): Section {
         ];
         return [
           `E${i + 1}`,
-          [{ text: e.item, mono: true }, ` ${e.name}`],
+          [{ text: e.item, mono: true }, ' ', { text: e.name, isolate: true }],
+          exhibitShows(e),
           c.mono(show, '/sha256', e.sha256),
           c.value(show, ptr('item', 'seq'), e.seq),
           { text: e.proof.join(' '), mono: true, note: c.whole(proveQ, '/proof', e.proof) },
@@ -173,19 +186,7 @@ function exhibitsSection(c: CiteContext, input: ReportInput): Section {
       'No exhibits were selected (custody report --exhibits ITEM,…).',
     ),
   ];
-  input.exhibits.forEach((e, i) => {
-    if (e.thumbnailWithheld !== undefined) {
-      blocks.push({ kind: 'p', style: 'note', parts: [`E${i + 1}: no image shown: ${e.thumbnailWithheld}.`] });
-    }
-    if (e.thumbnail !== null) {
-      blocks.push({
-        kind: 'image',
-        src: e.thumbnail,
-        alt: `Exhibit E${i + 1}, item ${e.item}`,
-        caption: `E${i + 1}: ${e.name}`,
-      });
-    }
-  });
+  blocks.push(...exhibitImageBlocks(input));
   return { id: 'exhibits', title: 'Exhibits', blocks };
 }
 

@@ -5,6 +5,8 @@ export type ReportErrorCode =
   | 'REPORT_NO_CHECKPOINT'
   /** --exhibits names an item that is not in the archive at the checkpoint. */
   | 'REPORT_UNKNOWN_EXHIBIT'
+  /** --include-images: an exhibit's stored bytes do not match its SHA-256 (no thumbnail is made). */
+  | 'REPORT_EXHIBIT_DAMAGED'
   /** The PDF could not be printed (Chromium missing, crashed, or timed out). */
   | 'REPORT_PDF_FAILED'
   /** The report could not be written to --out. */

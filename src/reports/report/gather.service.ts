@@ -9,6 +9,7 @@ import {
 } from '../../analysis/authenticity.service.js';
 import { summariseCollection } from '../../analysis/indicators/index.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import { CatalogueLabels } from '../../catalogue/labels.service.js';
 import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint } from '../../core/checkpoint.js';
@@ -16,13 +17,15 @@ import { toHex } from '../../core/sha256.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 import { ReportError } from './errors.js';
-import type { ReportInput } from './input.js';
+import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
 
 export interface GatherPorts {
   /** The result of `custody verify` run on the whole archive while the report is made. */
   readonly verify: ReportInput['verify'];
-  /** data: URI of an object's unblurred 256 px thumbnail, null when withdrawn (only called with --include-images). */
+  /** data: URI of an object's 256 px thumbnail, null when withdrawn (only called with --include-images). */
   readonly thumbnail: ((sha256: string) => Promise<string | null>) | null;
+  /** The thumbnails are the originals, not blurred (--unblurred-images): said on the cover. */
+  readonly unblurred?: boolean;
   /** One StatisticsReport per sampling plan at this checkpoint (`custody stats`). */
   readonly statistics: (archive: Archive) => Promise<StatisticsReport[]>;
 }
@@ -71,6 +74,7 @@ export async function gatherReportInput(
     .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
   const facts = await loadImageFacts(archive);
   const summary = summariseCollection(facts, { now: time });
+  const label = await fileLabels(archive);
   const flagged = [];
   for (const a of summary.anomalies) {
     const indicators = (await indicatorsFor(archive, a.sha256, time, facts)) ?? [];
@@ -78,6 +82,7 @@ export async function gatherReportInput(
     flagged.push({
       sha256: a.sha256,
       items: itemIds,
+      files: itemIds.map(label),
       indicators: indicators.map((i) => ({ code: i.code, explanation: i.explanation })),
     });
   }
@@ -109,7 +114,23 @@ export async function gatherReportInput(
     statistics,
     unitChanges,
     codebook: DEFAULT_CODEBOOK,
-    exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail),
+    images: ports.thumbnail === null ? 'none' : ports.unblurred === true ? 'unblurred' : 'blurred',
+    exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail, label),
+  };
+}
+
+/** Item id → file name and linked subject (number as read and normalised, unit), from the index at the checkpoint. */
+async function fileLabels(archive: Archive): Promise<(item: string) => FileLabel> {
+  const labels = await CatalogueLabels.load(archive);
+  const raw = new Map((await archive.index.listSubjects()).map((s) => [s.id, s.number_raw]));
+  return (item) => {
+    const l = labels.item(item);
+    if (l === null) return { item, name: item, subject: null };
+    const subject: SubjectLabel | null =
+      l.subject === null
+        ? null
+        : { id: l.subject, numberRaw: raw.get(l.subject) ?? null, number: l.number, unit: l.unit };
+    return { item, name: l.file, subject };
   };
 }
 
@@ -117,6 +138,7 @@ async function gatherExhibits(
   archive: Archive,
   ids: readonly string[],
   thumbnail: GatherPorts['thumbnail'],
+  label: (item: string) => FileLabel,
 ): Promise<ReportInput['exhibits']> {
   const out = [];
   for (const id of ids) {
@@ -136,6 +158,7 @@ async function gatherExhibits(
       proof: archive.ledger.inclusionProof(item.seq, archive.treeSize).map(toHex),
       thumbnail: thumb,
       ...(thumbnail !== null && thumb === null ? { thumbnailWithheld: 'the object is withdrawn' } : {}),
+      subject: label(item.id).subject,
     });
   }
   return out;

@@ -17,11 +17,18 @@ const ESCAPES: Record<string, string> = {
 
 /** Arabic script: the Arabic, Supplement, Extended-A blocks and the presentation forms. */
 const AR = '\\u0600-\\u06FF\\u0750-\\u077F\\u08A0-\\u08FF\\uFB50-\\uFDFF\\uFE70-\\uFEFF';
+/** Invisible direction marks a card's number may carry (LRM, RLM, ALM): kept inside the run. */
+const MARKS = '\\u200E\\u200F\\u061C';
 /**
- * One Arabic run: Arabic characters, and the spaces, digits, marks and punctuation between two of
- * them (so "فرع الأمن العسكري" is one run, and a Western number after a name stays outside it).
+ * One Arabic run with its number: Arabic characters (Arabic-Indic digits among them), the spaces,
+ * marks, digits and number punctuation between two of them, marks before the first, and a Western
+ * number after the last. So "فرع الأمن العسكري", "فرع فلسطين 235" and "‏١٠٠٠/٢٤٨/٥٠٠٠" are each
+ * one run. A Latin comma or semicolon ends a run: in this report they separate fields.
  */
-const ARABIC_RUN = new RegExp(`[${AR}]+(?:[\\s\\u200C\\u200F0-9.,:;()\\-–]+[${AR}]+)*`, 'gu');
+const ARABIC_RUN = new RegExp(
+  `[${MARKS}]*[${AR}]+(?:[\\s\\u200C${MARKS}0-9./:()\\-–]+[${AR}]+)*(?:\\s+[0-9]+(?:[./:\\-][0-9]+)*)?`,
+  'gu',
+);
 
 export function hasArabic(s: string): boolean {
   return new RegExp(`[${AR}]`, 'u').test(s);

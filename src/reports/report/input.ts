@@ -7,6 +7,27 @@ import type { CatalogueCounts } from '../../catalogue/units/counts.service.js';
 import type { Codebook } from '../../examination/codebook/index.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 
+/** The subject a photograph shows (`custody subject show ID --json`), and that subject's security branch. */
+export interface SubjectLabel {
+  readonly id: string;
+  /** The number as read from the card (Arabic-Indic digits, marks), and as normalised; null when none. */
+  readonly numberRaw: string | null;
+  readonly number: string | null;
+  readonly unit: {
+    readonly id: string;
+    readonly code: number | string | null;
+    readonly name_en: string;
+    readonly name_ar: string | null;
+  } | null;
+}
+
+/** One receipt of an object: its item, file name and the subject it is linked to (null: none). */
+export interface FileLabel {
+  readonly item: string;
+  readonly name: string;
+  readonly subject: SubjectLabel | null;
+}
+
 export interface ReportInput {
   readonly archive: { readonly id: string; readonly origin: string };
   /** The signed checkpoint the report is drawn at (`custody checkpoint --at N --json`). */
@@ -42,6 +63,8 @@ export interface ReportInput {
     readonly flagged: readonly {
       readonly sha256: string;
       readonly items: readonly string[];
+      /** The same items with their file names and linked subjects (absent: ids only). */
+      readonly files?: readonly FileLabel[];
       readonly indicators: readonly { readonly code: string; readonly explanation: string }[];
     }[];
   };
@@ -72,6 +95,8 @@ export interface ReportInput {
    */
   readonly unitChanges: Readonly<Record<string, readonly UnitChange[]>>;
   readonly codebook: Codebook;
+  /** Thumbnails of exhibits: none, blurred (--include-images) or unblurred (--unblurred-images too). Absent: none. */
+  readonly images?: 'none' | 'blurred' | 'unblurred';
   /** --exhibits, in the order given. */
   readonly exhibits: readonly {
     readonly item: string;
@@ -80,9 +105,11 @@ export interface ReportInput {
     readonly seq: number;
     /** `custody prove inclusion SEQ --size N --json | /proof`. */
     readonly proof: readonly string[];
-    /** data: URI of a 256 px thumbnail; null unless --include-images. */
+    /** data: URI of a 256 px thumbnail (blurred unless `images` is 'unblurred'); null unless --include-images. */
     readonly thumbnail: string | null;
     /** --include-images, but the object is withdrawn: why no thumbnail is shown (else absent). */
     readonly thumbnailWithheld?: string;
+    /** The subject the exhibit shows, with number and unit; null when it is linked to none. */
+    readonly subject?: SubjectLabel | null;
   }[];
 }

@@ -23,6 +23,8 @@ export interface Run {
   readonly mono?: boolean;
   readonly format?: 'percent' | 'fixed';
   readonly strong?: boolean;
+  /** A value from the archive printed in a sentence (a number as read, a unit's name): a bidi isolate of its own. */
+  readonly isolate?: boolean;
 }
 
 export type Inline = string | Run;
@@ -47,7 +49,8 @@ export type Block =
   | {
       readonly kind: 'p';
       readonly parts: readonly Inline[];
-      readonly style?: 'note' | 'warning';
+      /** 'content-warning': on a page of its own in print, before the first image. */
+      readonly style?: 'note' | 'warning' | 'content-warning';
       /** A statement about the run rather than the checkpoint (it may differ between two runs). */
       readonly volatile?: 'verification';
     }
@@ -65,7 +68,7 @@ export type Block =
       /** A data: URI of a thumbnail; only ever present with --include-images. */
       readonly src: string;
       readonly alt: string;
-      readonly caption: string;
+      readonly caption: readonly Inline[];
     }
   | { readonly kind: 'h3'; readonly text: string };
 

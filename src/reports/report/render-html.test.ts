@@ -33,6 +33,15 @@ describe('escaping and Arabic', () => {
     );
   });
 
+  it('keeps a card number (with its RLM) in one run, and a branch name with its number in another', () => {
+    expect(bidiText('\u200f١٠٠٠/٢٤٨/٥٠٠٠, فرع المداهمة ٢١٥')).toBe(
+      '<span dir="rtl" lang="ar">\u200f١٠٠٠/٢٤٨/٥٠٠٠</span>, <span dir="rtl" lang="ar">فرع المداهمة ٢١٥</span>',
+    );
+    expect(bidiText('فرع فلسطين 235 and Branch 227')).toBe(
+      '<span dir="rtl" lang="ar">فرع فلسطين 235</span> and Branch 227',
+    );
+  });
+
   it('escapes a reason and a unit name in the list of unit changes after the frame', () => {
     const hostile = { id: 'U9', code: 'AFI', name_en: '<img src=x onerror=alert(2)>', name_ar: null };
     const input = inputFixture({

@@ -53,6 +53,7 @@ function inline(x: Inline): string {
   let body = bidiText(x.text);
   if (x.mono === true) body = `<span class="mono">${body}</span>`;
   if (x.strong === true) body = `<strong>${body}</strong>`;
+  if (x.isolate === true) body = `<bdi>${body}</bdi>`;
   if (x.note === undefined) return body;
   if (x.text === '') return sup(x.note);
   const format = x.format === undefined ? '' : ` data-format="${x.format}"`;
@@ -79,6 +80,8 @@ function tableHtml(t: Table): string {
 function block(b: Block, charts: ChartSvgs): string {
   switch (b.kind) {
     case 'p': {
+      if (b.style === 'content-warning')
+        return `<div class="content-warning" role="note"><p>${b.parts.map(inline).join('')}</p></div>`;
       const cls = b.style === undefined ? '' : ` class="${b.style}"`;
       const volatile = b.volatile === undefined ? '' : ` data-volatile="${b.volatile}"`;
       return `<p${cls}${volatile}>${b.parts.map(inline).join('')}</p>`;
@@ -102,7 +105,7 @@ function block(b: Block, charts: ChartSvgs): string {
     case 'image': {
       if (!/^data:image\/(webp|jpeg|png);base64,[A-Za-z0-9+/=]+$/.test(b.src))
         return `<p class="note">Image omitted: ${escapeHtml(b.alt)}</p>`;
-      return `<figure><img class="exhibit" src="${b.src}" alt="${escapeHtml(b.alt)}">\n<figcaption>${bidiText(b.caption)}</figcaption></figure>`;
+      return `<figure><img class="exhibit" src="${b.src}" alt="${escapeHtml(b.alt)}">\n<figcaption>${b.caption.map(inline).join('')}</figcaption></figure>`;
     }
   }
 }

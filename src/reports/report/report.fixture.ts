@@ -150,8 +150,8 @@ export function inputFixture(overrides: Partial<ReportInput> = {}): ReportInput 
         { month: 'undated', count: 1 },
       ],
       by_unit_month: [
-        { unit: 'U1', month: '2013-05', count: 2 },
-        { unit: 'U1', month: 'undated', count: 1 },
+        { unit: 'U1', month: '2013-05', count: 2, by_photograph: 1 },
+        { unit: 'U1', month: 'undated', count: 1, by_photograph: 0 },
       ],
     },
     verify: {

@@ -1,10 +1,15 @@
 // The collection, authenticity and catalogue sections: what was received, from whom (by codename),
 // by which cameras and when, what repeats, what the indicators point at, and who is catalogued.
-import type { DeathsByUnitMonthRow, PhotosPerCameraDayRow } from '../charts/index.js';
+import {
+  deathBins,
+  MAX_DEATH_BINS,
+  type DeathsByUnitMonthRow,
+  type PhotosPerCameraDayRow,
+} from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
-import type { ReportInput } from './input.js';
-import type { Block, ReportTemplate, Section } from './model.js';
+import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
+import type { Block, Inline, ReportTemplate, Section } from './model.js';
 
 /** Vega's category10 gives ten cameras distinct colours (charts/specs.ts). */
 const MAX_CHART_CAMERAS = 10;
@@ -172,20 +177,24 @@ export function authenticitySection(
     },
   ];
   if (template === 'tribunal') {
+    // Each explanation ends with the disclaimer (as `custody authenticity SHA` prints it); the
+    // section states it once, above, instead of on every row.
+    const bare = (e: string): string =>
+      e.endsWith(a.disclaimer) ? e.slice(0, e.length - a.disclaimer.length).trimEnd() : e;
     blocks.push(
       table(
         'Images with indicators',
         [
+          ['File (item): subject shown', 'text'],
           ['SHA-256', 'text'],
-          ['Items', 'text'],
           ['Indicators', 'number'],
           ['Codes and explanations', 'text'],
         ],
         a.flagged.map((f) => [
+          filesParts(f.files ?? f.items.map((item) => ({ item, name: item, subject: null }))),
           { text: `${f.sha256.slice(0, 16)}…`, mono: true },
-          f.items.join(', '),
           c.value(c.at('authenticity', f.sha256), '/indicators/length', f.indicators.length),
-          f.indicators.map((i) => `${i.code}: ${i.explanation}`).join(' '),
+          f.indicators.map((i) => `${i.code}: ${bare(i.explanation)}`).join(' '),
         ]),
         'No image shows an indicator.',
       ),
@@ -214,7 +223,12 @@ function deathsRows(counts: Counts): DeathsByUnitMonthRow[] {
   }
   return counts.by_unit_month
     .filter((r) => /^\d{4}-\d{2}$/.test(r.month))
-    .map((r) => ({ unit: labels.get(r.unit) ?? r.unit, month: r.month, count: r.count }));
+    .map((r) => ({
+      unit: labels.get(r.unit) ?? r.unit,
+      month: r.month,
+      count: r.count,
+      ...(r.by_photograph === undefined ? {} : { byPhotograph: r.by_photograph }),
+    }));
 }
 
 export function catalogueSection(
@@ -252,10 +266,16 @@ export function catalogueSection(
     ),
   ];
   if (deaths.length > 0) {
+    const byPhoto = deaths.reduce((n, r) => n + (r.byPhotograph ?? 0), 0);
+    const { bin } = deathBins(deaths.map((r) => r.month));
     blocks.push({
       kind: 'chart',
       chart: 'deaths',
-      caption: 'Deaths by unit and month (subjects with a recorded month)',
+      caption: `Deaths by unit and ${bin} of death${bin === 'month' ? '' : ` (more than ${MAX_DEATH_BINS} months: one column per ${bin})`}. ${
+        byPhoto === 0
+          ? 'Every subject drawn has a recorded date of death.'
+          : `${byPhoto} subject${byPhoto === 1 ? ' has' : 's have'} no recorded date of death and ${byPhoto === 1 ? 'is' : 'are'} counted in the month the photograph was taken (cells marked * and outlined).`
+      } Subjects with neither date are not drawn.`,
       note: c.whole(q, '/by_unit_month', s.by_unit_month),
     });
   }
@@ -263,4 +283,121 @@ export function catalogueSection(
     section: { id: 'catalogue', title: 'Catalogue', blocks },
     deaths: deaths.length > 0 ? deaths : null,
   };
+}
+
+/** A unit (security branch) as runs: Arabic and English names each isolated, then its code. */
+function branchParts(u: SubjectLabel['unit']): Inline[] {
+  if (u === null) return ['no security branch recorded'];
+  const out: Inline[] = [];
+  if (u.name_ar !== null && u.name_ar !== '') out.push({ text: u.name_ar, isolate: true }, ' / ');
+  out.push({ text: u.name_en, isolate: true });
+  if (u.code !== null) out.push(` (${u.code})`);
+  return out;
+}
+
+/**
+ * "subject ‏١٠٠٠/٢٤٨/٥٠٠٠ (1000/248/5000), security branch فرع المداهمة ٢١٥ / Raid Branch (215)":
+ * the number as read from the card and as normalised, and the branch, each value a bidi isolate of
+ * its own so that an Arabic number never swaps places with the branch name beside it.
+ */
+export function subjectParts(s: SubjectLabel | null | undefined): Inline[] {
+  if (s === null || s === undefined) return ['no subject linked'];
+  const out: Inline[] = ['subject '];
+  const raw = s.numberRaw === null ? null : s.numberRaw.trim();
+  if (raw !== null && raw !== '') {
+    out.push({ text: raw, isolate: true });
+    if (s.number !== null && s.number !== raw.replace(/[\u200e\u200f\u061c]/g, ''))
+      out.push(' (', { text: s.number, isolate: true }, ')');
+  } else if (s.number !== null) {
+    out.push({ text: s.number, isolate: true });
+  } else {
+    out.push({ text: s.id, mono: true }, ' (no number)');
+  }
+  out.push(', security branch ', ...branchParts(s.unit));
+  return out;
+}
+
+/** "IMG_0007.JPG (I7): subject …; copy.jpg (I31): no subject linked". */
+function filesParts(files: readonly FileLabel[]): Inline[] {
+  const out: Inline[] = [];
+  files.forEach((f, i) => {
+    if (i > 0) out.push('; ');
+    out.push({ text: f.name, isolate: true }, ' (', { text: f.item, mono: true }, ')');
+    if (f.subject !== null) out.push(': ', ...subjectParts(f.subject));
+  });
+  return out.length === 0 ? ['no item'] : out;
+}
+
+/** What an exhibit shows, for its row in the exhibits table and its image caption. */
+export function exhibitShows(e: ReportInput['exhibits'][number]): Inline[] {
+  return subjectParts(e.subject);
+}
+
+const CONTENT_WARNING =
+  'Content warning: the next pages show photographs of dead people, some with injuries. ';
+
+/** On the cover when the report carries images: how many, and whether they are blurred. */
+export function imagesNotice(input: ReportInput): Block | null {
+  const shown = input.exhibits.filter((e) => e.thumbnail !== null).length;
+  if (input.images === undefined || input.images === 'none' || shown === 0) return null;
+  return input.images === 'unblurred'
+    ? {
+        kind: 'p',
+        style: 'warning',
+        parts: [
+          { text: 'Images are shown unblurred. ', strong: true },
+          `This report embeds ${shown} exhibit thumbnail${shown === 1 ? '' : 's'} as the original photographs show them (custody report --include-images --unblurred-images), after a content warning.`,
+        ],
+      }
+    : {
+        kind: 'p',
+        style: 'note',
+        parts: [
+          `This report embeds ${shown} exhibit thumbnail${shown === 1 ? '' : 's'}, blurred and in greyscale (custody report --include-images), after a content warning; the originals are in the archive.`,
+        ],
+      };
+}
+
+/**
+ * The exhibits' thumbnails, each captioned with its file, subject, number and branch, behind a
+ * content warning that in print stands on a page of its own before the first image.
+ */
+export function exhibitImageBlocks(input: ReportInput): Block[] {
+  const blocks: Block[] = [];
+  const shown = input.exhibits.filter((e) => e.thumbnail !== null).length;
+  if (shown > 0) {
+    const blurred = input.images !== 'unblurred';
+    blocks.push({
+      kind: 'p',
+      style: 'content-warning',
+      parts: [
+        { text: CONTENT_WARNING, strong: true },
+        blurred
+          ? `The ${shown} thumbnail${shown === 1 ? ' is' : 's are'} blurred and in greyscale; the originals are in the archive.`
+          : `The ${shown} thumbnail${shown === 1 ? ' is' : 's are'} shown unblurred, as the photographs are.`,
+      ],
+    });
+  }
+  input.exhibits.forEach((e, i) => {
+    if (e.thumbnailWithheld !== undefined) {
+      blocks.push({ kind: 'p', style: 'note', parts: [`E${i + 1}: no image shown: ${e.thumbnailWithheld}.`] });
+    }
+    if (e.thumbnail !== null) {
+      blocks.push({
+        kind: 'image',
+        src: e.thumbnail,
+        alt: `Exhibit E${i + 1}, item ${e.item}${input.images === 'unblurred' ? '' : ' (blurred)'}`,
+        caption: [
+          `E${i + 1}: `,
+          { text: e.name, isolate: true },
+          ' (',
+          { text: e.item, mono: true },
+          '), ',
+          ...exhibitShows(e),
+          input.images === 'unblurred' ? '.' : '. Blurred.',
+        ],
+      });
+    }
+  });
+  return blocks;
 }

@@ -22,6 +22,8 @@ p, li { orphans: 2; widows: 2; }
 nav ol { columns: 2; margin: 4pt 0 8pt; }
 .warning { border-left: 3pt solid #a33; padding: 2pt 0 2pt 6pt; }
 .note { color: #444; font-style: italic; }
+.content-warning { border: 2pt solid #a33; padding: 12pt 14pt; margin: 12pt 0; font-size: 12pt; }
+@media print { .content-warning { break-before: page; break-after: page; margin-top: 40mm; } }
 .mono, code, pre { font-family: ${MONO_STACK}; font-size: 7.5pt; }
 .mono { overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; padding: 4pt 6pt; break-inside: avoid; }

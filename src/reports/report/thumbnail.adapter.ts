@@ -1,16 +1,26 @@
-// Unblurred 256 px thumbnails of exhibits for `custody report --include-images`, as data: URIs.
-// The same derived previews `custody preview --unblurred` serves, made on first request.
-import { readFile } from 'node:fs/promises';
+// 256 px thumbnails of exhibits for `custody report --include-images`, as data: URIs: blurred
+// greyscale by default, the plain thumbnail only with --unblurred-images. Made in memory from the
+// object's stored bytes, checked against its SHA-256, never read from derived/previews/: a file
+// there can be edited by anyone with the folder, and a report must not show a planted picture (or
+// the unblurred one) under an exhibit's digest.
 import type { Archive } from '../../app.js';
-import { ensurePreviews } from '../../analysis/image/preview-cache.adapter.js';
+import { decodeForAnalysis, makePreviews } from '../../analysis/image/image-decode.adapter.js';
 import { withdrawalsNow } from '../../archive/withdrawal.service.js';
+import { sha256 as digest } from '../../core/sha256.js';
 import { ReportError } from './errors.js';
+
+/** Long edge of an exhibit thumbnail, in pixels. */
+export const THUMBNAIL_SIZE = 256;
 
 /**
  * The exhibit's thumbnail, or null when its object is withdrawn (also after the report's
  * checkpoint): a report never embeds withdrawn content.
  */
-export async function exhibitThumbnail(archive: Archive, sha256: string): Promise<string | null> {
+export async function exhibitThumbnail(
+  archive: Archive,
+  sha256: string,
+  opts: { unblurred: boolean } = { unblurred: false },
+): Promise<string | null> {
   if ((await withdrawalsNow(archive)).has(sha256)) return null;
   const analysis = await archive.index.getAnalysis(sha256);
   if (analysis === undefined) {
@@ -19,12 +29,16 @@ export async function exhibitThumbnail(archive: Archive, sha256: string): Promis
       `--include-images: object ${sha256} is not an analysed image (run \`custody analyze\`)`,
     );
   }
-  const paths = await ensurePreviews(
-    archive.config.archiveDir,
-    () => archive.store.readObject(sha256),
-    sha256,
-    256,
-    analysis.orientation,
-  );
-  return `data:image/webp;base64,${(await readFile(paths.plain)).toString('base64')}`;
+  const bytes = await archive.store.readObject(sha256);
+  if (digest(bytes).toString('hex') !== sha256) {
+    throw new ReportError(
+      'REPORT_EXHIBIT_DAMAGED',
+      `--include-images: the stored bytes of object ${sha256} do not match its SHA-256; no thumbnail is made of them (run \`custody verify\`)`,
+      { details: { sha256 } },
+    );
+  }
+  const decoded = await decodeForAnalysis(bytes);
+  const previews = await makePreviews(decoded.raster, analysis.orientation, THUMBNAIL_SIZE);
+  const webp = opts.unblurred ? previews.plain : previews.blurred;
+  return `data:image/webp;base64,${webp.toString('base64')}`;
 }
