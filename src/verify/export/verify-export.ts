@@ -1,12 +1,13 @@
 /**
- * The offline verifier of a Custody export bag: the five checks at the end of
+ * The offline verifier of a Custody export bag: the checks at the end of
  * src/reports/export/LAYOUT.md, in order, each reported as {step, ok, detail}. Pure: it reads the
  * bag through the BagSource port only.
  */
 import { validateBag, type BagSource } from '../bagit/index.js';
 import { checkCheckpoint, type CheckpointOptions, type KeySource } from './check-checkpoint.js';
-import { checkEvidence, checkProofs, type ProofInput } from './check-proofs.js';
-import { StepFindings, type ExportFinding, type StepReport } from './findings.js';
+import { checkLedgerLines, type ProvenLedger } from './check-ledger.js';
+import { checkEvidence, checkProofs, type IngestionEntry, type ProofInput } from './check-proofs.js';
+import { StepFindings, type ExportFinding, type StepNumber, type StepReport } from './findings.js';
 import {
   parseExportJson,
   parseItemRow,
@@ -24,19 +25,21 @@ export interface ExportReport {
   steps: StepReport[];
   findings: ExportFinding[];
   keySource?: KeySource;
+  /** Check 6's result: the ledger lines and which are proven (for the process checks). */
+  ledger: ProvenLedger;
 }
 
 export type VerifyExportOptions = CheckpointOptions;
 
 /**
- * Runs all five checks (a failed check does not stop the later ones: every finding is reported).
+ * Runs all the checks (a failed check does not stop the later ones: every finding is reported).
  *
  * @example
  *   const report = await verifyExport(await openBagDir('case-12'), { pinnedKey: parsePinnedKey(keyText) });
- *   report.steps.map((s) => s.ok) // [true, true, true, true, true]
+ *   report.steps.map((s) => s.ok) // [true, true, true, true, true, true]
  */
 export async function verifyExport(source: BagSource, options: VerifyExportOptions = {}): Promise<ExportReport> {
-  const s = [1, 2, 3, 4, 5].map((n) => new StepFindings(n as 1 | 2 | 3 | 4 | 5)) as [StepFindings, StepFindings, StepFindings, StepFindings, StepFindings];
+  const s = [1, 2, 3, 4, 5, 6].map((n) => new StepFindings(n as StepNumber)) as [StepFindings, StepFindings, StepFindings, StepFindings, StepFindings, StepFindings];
   const bag = await validateBag(source);
   // Check 1 is the bag's structure and completeness; digest mismatches belong to check 2.
   for (const e of bag.errors) (e.code === 'BAGIT_DIGEST_MISMATCH' ? s[1] : s[0]).error(e.code, e.message, e.path);
@@ -70,7 +73,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     if (typeof proof === 'string') s[3].error('EXPORT_PROOF_INVALID', proof, path);
     else proofs.push({ path, proof, entryBytes: await read(`custody/${proof.entry}`) });
   }
-  const proven = cp.checkpoint === undefined ? new Map() : checkProofs(cp.checkpoint, proofs, s[3]);
+  const proven = cp.checkpoint === undefined ? new Map<string, IngestionEntry>() : checkProofs(cp.checkpoint, proofs, s[3]);
   if (cp.checkpoint === undefined && proofs.length > 0) s[3].error('EXPORT_PROOF_INVALID', 'no readable checkpoint to check the proofs against');
 
   const rows = await readRows(read, s[4]);
@@ -91,15 +94,33 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[4],
   );
 
+  // Check 6: every ledger line proven (the entries check 4 proved count as proofs too).
+  const provenEntries = new Map<number, Uint8Array>();
+  for (const p of proofs) {
+    if (p.entryBytes !== undefined && proven.get(p.proof.item_id)?.seq === p.proof.seq) provenEntries.set(p.proof.seq, p.entryBytes);
+  }
+  const lines = checkLedgerLines(
+    cp.checkpoint,
+    {
+      ledger: await read('custody/ledger.jsonl'),
+      ledgerProofs: await read('custody/ledger-proofs.jsonl'),
+      withheldEntries: await read('custody/withheld-entries.json'),
+      fullLedger: typeof exportJson === 'string' || typeof exportJson.full_ledger !== 'boolean' ? undefined : exportJson.full_ledger,
+      provenEntries,
+    },
+    s[5],
+  );
+
   const steps = [
     s[0].report(`BagIt ${bag.version ?? '?'}: complete, ${payload.length} payload files, Payload-Oxum agrees`),
     s[1].report(`${payload.length} payload and ${tagFiles.length} tag files match manifest-sha256.txt and tagmanifest-sha256.txt`),
     s[2].report(cp.detail),
     s[3].report(`${proven.size} of ${proofs.length} inclusion proofs recompute the checkpoint root`),
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
+    s[5].report(lines.detail),
   ];
   const findings = s.flatMap((x) => x.findings);
-  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource };
+  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource, ledger: lines.ledger };
 }
 
 /** Check 2: the sha256 manifests LAYOUT.md requires, and every tag file in the tag manifest. */
