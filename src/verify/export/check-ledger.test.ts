@@ -114,6 +114,14 @@ describe('check 6 on a full ledger', () => {
     expect(run({ ledger: Buffer.from(jsonl(ENTRIES).toString().trimEnd()) }).errors.map((f) => f.code)).toEqual(['EXPORT_LAYOUT_INVALID']);
   });
 
+  it('an added line that is not canonical is not simply skipped: the ledger is then not proven whole', () => {
+    const extra = Buffer.from(JSON.stringify({ seq: 7, type: 'decision', time: 't', actor: 'a', items: [], objects: [], details: {} }));
+    const r = run({ ledger: jsonl([...ENTRIES, extra]) });
+    expect(r.errors.map((f) => f.code)).toEqual(['EXPORT_LAYOUT_INVALID', 'EXPORT_ENTRY_UNPROVEN']);
+    expect(r.ledger.full).toBe(false);
+    expect(r.ledger.proven.size).toBe(0);
+  });
+
   it('a withheld record without a leaf hash cannot enter the root', () => {
     const r = run({ ledger: jsonl(ENTRIES.filter((_, i) => i !== 1)), withheldEntries: Buffer.from('[{"seq":1,"reason":"r"}]') });
     expect(r.errors.map((f) => f.code)).toEqual(['EXPORT_LAYOUT_INVALID', 'EXPORT_ENTRY_UNPROVEN']);

@@ -92,7 +92,7 @@ export function checkLedgerLines(
   input: LedgerInput,
   out: StepFindings,
 ): { ledger: ProvenLedger; detail: string } {
-  const lines = parseLines(input.ledger, out);
+  const { lines, malformed } = parseLines(input.ledger, out);
   const withheld = parseWithheld(input.withheldEntries, input.fullLedger === true, out);
   const withheldMap = new Map(withheld.map((w) => [w.seq, { type: w.type, action: w.action }]));
   const entries = [...lines].sort((a, b) => a.entry.seq - b.entry.seq).map((l) => l.entry);
@@ -104,7 +104,12 @@ export function checkLedgerLines(
   }
   const proofs = parseLineProofs(input.ledgerProofs, out);
   if (input.fullLedger === true) {
-    const failure = input.ledger === undefined ? `${LEDGER} is missing` : recomputeRoot(cp, lines, withheld);
+    const failure =
+      input.ledger === undefined
+        ? `${LEDGER} is missing`
+        : malformed > 0
+          ? `${malformed} of its lines are not ledger entries`
+          : recomputeRoot(cp, lines, withheld);
     if (failure === null) {
       for (const l of lines) proven.add(l.entry.seq);
       const w = withheld.length === 0 ? '' : ` and ${withheld.length} withheld leaf hashes`;
@@ -189,18 +194,20 @@ function recomputeRoot(cp: Checkpoint, lines: readonly Line[], withheld: readonl
 }
 
 /** custody/ledger.jsonl: one canonical entry per line, each ending in "\n". Untrusted input. */
-function parseLines(bytes: Uint8Array | undefined, out: StepFindings): Line[] {
+function parseLines(bytes: Uint8Array | undefined, out: StepFindings): { lines: Line[]; malformed: number } {
+  const lines: Line[] = [];
+  let malformed = 0;
   if (bytes === undefined) {
     out.error('EXPORT_LAYOUT_INVALID', `${LEDGER} is missing`, LEDGER);
-    return [];
+    return { lines, malformed };
   }
-  const lines: Line[] = [];
   let previous = -1;
   for (const [k, raw] of splitLines(bytes, LEDGER, out).entries()) {
     const line = k + 1;
     const entry = parseEntryLine(raw);
     if (typeof entry === 'string') {
       out.error('EXPORT_LAYOUT_INVALID', `${LEDGER} line ${line}: ${entry}`, LEDGER, { line });
+      malformed++;
       continue;
     }
     if (entry.seq <= previous) {
@@ -209,7 +216,7 @@ function parseLines(bytes: Uint8Array | undefined, out: StepFindings): Line[] {
     previous = Math.max(previous, entry.seq);
     lines.push({ line, bytes: raw, entry });
   }
-  return lines;
+  return { lines, malformed };
 }
 
 /** Splits at "\n"; the file must end with one, and no line may be empty. */
