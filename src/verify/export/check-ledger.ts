@@ -136,7 +136,8 @@ export function checkLedgerLines(
     else unproven(out, l, why);
   }
   out.warn('EXPORT_PROCESS_INCOMPLETE', PROCESS_INCOMPLETE, LEDGER);
-  return result(false, `${proven.size} of ${lines.length} ledger lines proven one by one; ${PROCESS_INCOMPLETE}`);
+  const shown = `${proven.size} of ${lines.length} ledger lines proven one by one by their inclusion proofs`;
+  return result(false, `${shown}; not the full ledger, so authentic but not proven complete`);
 }
 
 function unproven(out: StepFindings, l: Line, why: string): void {
