@@ -109,7 +109,10 @@ export async function writeLedgerFiles(
         const links = linksOf(e, ids, itemsBySha, deliveries);
         if (links.length > 0) out.events.push(premisEvent(e, links));
         const wanted =
-          opts.fullLedger || e.seq === 0 || links.length > 0 || behindTables(e, opts.basis, itemsBySha);
+          opts.fullLedger ||
+          e.seq === 0 ||
+          links.length > 0 ||
+          behindTables(e, opts.basis, itemsBySha);
         if (!wanted) continue;
         const withhold =
           opts.redact && isSourceRecord(e)
@@ -151,7 +154,11 @@ export async function writeLedgerFiles(
  * withdrawals naming a selected object; the cataloguing of the exported subjects, of the units
  * they reference and of their numbering schemes.
  */
-function behindTables(e: LedgerEntry, basis: TableBasis, itemsBySha: Map<string, string[]>): boolean {
+function behindTables(
+  e: LedgerEntry,
+  basis: TableBasis,
+  itemsBySha: Map<string, string[]>,
+): boolean {
   const d = e.details;
   if (e.type === 'examination') {
     const id = typeof d.sample === 'string' ? d.sample : idOf(d.sample);
