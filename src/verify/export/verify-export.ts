@@ -99,11 +99,17 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
   for (const p of proofs) {
     if (p.entryBytes !== undefined && proven.get(p.proof.item_id)?.seq === p.proof.seq) provenEntries.set(p.proof.seq, p.entryBytes);
   }
+  // A file beyond the adapter's whole-read limit is a finding, not a crash (then nothing is proven).
+  const readLedgerFile = (path: string): Promise<Uint8Array | undefined> =>
+    read(path).catch((e: unknown) => {
+      s[5].error('EXPORT_LAYOUT_INVALID', `${path} cannot be read: ${(e as Error).message}`, path);
+      return new Uint8Array();
+    });
   const lines = checkLedgerLines(
     cp.checkpoint,
     {
-      ledger: await read('custody/ledger.jsonl'),
-      ledgerProofs: await read('custody/ledger-proofs.jsonl'),
+      ledger: await readLedgerFile('custody/ledger.jsonl'),
+      ledgerProofs: await readLedgerFile('custody/ledger-proofs.jsonl'),
       withheldEntries: await read('custody/withheld-entries.json'),
       fullLedger: typeof exportJson === 'string' || typeof exportJson.full_ledger !== 'boolean' ? undefined : exportJson.full_ledger,
       provenEntries,
