@@ -13,7 +13,7 @@ const SELECT_HELP =
 export const exportCommand: Command = {
   name: 'export',
   summary: 'a BagIt bag of selected items at a signed checkpoint, verifiable without Custody',
-  usage: `custody export --select QUERY --out DIR|FILE.zip [--at TREE-SIZE] [--redact [--blur-images]] [--full-ledger] [--since-checkpoint FILE] [--organization NAME] [--json]\n  ${SELECT_HELP}`,
+  usage: `custody export --select QUERY --out DIR|FILE.zip [--at TREE-SIZE] [--redact [--blur-images]] [--full-ledger | --no-full-ledger] [--since-checkpoint FILE] [--organization NAME] [--json]\n  ${SELECT_HELP}`,
   options: {
     select: { type: 'string' },
     out: { type: 'string' },
@@ -21,6 +21,7 @@ export const exportCommand: Command = {
     redact: { type: 'boolean' },
     'blur-images': { type: 'boolean' },
     'full-ledger': { type: 'boolean' },
+    'no-full-ledger': { type: 'boolean' },
     'since-checkpoint': { type: 'string' },
     organization: { type: 'string' },
   },
@@ -40,6 +41,16 @@ export const exportCommand: Command = {
         );
       }
     }
+    if (flag(args, 'full-ledger') && flag(args, 'no-full-ledger'))
+      throw new UsageError(
+        `--full-ledger and --no-full-ledger exclude each other\nusage: ${this.usage}`,
+      );
+    // Neither: the exporter's default (the full ledger when the bag carries a sample).
+    const fullLedger = flag(args, 'full-ledger')
+      ? true
+      : flag(args, 'no-full-ledger')
+        ? false
+        : undefined;
     const config = configFrom(args, io);
     const organization = str(args, 'organization') ?? (io.env.CUSTODY_ORGANIZATION || undefined);
     const at = atOption(args);
@@ -60,7 +71,7 @@ export const exportCommand: Command = {
         ...(at === undefined ? {} : { at }),
         redact: flag(args, 'redact'),
         blurImages: flag(args, 'blur-images'),
-        fullLedger: flag(args, 'full-ledger'),
+        ...(fullLedger === undefined ? {} : { fullLedger }),
         ...(sinceCheckpoint === undefined ? {} : { sinceCheckpoint }),
         ...(organization === undefined ? {} : { organization }),
         softwareVersion: version(),
@@ -86,6 +97,11 @@ function printText(write: (s: string) => void, r: ExportResult): void {
   if (r.substituted.length > 0)
     write(`  ${r.substituted.length} images replaced by blurred previews (--blur-images)\n`);
   for (const w of r.withheld) write(`  ${w.kind}: ${w.item_id}: ${w.reason}\n`);
+  write(
+    r.full_ledger
+      ? '  custody/ledger.jsonl: the full ledger (the recipient recomputes the signed root from it)\n'
+      : '  custody/ledger.jsonl: the entries behind the selection and its tables, each with its inclusion proof; not the full ledger, so not provably complete (--full-ledger)\n',
+  );
   if (r.withheld_entries.length > 0)
     write(
       `  ${r.withheld_entries.length} ledger entries left out of custody/ledger.jsonl (custody/withheld-entries.json)\n`,

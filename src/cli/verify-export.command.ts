@@ -2,13 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { CustodyError } from '../core/errors.js';
 import { openBagDir } from '../verify/bagit/bag-dir.adapter.js';
 import { openBagZip } from '../verify/bagit/bag-zip.adapter.js';
-import { parsePinnedKey, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
+import { parsePinnedKey, PROCESS_INCOMPLETE, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
 import { EXIT, printJson, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 /**
- * `custody verify-export`: the five checks of src/reports/export/LAYOUT.md on a bag directory or
+ * `custody verify-export`: the checks of src/reports/export/LAYOUT.md on a bag directory or
  * a .zip holding one. Needs no archive and no database: everything comes from the bag and the
  * options.
  */
@@ -34,7 +34,7 @@ export const verifyExportCommand: Command = {
       await source.close();
     }
     if (wantsJson(args)) {
-      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, steps: report.steps, findings: report.findings });
+      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, full_ledger: report.ledger.full, steps: report.steps, findings: report.findings });
     } else {
       printReport(io, bagPath, report);
     }
@@ -85,4 +85,24 @@ function printReport(io: Io, bagPath: string, report: ExportReport): void {
   if (!report.valid) io.stdout(`NOT VERIFIED: ${errors} finding(s)\n`);
   else if (report.keySource === 'bag') io.stdout('VERIFIED against the key in the bag only: the verifier key was taken from the bag itself; pin it from an independent channel\n');
   else io.stdout(`VERIFIED (key from: ${report.keySource})\n`);
+  for (const line of verdicts(report)) io.stdout(`${line}\n`);
+}
+
+/**
+ * One verdict per claim (ISSUE11-CONTRACT §2): the evidence files (checks 1–5) and the process,
+ * which rests on the ledger lines (check 6) under an intact bag and a valid signature (1–3).
+ */
+function verdicts(report: ExportReport): string[] {
+  const ok = (...steps: number[]) => steps.every((n) => report.steps.find((s) => s.step === n)?.ok === true);
+  const codes = (...steps: number[]) => {
+    const found = report.findings.filter((f) => f.severity === 'error' && steps.includes(f.step)).map((f) => f.code);
+    return [...new Set(found)].join(', ');
+  };
+  const bagOnly = report.keySource === 'bag' ? ' (against the key in the bag only)' : '';
+  const evidence = ok(1, 2, 3, 4, 5) ? `Evidence files: VERIFIED${bagOnly}` : `Evidence files: NOT VERIFIED (${codes(1, 2, 3, 4, 5)})`;
+  let process: string;
+  if (!ok(1, 2, 3, 6)) process = `Process: NOT VERIFIED (${codes(1, 2, 3, 6)})`;
+  else if (report.ledger.full) process = `Process: VERIFIED (full ledger)${bagOnly}`;
+  else process = `Process: NOT VERIFIED AS COMPLETE (EXPORT_PROCESS_INCOMPLETE): ${PROCESS_INCOMPLETE}`;
+  return [evidence, process];
 }

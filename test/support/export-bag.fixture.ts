@@ -35,6 +35,14 @@ export interface BuildOptions {
   keys?: { privateKey: KeyObject; publicKey: KeyObject };
   /** Write custody/consistency.json from this earlier tree size (--since-checkpoint). */
   sinceSize?: number;
+  /**
+   * false: ledger.jsonl carries every entry but the last (the metadata extraction), with one
+   * inclusion proof per line in custody/ledger-proofs.jsonl, and export.json says full_ledger
+   * false. Default true: every entry, full_ledger true.
+   */
+  fullLedger?: boolean;
+  /** Seqs left out of ledger.jsonl and listed in custody/withheld-entries.json with their leaf hash (--redact). */
+  withheldSeqs?: number[];
 }
 
 export interface FixtureBag {
@@ -117,10 +125,35 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
     const proof = tree.inclusionProof(it.seq, size).map(toHex);
     files.set(`custody/proofs/${it.itemId}.json`, json({ item_id: it.itemId, seq: it.seq, tree_size: size, leaf_hash: toHex(hashLeaf(bytes)), proof, entry: `entries/${it.seq}.json` }));
   }
-  files.set('custody/ledger.jsonl', Buffer.from(entries.map((e) => `${e.toString('utf8')}\n`).join('')));
+  const full = opts.fullLedger ?? true;
+  const withheldSeqs = new Set(opts.withheldSeqs ?? []);
+  const shipped = entries
+    .map((bytes, seq) => ({ bytes, seq }))
+    .filter((e) => !withheldSeqs.has(e.seq) && (full || e.seq < entries.length - 1));
+  files.set('custody/ledger.jsonl', Buffer.from(shipped.map((e) => `${e.bytes.toString('utf8')}\n`).join('')));
+  if (!full) {
+    const proofLine = (e: { bytes: Buffer; seq: number }) =>
+      `${canonicalBytes({ leaf_hash: toHex(hashLeaf(e.bytes)), proof: tree.inclusionProof(e.seq, size).map(toHex), seq: e.seq }).toString('utf8')}\n`;
+    files.set('custody/ledger-proofs.jsonl', Buffer.from(shipped.map(proofLine).join('')));
+  }
+  files.set(
+    'custody/withheld-entries.json',
+    json(
+      [...withheldSeqs].sort((a, b) => a - b).map((seq) => {
+        const e = JSON.parse((entries[seq] as Buffer).toString('utf8')) as { type: string; details: { action?: unknown } };
+        return {
+          seq,
+          reason: 'source record (sealed identity, custodian access): withheld under --redact',
+          leaf_hash: toHex(hashLeaf(entries[seq] as Buffer)),
+          type: e.type,
+          action: typeof e.details.action === 'string' ? e.details.action : null,
+        };
+      }),
+    ),
+  );
   files.set('custody/events.json', json(exported.map((it) => ({ eventType: 'ingestion', eventDateTime: TIME, item_id: it.itemId, ledger_seq: it.seq }))));
   files.set('custody/withheld.json', json(items.flatMap((item, i) => (item.redact === true ? [{ item_id: exported[i]?.itemId, reason: 'identifies a witness', substitute: exported[i]?.bagPath }] : []))));
-  files.set('custody/export.json', json({ format: 'custody-export', version: 1, origin, tree_size: size, root, selection: 'delivery:D1', items: items.length, redacted: items.some((x) => x.redact === true) }));
+  files.set('custody/export.json', json({ format: 'custody-export', version: 1, origin, tree_size: size, root, selection: 'delivery:D1', items: items.length, redacted: items.some((x) => x.redact === true), full_ledger: full }));
   if (opts.sinceSize !== undefined) {
     const proof = tree.consistencyProof(opts.sinceSize, size).map(toHex);
     files.set('custody/consistency.json', json({ old_size: opts.sinceSize, old_root: toHex(tree.root(opts.sinceSize)), new_size: size, new_root: root, proof }));

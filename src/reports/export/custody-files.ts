@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import type { JsonValue } from '../../core/canonical-json.js';
+import { canonicalBytes, type JsonValue } from '../../core/canonical-json.js';
 import { toHex } from '../../core/sha256.js';
 import type { LedgerEntry } from '../../ledger/entry.js';
 import type { BagWriter } from './bag-writer.adapter.js';
@@ -23,11 +23,41 @@ export interface PremisEvent {
   }[];
 }
 
+/**
+ * One record of custody/withheld-entries.json. The leaf hash lets a full ledger still recompute
+ * the signed root; the stated type and action are the exporter's word only (not in the root).
+ */
+export interface WithheldEntry {
+  seq: number;
+  reason: string;
+  /** Lowercase hex SHA-256(0x00 || entry bytes) (RFC 9162 §2.1.1). */
+  leaf_hash: string;
+  type: string;
+  /** details.action when it is a string, else null. */
+  action: string | null;
+}
+
 export interface LedgerFilesResult {
   events: PremisEvent[];
   /** Entries left out of ledger.jsonl by --redact, and why. */
-  withheldEntries: { seq: number; reason: string }[];
+  withheldEntries: WithheldEntry[];
   ledgerLines: number;
+}
+
+/**
+ * What the bag's tables rest on, so that a ledger.jsonl that is not the full ledger still carries
+ * (and proves, in custody/ledger-proofs.jsonl) every entry behind every table (LAYOUT.md).
+ */
+export interface TableBasis {
+  /** The sampling plans of samples.json: their sample.* and examination.* entries. */
+  samples: ReadonlySet<string>;
+  /** The subjects of the subjects table: their subject.* entries. */
+  subjects: ReadonlySet<string>;
+  /** The units and numbering schemes those subjects reference: unit.*, scheme.define. */
+  units: ReadonlySet<string>;
+  schemes: ReadonlySet<string>;
+  /** Objects of selected items that were withdrawn (their withdrawal entries). */
+  withdrawnObjects: ReadonlySet<string>;
 }
 
 const CHUNK = 5000;
@@ -37,7 +67,9 @@ const CHUNK = 5000;
  * memory): custody/entries/<seq>.json (the exact leaf data, RFC 9162 §2.1.1) and
  * custody/proofs/<item>.json (the inclusion proof at the checkpoint, RFC 9162 §2.1.3) for each
  * exported item's ingestion entry; custody/ledger.jsonl, the exact lines of the entries that
- * touch the selection (or all, --full-ledger); and the PREMIS-style events of those entries.
+ * touch the selection or lie behind a table (or all, full ledger), and, when not the full
+ * ledger, custody/ledger-proofs.jsonl with one inclusion proof per line; and the PREMIS-style
+ * events of those entries.
  * With --redact, source-register, -identity and -read entries (which carry the sealed identity or
  * a custodian's reason) stay out even of a full ledger, and are listed as withheld; so do, always,
  * the metadata-extraction entries of withdrawn objects.
@@ -46,7 +78,7 @@ export async function writeLedgerFiles(
   snapshot: Archive,
   bag: BagWriter,
   items: readonly ExportedItem[],
-  opts: { fullLedger: boolean; redact: boolean; withdrawn: ReadonlySet<string> },
+  opts: { fullLedger: boolean; redact: boolean; withdrawn: ReadonlySet<string>; basis: TableBasis },
 ): Promise<LedgerFilesResult> {
   const size = snapshot.treeSize;
   const bySeq = new Map(items.map((e) => [e.item.seq, e.item]));
@@ -57,6 +89,7 @@ export async function writeLedgerFiles(
   const deliveries = new Set(items.map((e) => e.item.delivery_id));
   const out: LedgerFilesResult = { events: [], withheldEntries: [], ledgerLines: 0 };
   const ledger = await bag.openStream('custody/ledger.jsonl');
+  const proofs = opts.fullLedger ? null : await bag.openStream('custody/ledger-proofs.jsonl');
   try {
     for (let from = 0; from < size; from += CHUNK) {
       for (const s of await snapshot.ledger.read(from, Math.min(size, from + CHUNK))) {
@@ -75,30 +108,82 @@ export async function writeLedgerFiles(
         }
         const links = linksOf(e, ids, itemsBySha, deliveries);
         if (links.length > 0) out.events.push(premisEvent(e, links));
-        if (!opts.fullLedger && links.length === 0 && e.seq !== 0) continue;
-        if (opts.redact && isSourceRecord(e)) {
+        const wanted =
+          opts.fullLedger ||
+          e.seq === 0 ||
+          links.length > 0 ||
+          behindTables(e, opts.basis, itemsBySha);
+        if (!wanted) continue;
+        const withhold =
+          opts.redact && isSourceRecord(e)
+            ? 'source record (sealed identity, custodian access): withheld under --redact'
+            : e.type === 'metadata extraction' && e.objects.some((o) => opts.withdrawn.has(o))
+              ? // A withdrawal hides what was extracted from the object (GPS, EXIF); the ledger keeps it.
+                'metadata extracted from a withdrawn object (GPS, EXIF): withheld'
+              : null;
+        if (withhold !== null) {
+          const action = e.details.action;
           out.withheldEntries.push({
             seq: e.seq,
-            reason: 'source record (sealed identity, custodian access): withheld under --redact',
-          });
-          continue;
-        }
-        if (e.type === 'metadata extraction' && e.objects.some((o) => opts.withdrawn.has(o))) {
-          // A withdrawal hides what was extracted from the object (GPS, EXIF); the ledger keeps it.
-          out.withheldEntries.push({
-            seq: e.seq,
-            reason: 'metadata extracted from a withdrawn object (GPS, EXIF): withheld',
+            reason: withhold,
+            leaf_hash: toHex(s.leafHash),
+            type: e.type,
+            action: typeof action === 'string' ? action : null,
           });
           continue;
         }
         await ledger.write(Buffer.concat([s.bytes, Buffer.from('\n')]));
         out.ledgerLines++;
+        if (proofs !== null) {
+          const proof = snapshot.ledger.inclusionProof(e.seq, size).map(toHex);
+          const line = canonicalBytes({ leaf_hash: toHex(s.leafHash), proof, seq: e.seq });
+          await proofs.write(Buffer.concat([line, Buffer.from('\n')]));
+        }
       }
     }
   } finally {
     await ledger.close();
+    await proofs?.close();
   }
   return out;
+}
+
+/**
+ * Whether an entry lies behind one of the bag's tables (LAYOUT.md, ledger.jsonl): the sample's
+ * frame, seed, manifest, assignments, submissions, reveals and adjudications; decisions and
+ * withdrawals naming a selected object; the cataloguing of the exported subjects, of the units
+ * they reference and of their numbering schemes.
+ */
+function behindTables(
+  e: LedgerEntry,
+  basis: TableBasis,
+  itemsBySha: Map<string, string[]>,
+): boolean {
+  const d = e.details;
+  if (e.type === 'examination') {
+    const id = typeof d.sample === 'string' ? d.sample : idOf(d.sample);
+    return id !== null && basis.samples.has(id);
+  }
+  if (e.type === 'decision' || e.type === 'withdrawal')
+    return e.objects.some((o) => itemsBySha.has(o) || basis.withdrawnObjects.has(o));
+  if (e.type !== 'cataloguing') return false;
+  const action = typeof d.action === 'string' ? d.action : '';
+  if (action.startsWith('subject.')) {
+    const ids = [idOf(d.subject), idOf(d.new_subject), ...stringsOf(d.merged)];
+    return ids.some((id) => id !== null && basis.subjects.has(id));
+  }
+  const named = action.startsWith('unit.')
+    ? { id: idOf(d.unit), in: basis.units }
+    : action === 'scheme.define'
+      ? { id: idOf(d.scheme), in: basis.schemes }
+      : null;
+  return named !== null && named.id !== null && named.in.has(named.id);
+}
+
+/** `{ "id": "…", … }` → the id, else null. */
+function idOf(v: JsonValue | undefined): string | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  return typeof v.id === 'string' ? v.id : null;
 }
 
 type Link = PremisEvent['linkingObjectIdentifier'][number];

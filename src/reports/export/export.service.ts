@@ -10,7 +10,12 @@ import {
   publish,
   removeStalePartials,
 } from './bag-writer.adapter.js';
-import { sinceProof, writeLedgerFiles } from './custody-files.js';
+import {
+  sinceProof,
+  writeLedgerFiles,
+  type TableBasis,
+  type WithheldEntry,
+} from './custody-files.js';
 import { copyPayload, type Substitution, type Withheld } from './payload.js';
 import { ExportError } from './errors.js';
 import { findReferenceFiles } from './reference-files.adapter.js';
@@ -34,7 +39,14 @@ export interface ExportOptions {
   out: string;
   redact: boolean;
   blurImages: boolean;
-  fullLedger: boolean;
+  /**
+   * Ship every ledger entry up to the checkpoint (the verifier then recomputes the signed root).
+   * Undefined: the default, which is the full ledger whenever the bag carries a sample (a
+   * `sample:` selection, or a non-empty samples.json), since only then are claims about the
+   * process verifiable as complete; otherwise the entries that touch the selection or lie behind
+   * a table, each with its inclusion proof.
+   */
+  fullLedger?: boolean;
   /** --since-checkpoint: an older signed checkpoint note someone already holds. */
   sinceCheckpoint?: string;
   organization?: string;
@@ -64,7 +76,9 @@ export interface ExportResult {
   substituted: Substitution[];
   withheld: Withheld[];
   /** Ledger entries left out of custody/ledger.jsonl by --redact (custody/withheld-entries.json). */
-  withheld_entries: { seq: number; reason: string }[];
+  withheld_entries: WithheldEntry[];
+  /** Whether custody/ledger.jsonl carries the full ledger (export.json full_ledger). */
+  full_ledger: boolean;
   tagmanifest_sha256: string;
   ledger_seq: number;
   /** The detached completeness receipt beside the bag (LAYOUT.md): `OUT.receipt.json`. */
@@ -220,9 +234,10 @@ async function buildBag(
   );
   opts.afterPayload?.();
   const [last] = await snapshot.ledger.read(size - 1, size);
+  const subjects = await subjectsTable(snapshot, exported);
   for (const t of [
     itemsTable(exported),
-    await subjectsTable(snapshot, exported),
+    subjects,
     await unitsTable(snapshot),
     await authenticityTable(snapshot, exported, last?.entry.time ?? ''),
   ]) {
@@ -237,10 +252,13 @@ async function buildBag(
     await bag.writeJson('data/tables/examinations.json', exam.examinations.json);
   }
   for (const st of exam.statistics) await bag.writeJson(`data/tables/${st.file}`, st.json);
+  const fullLedger =
+    opts.fullLedger ?? (exam.samples.length > 0 || opts.terms.some((t) => t.kind === 'sample'));
   const ledgerFiles = await writeLedgerFiles(snapshot, bag, exported, {
-    fullLedger: opts.fullLedger,
+    fullLedger,
     redact: opts.redact,
     withdrawn: new Set(withdrawnNow.keys()),
+    basis: tableBasis(exam.samples, subjects.json, withdrawn),
   });
   await bag.writeFile('custody/verifier-key.txt', `${snapshot.verifierKey}\n`);
   await bag.writeFile(
@@ -264,6 +282,7 @@ async function buildBag(
     selection: opts.selection,
     items: exported.length,
     redacted: opts.redact,
+    full_ledger: fullLedger,
   });
   const notes: string[] = [];
   const refs = findReferenceFiles();
@@ -289,7 +308,7 @@ async function buildBag(
     tagmanifest_sha256: tagmanifestSha256,
     items: exported.length,
     redacted: opts.redact,
-    full_ledger: opts.fullLedger,
+    full_ledger: fullLedger,
     since_tree_size: consistency?.old_size ?? null,
     substituted: substituted.map((s) => ({ item: s.item, preview_sha256: s.preview_sha256 })),
     withheld: withheld
@@ -310,9 +329,42 @@ async function buildBag(
       substituted,
       withheld,
       withheld_entries: ledgerFiles.withheldEntries,
+      full_ledger: fullLedger,
       tagmanifest_sha256: tagmanifestSha256,
       notes,
     },
+  };
+}
+
+/** What the tables rest on (custody-files.ts's TableBasis), from the tables as written. */
+function tableBasis(
+  samples: readonly unknown[],
+  subjectRows: unknown,
+  withdrawn: readonly { item: { sha256: string } }[],
+): TableBasis {
+  const ids = new Set<string>();
+  const units = new Set<string>();
+  const schemes = new Set<string>();
+  for (const r of Array.isArray(subjectRows) ? (subjectRows as Record<string, unknown>[]) : []) {
+    for (const [key, set] of [
+      ['subject_id', ids],
+      ['merged_into', ids],
+      ['unit_id', units],
+      ['scheme_id', schemes],
+    ] as const) {
+      const v = r[key];
+      if (typeof v === 'string') set.add(v);
+    }
+  }
+  const sampleIds = samples
+    .map((x) => (x as { id?: unknown }).id)
+    .filter((x): x is string => typeof x === 'string');
+  return {
+    samples: new Set(sampleIds),
+    subjects: ids,
+    units,
+    schemes,
+    withdrawnObjects: new Set(withdrawn.map((w) => w.item.sha256)),
   };
 }
 

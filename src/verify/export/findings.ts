@@ -16,6 +16,8 @@ export type ExportCode =
   | 'EXPORT_PROOF_MISSING' // an exported item without custody/proofs/<item-id>.json
   | 'EXPORT_PROOF_INVALID' // leaf hash or inclusion proof does not recompute the checkpoint root
   | 'EXPORT_ENTRY_MISMATCH' // the entry is not this item's ingestion, or its object is not the file
+  | 'EXPORT_ENTRY_UNPROVEN' // a custody/ledger.jsonl line no proof covers, or a full ledger that does not recompute the root
+  | 'EXPORT_PROCESS_INCOMPLETE' // warning: not the full ledger, so what is shown is authentic but not proven complete
   | 'EXPORT_RECEIPT_INVALID' // --receipt: not signed by the key, a proof fails, or its entry is not this bag's
   | 'EXPORT_SELECTION_INCOMPLETE'; // --receipt: the recorded items differ from the bag's, or a delivery's count
 
@@ -24,13 +26,15 @@ export type FindingCode = ExportCode | BagitCode;
 export interface ExportFinding {
   code: FindingCode;
   severity: 'error' | 'warning';
-  /** Which of the checks found it. */
+  /** Which check found it. */
   step: StepNumber;
   path?: string;
   message: string;
+  /** Where exactly, for scripts: e.g. {seq} of a ledger line, {line} of a malformed one. */
+  details?: Record<string, unknown>;
 }
 
-export type StepNumber = 1 | 2 | 3 | 4 | 5 | 8;
+export type StepNumber = 1 | 2 | 3 | 4 | 5 | 6 | 8;
 
 export interface StepReport {
   step: StepNumber;
@@ -46,6 +50,7 @@ export const STEP_NAMES: Readonly<Record<StepNumber, string>> = {
   3: 'checkpoint signature and bag-info',
   4: 'inclusion proofs (RFC 9162 §2.1.3.2)',
   5: 'evidence files against their ingestion entries',
+  6: 'ledger: every line of custody/ledger.jsonl proven',
   8: 'completeness: the export receipt (--receipt)',
 };
 
@@ -54,12 +59,16 @@ export class StepFindings {
   readonly findings: ExportFinding[] = [];
   constructor(readonly step: StepNumber) {}
 
-  error(code: FindingCode, message: string, path?: string): void {
-    this.findings.push({ code, severity: 'error', step: this.step, message, ...(path === undefined ? {} : { path }) });
+  error(code: FindingCode, message: string, path?: string, details?: Record<string, unknown>): void {
+    this.push(code, 'error', message, path, details);
   }
 
-  warn(code: FindingCode, message: string, path?: string): void {
-    this.findings.push({ code, severity: 'warning', step: this.step, message, ...(path === undefined ? {} : { path }) });
+  warn(code: FindingCode, message: string, path?: string, details?: Record<string, unknown>): void {
+    this.push(code, 'warning', message, path, details);
+  }
+
+  private push(code: FindingCode, severity: ExportFinding['severity'], message: string, path?: string, details?: Record<string, unknown>): void {
+    this.findings.push({ code, severity, step: this.step, message, ...(path === undefined ? {} : { path }), ...(details === undefined ? {} : { details }) });
   }
 
   get ok(): boolean {

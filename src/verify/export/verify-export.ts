@@ -1,14 +1,15 @@
 /**
- * The offline verifier of a Custody export bag: the five checks at the end of
+ * The offline verifier of a Custody export bag: the checks at the end of
  * src/reports/export/LAYOUT.md, in order, each reported as {step, ok, detail}. Pure: it reads the
  * bag through the BagSource port only.
  */
 import { validateBag, type BagSource } from '../bagit/index.js';
 import { checkCheckpoint, type CheckpointOptions, type KeySource } from './check-checkpoint.js';
-import { checkEvidence, checkProofs, type ProofInput } from './check-proofs.js';
+import { checkLedgerLines, type ProvenLedger } from './check-ledger.js';
+import { checkEvidence, checkProofs, type IngestionEntry, type ProofInput } from './check-proofs.js';
 import { checkReceipt } from './check-receipt.js';
 import { parsePinnedKey } from './keys.js';
-import { StepFindings, type ExportFinding, type StepReport } from './findings.js';
+import { StepFindings, type ExportFinding, type StepNumber, type StepReport } from './findings.js';
 import {
   parseExportJson,
   parseItemRow,
@@ -26,6 +27,8 @@ export interface ExportReport {
   steps: StepReport[];
   findings: ExportFinding[];
   keySource?: KeySource;
+  /** Check 6's result: the ledger lines and which are proven (for the process checks). */
+  ledger: ProvenLedger;
 }
 
 export interface VerifyExportOptions extends CheckpointOptions {
@@ -34,14 +37,14 @@ export interface VerifyExportOptions extends CheckpointOptions {
 }
 
 /**
- * Runs all five checks (a failed check does not stop the later ones: every finding is reported).
+ * Runs all the checks (a failed check does not stop the later ones: every finding is reported).
  *
  * @example
  *   const report = await verifyExport(await openBagDir('case-12'), { pinnedKey: parsePinnedKey(keyText) });
- *   report.steps.map((s) => s.ok) // [true, true, true, true, true]
+ *   report.steps.map((s) => s.ok) // [true, true, true, true, true, true]
  */
 export async function verifyExport(source: BagSource, options: VerifyExportOptions = {}): Promise<ExportReport> {
-  const s = [1, 2, 3, 4, 5].map((n) => new StepFindings(n as 1 | 2 | 3 | 4 | 5)) as [StepFindings, StepFindings, StepFindings, StepFindings, StepFindings];
+  const s = [1, 2, 3, 4, 5, 6].map((n) => new StepFindings(n as StepNumber)) as [StepFindings, StepFindings, StepFindings, StepFindings, StepFindings, StepFindings];
   const bag = await validateBag(source);
   // Check 1 is the bag's structure and completeness; digest mismatches belong to check 2.
   for (const e of bag.errors) (e.code === 'BAGIT_DIGEST_MISMATCH' ? s[1] : s[0]).error(e.code, e.message, e.path);
@@ -75,7 +78,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     if (typeof proof === 'string') s[3].error('EXPORT_PROOF_INVALID', proof, path);
     else proofs.push({ path, proof, entryBytes: await read(`custody/${proof.entry}`) });
   }
-  const proven = cp.checkpoint === undefined ? new Map() : checkProofs(cp.checkpoint, proofs, s[3]);
+  const proven = cp.checkpoint === undefined ? new Map<string, IngestionEntry>() : checkProofs(cp.checkpoint, proofs, s[3]);
   if (cp.checkpoint === undefined && proofs.length > 0) s[3].error('EXPORT_PROOF_INVALID', 'no readable checkpoint to check the proofs against');
 
   const rows = await readRows(read, s[4]);
@@ -96,12 +99,36 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[4],
   );
 
+  // Check 6: every ledger line proven (the entries check 4 proved count as proofs too).
+  const provenEntries = new Map<number, Uint8Array>();
+  for (const p of proofs) {
+    if (p.entryBytes !== undefined && proven.get(p.proof.item_id)?.seq === p.proof.seq) provenEntries.set(p.proof.seq, p.entryBytes);
+  }
+  // A file beyond the adapter's whole-read limit is a finding, not a crash (then nothing is proven).
+  const readLedgerFile = (path: string): Promise<Uint8Array | undefined> =>
+    read(path).catch((e: unknown) => {
+      s[5].error('EXPORT_LAYOUT_INVALID', `${path} cannot be read: ${(e as Error).message}`, path);
+      return new Uint8Array();
+    });
+  const lines = checkLedgerLines(
+    cp.checkpoint,
+    {
+      ledger: await readLedgerFile('custody/ledger.jsonl'),
+      ledgerProofs: await readLedgerFile('custody/ledger-proofs.jsonl'),
+      withheldEntries: await read('custody/withheld-entries.json'),
+      fullLedger: typeof exportJson === 'string' || typeof exportJson.full_ledger !== 'boolean' ? undefined : exportJson.full_ledger,
+      provenEntries,
+    },
+    s[5],
+  );
+
   const steps = [
     s[0].report(`BagIt ${bag.version ?? '?'}: complete, ${payload.length} payload files, Payload-Oxum agrees`),
     s[1].report(`${payload.length} payload and ${tagFiles.length} tag files match manifest-sha256.txt and tagmanifest-sha256.txt`),
     s[2].report(cp.detail),
     s[3].report(`${proven.size} of ${proofs.length} inclusion proofs recompute the checkpoint root`),
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
+    s[5].report(lines.detail),
   ];
   const findings = s.flatMap((x) => x.findings);
   if (options.receipt !== undefined) {
@@ -124,7 +151,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     steps.push(s8.report(detail));
     findings.push(...s8.findings);
   }
-  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource };
+  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource, ledger: lines.ledger };
 }
 
 function keyOrUndefined(bytes: Uint8Array) {
