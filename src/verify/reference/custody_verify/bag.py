@@ -48,7 +48,8 @@ class Report:
         self.say("  " + text)
 
     def add(self, code, message, path=None, severity="error", **details):
-        self.findings.append({"code": code, "severity": severity, "message": message, "path": path, "details": details})
+        step = self._open["step"] if self._open is not None else None
+        self.findings.append({"code": code, "severity": severity, "message": message, "path": path, "details": details, "step": step})
         self.say("  %s %s: %s" % ("FAIL" if severity == "error" else "WARN", code, message))
 
     def errors(self):

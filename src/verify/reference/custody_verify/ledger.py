@@ -127,16 +127,18 @@ def check_ledger(bag, report, cp):
             return p.get("leaf_hash") == leaf.hex() and verify_inclusion(seq, cp.size, leaf, hashes, cp.root)
         return None
 
-    full = export.get("full_ledger") is True
+    leaves = {seq: leaf_hash(line) for seq, line, _e in lines}
+    for w in withheld:
+        try:
+            leaves.setdefault(w["seq"], bytes.fromhex(w["leaf_hash"]))
+        except (KeyError, TypeError, ValueError):
+            pass  # an older bag without leaf hashes: the root cannot be recomputed
+    complete = sorted(leaves) == list(range(cp.size))
+    # A full ledger as export.json says; a bag from before that field counts as full when its
+    # lines cover the whole tree (the root decides either way).
+    full = export.get("full_ledger") is True or ("full_ledger" not in export and complete)
     ledger.full = full
     if full:
-        leaves = {seq: leaf_hash(line) for seq, line, _e in lines}
-        for w in withheld:
-            try:
-                leaves.setdefault(w["seq"], bytes.fromhex(w["leaf_hash"]))
-            except (KeyError, TypeError, ValueError):
-                pass  # an older bag without leaf hashes: the root cannot be recomputed
-        complete = sorted(leaves) == list(range(cp.size))
         if complete and merkle_root([leaves[i] for i in range(cp.size)]) == cp.root:
             ledger.proven = set(ledger.lines)
             report.detail("the %d lines and %d withheld leaf hashes recompute the signed root: the ledger is complete up to "
