@@ -44,6 +44,7 @@ def parse_args(argv):
     p.add_argument("--receipt", metavar="FILE", help="the detached completeness receipt written beside the bag (check 8)")
     p.add_argument("--explain", metavar="PATH#POINTER", help="one value, e.g. 'data/tables/items.json#/0/size': "
                    "the bag's value, the value derived from the ledger, and the entries it rests on")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object instead of text")
     return p.parse_args(argv)
 
 
@@ -60,7 +61,7 @@ def main(argv=None):
         except OSError as e:
             print("verify_bag.py: cannot read the key file: %s" % e, file=sys.stderr)
             return 2
-    report = bagmod.Report(quiet=args.explain is not None)
+    report = bagmod.Report(quiet=args.explain is not None or args.json)
     bag = bagmod.Bag(args.bag)
     try:
         bagmod.check_bagit(bag, report)
@@ -80,12 +81,26 @@ def main(argv=None):
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
         report.add("EXPORT_LAYOUT_INVALID", "the bag cannot be read as LAYOUT.md describes: %s: %s" % (type(e).__name__, e))
         report.finish()
-        return verdict(report, [], [], None)
+        return as_json(report, [], None) if args.json else verdict(report, [], [], None)
     report.finish()
     if args.explain is not None:
         from custody_verify.explain import explain
         return explain(bag, args.explain, derivation, derived, ledger)
+    if args.json:
+        return as_json(report, not_covered, ledger)
     return verdict(report, rows, not_covered, ledger)
+
+
+def as_json(report, not_covered, ledger):
+    """--json: {valid, full_ledger, steps:[{step, ok, detail}], findings:[{code, severity, message, path, details}], notCovered}."""
+    import json
+    valid = not report.errors()
+    out = {"valid": valid, "full_ledger": None if ledger is None else ledger.full,
+           "steps": [{"step": s["step"], "ok": s["ok"], "detail": s["detail"]} for s in report.steps],
+           "findings": [{k: f[k] for k in ("code", "severity", "message", "path", "details", "step")} for f in report.findings],
+           "notCovered": not_covered}
+    print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+    return 0 if valid else 1
 
 
 def verdict(report, rows, not_covered, ledger):
