@@ -271,7 +271,8 @@ class Derivation:
 
     def statistics(self, sid):
         """The computed part of statistics-<sid>.json, by stats.recompute (contract section 4)."""
-        sample = dict(self.sample_row(sid), codebook_definition=self.codebook(sid)["definition"])
+        row = self.sample_row(sid)
+        sample = dict(row, codebook=dict(row["codebook"], definition=self.codebook(sid)["definition"]))
         cases = []
         for o in self.outcomes(sid):
             subj = self.subject_for_case(sid, o["case"])
