@@ -312,7 +312,7 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
     const rows = JSON.parse(await readFile(join(bag, 'data/tables/items.json'), 'utf8')) as { size: number; ingestion_seq: number }[];
     const r = py(bag, '--key', pinned, '--explain', 'data/tables/items.json#/0/size');
     expect(r.status, r.stdout).toBe(0);
-    expect(r.stdout).toContain(`in the bag:            ${rows[0]?.size}`);
+    expect(r.stdout).toContain(`in the bag:              ${rows[0]?.size}`);
     expect(r.stdout).toContain(`derived from the ledger: ${rows[0]?.size}`);
     expect(r.stdout).toContain('they agree');
     expect(r.stdout).toMatch(new RegExp(`seq ${rows[0]?.ingestion_seq}  ingestion\\b`));

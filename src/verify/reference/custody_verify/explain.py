@@ -56,7 +56,7 @@ def explain(bag, target, derivation, derived, ledger, out=print):
         want = None
     agrees = tables.same(value, want)
     out("%s#%s" % (path, pointer))
-    out("  in the bag:            %s" % json.dumps(value, ensure_ascii=False))
+    out("  in the bag:              %s" % json.dumps(value, ensure_ascii=False))
     out("  derived from the ledger: %s" % json.dumps(want, ensure_ascii=False))
     out("  %s" % ("they agree" if agrees else "they DISAGREE: the table is not what the ledger entries give"))
     unproven = [s for s in seqs if s not in ledger.proven]
