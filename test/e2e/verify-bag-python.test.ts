@@ -9,6 +9,7 @@ import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decideFromTruth, examinerForm, SCHEME, UNITS, worldSubjects, type WorldSubject } from '../../src/demo/examination-world.js';
+import { hashLeaf, MerkleTree, toHex } from '../../src/core/index.js';
 import { custodyIn } from '../support/archive-fixtures.js';
 import { resealBag } from '../support/export-bag.fixture.js';
 import { REPO_ROOT } from '../support/cli.js';
@@ -190,6 +191,36 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
     expect(py(dir, '--key', pinned).stdout).toMatch(/Process: NOT VERIFIED \(EXPORT_ENTRY_UNPROVEN/);
     const ts = await tsReport(dir);
     if (ts.steps.some((s) => s.step === 6)) expect(errorCodes(ts)).toContain('EXPORT_ENTRY_UNPROVEN');
+  });
+
+  /** The bag as a non-full-ledger export ships it: full_ledger false and one proof per line. */
+  const perLineProofs = async (dir: string, skipSeq: number | null = null) => {
+    const lines = (await readFile(join(dir, 'custody/ledger.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    const tree = new MerkleTree(lines.map((l) => hashLeaf(Buffer.from(l))));
+    const proofs = lines
+      .map((l, seq) => ({ leaf_hash: toHex(hashLeaf(Buffer.from(l))), proof: tree.inclusionProof(seq, tree.size).map(toHex), seq }))
+      .map((p) => (p.seq === skipSeq ? { ...p, proof: [] } : p));
+    await writeFile(join(dir, 'custody/ledger-proofs.jsonl'), proofs.map((p) => `${JSON.stringify(p)}\n`).join(''));
+    await editJson(dir, 'custody/export.json', (e: { full_ledger: boolean }) => {
+      e.full_ledger = false;
+    });
+  };
+
+  it('without the full ledger, each line proven by its own proof: verified, but EXPORT_PROCESS_INCOMPLETE says it may not be complete', async () => {
+    const dir = await tampered('per-line', (d) => perLineProofs(d));
+    const { status, report } = pyJson(dir);
+    expect(status).toBe(0);
+    expect(report.full_ledger).toBe(false);
+    expect(report.findings.map((f) => [f.code, f.severity, f.step])).toEqual([['EXPORT_PROCESS_INCOMPLETE', 'warning', 6]]);
+    expect(report.findings[0]?.message).toMatch(/not that nothing was left out/);
+    expect(py(dir, '--key', pinned).stdout).toContain('Process: NOT VERIFIED AS COMPLETE (EXPORT_PROCESS_INCOMPLETE)');
+  });
+
+  it('without the full ledger, a line whose proof does not lead to the root: EXPORT_ENTRY_UNPROVEN naming its seq', async () => {
+    const dir = await tampered('per-line-unproven', (d) => perLineProofs(d, 0)); // entry 0 (creation): no item proof stands in for it
+    const { status, report } = pyJson(dir);
+    expect(status).toBe(1);
+    expect(report.findings.filter((f) => f.code === 'EXPORT_ENTRY_UNPROVEN').map((f) => f.details)).toEqual([{ seq: 0 }]);
   });
 
   it('the items table edited (data/tables/items.json, manifests recomputed): EXPORT_TABLE_MISMATCH naming table, row and column', async () => {

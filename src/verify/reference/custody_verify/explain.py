@@ -43,8 +43,6 @@ def explain(bag, target, derivation, derived, ledger, out=print):
             else:
                 key = key_of(doc[int(tokens[0])])
             want = resolve(derived[json_path][key], "/" + "/".join(tokens[1:])) if key in derived[json_path] else None
-            if kind == "samples" and len(tokens) > 1 and tokens[1] == "members":
-                want = resolve(derived[json_path][key], "/" + "/".join(tokens[1:]))
             if path.endswith(".csv") and len(tokens) == 2:
                 want = ";".join(want) if isinstance(want, list) else tables.csv_cell(want)
             seqs = derivation.rests_on.get((kind, key), [])

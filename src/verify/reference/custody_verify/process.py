@@ -53,7 +53,7 @@ def check_process(bag, report, ledger):
         elif tables.stats is None:
             not_covered.append(path + " (this verifier lacks custody_verify/stats.py)")
         else:
-            derived[path] = check_statistics(bag, report, d, sid, path, ledger)
+            derived[path] = check_statistics(bag, report, d, sid, path)
     for path in bag.files:
         if path.startswith(T + "statistics-") and path not in derived and not any(n.startswith(path) for n in not_covered):
             report.add("EXPORT_TABLE_MISMATCH", "%s is the statistics of no exported sample" % path, path,
@@ -207,7 +207,7 @@ def check_commitments(report, d, sample_ids):
     report.detail("%d revealed answers checked against their commitments" % count)
 
 
-def check_statistics(bag, report, d, sid, path, ledger):
+def check_statistics(bag, report, d, sid, path):
     """The statistics recomputed from the final answers (stats.py), and the document's other fields."""
     doc = bag.json(path)
     derived = d.statistics(sid)

@@ -14,13 +14,10 @@ The rules come from LAYOUT.md, src/examination/sampling/PROCEDURE.md and the REA
   the adjudicator's (`examination.adjudicate`) or, when the examiners agree, their common answer.
 - statistics-<sample>.json: recomputed from the final answers by stats.py.
 """
-import csv
 import hashlib
-import io
 import re
 
 from .bag import jcs
-from .sampling import redraw
 
 try:  # written alongside; until it is there, the statistics are listed as not covered
     from . import stats
