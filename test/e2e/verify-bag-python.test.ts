@@ -223,6 +223,29 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
     expect(report.findings.filter((f) => f.code === 'EXPORT_ENTRY_UNPROVEN').map((f) => f.details)).toEqual([{ seq: 0 }]);
   });
 
+  /** Takes the line of `seq` out of ledger.jsonl and lists it in withheld-entries.json, as --redact does. */
+  const withhold = async (dir: string, seq: number, leafHash?: string) => {
+    const path = join(dir, 'custody/ledger.jsonl');
+    const lines = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+    const i = lines.findIndex((l) => (JSON.parse(l) as { seq: number }).seq === seq);
+    const line = lines[i] ?? '';
+    const entry = JSON.parse(line) as { type: string; details: { action?: unknown } };
+    lines.splice(i, 1);
+    await writeFile(path, lines.map((l) => `${l}\n`).join(''));
+    const withheld = [{ seq, reason: 'source record', leaf_hash: leafHash ?? toHex(hashLeaf(Buffer.from(line))), type: entry.type, action: typeof entry.details.action === 'string' ? entry.details.action : null }];
+    await writeFile(join(dir, 'custody/withheld-entries.json'), `${JSON.stringify(withheld, null, 2)}\n`);
+  };
+
+  it('a withheld entry listed with its leaf hash: the full ledger still recomputes the root; a wrong leaf hash does not', async () => {
+    const dir = await tampered('withheld', (d) => withhold(d, 1));
+    const { status, report } = pyJson(dir);
+    expect(report.findings).toEqual([]);
+    expect(status).toBe(0);
+    expect(report.notCovered.join('\n')).toMatch(/withheld-entries\.json \(each withheld entry's stated type and action\)/);
+    const wrong = await tampered('withheld-wrong', (d) => withhold(d, 1, '00'.repeat(32)));
+    expect(errorCodes(pyJson(wrong).report)).toEqual(['EXPORT_ENTRY_UNPROVEN']);
+  });
+
   it('the items table edited (data/tables/items.json, manifests recomputed): EXPORT_TABLE_MISMATCH naming table, row and column', async () => {
     let itemId = '';
     let size = 0;
