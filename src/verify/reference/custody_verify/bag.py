@@ -67,6 +67,7 @@ class Bag:
         self.root = os.path.abspath(root)
         self.files = self._all_files()
         self._json = {}
+        self._sha256 = {}
 
     def _all_files(self):
         out = []
@@ -94,11 +95,14 @@ class Bag:
         return self._json[path]
 
     def sha256(self, path):
-        h = hashlib.sha256()
-        with open(os.path.join(self.root, path), "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        return h.hexdigest()
+        """The file's SHA-256, read once (checks 2 and 5 both need it)."""
+        if path not in self._sha256:
+            h = hashlib.sha256()
+            with open(os.path.join(self.root, path), "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+            self._sha256[path] = h.hexdigest()
+        return self._sha256[path]
 
     def bag_info(self):
         info = {}
