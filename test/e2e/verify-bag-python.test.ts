@@ -123,13 +123,16 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
       await writeFile(join(base, 'adjudication.json'), JSON.stringify(batch));
       await ok('adjudicator-c', 'adjudicate', 'main', '--batch', join(base, 'adjudication.json'));
     }
+    // An examiner's decision on two photographs of the sample: decisions.json then has a row.
+    const itemOf = (c: string) => items[(bySubject.get(c) as WorldSubject).index]?.id ?? '';
+    await ok('reviewer', 'decide', itemOf(drawn.members[0] ?? ''), itemOf(drawn.members[1] ?? ''), '--different', '--note', 'two people');
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, await ok('reader', 'key', '--public'));
     bag = join(base, 'bag');
     await ok('prosecutor', 'export', '--select', 'sample:main', '--full-ledger', '--out', bag, '--json');
   }, 240_000);
 
-  it('passes every check on the clean bag with the pinned key: evidence and process verified (full ledger)', () => {
+  it('passes every check on the clean bag with the pinned key: evidence and process verified (full ledger)', async () => {
     const { status, report } = pyJson(bag);
     expect(report.findings).toEqual([]);
     expect(report.steps.map((s) => [s.step, s.ok])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, true], [6, true], [7, true]]);
@@ -143,6 +146,8 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
     expect(text.stdout).toContain('not covered by the signature');
     expect(report.notCovered).toContain('data/tables/units.json');
     expect(report.notCovered).not.toContain('data/tables/items.json');
+    expect(report.notCovered).not.toContain('data/tables/decisions.json');
+    expect(JSON.parse(await readFile(join(bag, 'data/tables/decisions.json'), 'utf8'))).toHaveLength(1);
     // Nothing written inside the bag (no __pycache__, no temporary key file).
     expect(existsSync(join(bag, 'custody_verify', '__pycache__'))).toBe(false);
   });
@@ -333,6 +338,20 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
     expect(errorCodes(report)).toEqual(['EXPORT_TABLE_MISMATCH']);
     expect(report.findings[0]?.details).toMatchObject({ table: 'data/tables/examinations.json', row: key, column: 'sex' });
     await expectParity(dir, 'EXPORT_TABLE_MISMATCH');
+  });
+
+  it('an examiner\'s decision edited (data/tables/decisions.json): EXPORT_TABLE_MISMATCH on its row (the seq) and column', async () => {
+    let seq = 0;
+    const dir = await tampered('decisions', (d) =>
+      editJson(d, 'data/tables/decisions.json', (rows: { seq: number; decision: string }[]) => {
+        const row = rows[0] as { seq: number; decision: string };
+        seq = row.seq;
+        row.decision = 'same-subject';
+      }),
+    );
+    const { report } = pyJson(dir);
+    expect(errorCodes(report)).toEqual(['EXPORT_TABLE_MISMATCH']);
+    expect(report.findings[0]?.details).toMatchObject({ table: 'data/tables/decisions.json', row: seq, column: 'decision', bag: 'same-subject' });
   });
 
   it.skipIf(!STATS_PY)('the statistics table edited (a proportion, manifests recomputed): EXPORT_TABLE_MISMATCH at its pointer', async () => {

@@ -11,6 +11,7 @@ from .process import T, resolve
 ROW_KEYS = {T + "items.json": ("items", lambda r: r.get("item_id")),
             T + "subjects.json": ("subjects", lambda r: r.get("subject_id")),
             T + "samples.json": ("samples", lambda r: r.get("id")),
+            T + "decisions.json": ("decisions", lambda r: r.get("seq")),
             T + "examinations.json": ("examinations", lambda r: "%s/%s/%s" % (r.get("sample"), r.get("case"), r.get("examiner")))}
 
 

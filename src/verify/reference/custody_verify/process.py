@@ -28,6 +28,11 @@ def check_process(bag, report, ledger):
         derived[T + "subjects.json"] = compare_rows(report, T + "subjects.json", bag_subjects, "subject_id", subjects, tables.SUBJECT_COLUMNS)
         compare_csv(bag, report, T + "subjects.csv", "subject_id", tables.SUBJECT_COLUMNS, bag_subjects, subjects)
 
+    decisions = d.decisions({r["sha256"] for r in items.values()})
+    if bag.has(T + "decisions.json") or decisions:
+        derived[T + "decisions.json"] = compare_rows(report, T + "decisions.json", bag.json(T + "decisions.json", []), "seq",
+                                                     decisions, ["seq", "subject", "objects", "decision", "note", "actor", "time"])
+
     sample_ids = d.sample_ids()
     check_samples(bag, report, d, sample_ids, derived)
     check_commitments(report, d, sample_ids)

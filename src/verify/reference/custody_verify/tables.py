@@ -12,6 +12,7 @@ The rules come from LAYOUT.md, src/examination/sampling/PROCEDURE.md and the REA
 - examinations: one row per submission (`examination.submit`), with the revealed answer once every
   assigned examiner's answer is revealed (`examination.reveal`), then the case's final answer:
   the adjudicator's (`examination.adjudicate`) or, when the examiners agree, their common answer.
+- decisions.json: the `decision` entries that name an exported object.
 - statistics-<sample>.json: recomputed from the final answers by stats.py.
 """
 import hashlib
@@ -213,6 +214,17 @@ class Derivation:
             if sid in self.subjects:
                 rows[sid] = dict(self.subjects[sid], items=linked[sid])
                 self.rests_on[("subjects", sid)] = sorted(self.subject_seqs.get(sid, []))
+        return rows
+
+    def decisions(self, objects):
+        """Examiners' `decision` entries that name one of the exported objects (by SHA-256), by seq."""
+        rows = {}
+        for e in self.entries:
+            if e.get("type") == "decision" and set(e.get("objects", [])) & set(objects):
+                d = e["details"]
+                rows[e["seq"]] = {"seq": e["seq"], "subject": d.get("subject"), "objects": e.get("objects"),
+                                  "decision": d.get("decision"), "note": d.get("note"), "actor": e.get("actor"), "time": e.get("time")}
+                self.rests_on[("decisions", e["seq"])] = [e["seq"]]
         return rows
 
     def sample_ids(self):
