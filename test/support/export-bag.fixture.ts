@@ -2,7 +2,7 @@
 // core/ only: a real RFC 9162 tree over canonical ledger entries and a real Ed25519-signed
 // checkpoint. The verifier is tested against it; the exporter can diff its own output with it.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   canonicalBytes,
@@ -15,9 +15,9 @@ import {
   toHex,
 } from '../../src/core/index.js';
 import { formatCsv } from '../../src/core/csv.js';
+import { findReferenceFiles } from '../../src/reports/export/reference-files.adapter.js';
 import { REPO_ROOT } from './cli.js';
 
-export const REFERENCE_FILES = ['VERIFY.md', 'verify_bag.py', 'verify.sh'] as const;
 const REFERENCE_DIR = join(REPO_ROOT, 'src', 'verify', 'reference');
 
 export interface FixtureItem {
@@ -78,7 +78,7 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
   const items = opts.items ?? DEFAULT_ITEMS;
   const entry = (seq: number, type: string, ids: string[], objects: string[], details: Record<string, unknown>) =>
     canonicalBytes({ seq, time: TIME, actor: 'intake-officer', type, items: ids, objects, details });
-  const entries: Buffer[] = [entry(0, 'creation', [], [], { origin }), entry(1, 'ingestion start', [], [], { delivery_id: 'D1' })];
+  const entries: Buffer[] = [entry(0, 'creation', [], [], { origin }), entry(1, 'ingestion start', [], [], { delivery: 'D1', source: 'KESTREL' })];
   const exported: FixtureBag['items'] = [];
   const rows: Record<string, string | number | null>[] = [];
   const files = new Map<string, Buffer>();
@@ -86,7 +86,7 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
     const itemId = ITEM_IDS[i] ?? `01HZX3K7Q8R9S0T1V2W3X4Y6${String(i).padStart(2, '0')}`;
     const digest = toHex(sha256(item.bytes));
     const seq = entries.length;
-    entries.push(entry(seq, 'ingestion', [itemId], [digest], { original_path: item.name, size: item.bytes.length, delivery_id: 'D1' }));
+    entries.push(entry(seq, 'ingestion', [itemId], [digest], { delivery: 'D1', path: item.name, path_raw_hex: Buffer.from(item.name).toString('hex'), size: item.bytes.length, media_type: 'application/octet-stream' }));
     const safe = item.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
     const bagPath = item.redact === true ? `data/previews/${itemId}.webp` : `data/items/${itemId}-${safe}`;
     files.set(bagPath, item.redact === true ? Buffer.from(`RIFF blurred preview of ${itemId}`) : item.bytes);
@@ -97,7 +97,7 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
       source_codename: 'KESTREL', ingestion_seq: seq, withheld: item.redact === true ? 'identifies a witness' : null,
     });
   });
-  entries.push(entry(entries.length, 'ingestion end', [], [], { delivery_id: 'D1', items: items.length }));
+  entries.push(entry(entries.length, 'ingestion end', [], [], { delivery: 'D1', items: items.length }));
   entries.push(entry(entries.length, 'metadata extraction', [ITEM_IDS[0] ?? ''], [exported[0]?.sha256 ?? ''], {}));
   const tree = new MerkleTree(entries.map((e) => hashLeaf(e)));
   const signer = createEd25519Signer(origin, keys.privateKey);
@@ -159,7 +159,7 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
     files.set('custody/consistency.json', json({ old_size: opts.sinceSize, old_root: toHex(tree.root(opts.sinceSize)), new_size: size, new_root: root, proof }));
   }
   for (const [path, bytes] of files) await put(dir, path, bytes);
-  for (const name of REFERENCE_FILES) await copyFile(join(REFERENCE_DIR, name), join(dir, name));
+  for (const ref of findReferenceFiles(REFERENCE_DIR).found) await put(dir, ref.name, await readFile(ref.path));
   await writeFile(join(dir, 'bagit.txt'), 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
   const info = [
     'Source-Organization: Office of the Prosecutor (test)', 'Bagging-Date: 2025-03-02', 'Payload-Oxum: 0.0',

@@ -35,16 +35,34 @@ describe('reference verifier files', () => {
         { name: 'VERIFY.md', path: join(dir, 'VERIFY.md') },
         { name: 'verify.sh', path: join(dir, 'verify.sh') },
       ],
-      missing: ['verify_bag.py'],
+      missing: ['verify_bag.py', 'custody_verify/__init__.py'],
     });
-    expect(findReferenceFiles(null).missing).toEqual([...REFERENCE_FILES]);
+    expect(findReferenceFiles(null).missing).toEqual([...REFERENCE_FILES, 'custody_verify/__init__.py']);
+  });
+
+  it('carries every module of the custody_verify package, and nothing else from it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'custody-ref-'));
+    dirs.push(dir);
+    for (const f of REFERENCE_FILES) await writeFile(join(dir, f), 'placeholder');
+    await mkdir(join(dir, 'custody_verify', '__pycache__'), { recursive: true });
+    for (const f of ['__init__.py', 'stats.py', 'bag.py', 'notes.txt', '__pycache__/bag.cpython-312.pyc'])
+      await writeFile(join(dir, 'custody_verify', f), 'placeholder');
+    const { found, missing } = findReferenceFiles(dir);
+    expect(missing).toEqual([]);
+    expect(found.map((f) => f.name)).toEqual([
+      ...REFERENCE_FILES,
+      'custody_verify/__init__.py',
+      'custody_verify/bag.py',
+      'custody_verify/stats.py',
+    ]);
   });
 
   const real = referenceDir();
   it.skipIf(real === null || !existsSync(join(real, 'verify_bag.py')))(
-    'finds all three in this repository',
+    'finds all three and the custody_verify package in this repository',
     () => {
       expect(findReferenceFiles().missing).toEqual([]);
+      expect(findReferenceFiles().found.map((f) => f.name)).toContain('custody_verify/tables.py');
     },
   );
 });

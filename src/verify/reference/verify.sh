@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The steps of VERIFY.md as a plain script: sha256sum, openssl, python3. Run it from anywhere:
+# The steps of VERIFY.md as a plain script: sha256sum, openssl, then python3 verify_bag.py for the
+# proofs, the ledger and the process (checks 4-7). Run it from anywhere:
 #   bash verify.sh [PINNED_KEY_FILE]
 # PINNED_KEY_FILE is the archive's verifier key obtained independently of this bag (a one-line
 # verifier key, or an Ed25519 public key in PEM). Without it, the script can only say that the
@@ -45,8 +46,12 @@ fi
 openssl pkeyutl -verify -pubin -inkey "$key" -rawin \
   -in custody/checkpoint.body -sigfile custody/checkpoint.sig || bad "the checkpoint signature does not verify"
 
-step "1-5. Bag structure, checkpoint files, inclusion proofs and evidence files (python3)"
-python3 verify_bag.py . || bad "verify_bag.py found problems"
+step "1-7. Every check again, then the ledger lines and the process: tables, sample, commitments, statistics (python3)"
+if [ $# -ge 1 ]; then
+  python3 verify_bag.py . --key "$pinned" || bad "verify_bag.py found problems"
+else
+  python3 verify_bag.py . || bad "verify_bag.py found problems"
+fi
 
 echo
 if [ "$failed" -ne 0 ]; then echo "NOT VERIFIED"; exit 1; fi
