@@ -1,11 +1,13 @@
 // Builds the report model from what was gathered: pure, so the same input gives the same model,
 // and so the same HTML, byte for byte (only `generated` differs between two runs).
 import { INDICATOR_DOCS } from '../../analysis/indicators/index.js';
+import { bagLocator, statisticsFile, type ReportBag } from './bag.js';
 import { CiteContext, table } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
 import type { ReportInput } from './input.js';
 import type { Block, ReportModel, ReportTemplate, Section } from './model.js';
 import { authenticitySection, catalogueSection, collectionSection } from './sections-collection.js';
+import { bagScope, needsTheArchive } from './scope.js';
 import { findingsSection, methodologySection } from './sections-statistics.js';
 
 export interface BuildOptions {
@@ -13,31 +15,47 @@ export interface BuildOptions {
   /** RFC 3339; printed on the one line that is allowed to differ between runs. */
   readonly generatedAt: string;
   readonly codeVersion: string;
+  /** `report --bag`: the bag the report is drawn at (its checkpoint already checked against the archive). */
+  readonly bag?: ReportBag | null;
 }
 
 export function buildReportModel(input: ReportInput, opts: BuildOptions): ReportModel {
-  const c = new CiteContext(input.checkpoint.size);
+  const bag = opts.bag ?? null;
+  const size = input.checkpoint.size;
+  const c = new CiteContext(
+    size,
+    bag === null ? undefined : bagLocator(bag, size, input.statistics, input.exhibits),
+  );
+  // With --bag, the sections built from the whole collection say so (scope.ts); the others'
+  // figures are footnoted with their place in the bag.
+  const archiveOnly = (s: Section): Section => (bag === null ? s : needsTheArchive(s, bag.dir));
   // Sections are built in reading order, so footnotes are numbered in order of appearance.
-  const sections: Section[] = [coverSection(c, input)];
+  const sections: Section[] = [coverSection(c, input, bag)];
   const collection = collectionSection(c, input, opts.template);
   sections.push(
-    collection.section,
-    integritySection(c, input),
-    authenticitySection(c, input, opts.template),
+    archiveOnly(collection.section),
+    archiveOnly(integritySection(c, input)),
+    archiveOnly(authenticitySection(c, input, opts.template)),
   );
   const catalogue = catalogueSection(c, input);
-  sections.push(catalogue.section);
-  if (opts.template === 'tribunal') sections.push(methodologySection(c, input.statistics, input.unitChanges));
-  const findings = findingsSection(c, input.statistics);
-  sections.push(findings.section);
+  sections.push(archiveOnly(catalogue.section));
+  const inBag = (s: (typeof input.statistics)[number]) => statisticsFile(bag, s);
   if (opts.template === 'tribunal')
-    sections.push(exhibitsSection(c, input), appendixSection(input));
+    sections.push(bagScope(methodologySection(c, input.statistics, input.unitChanges), bag, input.statistics, inBag));
+  const findings = findingsSection(c, input.statistics);
+  sections.push(bagScope(findings.section, bag, input.statistics, inBag));
+  if (opts.template === 'tribunal') {
+    const exhibits = exhibitsSection(c, input);
+    const outside = input.exhibits.filter((e) => bag !== null && !bag.items.has(e.item));
+    sections.push(outside.length === 0 ? exhibits : needsTheArchive(exhibits, bag?.dir ?? '', outside.map((e) => e.item)), appendixSection(input));
+  }
   return {
     template: opts.template,
     title: opts.template === 'tribunal' ? 'Evidence report' : 'Summary report',
     subtitle: `${input.archive.origin} at checkpoint ${input.checkpoint.size}`,
     generated: { at: opts.generatedAt, codeVersion: opts.codeVersion },
     checkpointSize: input.checkpoint.size,
+    ...(bag === null ? {} : { bagDir: bag.dir }),
     sections,
     footnotes: c.notes.list(),
     charts: {
@@ -48,34 +66,78 @@ export function buildReportModel(input: ReportInput, opts: BuildOptions): Report
   };
 }
 
-function coverSection(c: CiteContext, input: ReportInput): Section {
+function coverSection(c: CiteContext, input: ReportInput, bag: ReportBag | null): Section {
   const q = c.at('checkpoint');
   const cp = input.checkpoint;
-  return {
-    id: 'cover',
-    title: 'Archive and checkpoint',
-    blocks: [
-      {
-        kind: 'list',
-        items: [
-          ['Archive origin: ', { text: input.archive.origin, mono: true }],
-          ['Archive id: ', { text: input.archive.id, mono: true }],
-          ['Checkpoint tree size (ledger entries): ', c.value(q, '/size', cp.size)],
-          ['Merkle root (RFC 9162): ', c.mono(q, '/root', cp.root)],
-          ['Last entry at the checkpoint: ', cp.lastEntryTime],
+  // The note's third line is the root in base64 (C2SP tlog-checkpoint); custody prints it in hex.
+  const base64 = cp.note.split('\n')[2] ?? '';
+  const same = Buffer.from(base64, 'base64').toString('hex') === cp.root;
+  const blocks: Block[] = [
+    {
+      kind: 'list',
+      items: [
+        ['Archive origin: ', { text: input.archive.origin, mono: true }],
+        ['Archive id: ', { text: input.archive.id, mono: true }],
+        [
+          'Checkpoint: tree size ',
+          c.value(q, '/size', cp.size),
+          ' (the first ',
+          String(cp.size),
+          ' ledger entries), ',
+          cp.signed
+            ? 'signed with the archive key (the signature and the root were checked when this report was generated)'
+            : { text: 'whose signature or root does NOT verify with the archive key', strong: true },
+          '; its last entry is dated ',
+          cp.lastEntryTime,
+          '.',
         ],
-      },
-      {
-        kind: 'p',
-        parts: [
-          'Every figure below is as of this checkpoint, and each footnote names the command that reproduces it. The checkpoint, as signed with the archive key (a C2SP signed note',
-          { text: '', note: c.notes.cite(q, '/note', cp.note) },
-          '):',
-        ],
-      },
-      { kind: 'pre', text: cp.note },
-    ],
-  };
+      ],
+    },
+    table(
+      'Merkle root of the ledger at the checkpoint (RFC 9162), written two ways',
+      [
+        ['Hexadecimal (as custody prints it)', 'text'],
+        ['Base64 (line 3 of the signed note)', 'text'],
+      ],
+      [[c.mono(q, '/root', cp.root), { text: base64, mono: true }]],
+      '',
+    ),
+    {
+      kind: 'p',
+      ...(same ? {} : { style: 'warning' as const }),
+      parts: same
+        ? [
+            'The two are the same 32 bytes: the signed note writes the root in base64, custody in hexadecimal. To see it, run ',
+            { text: `printf %s ${base64} | base64 -d | od -An -tx1 | tr -d ' \\n'`, mono: true },
+            ', which prints the hexadecimal form.',
+          ]
+        : ['The base64 root of the note below does not decode to the hexadecimal root above.'],
+    },
+  ];
+  if (bag !== null) {
+    blocks.push({
+      kind: 'p',
+      parts: [
+        'This report is drawn at the checkpoint of the export bag ',
+        { text: bag.dir, mono: true },
+        ' (its ',
+        { text: 'custody/checkpoint.txt', mono: true },
+        `). Before drawing it, that checkpoint was checked against the archive: the same origin, a signature by the archive key, and a root equal to the archive ledger's own root at tree size ${cp.size}.`,
+      ],
+    });
+  }
+  blocks.push(
+    {
+      kind: 'p',
+      parts: [
+        'Every figure below is as of this checkpoint, and each footnote names the command that reproduces it. The checkpoint, as signed with the archive key (a C2SP signed note',
+        { text: '', note: c.notes.cite(q, '/note', cp.note) },
+        '):',
+      ],
+    },
+    { kind: 'pre', text: cp.note },
+  );
+  return { id: 'cover', title: 'Archive and checkpoint', blocks };
 }
 
 function integritySection(c: CiteContext, input: ReportInput): Section {

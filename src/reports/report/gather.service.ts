@@ -14,6 +14,7 @@ import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint } from '../../core/checkpoint.js';
 import { toHex } from '../../core/sha256.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
+import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 import { ReportError } from './errors.js';
 import type { ReportInput } from './input.js';
@@ -88,7 +89,16 @@ export async function gatherReportInput(
   for (const s of statistics) unitChanges[s.sample.name] = await unitChangesAfter(archive, s.sample.entries.frame);
   return {
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
-    checkpoint: { size, root, note, lastEntryTime: time },
+    checkpoint: {
+      size,
+      root,
+      note,
+      signed: await isSignedCheckpoint(
+        { ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin },
+        size,
+      ),
+      lastEntryTime: time,
+    },
     deliveries,
     itemCount: items.length,
     duplicates,

@@ -14,6 +14,8 @@ export interface ReportInput {
     readonly size: number;
     readonly root: string;
     readonly note: string;
+    /** The note's signature verifies with the archive key and its root is the ledger's (isSignedCheckpoint). */
+    readonly signed: boolean;
     /** Time of the checkpoint's last ledger entry: indicators are judged as of it. */
     readonly lastEntryTime: string;
   };
