@@ -42,7 +42,11 @@ export function buildReportModel(input: ReportInput, opts: BuildOptions): Report
   const inBag = (s: (typeof input.statistics)[number]) => statisticsFile(bag, s);
   if (opts.template === 'tribunal')
     sections.push(bagScope(methodologySection(c, input.statistics, input.unitChanges), bag, input.statistics, inBag));
-  const findings = findingsSection(c, input.statistics);
+  const findings = findingsSection(c, input.statistics, {
+    branchName: branchNames(input),
+    strataDrawn: input.strataDrawn ?? {},
+    template: opts.template,
+  });
   sections.push(bagScope(findings.section, bag, input.statistics, inBag));
   if (opts.template === 'tribunal') {
     const exhibits = exhibitsSection(c, input);
@@ -64,6 +68,17 @@ export function buildReportModel(input: ReportInput, opts: BuildOptions): Report
       prevalence: findings.prevalence,
     },
   };
+}
+
+/** A security branch's name by unit id, as the catalogue counts name it. */
+function branchNames(input: ReportInput): (unitId: string) => string {
+  const names = new Map(
+    input.subjects.by_unit.map((u) => [
+      u.unit,
+      [u.name_en, u.name_ar].filter((x) => x !== null).join(' — '),
+    ]),
+  );
+  return (id) => (id === 'unattributed' ? 'no unit recorded' : names.get(id) || id);
 }
 
 function coverSection(c: CiteContext, input: ReportInput, bag: ReportBag | null): Section {

@@ -51,6 +51,15 @@ export class CiteContext {
     };
   }
 
+  /** A cited proportion printed as a percentage, with a note beside the query. */
+  percentNote(command: readonly string[], ptr: string, value: number, note: string): Run {
+    return {
+      text: formatPercent(value),
+      format: 'percent',
+      note: this.notes.cite(command, ptr, value, note),
+    };
+  }
+
   /** A cited non-integer printed rounded to `digits` decimals (the footnote keeps it exact). */
   fixed(command: readonly string[], ptr: string, value: number, digits: number): Run {
     if (Number.isInteger(value)) return this.value(command, ptr, value);

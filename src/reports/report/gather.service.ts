@@ -87,6 +87,19 @@ export async function gatherReportInput(
   // As `custody stats PLAN --at N` lists them: read from the ledger up to this checkpoint.
   const unitChanges: Record<string, Awaited<ReturnType<typeof unitChangesAfter>>> = {};
   for (const s of statistics) unitChanges[s.sample.name] = await unitChangesAfter(archive, s.sample.entries.frame);
+  const strataDrawn: Record<string, { name: string; n: number }[]> = {};
+  for (const s of statistics) {
+    const m = s.sample.entries.manifest;
+    if (s.sample.method !== 'stratified' || m < 0) continue;
+    const [entry] = await archive.ledger.read(m, m + 1);
+    const strata = entry?.entry.details.strata;
+    if (!Array.isArray(strata)) continue;
+    strataDrawn[s.sample.name] = strata.flatMap((x) =>
+      typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x.name === 'string' && typeof x.n === 'number'
+        ? [{ name: x.name, n: x.n }]
+        : [],
+    );
+  }
   return {
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
     checkpoint: {
@@ -118,6 +131,7 @@ export async function gatherReportInput(
     verify: ports.verify,
     statistics,
     unitChanges,
+    strataDrawn,
     codebook: DEFAULT_CODEBOOK,
     exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail),
   };

@@ -73,6 +73,11 @@ export interface ReportInput {
    * (`custody stats PLAN --at N --json | /unit_attribution/changed_after_frame`).
    */
   readonly unitChanges: Readonly<Record<string, readonly UnitChange[]>>;
+  /**
+   * By plan name, for stratified plans: how many were drawn from each stratum
+   * (`custody log --from M --to M+1 --json | /entry/details/strata/K/n`, M the manifest entry).
+   */
+  readonly strataDrawn?: Readonly<Record<string, readonly { readonly name: string; readonly n: number }[]>>;
   readonly codebook: Codebook;
   /** --exhibits, in the order given. */
   readonly exhibits: readonly {

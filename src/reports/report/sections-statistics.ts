@@ -11,6 +11,13 @@ import { unitText } from '../../catalogue/labels.service.js';
 import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { PrevalenceRow } from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
+import {
+  agreementBlocks,
+  agreementCell,
+  byBranchTable,
+  strataTable,
+  type BranchName,
+} from './statistics-tables.js';
 import { pointer as ptr } from './footnotes.js';
 import type { Block, Inline, Section } from './model.js';
 
@@ -37,11 +44,13 @@ export function methodologySection(
         kind: 'list',
         items: [
           [
-            'Unit sampled: ',
-            p.unit,
+            'What was sampled: ',
+            p.unit === 'subjects' ? 'catalogued subjects (each case is one person)' : 'photographs (each case is one item)',
             '; method: ',
             p.method,
-            p.stratify === null ? '' : `, stratified by ${p.stratify}`,
+            p.stratify === null
+              ? ''
+              : `, stratified by ${p.stratify === 'unit' ? 'security branch (unit)' : p.stratify}`,
             '.',
           ],
           [
@@ -112,7 +121,7 @@ function attributionBlocks(
 ): Block[] {
   const at = ptr('unit_attribution', 'changed_after_frame');
   const lead: Inline[] = [
-    `Breakdowns by unit follow each subject's unit at checkpoint ${s.checkpoint.tree_size}`,
+    `Breakdowns by security branch (unit) follow each subject's unit at checkpoint ${s.checkpoint.tree_size}`,
     s.sample.stratify === null
       ? '. '
       : `; the stratified estimate keeps the strata as drawn when the frame was fixed (ledger entry ${s.sample.entries.frame}). `,
@@ -175,15 +184,12 @@ function intervalCell(
 
 function populationCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
   if (f.stratified !== null) {
+    const covered = coveredPopulation(f, i);
     return [
       '≈ ',
-      c.fixed(
-        q,
-        ptr('findings', i, 'stratified', 'estimated_count'),
-        f.stratified.estimated_count,
-        0,
-      ),
-      ' (stratified estimate)',
+      c.fixed(q, ptr('findings', i, 'stratified', 'estimated_count'), f.stratified.estimated_count, 0),
+      ' of ',
+      covered.at === null ? String(covered.value) : c.value(q, covered.at, covered.value),
     ];
   }
   const pop = f.population;
@@ -207,55 +213,160 @@ function populationCell(c: CiteContext, q: string[], f: FindingStatistics, i: nu
   return out;
 }
 
-function agreementCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
-  const k = f.agreement?.coefficients.findIndex((x) => x.name === 'krippendorff_alpha') ?? -1;
-  const coef = k < 0 ? undefined : f.agreement?.coefficients[k];
-  if (coef === undefined || coef.value === null) return ['—'];
-  return [
-    'α = ',
-    c.fixed(q, ptr('findings', i, 'agreement', 'coefficients', k, 'value'), coef.value, 2),
+/**
+ * The population a stratified estimate covers: the frame's strata that entered it. Read from the
+ * statistics (`stratified.covered_population`, contract §3) when they carry it; else summed here
+ * over the strata not excluded (the one place to drop once every statistics file has it).
+ */
+export function coveredPopulation(
+  f: FindingStatistics,
+  i: number,
+): { value: number; at: string | null } {
+  const st = f.stratified;
+  if (st === null) return { value: 0, at: null };
+  const given = (st as { covered_population?: unknown }).covered_population;
+  if (typeof given === 'number')
+    return { value: given, at: ptr('findings', i, 'stratified', 'covered_population') };
+  const value = st.strata
+    .filter((r) => !st.excluded_strata.includes(r.name))
+    .reduce((sum, r) => sum + r.population, 0);
+  return { value, at: null };
+}
+
+/** Who the sample is drawn from, in words: "catalogued subjects" or "photographs (items)". */
+function members(s: StatisticsReport): string {
+  return s.sample.unit === 'subjects' ? 'catalogued subjects' : 'photographs (items)';
+}
+
+/**
+ * The sentence naming the population an estimate covers, and its interval: "Weighted estimate
+ * 69.7% (95% interval 60.1%–78.2%) of the 147 catalogued subjects in the frame: ≈ 102 of them."
+ */
+function populationSentence(
+  c: CiteContext,
+  q: string[],
+  s: StatisticsReport,
+  f: FindingStatistics,
+  i: number,
+  name: BranchName,
+): Inline[] {
+  const h = headlineInterval(f, i);
+  // Cited after the estimate it follows, so that footnotes number in reading order.
+  const interval = (): Inline[] =>
+    h === null ? [] : [' (95% interval ', ...intervalCell(c, q, h), ')'];
+  const st = f.stratified;
+  if (st !== null) {
+    const covered = coveredPopulation(f, i);
+    const out: Inline[] = [
+      'Weighted estimate ',
+      c.percent(q, ptr('findings', i, 'stratified', 'estimate'), st.estimate),
+      ...interval(),
+      ' of the ',
+      covered.at === null ? String(covered.value) : c.value(q, covered.at, covered.value),
+      ` ${members(s)} `,
+    ];
+    if (st.excluded_strata.length === 0) out.push('in the frame');
+    else {
+      const left: Inline[] = [];
+      st.strata.forEach((r, j) => {
+        if (!st.excluded_strata.includes(r.name)) return;
+        if (left.length > 0) left.push('; ');
+        left.push(
+          `${s.sample.stratify === 'unit' ? name(r.name) : r.name}, `,
+          c.value(q, ptr('findings', i, 'stratified', 'strata', j, 'population'), r.population),
+          ` ${members(s)}`,
+        );
+      });
+      out.push(
+        'in the covered strata (the frame held ',
+        c.value(q, '/sample/frame_size', s.sample.frame_size),
+        '; left out, with fewer than two cases assessed so that no variance can be estimated: ',
+        ...left,
+        ')',
+      );
+    }
+    out.push(
+      ': ≈ ',
+      c.fixed(q, ptr('findings', i, 'stratified', 'estimated_count'), st.estimated_count, 0),
+      ' of them.',
+    );
+    return out;
+  }
+  if (f.proportion === null) return [];
+  const out: Inline[] = [
+    'The proportion ',
+    c.percent(q, ptr('findings', i, 'proportion'), f.proportion),
+    ...interval(),
+    ' describes the ',
+    c.value(q, '/sample/frame_size', s.sample.frame_size),
+    ` ${members(s)} in the sampling frame`,
   ];
+  const pop = f.population;
+  if (pop !== null && pop.estimated_count !== null)
+    out.push('; in the population of ', c.value(q, ptr('findings', i, 'population', 'size'), pop.size), ' stated for the plan: ≈ ', c.fixed(q, ptr('findings', i, 'population', 'estimated_count'), pop.estimated_count, 0));
+  out.push('.');
+  return out;
+}
+
+/** Said in the findings themselves, not only in the appendix. */
+export const SAMPLING_ERROR_ONLY =
+  'The 95% intervals in this section cover sampling error only: how far a figure could move had another random sample been drawn. They do not cover examiner error (a photograph misread, or two examiners agreeing on a wrong reading). The agreement column shows how often the examiners agreed, not whether they were right.';
+
+export interface FindingsContext {
+  /** The name of a security branch (unit) by id, as catalogued. */
+  readonly branchName: BranchName;
+  /** By plan name: each stratum's sample size, from the sample manifest entry. */
+  readonly strataDrawn: Readonly<Record<string, readonly { readonly name: string; readonly n: number }[]>>;
+  readonly template: 'tribunal' | 'summary';
 }
 
 export function findingsSection(
   c: CiteContext,
   all: readonly StatisticsReport[],
+  ctx: FindingsContext,
 ): { section: Section; prevalence: PrevalenceRow[] | null } {
   if (all.length === 0)
     return {
       section: { id: 'findings', title: 'Findings', blocks: [{ kind: 'p', parts: [NO_PLAN] }] },
       prevalence: null,
     };
-  const blocks: Block[] = [];
+  const blocks: Block[] = [{ kind: 'p', style: 'warning', parts: [SAMPLING_ERROR_ONLY] }];
   let prevalence: PrevalenceRow[] | null = null;
   for (const s of all) {
     const q = statsCommand(c, s);
     blocks.push({ kind: 'h3', text: `Sample “${s.sample.name}”` });
     blocks.push({
       kind: 'list',
-      items: s.findings.map((f, i) => [c.value(q, ptr('findings', i, 'sentence'), f.sentence)]),
+      items: s.findings.map((f, i) => [
+        c.value(q, ptr('findings', i, 'sentence'), f.sentence),
+        ' ',
+        ...populationSentence(c, q, s, f, i, ctx.branchName),
+      ]),
     });
+    const weighted = s.sample.method === 'stratified';
     blocks.push(
       table(
         'Prevalence of each finding among the final cases',
         [
           ['Finding', 'text'],
-          ['Present', 'number'],
-          ['Assessed', 'number'],
+          ['Present of assessed (raw count)', 'number'],
           ['Cannot assess', 'number'],
-          ['Prevalence', 'number'],
+          [weighted ? 'Prevalence (weighted estimate)' : 'Prevalence', 'number'],
           ['95% interval', 'text'],
-          ['In the population', 'text'],
-          ['Agreement', 'text'],
+          ['Estimated number', 'text'],
+          ["Agreement (Krippendorff's α)", 'text'],
         ],
         s.findings.map((f, i) => [
           f.label,
-          c.value(q, ptr('findings', i, 'present'), f.present),
-          c.value(q, ptr('findings', i, 'assessed'), f.assessed),
+          [
+            c.value(q, ptr('findings', i, 'present'), f.present),
+            ' of ',
+            c.value(q, ptr('findings', i, 'assessed'), f.assessed),
+          ],
           c.value(q, ptr('findings', i, 'cannot_assess'), f.cannot_assess),
           // A stratified plan's prevalence is the weighted estimate its interval belongs to.
           f.stratified !== null
-            ? c.percent(q, ptr('findings', i, 'stratified', 'estimate'), f.stratified.estimate)
+            ? [c.percent(q, ptr('findings', i, 'stratified', 'estimate'), f.stratified.estimate), ' weighted']
             : f.proportion === null
               ? '—'
               : c.percent(q, ptr('findings', i, 'proportion'), f.proportion),
@@ -270,9 +381,13 @@ export function findingsSection(
         style: 'note',
         parts: [
           `95% intervals: ${[...new Set(s.findings.map((f, i) => headlineInterval(f, i)?.interval.method).filter((m) => m !== undefined))].join('; ') || 'none'}. ` +
-            "Agreement: Krippendorff's alpha (nominal) on the examiners' independent answers, before adjudication. Rounded figures are exact in their footnotes.",
+            (weighted
+              ? 'The prevalence of a stratified sample is the weighted estimate: each stratum’s proportion weighted by its share of the frame. It differs from present ÷ assessed, which over-represents the strata sampled more heavily; both are shown, and they do not contradict each other. '
+              : '') +
+            'Rounded figures are exact in their footnotes.',
         ],
       },
+      ...agreementBlocks(s),
     );
     const rows = s.findings.flatMap((f, i): PrevalenceRow[] => {
       const h = headlineInterval(f, i);
@@ -300,6 +415,15 @@ export function findingsSection(
         note: c.whole(q, '/findings', s.findings),
       });
     }
+    blocks.push(
+      { kind: 'h3', text: `By security branch (unit), sample “${s.sample.name}”` },
+      byBranchTable(c, q, s, ctx.branchName),
+    );
+    const strata =
+      ctx.template === 'tribunal'
+        ? strataTable(c, q, s, ctx.branchName, ctx.strataDrawn[s.sample.name])
+        : null;
+    if (strata !== null) blocks.push(strata);
   }
   return { section: { id: 'findings', title: 'Findings', blocks }, prevalence };
 }
