@@ -114,13 +114,14 @@ function footnoteHtml(f: Footnote, bagDir: string | undefined): string {
   const fromBag =
     bag === null
       ? ''
-      : `<br>From the bag: <code>${escapeHtml(bag[0])}</code><br>or, with Python only: <code>${escapeHtml(bag[1])}</code>`;
+      : `<br>From the bag: <code>${escapeHtml(bag[0])}</code>`;
   return `<li id="fn-${f.n}"><code>${escapeHtml(formatQuery(f))}</code>${note}${fromBag}</li>`;
 }
 
 function bagIntro(bagDir: string | undefined): string {
   if (bagDir === undefined) return '';
-  return `\n<p>With only the bag <code>${escapeHtml(bagDir)}</code>: a note that says “From the bag” names the file and JSON pointer of the same value in the bag, and two commands that print it, re-derive it from the bag's ledger and say whether they agree: Custody's <code>verify-export --explain</code>, and <code>verify_bag.py</code>, the Python script (standard library only) at the top of the bag. A note without it needs the archive (see the sections marked “${escapeHtml(NEEDS_THE_ARCHIVE)}”).</p>`;
+  const [custody, python] = bagQueries({ bag: '<bag file>#<pointer>' }, bagDir) ?? ['', ''];
+  return `\n<p>With only the bag <code>${escapeHtml(bagDir)}</code>: a note that says “From the bag” names the file and JSON pointer (RFC 6901) of the same value in the bag, in a command that prints it, re-derives it from the bag's ledger and says whether the two agree. Without Custody, the Python script at the top of the bag (standard library only) takes the same pointer: <code>${escapeHtml(custody)}</code> and <code>${escapeHtml(python)}</code> do the same check. A note without “From the bag” needs the archive (see the sections marked “${escapeHtml(NEEDS_THE_ARCHIVE)}”).</p>`;
 }
 
 function notesSection(model: ReportModel): string {

@@ -16,6 +16,7 @@ import {
   agreementCell,
   byBranchTable,
   strataTable,
+  unseenFindings,
   type BranchName,
 } from './statistics-tables.js';
 import { pointer as ptr } from './footnotes.js';
@@ -415,8 +416,10 @@ export function findingsSection(
         note: c.whole(q, '/findings', s.findings),
       });
     }
+    const unseen = unseenFindings(s);
     blocks.push(
       { kind: 'h3', text: `By security branch (unit), sample “${s.sample.name}”` },
+      ...(unseen === null ? [] : [unseen]),
       byBranchTable(c, q, s, ctx.branchName),
     );
     const strata =

@@ -78,6 +78,22 @@ export function agreementBlocks(s: StatisticsReport): Block[] {
   return blocks;
 }
 
+/**
+ * Said under the by-branch and strata tables: the findings seen in no final case, which they
+ * leave out (each is "0 of N" in every row; the prevalence table above lists them).
+ */
+export function unseenFindings(s: StatisticsReport): Block | null {
+  const unseen = s.findings.filter((f) => f.present === 0 && f.assessed > 0).map((f) => f.label);
+  if (unseen.length === 0) return null;
+  return {
+    kind: 'p',
+    style: 'note',
+    parts: [
+      `Left out of the tables below: the findings seen in no final case (${unseen.join(', ')}); each is present in none of the cases assessed, in every security branch and stratum, as the prevalence table above shows.`,
+    ],
+  };
+}
+
 /** "no branch recorded" for subjects without a unit; else the branch's name, else its id. */
 export type BranchName = (unitId: string) => string;
 
@@ -88,7 +104,7 @@ export type BranchName = (unitId: string) => string;
 export function byBranchTable(c: CiteContext, q: string[], s: StatisticsReport, name: BranchName): Table {
   const rows = s.findings.flatMap((f, i) =>
     f.breakdowns.unit.flatMap((r, j) => {
-      if (r.assessed === 0) return [];
+      if (r.assessed === 0 || f.present === 0) return [];
       const at = ptr('findings', i, 'breakdowns', 'unit', j);
       const iq = ['custody', 'interval', '--successes', String(r.present), '--trials', String(r.assessed), '--json'];
       const w = wilsonInterval(r.present, r.assessed);
@@ -133,7 +149,7 @@ export function strataTable(
   const manifest = ['custody', 'log', '--from', String(s.sample.entries.manifest), '--to', String(s.sample.entries.manifest + 1), '--json'];
   const rows = s.findings.flatMap((f, i) => {
     const st = f.stratified;
-    if (st === null) return [];
+    if (st === null || f.present === 0) return [];
     return st.strata.map((r, j) => {
       const at = ptr('findings', i, 'stratified', 'strata', j);
       const k = drawn?.findIndex((d) => d.name === r.name) ?? -1;
