@@ -110,11 +110,19 @@ describe('findings a judge can read', () => {
   });
 
   it('names the population each estimate covers, with its interval, and the strata left out', () => {
+    // Named once when every finding covers the same strata, and referred back to in each.
     expect(findings).toContain(
+      'The population. Each weighted estimate below is of the 147 catalogued subjects in the covered strata (the frame held 150; left out, with fewer than two cases assessed so that no variance can be estimated: no unit recorded, 3 catalogued subjects), within its 95% interval',
+    );
+    expect(findings).toContain('Weighted estimate 69.7% (95% interval 60.1%–78.2%) of those 147 catalogued subjects: ≈ 102 of them.');
+    // Named in each finding when they differ.
+    const mixed = buildReportModel(inputFixture({ statistics: [{ ...STRATIFIED, findings: [finding('emaciation', 'Emaciation', 0.9, []), finding('burns', 'Burns', 0.9, ['unattributed'])] }] }), OPTS);
+    const text = sectionText(mixed, 'findings');
+    expect(text).not.toContain('The population.');
+    expect(text).toContain('Weighted estimate 69.7% (95% interval 60.1%–78.2%) of the 150 catalogued subjects in the frame: ≈ 102 of them.');
+    expect(text).toContain(
       'Weighted estimate 69.7% (95% interval 60.1%–78.2%) of the 147 catalogued subjects in the covered strata (the frame held 150; left out, with fewer than two cases assessed so that no variance can be estimated: no unit recorded, 3 catalogued subjects): ≈ 102 of them.',
     );
-    const whole = buildReportModel(inputFixture({ statistics: [{ ...STRATIFIED, findings: [finding('emaciation', 'Emaciation', 0.9, [])] }] }), OPTS);
-    expect(sectionText(whole, 'findings')).toContain('of the 150 catalogued subjects in the frame: ≈ 102 of them.');
   });
 
   it('reads the covered population from the statistics once they carry it (contract §3), and cites it', () => {
@@ -129,7 +137,9 @@ describe('findings a judge can read', () => {
     expect(findings).toContain(`Burns: α = 0.450, below 0.667: ${NO_CONCLUSION}.`);
     expect(findings).toContain('Eye injury: α = 0.720, between 0.667 and 0.800: tentative.');
     expect(findings).not.toMatch(/Emaciation: α = /);
-    expect(findings).toContain('α = 0.850 (0.75–0.95); reliable (α ≥ 0.800)');
+    expect(findings).toContain('α = 0.850 reliable (95%: 0.75 to 0.95)');
+    expect(findings).toContain('α = 0.450 UNRELIABLE (95%: 0.35 to 0.55)');
+    expect(findings).toContain('α = 0.720 TENTATIVE (95%: 0.62 to 0.82)');
     expect(findings).toContain('Krippendorff, Content Analysis');
     const html = renderReportHtml(model, NO_CHARTS);
     expect(html).toMatch(/<p class="warning"><strong>Burns: α = 0\.450, below 0\.667/);
@@ -159,7 +169,7 @@ describe('findings a judge can read', () => {
   it('never calls the sampling unit a "unit": "unit" is the security branch', () => {
     const all = model.sections.map((s) => sectionText(model, s.id)).join('\n');
     expect(all).not.toMatch(/unit sampled|sampling unit|units? sampled/i);
-    expect(sectionText(model, 'methodology')).toContain('What was sampled: catalogued subjects (each case is one person); method: stratified, stratified by security branch (unit).');
+    expect(sectionText(model, 'methodology')).toContain('What was sampled: catalogued subjects (each case is one person); method: stratified by security branch (unit).');
   });
 });
 

@@ -48,10 +48,9 @@ export function methodologySection(
             'What was sampled: ',
             p.unit === 'subjects' ? 'catalogued subjects (each case is one person)' : 'photographs (each case is one item)',
             '; method: ',
-            p.method,
             p.stratify === null
-              ? ''
-              : `, stratified by ${p.stratify === 'unit' ? 'security branch (unit)' : p.stratify}`,
+              ? p.method
+              : `${p.method} by ${p.stratify === 'unit' ? 'security branch (unit)' : p.stratify}`,
             '.',
           ],
           [
@@ -250,6 +249,8 @@ function populationSentence(
   f: FindingStatistics,
   i: number,
   name: BranchName,
+  /** The population was named once for the whole sample (populationBlock): refer back to it. */
+  named: boolean,
 ): Inline[] {
   const h = headlineInterval(f, i);
   // Cited after the estimate it follows, so that footnotes number in reading order.
@@ -262,30 +263,11 @@ function populationSentence(
       'Weighted estimate ',
       c.percent(q, ptr('findings', i, 'stratified', 'estimate'), st.estimate),
       ...interval(),
-      ' of the ',
+      named ? ' of those ' : ' of the ',
       covered.at === null ? String(covered.value) : c.value(q, covered.at, covered.value),
-      ` ${members(s)} `,
+      ` ${members(s)}`,
     ];
-    if (st.excluded_strata.length === 0) out.push('in the frame');
-    else {
-      const left: Inline[] = [];
-      st.strata.forEach((r, j) => {
-        if (!st.excluded_strata.includes(r.name)) return;
-        if (left.length > 0) left.push('; ');
-        left.push(
-          `${s.sample.stratify === 'unit' ? name(r.name) : r.name}, `,
-          c.value(q, ptr('findings', i, 'stratified', 'strata', j, 'population'), r.population),
-          ` ${members(s)}`,
-        );
-      });
-      out.push(
-        'in the covered strata (the frame held ',
-        c.value(q, '/sample/frame_size', s.sample.frame_size),
-        '; left out, with fewer than two cases assessed so that no variance can be estimated: ',
-        ...left,
-        ')',
-      );
-    }
+    if (!named) out.push(' ', ...coveredWhere(c, q, s, f, i, name));
     out.push(
       ': ≈ ',
       c.fixed(q, ptr('findings', i, 'stratified', 'estimated_count'), st.estimated_count, 0),
@@ -307,6 +289,65 @@ function populationSentence(
     out.push('; in the population of ', c.value(q, ptr('findings', i, 'population', 'size'), pop.size), ' stated for the plan: ≈ ', c.fixed(q, ptr('findings', i, 'population', 'estimated_count'), pop.estimated_count, 0));
   out.push('.');
   return out;
+}
+
+/** "in the frame", or "in the covered strata (the frame held 32; left out, …: no unit recorded, 2 catalogued subjects)". */
+function coveredWhere(
+  c: CiteContext,
+  q: string[],
+  s: StatisticsReport,
+  f: FindingStatistics,
+  i: number,
+  name: BranchName,
+): Inline[] {
+  const st = f.stratified;
+  if (st === null || st.excluded_strata.length === 0) return ['in the frame'];
+  const left: Inline[] = [];
+  st.strata.forEach((r, j) => {
+    if (!st.excluded_strata.includes(r.name)) return;
+    if (left.length > 0) left.push('; ');
+    left.push(
+      `${s.sample.stratify === 'unit' ? name(r.name) : r.name}, `,
+      c.value(q, ptr('findings', i, 'stratified', 'strata', j, 'population'), r.population),
+      ` ${members(s)}`,
+    );
+  });
+  return [
+    'in the covered strata (the frame held ',
+    c.value(q, '/sample/frame_size', s.sample.frame_size),
+    '; left out, with fewer than two cases assessed so that no variance can be estimated: ',
+    ...left,
+    ')',
+  ];
+}
+
+/**
+ * When every finding of a stratified sample covers the same strata (the usual case), the
+ * population is named once, before the findings, and each finding refers back to it.
+ */
+function populationBlock(
+  c: CiteContext,
+  q: string[],
+  s: StatisticsReport,
+  name: BranchName,
+): Block | null {
+  const withEstimate = s.findings.flatMap((f, i) => (f.stratified === null ? [] : [{ f, i }]));
+  const first = withEstimate[0];
+  if (first === undefined || first.f.stratified === null) return null;
+  const key = (f: FindingStatistics) => JSON.stringify(f.stratified?.excluded_strata ?? null);
+  if (!withEstimate.every(({ f }) => key(f) === key(first.f))) return null;
+  const covered = coveredPopulation(first.f, first.i);
+  return {
+    kind: 'p',
+    parts: [
+      { text: 'The population. ', strong: true },
+      'Each weighted estimate below is of the ',
+      covered.at === null ? String(covered.value) : c.value(q, covered.at, covered.value),
+      ` ${members(s)} `,
+      ...coveredWhere(c, q, s, first.f, first.i, name),
+      ', within its 95% interval; “≈ N of them” is the estimate times that number.',
+    ],
+  };
 }
 
 /** Said in the findings themselves, not only in the appendix. */
@@ -336,12 +377,14 @@ export function findingsSection(
   for (const s of all) {
     const q = statsCommand(c, s);
     blocks.push({ kind: 'h3', text: `Sample “${s.sample.name}”` });
+    const population = populationBlock(c, q, s, ctx.branchName);
+    if (population !== null) blocks.push(population);
     blocks.push({
       kind: 'list',
       items: s.findings.map((f, i) => [
         c.value(q, ptr('findings', i, 'sentence'), f.sentence),
         ' ',
-        ...populationSentence(c, q, s, f, i, ctx.branchName),
+        ...populationSentence(c, q, s, f, i, ctx.branchName, population !== null),
       ]),
     });
     const weighted = s.sample.method === 'stratified';

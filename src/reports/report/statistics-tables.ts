@@ -22,10 +22,11 @@ export function alphaBand(alpha: number): AlphaBand {
   return alpha >= 0.8 ? 'reliable' : alpha >= 0.667 ? 'tentative' : 'unreliable';
 }
 
+/** Short, for the table cell; the warnings under the table say what each means. */
 const BAND_TEXT: Record<AlphaBand, string> = {
-  reliable: 'reliable (α ≥ 0.800)',
-  tentative: 'tentative (0.667 ≤ α < 0.800): conclusions only tentative',
-  unreliable: `UNRELIABLE (α < 0.667): ${NO_CONCLUSION}`,
+  reliable: 'reliable',
+  tentative: 'TENTATIVE',
+  unreliable: 'UNRELIABLE',
 };
 
 function alphaOf(f: FindingStatistics): { k: number; value: number | null; lower: number | null; upper: number | null } | null {
@@ -38,13 +39,18 @@ function alphaOf(f: FindingStatistics): { k: number; value: number | null; lower
 /** The agreement cell: α, its bootstrap interval, and where it falls on Krippendorff's scale. */
 export function agreementCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
   const a = alphaOf(f);
-  if (a === null || a.value === null) return ['not computable (too few paired answers, or no variation)'];
+  if (a === null || a.value === null) return ['not computable*'];
   const at = ptr('findings', i, 'agreement', 'coefficients', a.k);
-  const out: Inline[] = ['α = ', c.fixed(q, `${at}/value`, a.value, 3)];
-  if (a.lower !== null && a.upper !== null)
-    out.push(' (', c.fixed(q, `${at}/interval/lower`, a.lower, 2), '–', c.fixed(q, `${at}/interval/upper`, a.upper, 2), ')');
   const band = alphaBand(a.value);
-  out.push('; ', { text: BAND_TEXT[band], ...(band === 'reliable' ? {} : { strong: true }) });
+  const out: Inline[] = [
+    'α = ',
+    c.fixed(q, `${at}/value`, a.value, 3),
+    ' ',
+    { text: BAND_TEXT[band], ...(band === 'reliable' ? {} : { strong: true }) },
+  ];
+  // "−0.48 to 0.48": a dash between two signed numbers would read as a minus.
+  if (a.lower !== null && a.upper !== null)
+    out.push(' (95%: ', c.fixed(q, `${at}/interval/lower`, a.lower, 2), ' to ', c.fixed(q, `${at}/interval/upper`, a.upper, 2), ')');
   return out;
 }
 
@@ -59,9 +65,12 @@ export function agreementBlocks(s: StatisticsReport): Block[] {
       kind: 'p',
       style: 'note',
       parts: [
-        "Agreement is Krippendorff's alpha (nominal) on the examiners' independent answers, before adjudication, with a 95% bootstrap interval. On its scale 1 is perfect agreement and 0 is no better than chance. Krippendorff's own thresholds: rely on a coding with α ≥ 0.800; with 0.667 ≤ α < 0.800 draw tentative conclusions only; below 0.667 draw none (",
+        "Agreement is Krippendorff's alpha (nominal) on the examiners' independent answers, before adjudication, with a 95% bootstrap interval. On its scale 1 is perfect agreement and 0 is no better than chance. Krippendorff's own thresholds: rely on a coding with α ≥ 0.800 (reliable); with 0.667 ≤ α < 0.800 draw tentative conclusions only (TENTATIVE); below 0.667 draw none (UNRELIABLE) (",
         KRIPPENDORFF_SOURCE,
         ').',
+        ...(s.findings.some((f) => (alphaOf(f)?.value ?? null) === null)
+          ? [' *Not computable: too few cases with two answers, or every examiner gave the same answer on every case (no variation to agree on).']
+          : []),
       ],
     },
   ];
