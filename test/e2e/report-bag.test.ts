@@ -87,7 +87,7 @@ const plain = (page: string) =>
 /** Every string a judge must find, as the HTML and the PDF both show it. */
 function expectations(): Record<string, string> {
   return {
-    'weighted label': 'Prevalence (weighted estimate)',
+    'weighted label': 'Weighted prevalence',
     'sampling error only': 'The 95% intervals in this section cover sampling error only',
     'α warning': "Burns: α = 0.016, below 0.667: no conclusion should rest on this finding's coding.",
     'tentative band': 'Eye injury: α = 0.758, between 0.667 and 0.800: tentative.',
@@ -101,7 +101,7 @@ function expectations(): Record<string, string> {
 
 const FIGURES = [
   /Emaciation \d+ of 16 0 \d+\.\d% weighted/,
-  /The population\. Each weighted estimate below is of the 30 catalogued subjects in the covered strata \(the frame held 32; left out, with fewer than two cases assessed so that no variance can be estimated: no unit recorded, 2 catalogued subjects\), within its 95% interval/,
+  /The population\. Each weighted estimate below, and its 95% interval, describes the 30 catalogued subjects in the covered strata \(the frame held 32; left out, with fewer than two cases assessed so that no variance can be estimated: no unit recorded, 2 catalogued subjects\); “≈ N of them”/,
   /Weighted estimate \d+\.\d% \(95% interval \d+\.\d%–\d+\.\d%\) of those 30 catalogued subjects: ≈ \d+ of them\./,
   /Emaciation Military Security Branch \d+ of 10 \d+\.\d% \d+\.\d%–\d+\.\d%/,
   /Emaciation Military Security Branch 20 10 10 \d+ yes/,

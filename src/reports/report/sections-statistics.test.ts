@@ -104,7 +104,7 @@ describe('findings a judge can read', () => {
   const findings = sectionText(model, 'findings');
 
   it('labels the weighted estimate as weighted, beside the raw present of assessed', () => {
-    expect(findings).toContain('Prevalence (weighted estimate)');
+    expect(findings).toContain('Weighted prevalence');
     expect(findings).toContain('68 of 97');
     expect(findings).toContain('69.7% weighted');
   });
@@ -112,7 +112,7 @@ describe('findings a judge can read', () => {
   it('names the population each estimate covers, with its interval, and the strata left out', () => {
     // Named once when every finding covers the same strata, and referred back to in each.
     expect(findings).toContain(
-      'The population. Each weighted estimate below is of the 147 catalogued subjects in the covered strata (the frame held 150; left out, with fewer than two cases assessed so that no variance can be estimated: no unit recorded, 3 catalogued subjects), within its 95% interval',
+      'The population. Each weighted estimate below, and its 95% interval, describes the 147 catalogued subjects in the covered strata (the frame held 150; left out, with fewer than two cases assessed so that no variance can be estimated: no unit recorded, 3 catalogued subjects); “≈ N of them” is the estimate applied to that number.',
     );
     expect(findings).toContain('Weighted estimate 69.7% (95% interval 60.1%–78.2%) of those 147 catalogued subjects: ≈ 102 of them.');
     // Named in each finding when they differ.

@@ -341,11 +341,11 @@ function populationBlock(
     kind: 'p',
     parts: [
       { text: 'The population. ', strong: true },
-      'Each weighted estimate below is of the ',
+      'Each weighted estimate below, and its 95% interval, describes the ',
       covered.at === null ? String(covered.value) : c.value(q, covered.at, covered.value),
       ` ${members(s)} `,
       ...coveredWhere(c, q, s, first.f, first.i, name),
-      ', within its 95% interval; “≈ N of them” is the estimate times that number.',
+      '; “≈ N of them” is the estimate applied to that number.',
     ],
   };
 }
@@ -393,9 +393,9 @@ export function findingsSection(
         'Prevalence of each finding among the final cases',
         [
           ['Finding', 'text'],
-          ['Present of assessed (raw count)', 'number'],
+          ['Raw: present of assessed', 'number'],
           ['Cannot assess', 'number'],
-          [weighted ? 'Prevalence (weighted estimate)' : 'Prevalence', 'number'],
+          [weighted ? 'Weighted prevalence' : 'Prevalence', 'number'],
           ['95% interval', 'text'],
           ['Estimated number', 'text'],
           ["Agreement (Krippendorff's α)", 'text'],

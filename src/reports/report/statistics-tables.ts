@@ -11,7 +11,7 @@ import type { Block, Inline, Table } from './model.js';
 
 /** Where the thresholds come from (his "Standards for data reliability"). */
 export const KRIPPENDORFF_SOURCE =
-  'K. Krippendorff, Content Analysis: An Introduction to Its Methodology, 2nd ed., Sage 2004, §11.4.4, p. 241';
+  'K. Krippendorff, Content Analysis: An Introduction to Its Methodology, 2nd ed., Sage 2004, p. 241';
 
 export const NO_CONCLUSION = "no conclusion should rest on this finding's coding";
 
