@@ -195,6 +195,25 @@ describe('custody report --bag (HTML)', () => {
     expect(plain(html)).toContain(`From the bag: custody verify-export ${bag} --explain '${present?.bag ?? '?'}'`);
     expect(plain(html)).toContain(`python3 ${bag}/verify_bag.py --explain '<bag file>#<pointer>'`);
   });
+
+  it('reproduces the new footnotes on the archive: Wilson intervals (custody interval), strata drawn (custody log), stats cells', async () => {
+    const outputs = new Map<string, unknown>();
+    const kinds = new Set<string>();
+    for (const f of result.footnotes) {
+      const kind = f.command[1] ?? '';
+      if (!['interval', 'log', 'stats'].includes(kind)) continue;
+      kinds.add(kind);
+      const key = JSON.stringify(f.command);
+      if (!outputs.has(key)) {
+        const run = await custodyIn(f.command.slice(1), env);
+        expect(run.code, `${f.command.join(' ')}\n${run.stderr}`).toBe(0);
+        outputs.set(key, JSON.parse(run.stdout));
+      }
+      const got = resolvePointer(outputs.get(key), f.pointer);
+      expect(got, `footnote ${f.n}: ${f.command.join(' ')} | ${f.pointer}`).toEqual(f.value);
+    }
+    expect([...kinds].sort()).toEqual(['interval', 'log', 'stats']);
+  }, 120_000);
 });
 
 describe('custody report --bag refuses', () => {

@@ -121,7 +121,7 @@ function footnoteHtml(f: Footnote, bagDir: string | undefined): string {
 function bagIntro(bagDir: string | undefined): string {
   if (bagDir === undefined) return '';
   const [custody, python] = bagQueries({ bag: '<bag file>#<pointer>' }, bagDir) ?? ['', ''];
-  return `\n<p>With only the bag <code>${escapeHtml(bagDir)}</code>: a note that says “From the bag” names the file and JSON pointer (RFC 6901) of the same value in the bag, in a command that prints it, re-derives it from the bag's ledger and says whether the two agree. Without Custody, the Python script at the top of the bag (standard library only) takes the same pointer: <code>${escapeHtml(custody)}</code> and <code>${escapeHtml(python)}</code> do the same check. A note without “From the bag” needs the archive (see the sections marked “${escapeHtml(NEEDS_THE_ARCHIVE)}”).</p>`;
+  return `\n<p>With only the bag <code>${escapeHtml(bagDir)}</code>: a note that says “From the bag” names the file and JSON pointer (RFC 6901) of the same value in the bag, in a command that prints it, re-derives it from the bag's ledger and says whether the two agree. Without Custody, the Python script at the top of the bag (standard library only) takes the same pointer: <code>${escapeHtml(custody)}</code> and <code>${escapeHtml(python)}</code> do the same check. A note without “From the bag” needs the archive (see the sections marked “${escapeHtml(NEEDS_THE_ARCHIVE)}”), unless it says that no archive is needed (an interval computed from two counts the bag holds).</p>`;
 }
 
 function notesSection(model: ReportModel): string {

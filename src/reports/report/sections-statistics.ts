@@ -452,11 +452,14 @@ export function findingsSection(
     // One chart per report: the first plan's (a tribunal report normally has one plan).
     if (prevalence === null && rows.length > 0) {
       prevalence = rows;
+      // Cited by the number of findings drawn: each value drawn is footnoted in the table above.
+      // (The whole of /findings is not cited: `custody stats --json` adds unit names to its
+      // breakdown rows that the bag's statistics file does not carry.)
       blocks.push({
         kind: 'chart',
         chart: 'prevalence',
-        caption: `Prevalence with 95% intervals, sample “${s.sample.name}”`,
-        note: c.whole(q, '/findings', s.findings),
+        caption: `Prevalence with 95% intervals, sample “${s.sample.name}”: the figures of the table above, each footnoted there`,
+        note: c.notes.cite(q, '/findings/length', s.findings.length),
       });
     }
     const unseen = unseenFindings(s);
