@@ -114,7 +114,7 @@ function footnoteHtml(f: Footnote, bagDir: string | undefined): string {
   const fromBag =
     bag === null
       ? ''
-      : `<br>From the bag: <code>${escapeHtml(bag[0])}</code>`;
+      : `<br>From the bag: <code>${escapeHtml(bag[0])}</code>${f.pointer.endsWith('/length') ? ' (the number of its elements)' : ''}`;
   return `<li id="fn-${f.n}"><code>${escapeHtml(formatQuery(f))}</code>${note}${fromBag}</li>`;
 }
 
