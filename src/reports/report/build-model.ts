@@ -273,7 +273,7 @@ const LIMITATIONS: readonly string[] = [
   'Camera days are the dates the cameras recorded; a camera clock may be wrong or never set.',
   'Near-duplicate clusters are found by perceptual hashing (PDQ); a cluster is a lead for an examiner, not proof of a common original.',
   'The verification result describes the archive when the report was generated; repeat it with the commands given.',
-  'Prevalence figures describe the sampling frame they were drawn from, within the stated 95% intervals, and only the final (unanimous or adjudicated) cases.',
+  'Prevalence figures describe the sampling frame they were drawn from (of a stratified plan, the strata that entered the estimate, as each sample states), within the stated 95% intervals, and only the final (unanimous or adjudicated) cases. The intervals cover sampling error only, not examiner error; agreement (Krippendorff’s α) is reported beside each finding, and a finding coded with α below 0.667 supports no conclusion.',
 ];
 
 function appendixSection(input: ReportInput): Section {
