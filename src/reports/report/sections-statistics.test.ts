@@ -125,6 +125,12 @@ describe('findings a judge can read', () => {
     );
   });
 
+  it('names the population of a simple random sample: the frame, and the population stated for the plan', () => {
+    const srs = sectionText(buildReportModel(inputFixture(), OPTS), 'findings');
+    expect(srs).toContain('The proportion 62.0% (95% interval 54.0%–69.4%) describes the 2000 catalogued subjects in the sampling frame; in the population of 2000 stated for the plan: ≈ 1240.');
+    expect(srs).not.toContain('weighted');
+  });
+
   it('reads the covered population from the statistics once they carry it (contract §3), and cites it', () => {
     const f = finding('emaciation', 'Emaciation', 0.9, ['unattributed']);
     const given = { ...f, stratified: { ...f.stratified, covered_population: 147 } } as FindingStatistics;
