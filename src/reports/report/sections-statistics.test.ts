@@ -9,7 +9,8 @@ import type { ReportModel } from './model.js';
 import { renderReportHtml } from './render-html.js';
 import { inputFixture, STATISTICS_FIXTURE } from './report.fixture.js';
 import { NEEDS_THE_ARCHIVE } from './scope.js';
-import { coveredPopulation, SAMPLING_ERROR_ONLY } from './sections-statistics.js';
+import { SAMPLING_ERROR_ONLY } from './sections-statistics.js';
+import { coveredPopulation } from './statistics-population.js';
 import { alphaBand, NO_CONCLUSION } from './statistics-tables.js';
 
 const OPTS = { template: 'tribunal', generatedAt: '2026-11-30T00:00:00.000Z', codeVersion: 'custody 0.1.0' } as const;
