@@ -28,7 +28,8 @@ interface ReportJson {
 
 type Value = 'present' | 'absent';
 const REGION = DEFAULT_CODEBOOK.regions[0]?.code ?? '';
-const regional = (code: string) => DEFAULT_CODEBOOK.findings.find((f) => f.code === code)?.regional === true;
+const regional = (code: string) =>
+  DEFAULT_CODEBOOK.findings.find((f) => f.code === code)?.regional === true;
 const answer = (code: string, value: Value) =>
   value === 'present' && regional(code) ? { value, regions: [REGION] } : { value };
 function form(k: number, examiner: 'a' | 'b') {
@@ -37,8 +38,18 @@ function form(k: number, examiner: 'a' | 'b') {
   // Both agree on emaciation (α = 1); burns: a says present on even cases, b on multiples of
   // three (α ≈ 0); eye injury: present on the first eight, b differs on cases 0 and 8 (α ≈ 0.76).
   findings.emaciation = answer('emaciation', k % 3 === 0 ? 'absent' : 'present');
-  findings.burns = answer('burns', (examiner === 'a' ? k % 2 === 0 : k % 3 === 0) ? 'present' : 'absent');
-  const eye = k < 8 ? (examiner === 'b' && k === 0 ? 'absent' : 'present') : examiner === 'b' && k === 8 ? 'present' : 'absent';
+  findings.burns = answer(
+    'burns',
+    (examiner === 'a' ? k % 2 === 0 : k % 3 === 0) ? 'present' : 'absent',
+  );
+  const eye =
+    k < 8
+      ? examiner === 'b' && k === 0
+        ? 'absent'
+        : 'present'
+      : examiner === 'b' && k === 8
+        ? 'present'
+        : 'absent';
   findings.eye_injury = answer('eye_injury', eye);
   return { sex: 'male', age_band: '30-39', findings };
 }
@@ -89,11 +100,14 @@ function expectations(): Record<string, string> {
   return {
     'weighted label': 'Weighted prevalence',
     'sampling error only': 'The 95% intervals in this section cover sampling error only',
-    'α warning': "Burns: α = 0.016, below 0.667: no conclusion should rest on this finding's coding.",
+    'α warning':
+      "Burns: α = 0.016, below 0.667: no conclusion should rest on this finding's coding.",
     'tentative band': 'Eye injury: α = 0.758, between 0.667 and 0.800: tentative.',
-    'unit table': 'Each finding by security branch (unit), among the final cases, with 95% Wilson intervals',
+    'unit table':
+      'Each finding by security branch (unit), among the final cases, with 95% Wilson intervals',
     'strata table': 'Strata of sample “branch”',
-    'findings seen in no case, named': 'Left out of the tables below: the findings seen in no final case (Blunt-force injury,',
+    'findings seen in no case, named':
+      'Left out of the tables below: the findings seen in no final case (Blunt-force injury,',
     'scope marking': 'Needs the archive: not reproducible from the bag.',
     'hex and base64 are one value': 'The two are the same 32 bytes',
   };
@@ -122,38 +136,95 @@ beforeAll(async () => {
   const photos = join(dir, 'photos');
   await mkdir(photos);
   for (let i = 0; i < 32; i++)
-    await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 } } })
+    await sharp({
+      create: {
+        width: 16,
+        height: 16,
+        channels: 3,
+        background: { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 },
+      },
+    })
       .png()
       .toFile(join(photos, `p${String(i).padStart(2, '0')}.png`));
   await ok('registrar', 'init');
   await ok('registrar', 'ingest', photos, '--source', 'KITE', '--new-source');
   await ok('registrar', 'unit', 'add', '--name-en', 'Military Security Branch', '--code', '215');
   await ok('registrar', 'unit', 'add', '--name-en', 'Branch 227', '--code', '227');
-  const items = (JSON.parse((await ok('registrar', 'items', '--json')).stdout) as { id: string; name: string }[]).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const items = (
+    JSON.parse((await ok('registrar', 'items', '--json')).stdout) as { id: string; name: string }[]
+  ).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const [i, item] of items.entries()) {
     const unit = i < 20 ? ['--unit', '215'] : i < 30 ? ['--unit', '227'] : [];
     await ok('registrar', 'subject', 'add', ...unit, '--item', item.id, '--reason', 'card read');
   }
-  const drawn = JSON.parse((await ok('statistician', 'sample', 'draw', '--name', 'branch', '--over', 'subjects', '--method', 'stratified', '--by', 'unit', '--size', '16', '--seed', 'report-bag', '--json')).stdout) as { members: string[] };
+  const drawn = JSON.parse(
+    (
+      await ok(
+        'statistician',
+        'sample',
+        'draw',
+        '--name',
+        'branch',
+        '--over',
+        'subjects',
+        '--method',
+        'stratified',
+        '--by',
+        'unit',
+        '--size',
+        '16',
+        '--seed',
+        'report-bag',
+        '--json',
+      )
+    ).stdout,
+  ) as { members: string[] };
   const cases = drawn.members;
   expect(cases).toHaveLength(16);
   await ok('coordinator', 'examine', 'assign', 'branch', '--examiners', 'dr-a,dr-b');
-  await writeFile(join(dir, 'a.jsonl'), jsonl(cases.map((c, k) => ({ case: c, form: form(k, 'a') }))));
-  await writeFile(join(dir, 'b.jsonl'), jsonl(cases.map((c, k) => ({ case: c, form: form(k, 'b') }))));
+  await writeFile(
+    join(dir, 'a.jsonl'),
+    jsonl(cases.map((c, k) => ({ case: c, form: form(k, 'a') }))),
+  );
+  await writeFile(
+    join(dir, 'b.jsonl'),
+    jsonl(cases.map((c, k) => ({ case: c, form: form(k, 'b') }))),
+  );
   await ok('dr-a', 'examine', 'submit', 'branch', '--forms', join(dir, 'a.jsonl'));
   await ok('dr-b', 'examine', 'submit', 'branch', '--forms', join(dir, 'b.jsonl'));
-  const disputes = JSON.parse((await ok('dr-c', 'adjudicate', 'branch', '--list', '--json')).stdout) as { cases: { case: string; disagreements: { field: string }[] }[] };
-  const batch = disputes.cases.map((c) => ({ case: c.case, decisions: decide(c.disagreements.map((d) => d.field)) }));
+  const disputes = JSON.parse(
+    (await ok('dr-c', 'adjudicate', 'branch', '--list', '--json')).stdout,
+  ) as { cases: { case: string; disagreements: { field: string }[] }[] };
+  const batch = disputes.cases.map((c) => ({
+    case: c.case,
+    decisions: decide(c.disagreements.map((d) => d.field)),
+  }));
   await writeFile(join(dir, 'adj.json'), JSON.stringify(batch));
   await ok('dr-c', 'adjudicate', 'branch', '--batch', join(dir, 'adj.json'));
   await ok('registrar', 'checkpoint', '--sign');
   bag = join(dir, 'bag');
   await ok('registrar', 'export', '--select', 'sample:branch', '--out', bag);
-  bagSize = (JSON.parse(await readFile(join(bag, 'custody/export.json'), 'utf8')) as { tree_size: number }).tree_size;
+  bagSize = (
+    JSON.parse(await readFile(join(bag, 'custody/export.json'), 'utf8')) as { tree_size: number }
+  ).tree_size;
   // The archive grows after the export: the report is still drawn at the bag's checkpoint.
   await ok('registrar', 'unit', 'add', '--name-en', 'Branch 248', '--code', '248');
   await ok('registrar', 'checkpoint', '--sign');
-  result = JSON.parse((await ok('registrar', 'report', '--template', 'tribunal', '--bag', bag, '--out', join(dir, 'r.html'), '--json')).stdout) as ReportJson;
+  result = JSON.parse(
+    (
+      await ok(
+        'registrar',
+        'report',
+        '--template',
+        'tribunal',
+        '--bag',
+        bag,
+        '--out',
+        join(dir, 'r.html'),
+        '--json',
+      )
+    ).stdout,
+  ) as ReportJson;
   html = await readFile(join(dir, 'r.html'), 'utf8');
 }, 300_000);
 
@@ -165,7 +236,9 @@ describe('custody report --bag (HTML)', () => {
     const b64 = note.split('\n')[2] ?? '';
     expect(Buffer.from(b64, 'base64').toString('hex')).toBe(result.checkpoint.root);
     const text = plain(html);
-    expect(text).toContain(`Checkpoint: tree size ${bagSize} (the first ${bagSize} ledger entries), signed with the archive key`);
+    expect(text).toContain(
+      `Checkpoint: tree size ${bagSize} (the first ${bagSize} ledger entries), signed with the archive key`,
+    );
     expect(text).toContain(`${result.checkpoint.root} ${b64}`); // side by side, in one table row
     expect(text).toContain(`This report is drawn at the checkpoint of the export bag ${bag}`);
   });
@@ -177,7 +250,11 @@ describe('custody report --bag (HTML)', () => {
     // out, a Wilson interval on each branch row, the strata with frame size, drawn and assessed.
     for (const re of FIGURES) expect(text).toMatch(re);
     // The collection-wide sections are marked; the statistics are not.
-    const marked = [...html.matchAll(/<section id="([a-z]+)">\n<h2>[^<]*<\/h2>\n<p class="warning"><strong>Needs the archive/g)].map((m) => m[1]);
+    const marked = [
+      ...html.matchAll(
+        /<section id="([a-z]+)">\n<h2>[^<]*<\/h2>\n<p class="warning"><strong>Needs the archive/g,
+      ),
+    ].map((m) => m[1]);
     expect(marked).toEqual(['collection', 'integrity', 'authenticity', 'catalogue']);
   });
 
@@ -189,10 +266,15 @@ describe('custody report --bag (HTML)', () => {
       if (!file.startsWith('data/tables/statistics-')) continue;
       const doc = JSON.parse(await readFile(join(bag, file), 'utf8')) as unknown;
       const v = resolvePointer(doc, ptr);
-      expect(f.pointer.endsWith('/length') ? (v as unknown[]).length : v, `${f.n}: ${f.bag}`).toEqual(f.value);
+      expect(
+        f.pointer.endsWith('/length') ? (v as unknown[]).length : v,
+        `${f.n}: ${f.bag}`,
+      ).toEqual(f.value);
     }
     const present = onBag.find((f) => f.pointer === '/findings/0/present');
-    expect(plain(html)).toContain(`From the bag: custody verify-export ${bag} --explain '${present?.bag ?? '?'}'`);
+    expect(plain(html)).toContain(
+      `From the bag: custody verify-export ${bag} --explain '${present?.bag ?? '?'}'`,
+    );
     expect(plain(html)).toContain(`python3 ${bag}/verify_bag.py --explain '<bag file>#<pointer>'`);
   });
 
@@ -217,11 +299,18 @@ describe('custody report --bag (HTML)', () => {
 });
 
 describe('custody report --bag refuses', () => {
-  const refused = async (b: string, ...extra: string[]) => custodyIn(['report', '--template', 'summary', '--bag', b, '--out', join(dir, 'x.html'), ...extra], env);
+  const refused = async (b: string, ...extra: string[]) =>
+    custodyIn(
+      ['report', '--template', 'summary', '--bag', b, '--out', join(dir, 'x.html'), ...extra],
+      env,
+    );
 
   it('an --at other than the bag’s checkpoint (usage, exit 2)', async () => {
     const r = await refused(bag, '--at', String(bagSize - 1));
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`the bag is tied to checkpoint ${bagSize}`)]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining(`the bag is tied to checkpoint ${bagSize}`),
+    ]);
   });
 
   it('a bag whose checkpoint is not one of this archive’s (its root edited: the signature fails)', async () => {
@@ -239,8 +328,11 @@ describe('custody report --bag refuses', () => {
   it('a bag whose statistics table was edited at a cell the report cites', async () => {
     const other = join(dir, 'bag-forged-table');
     await cp(bag, other, { recursive: true });
-    const file = result.footnotes.find((f) => f.pointer === '/findings/0/present')?.bag?.split('#')[0] ?? '';
-    const doc = JSON.parse(await readFile(join(other, file), 'utf8')) as { findings: { present: number }[] };
+    const file =
+      result.footnotes.find((f) => f.pointer === '/findings/0/present')?.bag?.split('#')[0] ?? '';
+    const doc = JSON.parse(await readFile(join(other, file), 'utf8')) as {
+      findings: { present: number }[];
+    };
     (doc.findings[0] as { present: number }).present += 3;
     await writeFile(join(other, file), JSON.stringify(doc));
     const r = await refused(other);
@@ -263,7 +355,9 @@ describe.skipIf(PDF_SKIP)('custody report --bag (PDF)', () => {
     pdf = join(dir, 'r.pdf');
     await ok('registrar', 'report', '--template', 'tribunal', '--bag', bag, '--out', pdf);
     const read = (...args: string[]) =>
-      execFileSync('pdftotext', [...args, pdf, '-'], { encoding: 'utf8' }).normalize('NFKC').replace(/\s+/g, ' ');
+      execFileSync('pdftotext', [...args, pdf, '-'], { encoding: 'utf8' })
+        .normalize('NFKC')
+        .replace(/\s+/g, ' ');
     text = read();
     layout = read('-layout');
   }, 180_000);
@@ -277,17 +371,27 @@ describe.skipIf(PDF_SKIP)('custody report --bag (PDF)', () => {
       const re = withFootnoteMarks(figure);
       expect(re.test(text) || re.test(layout), `${figure}: not in the PDF`).toBe(true);
     }
-    expect(text).toMatch(withFootnoteMarks(`Checkpoint: tree size ${bagSize} (the first ${bagSize} ledger entries), signed with the archive key`));
+    expect(text).toMatch(
+      withFootnoteMarks(
+        `Checkpoint: tree size ${bagSize} (the first ${bagSize} ledger entries), signed with the archive key`,
+      ),
+    );
     // Hex and base64 of the root, side by side on the cover.
     const b64 = Buffer.from(result.checkpoint.root, 'hex').toString('base64');
-    expect(layout).toMatch(new RegExp(`${result.checkpoint.root}(?:\\s*\\d+)?\\s+${b64.replace(/[+/=]/g, '\\$&')}`));
+    expect(layout).toMatch(
+      new RegExp(`${result.checkpoint.root}(?:\\s*\\d+)?\\s+${b64.replace(/[+/=]/g, '\\$&')}`),
+    );
   });
 
   it('prints the footnote commands on the bag', () => {
     // Long commands wrap anywhere; pdftotext drops a hyphen that ends a line: compare without either.
     const squeeze = (s: string) => s.replace(/[\s-]+/g, '');
     const present = result.footnotes.find((f) => f.pointer === '/findings/0/present');
-    expect(squeeze(text)).toContain(squeeze(`From the bag: custody verify-export ${bag} --explain '${present?.bag ?? '?'}'`));
-    expect(squeeze(text)).toContain(squeeze(`python3 ${bag}/verify_bag.py --explain '<bag file>#<pointer>'`));
+    expect(squeeze(text)).toContain(
+      squeeze(`From the bag: custody verify-export ${bag} --explain '${present?.bag ?? '?'}'`),
+    );
+    expect(squeeze(text)).toContain(
+      squeeze(`python3 ${bag}/verify_bag.py --explain '<bag file>#<pointer>'`),
+    );
   });
 });

@@ -27,7 +27,9 @@ export async function readReportBag(dir: string): Promise<ReportBag> {
   const items = names.includes('items.json') ? await json(dir, 'data/tables/items.json') : [];
   const ids = Array.isArray(items)
     ? items.flatMap((r: unknown) =>
-        typeof r === 'object' && r !== null && typeof (r as { item_id?: unknown }).item_id === 'string'
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as { item_id?: unknown }).item_id === 'string'
           ? [(r as { item_id: string }).item_id]
           : [],
       )

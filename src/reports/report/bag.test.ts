@@ -19,13 +19,20 @@ const archive = {
   ledgerSize: 900,
   rootAt: (n: number) => (n === 812 ? ROOT : Buffer.alloc(32)),
 };
-const bag = (n: string, statistics: ReadonlyMap<string, unknown> = new Map()): ReportBag => ({ dir: 'b', note: n, statistics, items: new Set() });
+const bag = (n: string, statistics: ReadonlyMap<string, unknown> = new Map()): ReportBag => ({
+  dir: 'b',
+  note: n,
+  statistics,
+  items: new Set(),
+});
 
 function code(f: () => unknown): string | undefined {
   try {
     f();
   } catch (e) {
-    return e instanceof CustodyError ? String((e as CustodyError<string>).code) : 'not a CustodyError';
+    return e instanceof CustodyError
+      ? String((e as CustodyError<string>).code)
+      : 'not a CustodyError';
   }
   return undefined;
 }
@@ -35,16 +42,24 @@ describe('bagCheckpointSize', () => {
     expect(bagCheckpointSize(bag(note()), archive)).toBe(812);
   });
   it('refuses another origin', () => {
-    expect(code(() => bagCheckpointSize(bag(note('custody.invalid/archive/other')), archive))).toBe('REPORT_BAG_MISMATCH');
+    expect(code(() => bagCheckpointSize(bag(note('custody.invalid/archive/other')), archive))).toBe(
+      'REPORT_BAG_MISMATCH',
+    );
   });
   it('refuses a note signed by another key', () => {
-    expect(code(() => bagCheckpointSize(bag(note(ORIGIN, ROOT, 812, other.privateKey)), archive))).toBe('REPORT_BAG_MISMATCH');
+    expect(
+      code(() => bagCheckpointSize(bag(note(ORIGIN, ROOT, 812, other.privateKey)), archive)),
+    ).toBe('REPORT_BAG_MISMATCH');
   });
   it('refuses a signed root that is not the ledger root at that size (a fork)', () => {
-    expect(code(() => bagCheckpointSize(bag(note(ORIGIN, Buffer.alloc(32, 1))), archive))).toBe('REPORT_BAG_MISMATCH');
+    expect(code(() => bagCheckpointSize(bag(note(ORIGIN, Buffer.alloc(32, 1))), archive))).toBe(
+      'REPORT_BAG_MISMATCH',
+    );
   });
   it('refuses a size past the archive ledger', () => {
-    expect(code(() => bagCheckpointSize(bag(note(ORIGIN, ROOT, 901)), archive))).toBe('REPORT_BAG_MISMATCH');
+    expect(code(() => bagCheckpointSize(bag(note(ORIGIN, ROOT, 901)), archive))).toBe(
+      'REPORT_BAG_MISMATCH',
+    );
   });
   it('calls a file that is no checkpoint note invalid', () => {
     expect(code(() => bagCheckpointSize(bag('hello\n'), archive))).toBe('REPORT_BAG_INVALID');
@@ -52,7 +67,12 @@ describe('bagCheckpointSize', () => {
 });
 
 describe('checkBagCitations', () => {
-  const stats = new Map([['data/tables/statistics-S1.json', { findings: [{ proportion: 0.62, present: 93 }], list: [1, 2] }]]);
+  const stats = new Map([
+    [
+      'data/tables/statistics-S1.json',
+      { findings: [{ proportion: 0.62, present: 93 }], list: [1, 2] },
+    ],
+  ]);
   const fn = (pointer: string, value: Footnote['value']): Footnote => ({
     n: 1,
     command: ['custody', 'stats', 'x', '--at', '812', '--json'],
@@ -62,10 +82,23 @@ describe('checkBagCitations', () => {
     bag: `data/tables/statistics-S1.json#${pointer.replace(/\/length$/, '')}`,
   });
   it('passes equal cells, numbers within 1e-9 relative, and a /length as the array counted', () => {
-    expect(() => checkBagCitations([fn('/findings/0/present', 93), fn('/findings/0/proportion', 0.62 * (1 + 1e-12)), fn('/list/length', 2)], bag('', stats))).not.toThrow();
+    expect(() =>
+      checkBagCitations(
+        [
+          fn('/findings/0/present', 93),
+          fn('/findings/0/proportion', 0.62 * (1 + 1e-12)),
+          fn('/list/length', 2),
+        ],
+        bag('', stats),
+      ),
+    ).not.toThrow();
   });
   it('refuses a cell that differs, and a cell the bag lacks', () => {
-    expect(code(() => checkBagCitations([fn('/findings/0/present', 96)], bag('', stats)))).toBe('REPORT_BAG_MISMATCH');
-    expect(code(() => checkBagCitations([fn('/findings/1/present', 96)], bag('', stats)))).toBe('REPORT_BAG_MISMATCH');
+    expect(code(() => checkBagCitations([fn('/findings/0/present', 96)], bag('', stats)))).toBe(
+      'REPORT_BAG_MISMATCH',
+    );
+    expect(code(() => checkBagCitations([fn('/findings/1/present', 96)], bag('', stats)))).toBe(
+      'REPORT_BAG_MISMATCH',
+    );
   });
 });

@@ -40,15 +40,24 @@ export function bagCheckpointSize(bag: ReportBag, archive: ArchiveCheckpoints): 
   try {
     body = parseCheckpoint(bag.note.slice(0, bag.note.indexOf('\n\n') + 1));
   } catch (e) {
-    throw new ReportError('REPORT_BAG_INVALID', `--bag ${bag.dir}: custody/checkpoint.txt is not a checkpoint note`, { cause: e });
+    throw new ReportError(
+      'REPORT_BAG_INVALID',
+      `--bag ${bag.dir}: custody/checkpoint.txt is not a checkpoint note`,
+      { cause: e },
+    );
   }
   const mismatch = (why: string) =>
-    new ReportError('REPORT_BAG_MISMATCH', `--bag ${bag.dir}: its checkpoint (tree size ${body.size}) is not one of this archive's: ${why}`);
-  if (body.origin !== archive.origin) throw mismatch(`origin ${body.origin}, the archive's is ${archive.origin}`);
+    new ReportError(
+      'REPORT_BAG_MISMATCH',
+      `--bag ${bag.dir}: its checkpoint (tree size ${body.size}) is not one of this archive's: ${why}`,
+    );
+  if (body.origin !== archive.origin)
+    throw mismatch(`origin ${body.origin}, the archive's is ${archive.origin}`);
   try {
     verifyCheckpoint(bag.note, parseVerifierKey(archive.verifierKey));
   } catch (e) {
-    if (e instanceof CustodyError) throw mismatch('its signature does not verify with the archive key');
+    if (e instanceof CustodyError)
+      throw mismatch('its signature does not verify with the archive key');
     throw e;
   }
   if (body.size < 1 || body.size > archive.ledgerSize)
@@ -79,12 +88,16 @@ export function bagLocator(
   const key = (command: readonly string[]) => JSON.stringify(command);
   for (const s of statistics) {
     const file = statisticsFile(bag, s);
-    if (file !== null) files.set(key(['custody', 'stats', s.sample.name, '--at', String(size), '--json']), file);
+    if (file !== null)
+      files.set(key(['custody', 'stats', s.sample.name, '--at', String(size), '--json']), file);
   }
   const proofs = new Map<string, string>();
   for (const e of exhibits) {
     if (bag.items.has(e.item))
-      proofs.set(key(['custody', 'prove', 'inclusion', String(e.seq), '--size', String(size), '--json']), `custody/proofs/${e.item}.json`);
+      proofs.set(
+        key(['custody', 'prove', 'inclusion', String(e.seq), '--size', String(size), '--json']),
+        `custody/proofs/${e.item}.json`,
+      );
   }
   const checkpoint = key(['custody', 'checkpoint', '--at', String(size), '--json']);
   return (command, ptr) => {
@@ -129,11 +142,24 @@ export function checkBagCitations(footnotes: readonly Footnote[], bag: ReportBag
 function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && typeof b === 'number')
     return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof b === 'object' &&
+    b !== null &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
     const ka = Object.keys(a).sort();
     const kb = Object.keys(b).sort();
-    return JSON.stringify(ka) === JSON.stringify(kb) && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      JSON.stringify(ka) === JSON.stringify(kb) &&
+      ka.every((k) =>
+        sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+      )
+    );
   }
   return a === b;
 }

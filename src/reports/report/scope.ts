@@ -10,12 +10,20 @@ import type { Block, Section } from './model.js';
 /** The mark on a section whose figures need the archive. */
 export const NEEDS_THE_ARCHIVE = 'Needs the archive: not reproducible from the bag.';
 
-export function needsTheArchive(section: Section, bagDir: string, items?: readonly string[]): Section {
+export function needsTheArchive(
+  section: Section,
+  bagDir: string,
+  items?: readonly string[],
+): Section {
   const why =
     items === undefined
       ? ` The figures in this section are computed over the whole collection at the checkpoint, not over the selection exported in the bag ${bagDir}; their footnotes are commands on the archive.`
       : ` Exhibit(s) ${items.join(', ')} are not exported in the bag ${bagDir}; their footnotes are commands on the archive. The others' inclusion proofs are also in the bag (custody/proofs/).`;
-  const mark: Block = { kind: 'p', style: 'warning', parts: [{ text: NEEDS_THE_ARCHIVE, strong: true }, why] };
+  const mark: Block = {
+    kind: 'p',
+    style: 'warning',
+    parts: [{ text: NEEDS_THE_ARCHIVE, strong: true }, why],
+  };
   return { ...section, blocks: [mark, ...section.blocks] };
 }
 

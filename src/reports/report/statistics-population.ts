@@ -37,12 +37,22 @@ export function intervalCell(
   ];
 }
 
-export function populationCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
+export function populationCell(
+  c: CiteContext,
+  q: string[],
+  f: FindingStatistics,
+  i: number,
+): Inline[] {
   if (f.stratified !== null) {
     const covered = coveredPopulation(f, i);
     return [
       '≈ ',
-      c.fixed(q, ptr('findings', i, 'stratified', 'estimated_count'), f.stratified.estimated_count, 0),
+      c.fixed(
+        q,
+        ptr('findings', i, 'stratified', 'estimated_count'),
+        f.stratified.estimated_count,
+        0,
+      ),
       ' of ',
       covered.at === null ? String(covered.value) : c.value(q, covered.at, covered.value),
     ];
@@ -141,7 +151,12 @@ export function populationSentence(
   ];
   const pop = f.population;
   if (pop !== null && pop.estimated_count !== null)
-    out.push('; in the population of ', c.value(q, ptr('findings', i, 'population', 'size'), pop.size), ' stated for the plan: ≈ ', c.fixed(q, ptr('findings', i, 'population', 'estimated_count'), pop.estimated_count, 0));
+    out.push(
+      '; in the population of ',
+      c.value(q, ptr('findings', i, 'population', 'size'), pop.size),
+      ' stated for the plan: ≈ ',
+      c.fixed(q, ptr('findings', i, 'population', 'estimated_count'), pop.estimated_count, 0),
+    );
   out.push('.');
   return out;
 }

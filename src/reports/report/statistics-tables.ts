@@ -29,7 +29,9 @@ const BAND_TEXT: Record<AlphaBand, string> = {
   unreliable: 'UNRELIABLE',
 };
 
-function alphaOf(f: FindingStatistics): { k: number; value: number | null; lower: number | null; upper: number | null } | null {
+function alphaOf(
+  f: FindingStatistics,
+): { k: number; value: number | null; lower: number | null; upper: number | null } | null {
   const k = f.agreement?.coefficients.findIndex((x) => x.name === 'krippendorff_alpha') ?? -1;
   const coef = k < 0 ? undefined : f.agreement?.coefficients[k];
   if (coef === undefined) return null;
@@ -37,7 +39,12 @@ function alphaOf(f: FindingStatistics): { k: number; value: number | null; lower
 }
 
 /** The agreement cell: α, its bootstrap interval, and where it falls on Krippendorff's scale. */
-export function agreementCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
+export function agreementCell(
+  c: CiteContext,
+  q: string[],
+  f: FindingStatistics,
+  i: number,
+): Inline[] {
   const a = alphaOf(f);
   if (a === null || a.value === null) return ['not computable*'];
   const at = ptr('findings', i, 'agreement', 'coefficients', a.k);
@@ -50,7 +57,13 @@ export function agreementCell(c: CiteContext, q: string[], f: FindingStatistics,
   ];
   // "−0.48 to 0.48": a dash between two signed numbers would read as a minus.
   if (a.lower !== null && a.upper !== null)
-    out.push(' (95%: ', c.fixed(q, `${at}/interval/lower`, a.lower, 2), ' to ', c.fixed(q, `${at}/interval/upper`, a.upper, 2), ')');
+    out.push(
+      ' (95%: ',
+      c.fixed(q, `${at}/interval/lower`, a.lower, 2),
+      ' to ',
+      c.fixed(q, `${at}/interval/upper`, a.upper, 2),
+      ')',
+    );
   return out;
 }
 
@@ -69,7 +82,9 @@ export function agreementBlocks(s: StatisticsReport): Block[] {
         KRIPPENDORFF_SOURCE,
         ').',
         ...(s.findings.some((f) => (alphaOf(f)?.value ?? null) === null)
-          ? [' *Not computable: too few cases with two answers, or every examiner gave the same answer on every case (no variation to agree on).']
+          ? [
+              ' *Not computable: too few cases with two answers, or every examiner gave the same answer on every case (no variation to agree on).',
+            ]
           : []),
       ],
     },
@@ -80,8 +95,20 @@ export function agreementBlocks(s: StatisticsReport): Block[] {
       style: 'warning',
       parts:
         band === 'unreliable'
-          ? [{ text: `${f.label}: α = ${v.toFixed(3)}, below 0.667: ${NO_CONCLUSION}.`, strong: true }, ' The examiners disagreed too often for its prevalence to be relied on, whatever its interval says.']
-          : [{ text: `${f.label}: α = ${v.toFixed(3)}, between 0.667 and 0.800: tentative.`, strong: true }, ' Conclusions drawn from this finding are tentative only.'],
+          ? [
+              {
+                text: `${f.label}: α = ${v.toFixed(3)}, below 0.667: ${NO_CONCLUSION}.`,
+                strong: true,
+              },
+              ' The examiners disagreed too often for its prevalence to be relied on, whatever its interval says.',
+            ]
+          : [
+              {
+                text: `${f.label}: α = ${v.toFixed(3)}, between 0.667 and 0.800: tentative.`,
+                strong: true,
+              },
+              ' Conclusions drawn from this finding are tentative only.',
+            ],
     });
   }
   return blocks;
@@ -110,21 +137,44 @@ export type BranchName = (unitId: string) => string;
  * Each finding by security branch (the subject's unit at the checkpoint), with a Wilson 95%
  * interval per row; `custody interval` reproduces each interval from the row's two counts.
  */
-export function byBranchTable(c: CiteContext, q: string[], s: StatisticsReport, name: BranchName): Table {
+export function byBranchTable(
+  c: CiteContext,
+  q: string[],
+  s: StatisticsReport,
+  name: BranchName,
+): Table {
   const rows = s.findings.flatMap((f, i) =>
     f.breakdowns.unit.flatMap((r, j) => {
       if (r.assessed === 0 || f.present === 0) return [];
       const at = ptr('findings', i, 'breakdowns', 'unit', j);
-      const iq = ['custody', 'interval', '--successes', String(r.present), '--trials', String(r.assessed), '--json'];
+      const iq = [
+        'custody',
+        'interval',
+        '--successes',
+        String(r.present),
+        '--trials',
+        String(r.assessed),
+        '--json',
+      ];
       const w = wilsonInterval(r.present, r.assessed);
       const noArchive = 'no archive needed: the interval from the two counts';
-      return [[
-        f.label,
-        r.label ?? name(r.key),
-        [c.value(q, `${at}/present`, r.present), ' of ', c.value(q, `${at}/assessed`, r.assessed)],
-        r.proportion === null ? '—' : c.percent(q, `${at}/proportion`, r.proportion),
-        [c.percentNote(iq, '/wilson/lower', w.lower, noArchive), '–', c.percentNote(iq, '/wilson/upper', w.upper, noArchive)],
-      ]];
+      return [
+        [
+          f.label,
+          r.label ?? name(r.key),
+          [
+            c.value(q, `${at}/present`, r.present),
+            ' of ',
+            c.value(q, `${at}/assessed`, r.assessed),
+          ],
+          r.proportion === null ? '—' : c.percent(q, `${at}/proportion`, r.proportion),
+          [
+            c.percentNote(iq, '/wilson/lower', w.lower, noArchive),
+            '–',
+            c.percentNote(iq, '/wilson/upper', w.upper, noArchive),
+          ],
+        ],
+      ];
     }),
   );
   return table(
@@ -155,7 +205,15 @@ export function strataTable(
 ): Table | null {
   if (s.sample.method !== 'stratified') return null;
   const byName = s.sample.stratify === 'unit' ? name : (x: string) => x;
-  const manifest = ['custody', 'log', '--from', String(s.sample.entries.manifest), '--to', String(s.sample.entries.manifest + 1), '--json'];
+  const manifest = [
+    'custody',
+    'log',
+    '--from',
+    String(s.sample.entries.manifest),
+    '--to',
+    String(s.sample.entries.manifest + 1),
+    '--json',
+  ];
   const rows = s.findings.flatMap((f, i) => {
     const st = f.stratified;
     if (st === null || f.present === 0) return [];
@@ -168,7 +226,14 @@ export function strataTable(
         f.label,
         byName(r.name),
         c.value(q, `${at}/population`, r.population),
-        d === undefined ? '—' : c.value(manifest, ptr('entry', 'details', 'strata', k, 'n'), d.n, 'the sample manifest entry, as it stands in the ledger (in a bag: custody/ledger.jsonl)'),
+        d === undefined
+          ? '—'
+          : c.value(
+              manifest,
+              ptr('entry', 'details', 'strata', k, 'n'),
+              d.n,
+              'the sample manifest entry, as it stands in the ledger (in a bag: custody/ledger.jsonl)',
+            ),
         c.value(q, `${at}/sampled`, r.sampled),
         c.value(q, `${at}/present`, r.present),
         left ? { text: 'left out: fewer than two assessed', strong: true } : 'yes',
