@@ -7,12 +7,15 @@ import type { StatisticsReport } from '../examination/statistics/types.js';
 import { verifyArchive } from '../integrity/archive-verify.service.js';
 import { latestSignedCheckpoint } from '../integrity/signed-checkpoint.js';
 import {
+  bagCheckpointSize,
   buildReportModel,
+  checkBagCitations,
   DEFAULT_CHROMIUM,
   exhibitThumbnail,
   findChromium,
   gatherReportInput,
   printPdf,
+  readReportBag,
   REPORT_TEMPLATES,
   ReportError,
   reportHtml,
@@ -20,7 +23,7 @@ import {
   type ReportTemplate,
 } from '../reports/report/index.js';
 import { CODE_VERSION } from '../version.js';
-import { flag, list, printJson, requireStr, UsageError, type Command, type Io } from './command.js';
+import { flag, list, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { progressLine, type ProgressFn } from './progress.js';
 import { countingHashFiles } from './verify.command.js';
@@ -30,10 +33,12 @@ export const reportCommand: Command = {
   summary:
     'an evidence report (HTML or PDF) at a signed checkpoint; every figure footnoted with the command that reproduces it',
   usage:
-    'custody report --template tribunal|summary [--at TREE-SIZE] --out FILE.html|FILE.pdf [--exhibits ITEM,…]… [--include-images [--unblurred-images]] [--json]',
+    'custody report --template tribunal|summary [--bag DIR] [--at TREE-SIZE] --out FILE.html|FILE.pdf [--exhibits ITEM,…]… [--include-images [--unblurred-images]] [--json]   ' +
+    "(--bag: drawn at the export bag's checkpoint, which must be one of this archive's; each figure the bag holds is footnoted with its place in the bag)",
   options: {
     template: { type: 'string' },
     at: { type: 'string' },
+    bag: { type: 'string' },
     out: { type: 'string' },
     exhibits: { type: 'string', multiple: true },
     'include-images': { type: 'boolean' },
@@ -64,18 +69,25 @@ export const reportCommand: Command = {
         '--unblurred-images shows the thumbnails of --include-images unblurred: give --include-images too',
       );
     const at = atOption(args);
+    const bagDir = str(args, 'bag');
+    const bag = bagDir === undefined ? null : await readReportBag(bagDir);
 
     const progress = progressLine(io, args);
-    // The whole archive, still: verify it, and find the checkpoint (the latest signed one by default).
+    // The whole archive, still: verify it, and find the checkpoint (the bag's, else the latest
+    // signed one by default).
     const { size, verify } = await withArchive(
       args,
       io,
       'read',
       'report',
-      async (archive) => ({
-        size: at ?? (await latestSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin })) ?? 0,
-        verify: await runVerify(archive, progress?.report),
-      }),
+      async (archive) => {
+        const ctx = { ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin };
+        const bagSize = bag === null ? null : bagCheckpointSize(bag, { ...ctx, ledgerSize: archive.ledger.size, rootAt: (n) => archive.ledger.root(n) });
+        if (bagSize !== null && at !== undefined && at !== bagSize)
+          throw new UsageError(`--at ${at}: the bag is tied to checkpoint ${bagSize}, and a report with --bag is drawn at it (leave out --at)`);
+        const n = bagSize ?? at ?? (await latestSignedCheckpoint(ctx)) ?? 0;
+        return { size: n, verify: await runVerify(archive, progress?.report) };
+      },
       { lock: true, index: 'tolerate' },
     );
     if (size === 0)
@@ -102,7 +114,9 @@ export const reportCommand: Command = {
       template: template as ReportTemplate,
       generatedAt: new Date().toISOString(),
       codeVersion: CODE_VERSION,
+      bag,
     });
+    if (bag !== null) checkBagCitations(model.footnotes, bag);
     const html = await reportHtml(model);
 
     let htmlPath: string | null = null;
@@ -132,6 +146,7 @@ export const reportCommand: Command = {
     report(io, wantsJson(args), {
       template,
       input,
+      bag: bagDir ?? null,
       htmlPath,
       pdfPath,
       pdfUnavailable,
@@ -180,6 +195,7 @@ function report(
   r: {
     template: string;
     input: ReportInput;
+    bag: string | null;
     htmlPath: string | null;
     pdfPath: string | null;
     pdfUnavailable: string | null;
@@ -191,6 +207,7 @@ function report(
     printJson(io, {
       template: r.template,
       checkpoint: { size: r.input.checkpoint.size, root: r.input.checkpoint.root },
+      bag: r.bag,
       verified: r.input.verify.ok,
       html: r.htmlPath,
       pdf: r.pdfPath,
@@ -203,6 +220,6 @@ function report(
   }
   const wrote = r.pdfPath ?? r.htmlPath ?? '';
   io.stdout(
-    `wrote ${wrote}: ${r.template} report at checkpoint ${r.input.checkpoint.size}, ${r.footnotes.length} footnotes${r.input.images === 'unblurred' ? ', images UNBLURRED' : r.input.images === 'blurred' ? ', images blurred' : ''}${r.input.verify.ok ? '' : ', VERIFICATION FAILED'}\n`,
+    `wrote ${wrote}: ${r.template} report at checkpoint ${r.input.checkpoint.size}${r.bag === null ? '' : ` (the bag's)`}, ${r.footnotes.length} footnotes${r.input.images === 'unblurred' ? ', images UNBLURRED' : r.input.images === 'blurred' ? ', images blurred' : ''}${r.input.verify.ok ? '' : ', VERIFICATION FAILED'}\n`,
   );
 }

@@ -21,12 +21,14 @@ function notesFor(model: ReportModel, command: string): string[] {
 }
 
 describe('buildReportModel', () => {
-  it('cites only commands that take --at this checkpoint, except verify and prove, which say why', () => {
+  it('cites only commands that take --at this checkpoint, except verify, prove, interval and log, which say why', () => {
     const model = buildReportModel(inputFixture(), OPTS);
     for (const f of model.footnotes) {
       const args = f.command.join(' ');
       if (args.startsWith('custody verify')) expect(f.note).toMatch(/no --at/);
       else if (args.startsWith('custody prove inclusion')) expect(args).toContain('--size 812');
+      else if (args.startsWith('custody interval')) expect(f.note).toMatch(/no archive needed/);
+      else if (args.startsWith('custody log --from')) expect(f.note).toMatch(/manifest entry/);
       else expect(args).toContain('--at 812 --json');
     }
   });

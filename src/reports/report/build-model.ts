@@ -1,6 +1,8 @@
 // Builds the report model from what was gathered: pure, so the same input gives the same model,
 // and so the same HTML, byte for byte (only `generated` differs between two runs).
 import { INDICATOR_DOCS } from '../../analysis/indicators/index.js';
+import { bagLocator, statisticsFile, type ReportBag } from './bag.js';
+import { coverSection } from './cover.js';
 import { CiteContext, table } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
 import type { ReportInput } from './input.js';
@@ -13,6 +15,7 @@ import {
   exhibitShows,
   imagesNotice,
 } from './sections-collection.js';
+import { bagScope, needsTheArchive } from './scope.js';
 import { findingsSection, methodologySection } from './sections-statistics.js';
 
 export interface BuildOptions {
@@ -20,31 +23,51 @@ export interface BuildOptions {
   /** RFC 3339; printed on the one line that is allowed to differ between runs. */
   readonly generatedAt: string;
   readonly codeVersion: string;
+  /** `report --bag`: the bag the report is drawn at (its checkpoint already checked against the archive). */
+  readonly bag?: ReportBag | null;
 }
 
 export function buildReportModel(input: ReportInput, opts: BuildOptions): ReportModel {
-  const c = new CiteContext(input.checkpoint.size);
+  const bag = opts.bag ?? null;
+  const size = input.checkpoint.size;
+  const c = new CiteContext(
+    size,
+    bag === null ? undefined : bagLocator(bag, size, input.statistics, input.exhibits),
+  );
+  // With --bag, the sections built from the whole collection say so (scope.ts); the others'
+  // figures are footnoted with their place in the bag.
+  const archiveOnly = (s: Section): Section => (bag === null ? s : needsTheArchive(s, bag.dir));
   // Sections are built in reading order, so footnotes are numbered in order of appearance.
-  const sections: Section[] = [withNotice(coverSection(c, input), imagesNotice(input))];
+  const sections: Section[] = [withNotice(coverSection(c, input, bag), imagesNotice(input))];
   const collection = collectionSection(c, input, opts.template);
   sections.push(
-    collection.section,
-    integritySection(c, input),
-    authenticitySection(c, input, opts.template),
+    archiveOnly(collection.section),
+    archiveOnly(integritySection(c, input)),
+    archiveOnly(authenticitySection(c, input, opts.template)),
   );
   const catalogue = catalogueSection(c, input);
-  sections.push(catalogue.section);
-  if (opts.template === 'tribunal') sections.push(methodologySection(c, input.statistics, input.unitChanges));
-  const findings = findingsSection(c, input.statistics);
-  sections.push(findings.section);
+  sections.push(archiveOnly(catalogue.section));
+  const inBag = (s: (typeof input.statistics)[number]) => statisticsFile(bag, s);
   if (opts.template === 'tribunal')
-    sections.push(exhibitsSection(c, input), appendixSection(input));
+    sections.push(bagScope(methodologySection(c, input.statistics, input.unitChanges), bag, input.statistics, inBag));
+  const findings = findingsSection(c, input.statistics, {
+    branchName: branchNames(input),
+    strataDrawn: input.strataDrawn ?? {},
+    template: opts.template,
+  });
+  sections.push(bagScope(findings.section, bag, input.statistics, inBag));
+  if (opts.template === 'tribunal') {
+    const exhibits = exhibitsSection(c, input);
+    const outside = input.exhibits.filter((e) => bag !== null && !bag.items.has(e.item));
+    sections.push(outside.length === 0 ? exhibits : needsTheArchive(exhibits, bag?.dir ?? '', outside.map((e) => e.item)), appendixSection(input));
+  }
   return {
     template: opts.template,
     title: opts.template === 'tribunal' ? 'Evidence report' : 'Summary report',
     subtitle: `${input.archive.origin} at checkpoint ${input.checkpoint.size}`,
     generated: { at: opts.generatedAt, codeVersion: opts.codeVersion },
     checkpointSize: input.checkpoint.size,
+    ...(bag === null ? {} : { bagDir: bag.dir }),
     sections,
     footnotes: c.notes.list(),
     charts: {
@@ -59,34 +82,15 @@ function withNotice(section: Section, notice: Block | null): Section {
   return notice === null ? section : { ...section, blocks: [...section.blocks, notice] };
 }
 
-function coverSection(c: CiteContext, input: ReportInput): Section {
-  const q = c.at('checkpoint');
-  const cp = input.checkpoint;
-  return {
-    id: 'cover',
-    title: 'Archive and checkpoint',
-    blocks: [
-      {
-        kind: 'list',
-        items: [
-          ['Archive origin: ', { text: input.archive.origin, mono: true }],
-          ['Archive id: ', { text: input.archive.id, mono: true }],
-          ['Checkpoint tree size (ledger entries): ', c.value(q, '/size', cp.size)],
-          ['Merkle root (RFC 9162): ', c.mono(q, '/root', cp.root)],
-          ['Last entry at the checkpoint: ', cp.lastEntryTime],
-        ],
-      },
-      {
-        kind: 'p',
-        parts: [
-          'Every figure below is as of this checkpoint, and each footnote names the command that reproduces it. The checkpoint, as signed with the archive key (a C2SP signed note',
-          { text: '', note: c.notes.cite(q, '/note', cp.note) },
-          '):',
-        ],
-      },
-      { kind: 'pre', text: cp.note },
-    ],
-  };
+/** A security branch's name by unit id, as the catalogue counts name it. */
+function branchNames(input: ReportInput): (unitId: string) => string {
+  const names = new Map(
+    input.subjects.by_unit.map((u) => [
+      u.unit,
+      [u.name_en, u.name_ar].filter((x) => x !== null).join(' — '),
+    ]),
+  );
+  return (id) => (id === 'unattributed' ? 'no unit recorded' : names.get(id) || id);
 }
 
 function integritySection(c: CiteContext, input: ReportInput): Section {
@@ -197,7 +201,7 @@ const LIMITATIONS: readonly string[] = [
   'Camera days are the dates the cameras recorded; a camera clock may be wrong or never set.',
   'Near-duplicate clusters are found by perceptual hashing (PDQ); a cluster is a lead for an examiner, not proof of a common original.',
   'The verification result describes the archive when the report was generated; repeat it with the commands given.',
-  'Prevalence figures describe the sampling frame they were drawn from, within the stated 95% intervals, and only the final (unanimous or adjudicated) cases.',
+  'Prevalence figures describe the sampling frame they were drawn from (of a stratified plan, the strata that entered the estimate, as each sample states), within the stated 95% intervals, and only the final (unanimous or adjudicated) cases. The intervals cover sampling error only, not examiner error; agreement (Krippendorff’s α) is reported beside each finding, and a finding coded with α below 0.667 supports no conclusion.',
 ];
 
 function appendixSection(input: ReportInput): Section {

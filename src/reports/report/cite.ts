@@ -3,11 +3,24 @@
 // (numbers as plain digits, no grouping), or says it is a percentage of the cited proportion.
 import type { Cited } from './footnotes.js';
 import { FootnoteRegistry } from './footnotes.js';
+
+/** Where a query's value sits in the bag (`<bag path>#<pointer>`), or null. */
+export type BagLocator = (command: readonly string[], pointer: string) => string | null;
 import type { Run, Table } from './model.js';
 
 export class CiteContext {
-  readonly notes = new FootnoteRegistry();
-  constructor(readonly size: number) {}
+  readonly notes: FootnoteRegistry;
+  /**
+   * @param bagOf with `report --bag`: where a cited value sits in the bag (bag.ts), e.g.
+   *   `custody stats NAME --at N --json | /findings/0/present` →
+   *   `data/tables/statistics-<id>.json#/findings/0/present`; null where the bag does not hold it.
+   */
+  constructor(
+    readonly size: number,
+    bagOf: BagLocator = () => null,
+  ) {
+    this.notes = new FootnoteRegistry(bagOf);
+  }
 
   /** `custody <args…> --at N --json`. */
   at(...args: string[]): string[] {
@@ -35,6 +48,15 @@ export class CiteContext {
       text: formatPercent(value),
       format: 'percent',
       note: this.notes.cite(command, ptr, value),
+    };
+  }
+
+  /** A cited proportion printed as a percentage, with a note beside the query. */
+  percentNote(command: readonly string[], ptr: string, value: number, note: string): Run {
+    return {
+      text: formatPercent(value),
+      format: 'percent',
+      note: this.notes.cite(command, ptr, value, note),
     };
   }
 

@@ -10,6 +10,14 @@ export type ReportErrorCode =
   /** The PDF could not be printed (Chromium missing, crashed, or timed out). */
   | 'REPORT_PDF_FAILED'
   /** The report could not be written to --out. */
-  | 'REPORT_WRITE_FAILED';
+  | 'REPORT_WRITE_FAILED'
+  /** --bag names no readable export bag (no custody/checkpoint.txt, unparsable tables, a .zip). */
+  | 'REPORT_BAG_INVALID'
+  /**
+   * --bag's checkpoint is not one of this archive's (another origin, a signature the archive key
+   * does not verify, a root other than the ledger's at that size), or a table in the bag differs
+   * from what the archive gives at a cell the report cites.
+   */
+  | 'REPORT_BAG_MISMATCH';
 
 export class ReportError extends CustodyError<ReportErrorCode> {}

@@ -22,12 +22,24 @@ export interface Footnote {
   readonly value: Cited;
   /** Said beside the query, e.g. that a value is as of the run rather than of the checkpoint. */
   readonly note: string | null;
+  /**
+   * With `report --bag`: where the same value sits in the bag, `<bag path>#<RFC 6901 pointer>`
+   * (what `custody verify-export BAG --explain` and `verify_bag.py --explain` take). Absent when
+   * the figure cannot be reproduced from the bag alone.
+   */
+  readonly bag?: string;
 }
 
 /** Numbers footnotes in order of first citation; the same query cited twice gets one number. */
 export class FootnoteRegistry {
   readonly #notes: Footnote[] = [];
   readonly #byQuery = new Map<string, Footnote>();
+
+  /** @param bagOf where a query's value sits in the bag (`report --bag`), or null. */
+  constructor(
+    private readonly bagOf: (command: readonly string[], pointer: string) => string | null = () =>
+      null,
+  ) {}
 
   cite(
     command: readonly string[],
@@ -44,7 +56,15 @@ export class FootnoteRegistry {
       return seen.n;
     }
     const n = this.#notes.length + 1;
-    const footnote: Footnote = { n, command: [...command], pointer, value, note };
+    const bag = this.bagOf(command, pointer);
+    const footnote: Footnote = {
+      n,
+      command: [...command],
+      pointer,
+      value,
+      note,
+      ...(bag === null ? {} : { bag }),
+    };
     this.#notes.push(footnote);
     this.#byQuery.set(key, footnote);
     return n;
@@ -101,4 +121,31 @@ function shellWord(word: string): string {
 /** The footnote as a person types it: `custody items --at 812 --json | /length`. */
 export function formatQuery(f: Pick<Footnote, 'command' | 'pointer'>): string {
   return `${f.command.map(shellWord).join(' ')} | ${f.pointer}`;
+}
+
+/**
+ * The footnote's value read from the bag alone (`report --bag`), as the two verifiers take it
+ * (contract §2): Custody's, and the standard-library script shipped at the top of the bag, which
+ * checks the bag it sits in. Null when the footnote has no place in the bag.
+ *
+ * @example
+ *   bagQueries({ bag: 'data/tables/statistics-S1.json#/findings/0/present' }, 'case-bag')
+ *   // ["custody verify-export case-bag --explain 'data/tables/statistics-S1.json#/findings/0/present'",
+ *   //  "python3 case-bag/verify_bag.py --explain 'data/tables/statistics-S1.json#/findings/0/present'"]
+ */
+export function bagQueries(f: Pick<Footnote, 'bag'>, bagDir: string): [string, string] | null {
+  if (f.bag === undefined) return null;
+  const dir = bagDir.replace(/\/+$/, '') || '.';
+  return [
+    `custody verify-export ${shellWord(dir)} --explain ${shellWord(f.bag)}`,
+    `python3 ${shellWord(`${dir}/verify_bag.py`)} --explain ${shellWord(f.bag)}`,
+  ];
+}
+
+/**
+ * The bag pointer for a query's pointer: the same RFC 6901 pointer into the bag file, except that
+ * our `/length` extension (not RFC 6901) points at the array itself, whose elements are counted.
+ */
+export function bagPointer(file: string, ptr: string): string {
+  return `${file}#${ptr.endsWith('/length') ? ptr.slice(0, -'/length'.length) : ptr}`;
 }

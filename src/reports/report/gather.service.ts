@@ -15,6 +15,7 @@ import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint } from '../../core/checkpoint.js';
 import { toHex } from '../../core/sha256.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
+import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
@@ -91,9 +92,31 @@ export async function gatherReportInput(
   // As `custody stats PLAN --at N` lists them: read from the ledger up to this checkpoint.
   const unitChanges: Record<string, Awaited<ReturnType<typeof unitChangesAfter>>> = {};
   for (const s of statistics) unitChanges[s.sample.name] = await unitChangesAfter(archive, s.sample.entries.frame);
+  const strataDrawn: Record<string, { name: string; n: number }[]> = {};
+  for (const s of statistics) {
+    const m = s.sample.entries.manifest;
+    if (s.sample.method !== 'stratified' || m < 0) continue;
+    const [entry] = await archive.ledger.read(m, m + 1);
+    const strata = entry?.entry.details.strata;
+    if (!Array.isArray(strata)) continue;
+    strataDrawn[s.sample.name] = strata.flatMap((x) =>
+      typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x.name === 'string' && typeof x.n === 'number'
+        ? [{ name: x.name, n: x.n }]
+        : [],
+    );
+  }
   return {
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
-    checkpoint: { size, root, note, lastEntryTime: time },
+    checkpoint: {
+      size,
+      root,
+      note,
+      signed: await isSignedCheckpoint(
+        { ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin },
+        size,
+      ),
+      lastEntryTime: time,
+    },
     deliveries,
     itemCount: items.length,
     duplicates,
@@ -113,6 +136,7 @@ export async function gatherReportInput(
     verify: ports.verify,
     statistics,
     unitChanges,
+    strataDrawn,
     codebook: DEFAULT_CODEBOOK,
     images: ports.thumbnail === null ? 'none' : ports.unblurred === true ? 'unblurred' : 'blurred',
     exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail, label),

@@ -35,6 +35,8 @@ export interface ReportInput {
     readonly size: number;
     readonly root: string;
     readonly note: string;
+    /** The note's signature verifies with the archive key and its root is the ledger's (isSignedCheckpoint). */
+    readonly signed: boolean;
     /** Time of the checkpoint's last ledger entry: indicators are judged as of it. */
     readonly lastEntryTime: string;
   };
@@ -94,6 +96,11 @@ export interface ReportInput {
    * (`custody stats PLAN --at N --json | /unit_attribution/changed_after_frame`).
    */
   readonly unitChanges: Readonly<Record<string, readonly UnitChange[]>>;
+  /**
+   * By plan name, for stratified plans: how many were drawn from each stratum
+   * (`custody log --from M --to M+1 --json | /entry/details/strata/K/n`, M the manifest entry).
+   */
+  readonly strataDrawn?: Readonly<Record<string, readonly { readonly name: string; readonly n: number }[]>>;
   readonly codebook: Codebook;
   /** Thumbnails of exhibits: none, blurred (--include-images) or unblurred (--unblurred-images too). Absent: none. */
   readonly images?: 'none' | 'blurred' | 'unblurred';

@@ -86,6 +86,8 @@ export interface ReportModel {
   /** The one line that differs between two runs at the same checkpoint. */
   readonly generated: { readonly at: string; readonly codeVersion: string };
   readonly checkpointSize: number;
+  /** `report --bag DIR`: the bag, as given; footnotes with a `bag` place are printed with commands on it. */
+  readonly bagDir?: string;
   readonly sections: readonly Section[];
   readonly footnotes: readonly Footnote[];
   /** Chart rows, drawn by the service (charts/render.adapter) and handed to the renderer as SVG. */

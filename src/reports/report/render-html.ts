@@ -1,9 +1,10 @@
 // The report model as one self-contained HTML document: no scripts, no external resources (fonts
 // are named, charts are inline SVG, thumbnails are data: URIs). Pure and deterministic: the same
 // model and chart SVGs give the same bytes. Every string from the model is escaped (html.ts).
-import { formatQuery, type Footnote } from './footnotes.js';
+import { bagQueries, formatQuery, type Footnote } from './footnotes.js';
 import { bidiText, escapeHtml } from './html.js';
 import type { Block, Cell, ChartName, Inline, ReportModel, Table } from './model.js';
+import { NEEDS_THE_ARCHIVE } from './scope.js';
 import { REPORT_CSS } from './styles.js';
 
 /** Charts drawn by charts/render.adapter from the model's rows; null where the model has none. */
@@ -110,17 +111,28 @@ function block(b: Block, charts: ChartSvgs): string {
   }
 }
 
-function footnoteHtml(f: Footnote): string {
+function footnoteHtml(f: Footnote, bagDir: string | undefined): string {
   const note = f.note === null ? '' : ` <span class="note">(${escapeHtml(f.note)})</span>`;
-  return `<li id="fn-${f.n}"><code>${escapeHtml(formatQuery(f))}</code>${note}</li>`;
+  const bag = bagDir === undefined ? null : bagQueries(f, bagDir);
+  const fromBag =
+    bag === null
+      ? ''
+      : `<br>From the bag: <code>${escapeHtml(bag[0])}</code>${f.pointer.endsWith('/length') ? ' (the number of its elements)' : ''}`;
+  return `<li id="fn-${f.n}"><code>${escapeHtml(formatQuery(f))}</code>${note}${fromBag}</li>`;
+}
+
+function bagIntro(bagDir: string | undefined): string {
+  if (bagDir === undefined) return '';
+  const [custody, python] = bagQueries({ bag: '<bag file>#<pointer>' }, bagDir) ?? ['', ''];
+  return `\n<p>With only the bag <code>${escapeHtml(bagDir)}</code>: a note that says “From the bag” names the file and JSON pointer (RFC 6901) of the same value in the bag, in a command that prints it, re-derives it from the bag's ledger and says whether the two agree. Without Custody, the Python script at the top of the bag (standard library only) takes the same pointer: <code>${escapeHtml(custody)}</code> and <code>${escapeHtml(python)}</code> do the same check. A note without “From the bag” needs the archive (see the sections marked “${escapeHtml(NEEDS_THE_ARCHIVE)}”), unless it says that no archive is needed (an interval computed from two counts the bag holds).</p>`;
 }
 
 function notesSection(model: ReportModel): string {
   return `<section id="notes">
 <h2>Notes: reproducing every figure</h2>
-<p>Each note is a command and a JSON pointer (RFC 6901). Run the command against the archive (with <code>--archive DIR</code> or <code>CUSTODY_ARCHIVE</code> set) and read the value at the pointer in its output; a final <code>/length</code> on an array is its number of elements (jq: <code>length</code>). Commands with <code>--at ${model.checkpointSize}</code> answer as of checkpoint ${model.checkpointSize} whatever was added since.</p>
+<p>Each note is a command and a JSON pointer (RFC 6901). Run the command against the archive (with <code>--archive DIR</code> or <code>CUSTODY_ARCHIVE</code> set) and read the value at the pointer in its output; a final <code>/length</code> on an array is its number of elements (jq: <code>length</code>). Commands with <code>--at ${model.checkpointSize}</code> answer as of checkpoint ${model.checkpointSize} whatever was added since.</p>${bagIntro(model.bagDir)}
 <ol class="footnotes">
-${model.footnotes.map(footnoteHtml).join('\n')}
+${model.footnotes.map((f) => footnoteHtml(f, model.bagDir)).join('\n')}
 </ol>
 </section>`;
 }

@@ -95,7 +95,8 @@ export function inputFixture(overrides: Partial<ReportInput> = {}): ReportInput 
     checkpoint: {
       size: 812,
       root: 'ab'.repeat(32),
-      note: 'custody.invalid/archive/01abc\n812\nq83=\n\n— custody.invalid/archive/01abc AAAA\n',
+      note: `custody.invalid/archive/01abc\n812\n${Buffer.from('ab'.repeat(32), 'hex').toString('base64')}\n\n— custody.invalid/archive/01abc AAAA\n`,
+      signed: true,
       lastEntryTime: '2026-11-29T10:00:00.000Z',
     },
     deliveries: [

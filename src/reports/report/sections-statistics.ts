@@ -2,15 +2,26 @@
 // of `custody stats --json`): how the sample was drawn so anyone can redraw it, how it was
 // examined, and each finding's prevalence with its 95% interval, population extrapolation and
 // inter-rater agreement.
-import type {
-  FindingStatistics,
-  Interval95,
-  StatisticsReport,
-} from '../../examination/statistics/types.js';
+import type { StatisticsReport } from '../../examination/statistics/types.js';
 import { unitText } from '../../catalogue/labels.service.js';
 import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { PrevalenceRow } from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
+import {
+  headlineInterval,
+  intervalCell,
+  populationBlock,
+  populationCell,
+  populationSentence,
+} from './statistics-population.js';
+import {
+  agreementBlocks,
+  agreementCell,
+  byBranchTable,
+  strataTable,
+  unseenFindings,
+  type BranchName,
+} from './statistics-tables.js';
 import { pointer as ptr } from './footnotes.js';
 import type { Block, Inline, Section } from './model.js';
 
@@ -37,11 +48,12 @@ export function methodologySection(
         kind: 'list',
         items: [
           [
-            'Unit sampled: ',
-            p.unit,
+            'What was sampled: ',
+            p.unit === 'subjects' ? 'catalogued subjects (each case is one person)' : 'photographs (each case is one item)',
             '; method: ',
-            p.method,
-            p.stratify === null ? '' : `, stratified by ${p.stratify}`,
+            p.stratify === null
+              ? p.method
+              : `${p.method} by ${p.stratify === 'unit' ? 'security branch (unit)' : p.stratify}`,
             '.',
           ],
           [
@@ -112,7 +124,7 @@ function attributionBlocks(
 ): Block[] {
   const at = ptr('unit_attribution', 'changed_after_frame');
   const lead: Inline[] = [
-    `Breakdowns by unit follow each subject's unit at checkpoint ${s.checkpoint.tree_size}`,
+    `Breakdowns by security branch (unit) follow each subject's unit at checkpoint ${s.checkpoint.tree_size}`,
     s.sample.stratify === null
       ? '. '
       : `; the stratified estimate keeps the strata as drawn when the frame was fixed (ledger entry ${s.sample.entries.frame}). `,
@@ -147,115 +159,67 @@ function attributionBlocks(
   ];
 }
 
-/** The interval the report states: the stratified one for stratified plans, else Wilson. */
-function headlineInterval(
-  f: FindingStatistics,
-  i: number,
-): { interval: Interval95; at: string } | null {
-  if (f.stratified !== null)
-    return { interval: f.stratified.interval, at: ptr('findings', i, 'stratified', 'interval') };
-  if (f.wilson !== null) return { interval: f.wilson, at: ptr('findings', i, 'wilson') };
-  if (f.clopper_pearson !== null)
-    return { interval: f.clopper_pearson, at: ptr('findings', i, 'clopper_pearson') };
-  return null;
-}
+/** Said in the findings themselves, not only in the appendix. */
+export const SAMPLING_ERROR_ONLY =
+  'The 95% intervals in this section cover sampling error only: how far a figure could move had another random sample been drawn. They do not cover examiner error (a photograph misread, or two examiners agreeing on a wrong reading). The agreement column shows how often the examiners agreed, not whether they were right.';
 
-function intervalCell(
-  c: CiteContext,
-  q: string[],
-  h: { interval: Interval95; at: string } | null,
-): Inline[] {
-  if (h === null) return ['—'];
-  return [
-    c.percent(q, `${h.at}/lower`, h.interval.lower),
-    '–',
-    c.percent(q, `${h.at}/upper`, h.interval.upper),
-  ];
-}
-
-function populationCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
-  if (f.stratified !== null) {
-    return [
-      '≈ ',
-      c.fixed(
-        q,
-        ptr('findings', i, 'stratified', 'estimated_count'),
-        f.stratified.estimated_count,
-        0,
-      ),
-      ' (stratified estimate)',
-    ];
-  }
-  const pop = f.population;
-  if (pop === null || pop.estimated_count === null) return ['—'];
-  const base = ptr('findings', i, 'population');
-  const out: Inline[] = [
-    '≈ ',
-    c.fixed(q, `${base}/estimated_count`, pop.estimated_count, 0),
-    ' of ',
-    c.value(q, `${base}/size`, pop.size),
-  ];
-  if (pop.count_interval !== null) {
-    out.push(
-      ' (',
-      c.fixed(q, `${base}/count_interval/lower`, pop.count_interval.lower, 0),
-      '–',
-      c.fixed(q, `${base}/count_interval/upper`, pop.count_interval.upper, 0),
-      `, ${pop.count_interval.method})`,
-    );
-  }
-  return out;
-}
-
-function agreementCell(c: CiteContext, q: string[], f: FindingStatistics, i: number): Inline[] {
-  const k = f.agreement?.coefficients.findIndex((x) => x.name === 'krippendorff_alpha') ?? -1;
-  const coef = k < 0 ? undefined : f.agreement?.coefficients[k];
-  if (coef === undefined || coef.value === null) return ['—'];
-  return [
-    'α = ',
-    c.fixed(q, ptr('findings', i, 'agreement', 'coefficients', k, 'value'), coef.value, 2),
-  ];
+export interface FindingsContext {
+  /** The name of a security branch (unit) by id, as catalogued. */
+  readonly branchName: BranchName;
+  /** By plan name: each stratum's sample size, from the sample manifest entry. */
+  readonly strataDrawn: Readonly<Record<string, readonly { readonly name: string; readonly n: number }[]>>;
+  readonly template: 'tribunal' | 'summary';
 }
 
 export function findingsSection(
   c: CiteContext,
   all: readonly StatisticsReport[],
+  ctx: FindingsContext,
 ): { section: Section; prevalence: PrevalenceRow[] | null } {
   if (all.length === 0)
     return {
       section: { id: 'findings', title: 'Findings', blocks: [{ kind: 'p', parts: [NO_PLAN] }] },
       prevalence: null,
     };
-  const blocks: Block[] = [];
+  const blocks: Block[] = [{ kind: 'p', style: 'warning', parts: [SAMPLING_ERROR_ONLY] }];
   let prevalence: PrevalenceRow[] | null = null;
   for (const s of all) {
     const q = statsCommand(c, s);
     blocks.push({ kind: 'h3', text: `Sample “${s.sample.name}”` });
+    const population = populationBlock(c, q, s, ctx.branchName);
+    if (population !== null) blocks.push(population);
     blocks.push({
       kind: 'list',
-      items: s.findings.map((f, i) => [c.value(q, ptr('findings', i, 'sentence'), f.sentence)]),
+      items: s.findings.map((f, i) => [
+        c.value(q, ptr('findings', i, 'sentence'), f.sentence),
+        ' ',
+        ...populationSentence(c, q, s, f, i, ctx.branchName, population !== null),
+      ]),
     });
+    const weighted = s.sample.method === 'stratified';
     blocks.push(
       table(
         'Prevalence of each finding among the final cases',
         [
           ['Finding', 'text'],
-          ['Present', 'number'],
-          ['Assessed', 'number'],
+          ['Raw: present of assessed', 'number'],
           ['Cannot assess', 'number'],
-          ['Prevalence', 'number'],
+          [weighted ? 'Weighted prevalence' : 'Prevalence', 'number'],
           ['95% interval', 'text'],
-          ['In the population', 'text'],
-          ['Agreement', 'text'],
+          ['Estimated number', 'text'],
+          ["Agreement (Krippendorff's α)", 'text'],
         ],
         s.findings.map((f, i) => [
           f.label,
-          c.value(q, ptr('findings', i, 'present'), f.present),
-          c.value(q, ptr('findings', i, 'assessed'), f.assessed),
+          [
+            c.value(q, ptr('findings', i, 'present'), f.present),
+            ' of ',
+            c.value(q, ptr('findings', i, 'assessed'), f.assessed),
+          ],
           c.value(q, ptr('findings', i, 'cannot_assess'), f.cannot_assess),
           // A stratified plan's prevalence is the weighted estimate its interval belongs to.
           f.stratified !== null
-            ? c.percent(q, ptr('findings', i, 'stratified', 'estimate'), f.stratified.estimate)
+            ? [c.percent(q, ptr('findings', i, 'stratified', 'estimate'), f.stratified.estimate), ' weighted']
             : f.proportion === null
               ? '—'
               : c.percent(q, ptr('findings', i, 'proportion'), f.proportion),
@@ -270,9 +234,13 @@ export function findingsSection(
         style: 'note',
         parts: [
           `95% intervals: ${[...new Set(s.findings.map((f, i) => headlineInterval(f, i)?.interval.method).filter((m) => m !== undefined))].join('; ') || 'none'}. ` +
-            "Agreement: Krippendorff's alpha (nominal) on the examiners' independent answers, before adjudication. Rounded figures are exact in their footnotes.",
+            (weighted
+              ? 'The prevalence of a stratified sample is the weighted estimate: each stratum’s proportion weighted by its share of the frame. It differs from present ÷ assessed, which over-represents the strata sampled more heavily; both are shown, and they do not contradict each other. '
+              : '') +
+            'Rounded figures are exact in their footnotes.',
         ],
       },
+      ...agreementBlocks(s),
     );
     const rows = s.findings.flatMap((f, i): PrevalenceRow[] => {
       const h = headlineInterval(f, i);
@@ -293,13 +261,27 @@ export function findingsSection(
     // One chart per report: the first plan's (a tribunal report normally has one plan).
     if (prevalence === null && rows.length > 0) {
       prevalence = rows;
+      // Cited by the number of findings drawn: each value drawn is footnoted in the table above.
+      // (The whole of /findings is not cited: `custody stats --json` adds unit names to its
+      // breakdown rows that the bag's statistics file does not carry.)
       blocks.push({
         kind: 'chart',
         chart: 'prevalence',
-        caption: `Prevalence with 95% intervals, sample “${s.sample.name}”`,
-        note: c.whole(q, '/findings', s.findings),
+        caption: `Prevalence with 95% intervals, sample “${s.sample.name}”: the figures of the table above, each footnoted there`,
+        note: c.notes.cite(q, '/findings/length', s.findings.length),
       });
     }
+    const unseen = unseenFindings(s);
+    blocks.push(
+      { kind: 'h3', text: `By security branch (unit), sample “${s.sample.name}”` },
+      ...(unseen === null ? [] : [unseen]),
+      byBranchTable(c, q, s, ctx.branchName),
+    );
+    const strata =
+      ctx.template === 'tribunal'
+        ? strataTable(c, q, s, ctx.branchName, ctx.strataDrawn[s.sample.name])
+        : null;
+    if (strata !== null) blocks.push(strata);
   }
   return { section: { id: 'findings', title: 'Findings', blocks }, prevalence };
 }
