@@ -3,7 +3,7 @@
 // or adjudicated). Blindness holds here: unrevealed answers are never read, only counted.
 import type { Archive } from '../../app.js';
 import type { SamplesTable } from '../../db/schema.js';
-import { codebookDigest, defineCodebook, type Codebook, type ExaminationAnswer } from '../codebook/index.js';
+import { codebookDigest, defineCodebook, type Codebook } from '../codebook/index.js';
 import { caseOutcomesFrom, type CaseOutcome } from './case-outcomes.js';
 import { PlanError } from '../sampling/plan.service.js';
 import { ExamError } from './examination-errors.js';

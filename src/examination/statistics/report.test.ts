@@ -20,7 +20,7 @@ function plan(strata: { name: string; frame_size: number }[]): SamplesTable {
     frame_digest: 'f'.repeat(64),
     frame_size: strata.reduce((n, s) => n + s.frame_size, 0),
     strata_json: JSON.stringify(strata.map((s) => ({ ...s, frame_digest: 'e'.repeat(64) }))),
-    codebook_json: canonicalize(DEFAULT_CODEBOOK as never),
+    codebook_json: canonicalize(DEFAULT_CODEBOOK),
     codebook_version: DEFAULT_CODEBOOK.version,
     codebook_digest: codebookDigest(DEFAULT_CODEBOOK),
     frame_seq: 1,
