@@ -15,7 +15,10 @@ export type ExportCode =
   | 'EXPORT_CONSISTENCY_INVALID' // custody/consistency.json does not prove the trusted checkpoint
   | 'EXPORT_PROOF_MISSING' // an exported item without custody/proofs/<item-id>.json
   | 'EXPORT_PROOF_INVALID' // leaf hash or inclusion proof does not recompute the checkpoint root
-  | 'EXPORT_ENTRY_MISMATCH'; // the entry is not this item's ingestion, or its object is not the file
+  | 'EXPORT_ENTRY_MISMATCH' // the entry is not this item's ingestion, or its object is not the file
+  | 'EXPORT_TABLE_MISMATCH' // a table differs from the one derived from the ledger entries (details: table, row, column, bag, derived)
+  | 'EXPORT_SAMPLE_MISMATCH' // the sample redrawn from frame and seed differs from the manifest or samples.json (details: sample, position, bag, derived)
+  | 'EXPORT_COMMITMENT_MISMATCH'; // a revealed answer does not open its submission's commitment (details: sample, case, examiner, reveal_seq, submit_seq)
 
 export type FindingCode = ExportCode | BagitCode;
 
@@ -26,9 +29,11 @@ export interface ExportFinding {
   step: StepNumber;
   path?: string;
   message: string;
+  /** Structured facts of the finding (ISSUE11-CONTRACT §2), for scripts. */
+  details?: Record<string, unknown>;
 }
 
-export type StepNumber = 1 | 2 | 3 | 4 | 5;
+export type StepNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 export interface StepReport {
   step: StepNumber;
@@ -44,6 +49,8 @@ export const STEP_NAMES: Readonly<Record<StepNumber, string>> = {
   3: 'checkpoint signature and bag-info',
   4: 'inclusion proofs (RFC 9162 §2.1.3.2)',
   5: 'evidence files against their ingestion entries',
+  6: 'ledger entries proven against the checkpoint',
+  7: 'process: tables re-derived from the ledger, sample redrawn, reveals opened, statistics recomputed',
 };
 
 /** Collects the findings of one step. */
@@ -51,8 +58,8 @@ export class StepFindings {
   readonly findings: ExportFinding[] = [];
   constructor(readonly step: StepNumber) {}
 
-  error(code: FindingCode, message: string, path?: string): void {
-    this.findings.push({ code, severity: 'error', step: this.step, message, ...(path === undefined ? {} : { path }) });
+  error(code: FindingCode, message: string, path?: string, details?: Record<string, unknown>): void {
+    this.findings.push({ code, severity: 'error', step: this.step, message, ...(path === undefined ? {} : { path }), ...(details === undefined ? {} : { details }) });
   }
 
   warn(code: FindingCode, message: string, path?: string): void {

@@ -3,10 +3,13 @@
  * src/reports/export/LAYOUT.md, in order, each reported as {step, ok, detail}. Pure: it reads the
  * bag through the BagSource port only.
  */
+import { toHex } from '../../core/index.js';
 import { validateBag, type BagSource } from '../bagit/index.js';
 import { checkCheckpoint, type CheckpointOptions, type KeySource } from './check-checkpoint.js';
 import { checkEvidence, checkProofs, type ProofInput } from './check-proofs.js';
 import { StepFindings, type ExportFinding, type StepReport } from './findings.js';
+import { checkProcess, type ProcessReport } from './process/check-process.js';
+import { provenLedgerFromLines } from './process/ledger-input.js';
 import {
   parseExportJson,
   parseItemRow,
@@ -24,6 +27,8 @@ export interface ExportReport {
   steps: StepReport[];
   findings: ExportFinding[];
   keySource?: KeySource;
+  /** Check 7: what the tables were derived from, what is not derived, the documents for --explain. */
+  process?: ProcessReport;
 }
 
 export type VerifyExportOptions = CheckpointOptions;
@@ -91,15 +96,24 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[4],
   );
 
+  // Check 7: the process, re-derived from the ledger entries the bag carries.
+  const s7 = new StepFindings(7);
+  const root = cp.checkpoint === undefined ? undefined : { tree_size: cp.checkpoint.size, root: toHex(cp.checkpoint.root) };
+  const ledger = provenLedgerFromLines(await read('custody/ledger.jsonl'), root);
+  const tables = new Map<string, Uint8Array>();
+  for (const path of [...files.keys()].filter((p) => p.startsWith('data/tables/'))) tables.set(path, (await read(path)) ?? new Uint8Array());
+  const process = checkProcess({ ledger, checkpoint: root, tables, files: [...files.keys()].filter((p) => !p.startsWith('data/')) }, s7);
+
   const steps = [
     s[0].report(`BagIt ${bag.version ?? '?'}: complete, ${payload.length} payload files, Payload-Oxum agrees`),
     s[1].report(`${payload.length} payload and ${tagFiles.length} tag files match manifest-sha256.txt and tagmanifest-sha256.txt`),
     s[2].report(cp.detail),
     s[3].report(`${proven.size} of ${proofs.length} inclusion proofs recompute the checkpoint root`),
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
+    s7.report(process.detail),
   ];
-  const findings = s.flatMap((x) => x.findings);
-  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource };
+  const findings = [...s, s7].flatMap((x) => x.findings);
+  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource, process };
 }
 
 /** Check 2: the sha256 manifests LAYOUT.md requires, and every tag file in the tag manifest. */
