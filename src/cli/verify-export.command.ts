@@ -3,6 +3,7 @@ import { CustodyError } from '../core/errors.js';
 import { openBagDir } from '../verify/bagit/bag-dir.adapter.js';
 import { openBagZip } from '../verify/bagit/bag-zip.adapter.js';
 import { parsePinnedKey, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
+import { explainPointer, type Explanation } from '../verify/export/process/explain.js';
 import { EXIT, printJson, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
@@ -15,8 +16,8 @@ import { terminalText as tt } from './terminal-text.js';
 export const verifyExportCommand: Command = {
   name: 'verify-export',
   summary: 'verify an export bag offline (BagIt, signed checkpoint, proofs, evidence files); needs no archive',
-  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--json]',
-  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' } },
+  usage: "custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--explain '<bag path>#<JSON pointer>'] [--json]",
+  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' }, explain: { type: 'string' } },
   async run(args, io) {
     const [bagPath, ...extra] = args.positionals;
     if (bagPath === undefined || extra.length > 0) throw new UsageError(`usage: ${this.usage}`);
@@ -31,8 +32,17 @@ export const verifyExportCommand: Command = {
     } finally {
       await source.close();
     }
+    const explain = str(args, 'explain');
+    if (explain !== undefined) {
+      // --explain '<bag path>#<pointer>': one figure, the bag's value beside the ledger's (exit 2: no such figure).
+      const e = explainPointer(report, explain);
+      if (typeof e === 'string') throw new UsageError(`--explain ${explain}: ${e}\nusage: ${this.usage}`);
+      if (wantsJson(args)) printJson(io, { pointer: e.pointer, bag: e.bag ?? null, derived: e.derived ?? null, agrees: e.agrees, proven: e.proven, entries: e.entries.map((x) => x.seq), explanation: e.explanation });
+      else printExplanation(io, e);
+      return e.agrees && e.proven ? EXIT.ok : EXIT.finding;
+    }
     if (wantsJson(args)) {
-      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, steps: report.steps, findings: report.findings });
+      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, steps: report.steps, findings: report.findings, notCovered: report.process?.notCovered ?? [] });
     } else {
       printReport(io, bagPath, report);
     }
@@ -74,8 +84,36 @@ function printReport(io: Io, bagPath: string, report: ExportReport): void {
     const where = f.path === undefined || f.message.includes(f.path) ? '' : ` (${f.path})`;
     io.stdout(`  ${f.severity === 'error' ? 'error' : 'warning'} [${f.code}] ${tt(f.message)}${tt(where)}\n`);
   }
+  printVerdicts(io, report);
   const errors = report.findings.filter((f) => f.severity === 'error').length;
   if (!report.valid) io.stdout(`NOT VERIFIED: ${errors} finding(s)\n`);
   else if (report.keySource === 'bag') io.stdout('VERIFIED against the key in the bag only: the verifier key was taken from the bag itself; pin it from an independent channel\n');
   else io.stdout(`VERIFIED (key from: ${report.keySource})\n`);
+}
+
+/** One verdict line per claim: the evidence files (checks 1–5), the process (check 7). */
+function printVerdicts(io: Io, report: ExportReport): void {
+  const failed = (steps: number[]) => [...new Set(report.findings.filter((f) => f.severity === 'error' && steps.includes(f.step)).map((f) => f.code))];
+  const evidence = failed([1, 2, 3, 4, 5]);
+  io.stdout(`Evidence files: ${evidence.length === 0 ? 'VERIFIED' : `NOT VERIFIED (${evidence.join(', ')})`}\n`);
+  const process = failed([6, 7]);
+  if (process.length > 0) io.stdout(`Process: NOT VERIFIED (${process.join(', ')})\n`);
+  else if (report.process?.full === true) io.stdout('Process: VERIFIED (full ledger)\n');
+  else
+    io.stdout(
+      'Process: NOT VERIFIED AS COMPLETE (EXPORT_PROCESS_INCOMPLETE): the tables agree with the ledger entries the bag carries, ' +
+        'but the bag does not carry the whole ledger, so a later entry (an adjudication, an unlink, a withdrawal) could be missing\n',
+    );
+  const notCovered = report.process?.notCovered ?? [];
+  if (notCovered.length > 0) io.stdout(`Not covered by the signature (not derived from the ledger): ${tt(notCovered.join('; '))}\n`);
+}
+
+function printExplanation(io: Io, e: Explanation): void {
+  io.stdout(`${tt(e.pointer)}\n`);
+  io.stdout(`  in the bag:       ${tt(JSON.stringify(e.bag) ?? '(absent)')}\n`);
+  io.stdout(`  from the ledger:  ${tt(JSON.stringify(e.derived) ?? '(not derived)')}\n`);
+  io.stdout(`  agree: ${e.agrees ? 'yes' : 'NO'}\n`);
+  io.stdout(`  rests on ${e.entries.length} ledger entr${e.entries.length === 1 ? 'y' : 'ies'}:\n`);
+  for (const x of e.entries) io.stdout(`    ${x.seq}  ${tt(x.type)}${x.action === null ? '' : ` ${tt(x.action)}`}${x.proven ? '' : '  (not proven)'}\n`);
+  io.stdout(`${tt(e.explanation)}\n`);
 }

@@ -165,7 +165,7 @@ export function checkProcess(input: ProcessInput, out: StepFindings): ProcessRep
 
   const detail =
     `${3 + (exam.rows.length > 0 ? 1 : 0) + plans.length * 2} tables re-derived from ${input.ledger.entries.length} ledger entries agree cell by cell` +
-    `; ${plans.length} sample(s) redrawn from frame and seed; ${index.submissions.filter((s) => s.reveal_seq !== null).length} reveal(s) open their commitments` +
+    `; ${plans.length} sample(s) redrawn from frame and seed; ${index.submissions.filter((s) => s.reveal_seq !== null).length} revealed answer(s) open their commitments` +
     `; statistics recomputed${input.ledger.full ? ' (full ledger)' : ' (not the full ledger: complete only as far as the entries shown)'}` +
     `${index.skipped.length > 0 ? `; ${index.skipped.length} entr${index.skipped.length === 1 ? 'y does' : 'ies do'} not project and were skipped` : ''}`;
   return { notCovered, full: input.ledger.full, documents, entries: index.bySeq, proven: input.ledger.proven, detail };
