@@ -141,10 +141,11 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     const r = await verify(dir, 1);
     expect(r.valid).toBe(false);
     // The statistics table names the table, the row and the column, with both values.
-    expect(mismatch(r, statsPath())).toEqual(
+    expect(mismatch(r, statsPath()).every((f) => f.path === statsPath())).toBe(true);
+    expect(mismatch(r, statsPath()).map((f) => f.details)).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ path: statsPath(), details: expect.objectContaining({ row: '/findings/0', column: 'proportion', bag: 0.91 }) }),
-        expect.objectContaining({ details: expect.objectContaining({ row: '/findings/0/stratified', column: 'estimate', bag: 0.91 }) }),
+        expect.objectContaining({ table: statsPath(), row: '/findings/0', column: 'proportion', bag: 0.91 }),
+        expect.objectContaining({ table: statsPath(), row: '/findings/0/stratified', column: 'estimate', bag: 0.91 }),
       ]),
     );
     // The edited reveal no longer opens the examiner's commitment.
@@ -269,7 +270,7 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     const r = await verify(dir, 1);
     expect(codes(r)).toEqual(['EXPORT_COMMITMENT_MISMATCH']);
     const f = process(r).filter((x) => x.code === 'EXPORT_COMMITMENT_MISMATCH');
-    expect(f.map((x) => x.details)).toEqual([expect.objectContaining({ sample: sampleId, ...at, submit_seq: expect.any(Number) })]);
+    expect(f.map((x) => x.details)).toEqual([expect.objectContaining({ sample: sampleId, ...at })]);
     expect((f[0]?.details?.submit_seq as number) < (at.reveal_seq as number)).toBe(true);
   });
 
