@@ -274,6 +274,17 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     expect((f[0]?.details?.submit_seq as number) < (at.reveal_seq as number)).toBe(true);
   });
 
+  it('the plan\'s frame entry removed from ledger.jsonl: one finding says its tables cannot be derived, not one per row', async () => {
+    const dir = await forged(async (d) => {
+      const path = join(d, 'custody/ledger.jsonl');
+      const lines = (await readFile(path, 'utf8')).split('\n');
+      await writeFile(path, lines.filter((l) => l === '' || action(JSON.parse(l) as Json) !== 'sample.frame').join('\n'));
+    });
+    const r = await verify(dir, 1);
+    expect(process(r).map((f) => [f.code, f.details?.table])).toEqual([['EXPORT_TABLE_MISMATCH', 'data/tables/samples.json']]);
+    expect(process(r)[0]?.message).toMatch(/does not carry its entries/);
+  });
+
   it('--explain on a statistics cell prints the bag value, the derived value and the entries it rests on (exit 0)', async () => {
     const pointer = `${statsPath()}#/findings/0/proportion`;
     const text = (await custodyInExpect(0, ['verify-export', bag, '--key', pinned, '--explain', pointer])).stdout;
