@@ -35,6 +35,7 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
   let pinned: string;
   let env: Record<string, string>;
   let sampleId = '';
+  let moved = ''; // a sampled subject re-attributed to another unit after the frame
 
   beforeAll(async () => {
     base = await makeTempDir('custody-process');
@@ -68,6 +69,10 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     const batch = pending.cases.map((c) => ({ case: c.case, decisions: decideFromTruth(byId.get(c.case) as WorldSubject, c.disagreements, 'second review') }));
     await writeFile(join(base, 'adjudication.json'), JSON.stringify(batch));
     await as('adjudicator-c', 'adjudicate', 'main', '--batch', join(base, 'adjudication.json'));
+    // After the frame, one sampled subject is re-attributed: the statistics name it in unit_attribution.
+    moved = drawn.members[0] ?? '';
+    const other = UNITS.find((x) => x.code !== byId.get(moved)?.unitCode)?.code ?? 215;
+    await as('registrar', 'subject', 'edit', moved, '--unit', String(other), '--reason', 'transfer record');
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, (await as('reader', 'key', '--public')).stdout);
     bag = join(base, 'bag');
@@ -116,6 +121,7 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     expect(step7?.detail).toMatch(/1 sample\(s\) redrawn from frame and seed; 20 revealed answer\(s\) open their commitments; statistics recomputed \(full ledger\)/);
     // What the ledger does not determine is named, not silently passed.
     expect(r.notCovered).toEqual(expect.arrayContaining(['data/tables/units.json', 'data/tables/authenticity.json', `${statsPath()}#/code_version`]));
+    expect(r.notCovered).not.toContain(`${statsPath()}#/unit_attribution`); // derived: the bag carries the full ledger
     const text = (await custodyInExpect(0, ['verify-export', bag, '--key', pinned])).stdout;
     expect(text).toMatch(/^Process: VERIFIED \(full ledger\)/m);
     expect(text).toContain('Not covered by the signature');
@@ -170,6 +176,19 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     const r = await verify(dir, 1);
     expect(codes(r)).toEqual(['EXPORT_TABLE_MISMATCH']);
     expect(mismatch(r, statsPath()).map((f) => f.details)).toEqual([expect.objectContaining({ row: '/findings/1/stratified/interval', column: 'upper', bag: 0.99 })]);
+  });
+
+  it('the subjects whose unit changed after the frame, edited out of the statistics, are re-derived from the ledger', async () => {
+    const stats = JSON.parse(await readFile(join(bag, statsPath()), 'utf8')) as { unit_attribution: { changed_after_frame: Json[] } };
+    expect(stats.unit_attribution.changed_after_frame).toHaveLength(1);
+    const dir = await forged((d) =>
+      editJson(d, statsPath(), (v) => {
+        (v as { unit_attribution: { changed_after_frame: Json[] } }).unit_attribution.changed_after_frame = [];
+      }),
+    );
+    const r = await verify(dir, 1);
+    expect(codes(r)).toEqual(['EXPORT_TABLE_MISMATCH']);
+    expect(mismatch(r, statsPath()).map((f) => f.details?.row)).toEqual(['/unit_attribution/changed_after_frame']);
   });
 
   it('the items table edited (a file\'s original path) is a mismatch naming the item and the column', async () => {
@@ -244,7 +263,7 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
 
   it('a cataloguing entry edited in the ledger (a subject\'s unit): the subjects table no longer follows from it', async () => {
     const subjects = JSON.parse(await readFile(join(bag, 'data/tables/subjects.json'), 'utf8')) as Json[];
-    const target = subjects[0] as Json;
+    const target = subjects.find((x) => x.subject_id !== moved) as Json;
     const units = (JSON.parse(await readFile(join(bag, 'data/tables/units.json'), 'utf8')) as Json[]).map((u) => String(u.id));
     const other = units.find((u) => u !== target.unit_id) ?? '';
     const dir = await forged((d) =>

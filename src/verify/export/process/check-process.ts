@@ -12,7 +12,7 @@ import { compareCsv, compareJson, compareRows, rowAndColumn, type CellMismatch }
 import { DERIVED_ITEM_COLUMNS, deriveItems, itemsCsv, type Row } from './derive-items.js';
 import { checkCommitments, deriveExaminations, deriveOutcomes, examinationKey, examinationsCsv, EXAMINATION_HEADER } from './derive-examinations.js';
 import { deriveSampleRow, exportedSamples, manifestMembers, redrawSample } from './derive-samples.js';
-import { deriveStatistics, STATISTICS_NOT_DERIVED } from './derive-statistics.js';
+import { ATTRIBUTION_POINTER, deriveStatistics, STATISTICS_NOT_DERIVED } from './derive-statistics.js';
 import { deriveSubjects, SUBJECT_COLUMNS, subjectsCsv } from './derive-subjects.js';
 import type { ProvenLedger } from './ledger-input.js';
 import { replayEntries, type ReplayedIndex } from './replay.js';
@@ -156,8 +156,8 @@ export function checkProcess(input: ProcessInput, out: StepFindings): ProcessRep
     const bag = json(path);
     const bagDoc = typeof bag === 'object' && bag !== null && !Array.isArray(bag) ? (bag as Row) : undefined;
     if (checkpoint === undefined) continue; // check 3 reports it; nothing to tie the figures to
-    const derived = deriveStatistics(index, sample, outcomes.get(sample.id) ?? [], checkpoint, bagDoc);
-    notCovered.push(...STATISTICS_NOT_DERIVED.map((p) => `${path}#${p}`), `${path}#/unit_attribution`);
+    const derived = deriveStatistics(index, sample, outcomes.get(sample.id) ?? [], checkpoint, bagDoc, input.ledger.full);
+    notCovered.push(...STATISTICS_NOT_DERIVED.map((p) => `${path}#${p}`), ...(input.ledger.full ? [] : [`${path}#${ATTRIBUTION_POINTER}`]));
     if (bagDoc === undefined) {
       mismatch(path, { row: '', column: null, bag: null, derived: 'the plan\'s statistics' });
       continue;

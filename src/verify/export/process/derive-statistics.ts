@@ -3,6 +3,8 @@
  * the final answers the entries give, with the same pure core (examination/statistics/report.ts):
  * counts, the weighted estimate and every interval, with the method named. Pure.
  */
+import { describeAttribution, unitChangesFrom } from '../../../catalogue/units/attribution.service.js';
+import { codeOf } from '../../../catalogue/units/registry.js';
 import type { SamplesTable } from '../../../db/schema.js';
 import type { CaseOutcome } from '../../../examination/blind/case-outcomes.js';
 import { statisticsReport } from '../../../examination/statistics/report.js';
@@ -10,6 +12,8 @@ import type { ReplayedIndex } from './replay.js';
 
 /** What the ledger cannot say: the version of the software that wrote the table. */
 export const STATISTICS_NOT_DERIVED = ['/code_version'] as const;
+/** Derived only from the whole ledger (any subject may have changed unit). */
+export const ATTRIBUTION_POINTER = '/unit_attribution';
 
 export function deriveStatistics(
   index: ReplayedIndex,
@@ -17,6 +21,7 @@ export function deriveStatistics(
   outcomes: readonly CaseOutcome[],
   checkpoint: { tree_size: number; root: string },
   bag: Record<string, unknown> | undefined,
+  fullLedger: boolean,
 ): Record<string, unknown> {
   const report = statisticsReport({
     sample,
@@ -28,5 +33,20 @@ export function deriveStatistics(
     checkpoint: { tree_size: checkpoint.tree_size, root: checkpoint.root, signed: true },
     codeVersion: typeof bag?.code_version === 'string' ? bag.code_version : '',
   });
-  return { ...report, unit_attribution: bag?.unit_attribution ?? null };
+  // Which subjects changed unit after the frame: any subject of the archive, so only the whole
+  // ledger says it; otherwise the bag's value stands, listed as not covered.
+  const attribution = fullLedger
+    ? describeAttribution(checkpoint.tree_size, { stratify: sample.stratify, frameSeq: sample.frame_seq }, unitChangesFrom(index.entries, sample.frame_seq, labels(index)))
+    : (bag?.unit_attribution ?? null);
+  return { ...report, unit_attribution: attribution };
+}
+
+function labels(index: ReplayedIndex) {
+  return {
+    subject: (id: string) => ({ number: index.subjects.get(id)?.number_normalised ?? null }),
+    unit: (id: string | null) => {
+      const u = id === null ? undefined : index.units.get(id);
+      return u === undefined ? null : { id: u.id, code: codeOf(u), name_en: u.name_en, name_ar: u.name_ar };
+    },
+  };
 }
