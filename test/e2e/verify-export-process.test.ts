@@ -73,6 +73,8 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     moved = drawn.members[0] ?? '';
     const other = UNITS.find((x) => x.code !== byId.get(moved)?.unitCode)?.code ?? 215;
     await as('registrar', 'subject', 'edit', moved, '--unit', String(other), '--reason', 'transfer record');
+    const itemOf = (subject: string) => items[byId.get(subject)?.index ?? -1]?.id ?? '';
+    await as('examiner-a', 'decide', itemOf(drawn.members[0] ?? ''), itemOf(drawn.members[1] ?? ''), '--different', '--note', 'two people');
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, (await as('reader', 'key', '--public')).stdout);
     bag = join(base, 'bag');
@@ -189,6 +191,20 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     const r = await verify(dir, 1);
     expect(codes(r)).toEqual(['EXPORT_TABLE_MISMATCH']);
     expect(mismatch(r, statsPath()).map((f) => f.details?.row)).toEqual(['/unit_attribution/changed_after_frame']);
+  });
+
+  it('a decision edited in decisions.json is a mismatch naming its entry and the column', async () => {
+    let seq = 0;
+    const dir = await forged((d) =>
+      editJson(d, 'data/tables/decisions.json', (v) => {
+        const row = (v as Json[])[0] as Json;
+        seq = row.seq as number;
+        row.decision = 'same-subject';
+      }),
+    );
+    const r = await verify(dir, 1);
+    expect(codes(r)).toEqual(['EXPORT_TABLE_MISMATCH']);
+    expect(mismatch(r, 'data/tables/decisions.json').map((f) => f.details)).toEqual([expect.objectContaining({ row: String(seq), column: 'decision', bag: 'same-subject', derived: 'different' })]);
   });
 
   it('the items table edited (a file\'s original path) is a mismatch naming the item and the column', async () => {

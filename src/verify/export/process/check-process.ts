@@ -9,6 +9,7 @@ import type { CaseOutcome } from '../../../examination/blind/case-outcomes.js';
 import type { LedgerEntry } from '../../../ledger/entry.js';
 import type { StepFindings } from '../findings.js';
 import { compareCsv, compareJson, compareRows, rowAndColumn, type CellMismatch } from './compare.js';
+import { deriveDecisions } from './derive-decisions.js';
 import { DERIVED_ITEM_COLUMNS, deriveItems, itemsCsv, type Row } from './derive-items.js';
 import { checkCommitments, deriveExaminations, deriveOutcomes, examinationKey, examinationsCsv, EXAMINATION_HEADER } from './derive-examinations.js';
 import { deriveSampleRow, exportedSamples, manifestMembers, redrawSample } from './derive-samples.js';
@@ -46,7 +47,7 @@ export interface ProcessReport {
   detail: string;
 }
 
-const DERIVED_TABLES = new Set(['items', 'subjects', 'examinations']);
+const DERIVED_TABLES = new Set(['items', 'subjects', 'examinations', 'decisions']);
 
 export function checkProcess(input: ProcessInput, out: StepFindings): ProcessReport {
   const index = replayEntries(input.ledger.entries);
@@ -92,6 +93,15 @@ export function checkProcess(input: ProcessInput, out: StepFindings): ProcessRep
   for (const m of compareRows(bagSubjects, subjects, (r) => String(r.subject_id), SUBJECT_COLUMNS.filter((c) => c !== 'subject_id'))) mismatch('data/tables/subjects.json', m);
   compareCsvTable(text('data/tables/subjects.csv'), subjectsCsv(subjects), 1, 'data/tables/subjects.csv', mismatch, out);
   documents.set('data/tables/subjects.json', aligned(bagSubjects, subjects, (r) => String(r.subject_id), (r) => subjectEntries(index, String(r.subject_id))));
+
+  // Decisions that name an exported object.
+  if (input.tables.has('data/tables/decisions.json')) {
+    const bagDecisions = rowsOf(json('data/tables/decisions.json'));
+    const decisions = deriveDecisions(index, new Set(bagItems.map((r) => String(r.sha256))));
+    const key = (r: Row): string => String(r.seq);
+    for (const m of compareRows(bagDecisions, decisions, key, ['subject', 'objects', 'decision', 'note', 'actor', 'time'])) mismatch('data/tables/decisions.json', m);
+    documents.set('data/tables/decisions.json', aligned(bagDecisions, decisions, key, (r) => [Number(r.seq)]));
+  }
 
   // Reveals against their commitments.
   const broken = checkCommitments(index);

@@ -5,6 +5,7 @@
  * predecessor is missing) is skipped and counted: step 6 says whether the lines are authentic.
  */
 import type {
+  DecisionsTable,
   DeliveriesTable,
   ExamAdjudicationsTable,
   ExamAssignmentsTable,
@@ -36,6 +37,7 @@ export interface ReplayedIndex {
   assignments: ExamAssignmentsTable[];
   submissions: ExamSubmissionsTable[];
   adjudications: ExamAdjudicationsTable[];
+  decisions: DecisionsTable[];
 }
 
 export function replayEntries(entries: readonly LedgerEntry[]): ReplayedIndex {
@@ -65,6 +67,7 @@ export function replayEntries(entries: readonly LedgerEntry[]): ReplayedIndex {
     assignments: [...table<ExamAssignmentsTable>('exam_assignments').values()].sort(byCaseThenExaminer),
     submissions: [...table<ExamSubmissionsTable>('exam_submissions').values()].sort(byCaseThenExaminer),
     adjudications: [...table<ExamAdjudicationsTable>('exam_adjudications').values()].sort(byCaseThenExaminer),
+    decisions: [...table<DecisionsTable>('decisions').values()].sort((a, b) => a.seq - b.seq),
   };
 }
 
