@@ -320,6 +320,21 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     expect(process(r)[0]?.message).toMatch(/does not carry its entries/);
   });
 
+  it('hostile tables and entries give findings, never a crash (exit 1, not 70)', async () => {
+    const cases: [string, (d: string) => Promise<void>][] = [
+      ['samples.json members not objects', (d) => editJson(d, 'data/tables/samples.json', (v) => { ((v as Json[])[0] as Json).members = [null, 7, 'x']; })],
+      ['a revealed answer that is not an answer', (d) => editLedger(d, (e) => action(e) === 'examination.reveal', (e) => { (((e.details as Json).answers as Json[])[0] as Json).answer = { findings: 'none' }; })],
+      ['the frame entry\'s codebook changed under its digest', (d) => editLedger(d, (e) => action(e) === 'sample.frame', (e) => { ((((e.details as Json).sample as Json).codebook as Json).definition as Json).version = 'forged'; })],
+      ['statistics.json not JSON', (d) => writeFile(join(d, statsPath()), '{ not json')],
+    ];
+    for (const [name, edit] of cases) {
+      const r = await custodyIn(['verify-export', await forged(edit), '--key', pinned, '--json']);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(1);
+      const report = JSON.parse(r.stdout) as Report;
+      expect(report.steps.find((x) => x.step === 7)?.ok, name).toBe(false);
+    }
+  });
+
   it('--explain on a statistics cell prints the bag value, the derived value and the entries it rests on (exit 0)', async () => {
     const pointer = `${statsPath()}#/findings/0/proportion`;
     const text = (await custodyInExpect(0, ['verify-export', bag, '--key', pinned, '--explain', pointer])).stdout;

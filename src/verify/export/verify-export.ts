@@ -102,7 +102,13 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
   const ledger = provenLedgerFromLines(await read('custody/ledger.jsonl'), root);
   const tables = new Map<string, Uint8Array>();
   for (const path of [...files.keys()].filter((p) => p.startsWith('data/tables/'))) tables.set(path, (await read(path)) ?? new Uint8Array());
-  const process = checkProcess({ ledger, checkpoint: root, tables, files: [...files.keys()].filter((p) => !p.startsWith('data/')) }, s7);
+  let process: ProcessReport | undefined;
+  try {
+    process = checkProcess({ ledger, checkpoint: root, tables, files: [...files.keys()].filter((p) => !p.startsWith('data/')) }, s7);
+  } catch (e) {
+    // Hostile entries must give a finding, never a crash: whatever broke the derivation is reported.
+    s7.error('EXPORT_TABLE_MISMATCH', `the tables cannot be derived from custody/ledger.jsonl: ${e instanceof Error ? e.message : String(e)}`, 'custody/ledger.jsonl', { table: null, row: null, column: null, bag: null, derived: null });
+  }
 
   const steps = [
     s[0].report(`BagIt ${bag.version ?? '?'}: complete, ${payload.length} payload files, Payload-Oxum agrees`),
@@ -110,7 +116,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[2].report(cp.detail),
     s[3].report(`${proven.size} of ${proofs.length} inclusion proofs recompute the checkpoint root`),
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
-    s7.report(process.detail),
+    s7.report(process?.detail ?? 'the process could not be derived'),
   ];
   const findings = [...s, s7].flatMap((x) => x.findings);
   return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource, process };

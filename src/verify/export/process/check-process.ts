@@ -52,15 +52,20 @@ const DERIVED_TABLES = new Set(['items', 'subjects', 'examinations', 'decisions'
 export function checkProcess(input: ProcessInput, out: StepFindings): ProcessReport {
   const index = replayEntries(input.ledger.entries);
   const documents = new Map<string, ExplainedDocument>();
+  const parsed = new Map<string, unknown>();
   const json = (path: string): unknown => {
+    if (parsed.has(path)) return parsed.get(path);
     const bytes = input.tables.get(path);
-    if (bytes === undefined) return undefined;
-    try {
-      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
-    } catch {
-      out.error('EXPORT_LAYOUT_INVALID', `${path} is not valid UTF-8 JSON`, path);
-      return undefined;
+    let value: unknown;
+    if (bytes !== undefined) {
+      try {
+        value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+      } catch {
+        out.error('EXPORT_LAYOUT_INVALID', `${path} is not valid UTF-8 JSON`, path);
+      }
     }
+    parsed.set(path, value);
+    return value;
   };
   const text = (path: string): string | undefined => {
     const bytes = input.tables.get(path);
@@ -150,7 +155,12 @@ export function checkProcess(input: ProcessInput, out: StepFindings): ProcessRep
 
   // Revealed and final answers.
   const outcomes = new Map<string, CaseOutcome[]>(plans.map((p) => [p.id, safeOutcomes(index, p, out)]));
-  const exam = deriveExaminations(index, plans.map((sample) => ({ sample, outcomes: outcomes.get(sample.id) ?? [] })));
+  let exam: { columns: string[]; rows: Row[] } = { columns: [...EXAMINATION_HEADER], rows: [] };
+  try {
+    exam = deriveExaminations(index, plans.map((sample) => ({ sample, outcomes: outcomes.get(sample.id) ?? [] })));
+  } catch (e) {
+    out.error('EXPORT_TABLE_MISMATCH', `data/tables/examinations.json: the answers cannot be derived from the ledger (${e instanceof Error ? e.message : String(e)})`, 'data/tables/examinations.json', { table: 'data/tables/examinations.json', row: null, column: null, bag: null, derived: null });
+  }
   const bagExam = rowsOf(json('data/tables/examinations.json'));
   for (const m of compareRows(bagExam, exam.rows, examinationKey, exam.columns.slice(3))) mismatch('data/tables/examinations.json', m);
   const onlyAbsent = bagExam.length > 0 && bagExam.every((r) => absent.includes(String(r.sample)));
@@ -166,7 +176,13 @@ export function checkProcess(input: ProcessInput, out: StepFindings): ProcessRep
     const bag = json(path);
     const bagDoc = typeof bag === 'object' && bag !== null && !Array.isArray(bag) ? (bag as Row) : undefined;
     if (checkpoint === undefined) continue; // check 3 reports it; nothing to tie the figures to
-    const derived = deriveStatistics(index, sample, outcomes.get(sample.id) ?? [], checkpoint, bagDoc, input.ledger.full);
+    let derived: Row;
+    try {
+      derived = deriveStatistics(index, sample, outcomes.get(sample.id) ?? [], checkpoint, bagDoc, input.ledger.full);
+    } catch (e) {
+      out.error('EXPORT_TABLE_MISMATCH', `${path}: the statistics cannot be recomputed from the ledger (${e instanceof Error ? e.message : String(e)})`, path, { table: path, row: null, column: null, bag: null, derived: null });
+      continue;
+    }
     notCovered.push(...STATISTICS_NOT_DERIVED.map((p) => `${path}#${p}`), ...(input.ledger.full ? [] : [`${path}#${ATTRIBUTION_POINTER}`]));
     if (bagDoc === undefined) {
       mismatch(path, { row: '', column: null, bag: null, derived: 'the plan\'s statistics' });
@@ -210,7 +226,7 @@ function checkRedraw(index: ReplayedIndex, sample: SamplesTable, bag: Row, out: 
   if (redraw.manifestDigest !== sample.manifest_digest) fail(null, sample.manifest_digest, redraw.manifestDigest, `the redraw gives manifest digest ${redraw.manifestDigest ?? ''}, not the ${sample.manifest_digest ?? 'none'} of the manifest entry`);
   const sources: [string, readonly unknown[]][] = [
     ['the manifest entry', manifestMembers(index, sample)],
-    ['samples.json', Array.isArray(bag.members) ? bag.members.map((m) => (m as Row).case) : []],
+    ['samples.json', Array.isArray(bag.members) ? bag.members.map((m: unknown) => (typeof m === 'object' && m !== null ? (m as Row).case : m)) : []],
   ];
   for (const [where, members] of sources) {
     for (let i = 0; i < Math.max(members.length, redraw.members.length); i++) {
