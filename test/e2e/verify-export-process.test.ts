@@ -320,6 +320,22 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     expect(process(r)[0]?.message).toMatch(/does not carry its entries/);
   });
 
+  it('without the full ledger, a sampled subject whose cataloguing entries are missing leaves the breakdowns by unit and month not covered, the rest still compared', async () => {
+    const subjects = JSON.parse(await readFile(join(bag, 'data/tables/subjects.json'), 'utf8')) as Json[];
+    const gone = String(subjects.find((x) => x.subject_id !== moved)?.subject_id);
+    const dir = await forged(async (d) => {
+      const path = join(d, 'custody/ledger.jsonl');
+      const lines = (await readFile(path, 'utf8')).split('\n');
+      await writeFile(path, lines.filter((l) => l === '' || ((JSON.parse(l) as { details: { subject?: Json } }).details.subject?.id ?? '') !== gone).join('\n'));
+    });
+    const r = await verify(dir, 1);
+    // The subject's own row cannot be derived: that is a finding.
+    expect(mismatch(r, 'data/tables/subjects.json').map((f) => [f.details?.row, f.details?.column])).toEqual([[gone, null]]);
+    // The statistics: counts and estimates still agree; the breakdowns that need the subject are named as not covered.
+    expect(mismatch(r, statsPath())).toEqual([]);
+    expect(r.notCovered.some((x) => x.startsWith(`${statsPath()}#/findings/*/breakdowns/unit|month`))).toBe(true);
+  });
+
   it('hostile tables and entries give findings, never a crash (exit 1, not 70)', async () => {
     const cases: [string, (d: string) => Promise<void>][] = [
       ['samples.json members not objects', (d) => editJson(d, 'data/tables/samples.json', (v) => { ((v as Json[])[0] as Json).members = [null, 7, 'x']; })],
