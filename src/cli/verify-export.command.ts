@@ -3,6 +3,7 @@ import { CustodyError } from '../core/errors.js';
 import { openBagDir } from '../verify/bagit/bag-dir.adapter.js';
 import { openBagZip } from '../verify/bagit/bag-zip.adapter.js';
 import { parsePinnedKey, PROCESS_INCOMPLETE, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
+import { explainPointer, type Explanation } from '../verify/export/process/explain.js';
 import { EXIT, printJson, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
@@ -15,8 +16,8 @@ import { terminalText as tt } from './terminal-text.js';
 export const verifyExportCommand: Command = {
   name: 'verify-export',
   summary: 'verify an export bag offline (BagIt, signed checkpoint, proofs, evidence files); needs no archive',
-  usage: 'custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--receipt FILE] [--json]',
-  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' }, receipt: { type: 'string' } },
+  usage: "custody verify-export <bag-dir|bag.zip> [--key FILE | --trusted-checkpoint FILE] [--receipt FILE] [--explain '<bag path>#<JSON pointer>'] [--json]",
+  options: { key: { type: 'string' }, 'trusted-checkpoint': { type: 'string' }, receipt: { type: 'string' }, explain: { type: 'string' } },
   async run(args, io) {
     const [bagPath, ...extra] = args.positionals;
     if (bagPath === undefined || extra.length > 0) throw new UsageError(`usage: ${this.usage}`);
@@ -33,8 +34,17 @@ export const verifyExportCommand: Command = {
     } finally {
       await source.close();
     }
+    const explain = str(args, 'explain');
+    if (explain !== undefined) {
+      // --explain '<bag path>#<pointer>': one figure, the bag's value beside the ledger's (exit 2: no such figure).
+      const e = explainPointer(report, explain);
+      if (typeof e === 'string') throw new UsageError(`--explain ${explain}: ${e}\nusage: ${this.usage}`);
+      if (wantsJson(args)) printJson(io, { pointer: e.pointer, bag: e.bag ?? null, derived: e.derived ?? null, agrees: e.agrees, proven: e.proven, entries: e.entries.map((x) => x.seq), explanation: e.explanation });
+      else printExplanation(io, e);
+      return e.agrees && e.proven ? EXIT.ok : EXIT.finding;
+    }
     if (wantsJson(args)) {
-      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, full_ledger: report.ledger.full, steps: report.steps, findings: report.findings });
+      printJson(io, { bag: bagPath, valid: report.valid, key_source: report.keySource, full_ledger: report.ledger.full, steps: report.steps, findings: report.findings, notCovered: report.process?.notCovered ?? [] });
     } else {
       printReport(io, bagPath, report);
     }
@@ -101,8 +111,20 @@ function verdicts(report: ExportReport): string[] {
   const bagOnly = report.keySource === 'bag' ? ' (against the key in the bag only)' : '';
   const evidence = ok(1, 2, 3, 4, 5) ? `Evidence files: VERIFIED${bagOnly}` : `Evidence files: NOT VERIFIED (${codes(1, 2, 3, 4, 5)})`;
   let process: string;
-  if (!ok(1, 2, 3, 6)) process = `Process: NOT VERIFIED (${codes(1, 2, 3, 6)})`;
+  if (!ok(1, 2, 3, 6, 7)) process = `Process: NOT VERIFIED (${codes(1, 2, 3, 6, 7)})`;
   else if (report.ledger.full) process = `Process: VERIFIED (full ledger)${bagOnly}`;
   else process = `Process: NOT VERIFIED AS COMPLETE (EXPORT_PROCESS_INCOMPLETE): ${PROCESS_INCOMPLETE}`;
-  return [evidence, process];
+  const notCovered = report.process?.notCovered ?? [];
+  const uncovered = notCovered.length === 0 ? [] : [`Not covered by the signature (not derived from the ledger): ${tt(notCovered.join('; '))}`];
+  return [evidence, process, ...uncovered];
+}
+
+function printExplanation(io: Io, e: Explanation): void {
+  io.stdout(`${tt(e.pointer)}\n`);
+  io.stdout(`  in the bag:       ${tt(JSON.stringify(e.bag) ?? '(absent)')}\n`);
+  io.stdout(`  from the ledger:  ${tt(JSON.stringify(e.derived) ?? '(not derived)')}\n`);
+  io.stdout(`  agree: ${e.agrees ? 'yes' : 'NO'}\n`);
+  io.stdout(`  rests on ${e.entries.length} ledger entr${e.entries.length === 1 ? 'y' : 'ies'}:\n`);
+  for (const x of e.entries) io.stdout(`    ${x.seq}  ${tt(x.type)}${x.action === null ? '' : ` ${tt(x.action)}`}${x.proven ? '' : '  (not proven)'}\n`);
+  io.stdout(`${tt(e.explanation)}\n`);
 }

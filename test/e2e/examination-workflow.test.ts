@@ -221,7 +221,9 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
     expect(emaciation?.assessed).toBe(150 - (emaciation?.cannot_assess ?? 0));
     expect(emaciation?.stratified?.interval.method).toMatch(/Wilson/);
     expect(emaciation?.stratified?.interval.lower).toBeLessThan(emaciation?.stratified?.estimate ?? 0);
-    expect(emaciation?.sentence).toMatch(/^\d+ of \d+ examined individuals \(weighted estimate \d+%; 95% CI \d+–\d+%\) showed emaciation/);
+    expect(emaciation?.sentence).toMatch(/^\d+ of \d+ examined individuals \(weighted estimate \d+% of the \d+ catalogued subjects in the covered strata; 95% CI \d+–\d+%\) showed emaciation/);
+    // The population is named: every stratum entered the estimate, so it covers the whole frame of 300.
+    expect(emaciation?.stratified).toMatchObject({ covered_population: 300, frame_population: 300 });
     expect(emaciation?.breakdowns.unit?.map((b) => b.key)).toHaveLength(UNITS.length);
     expect(emaciation?.breakdowns.unit?.reduce((n, b) => n + b.present, 0)).toBe(emaciation?.present);
     expect(emaciation?.breakdowns.month?.length).toBeGreaterThan(6);

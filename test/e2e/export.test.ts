@@ -130,7 +130,7 @@ describe('custody export', () => {
     (await readdir(join(bag, 'data', 'items'))).map((n) => n.slice(0, 26)).sort();
 
   it('exports everything but the withdrawn item, and the bag verifies with standard tools', async () => {
-    const r = await run(['export', '--select', 'all', '--out', out('all'), '--json']);
+    const r = await run(['export', '--select', 'all', '--full-ledger', '--out', out('all'), '--json']);
     const result = JSON.parse(r.stdout) as {
       items: number;
       tree_size: number;
@@ -229,9 +229,9 @@ describe('custody export', () => {
 
   it('gives the same bytes for the same selection at the same checkpoint, as a folder or a zip', async () => {
     const size = await latestSize();
-    await run(['export', '--select', 'all', '--at', String(size), '--out', out('det1')]);
-    await run(['export', '--select', 'all', '--at', String(size), '--out', out('det2')]);
-    await run(['export', '--select', 'all', '--at', String(size), '--out', out('det.zip')]);
+    await run(['export', '--select', 'all', '--at', String(size), '--full-ledger', '--out', out('det1')]);
+    await run(['export', '--select', 'all', '--at', String(size), '--full-ledger', '--out', out('det2')]);
+    await run(['export', '--select', 'all', '--at', String(size), '--full-ledger', '--out', out('det.zip')]);
     await mkdir(out('unzipped'));
     execFileSync('unzip', ['-q', out('det.zip'), '-d', out('unzipped')]);
     const dated = (p: string, b: Buffer): string =>

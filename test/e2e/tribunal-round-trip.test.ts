@@ -29,7 +29,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, (await custody(['key', '--public'], env)).stdout);
     bag = join(base, 'bag');
-    const r = await custody(['export', '--select', 'sample:prevalence', '--out', bag, '--json'], env);
+    const r = await custody(['export', '--select', 'sample:prevalence', '--full-ledger', '--out', bag, '--json'], env);
     expect(r.code, r.stderr).toBe(0);
   }, 300_000);
 

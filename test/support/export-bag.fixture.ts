@@ -78,7 +78,7 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
   const items = opts.items ?? DEFAULT_ITEMS;
   const entry = (seq: number, type: string, ids: string[], objects: string[], details: Record<string, unknown>) =>
     canonicalBytes({ seq, time: TIME, actor: 'intake-officer', type, items: ids, objects, details });
-  const entries: Buffer[] = [entry(0, 'creation', [], [], { origin }), entry(1, 'ingestion start', [], [], { delivery: 'D1', source: 'KESTREL' })];
+  const entries: Buffer[] = [entry(0, 'creation', [], [], { origin }), entry(1, 'ingestion start', [], [], { delivery: 'D1', source: 'KESTREL', received_by: null, medium: null, note: null, roots: [] })];
   const exported: FixtureBag['items'] = [];
   const rows: Record<string, string | number | null>[] = [];
   const files = new Map<string, Buffer>();
@@ -86,7 +86,13 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
     const itemId = ITEM_IDS[i] ?? `01HZX3K7Q8R9S0T1V2W3X4Y6${String(i).padStart(2, '0')}`;
     const digest = toHex(sha256(item.bytes));
     const seq = entries.length;
-    entries.push(entry(seq, 'ingestion', [itemId], [digest], { delivery: 'D1', path: item.name, path_raw_hex: Buffer.from(item.name).toString('hex'), size: item.bytes.length, media_type: 'application/octet-stream' }));
+    // Shaped as intake writes it, so that the verifiers' check 7 derives items.json from it.
+    entries.push(
+      entry(seq, 'ingestion', [itemId], [digest], {
+        delivery: 'D1', parent: null, member_index: null, path: item.name, path_raw_hex: Buffer.from(item.name).toString('hex'), path_encoding: 'utf-8',
+        relative_path: item.name, name: item.name, size: item.bytes.length, mtime: null, media_type: 'application/octet-stream', flags: [],
+      }),
+    );
     const safe = item.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
     const bagPath = item.redact === true ? `data/previews/${itemId}.webp` : `data/items/${itemId}-${safe}`;
     files.set(bagPath, item.redact === true ? Buffer.from(`RIFF blurred preview of ${itemId}`) : item.bytes);
@@ -98,7 +104,7 @@ export async function buildExportBag(dir: string, opts: BuildOptions = {}): Prom
     });
   });
   entries.push(entry(entries.length, 'ingestion end', [], [], { delivery: 'D1', items: items.length }));
-  entries.push(entry(entries.length, 'metadata extraction', [ITEM_IDS[0] ?? ''], [exported[0]?.sha256 ?? ''], {}));
+  entries.push(entry(entries.length, 'metadata extraction', [ITEM_IDS[0] ?? ''], [exported[0]?.sha256 ?? ''], { analyzer: 'fixture' }));
   const tree = new MerkleTree(entries.map((e) => hashLeaf(e)));
   const signer = createEd25519Signer(origin, keys.privateKey);
   const checkpointAt = (size: number) => signCheckpoint({ origin, size, root: tree.root(size), extensions: [] }, signer);

@@ -3,6 +3,7 @@
 // breakdowns follow the current attribution; this list says where the two differ and why.
 import type { Archive } from '../../app.js';
 import type { JsonValue } from '../../core/canonical-json.js';
+import type { LedgerEntry } from '../../ledger/entry.js';
 import { CatalogueLabels, type UnitName } from '../labels.service.js';
 
 export interface UnitChange {
@@ -35,31 +36,45 @@ export function describeAttribution(
 }
 
 export async function unitChangesAfter(archive: Archive, afterSeq: number): Promise<UnitChange[]> {
-  const first = new Map<string, string | null>();
-  const last = new Map<string, string | null>();
-  const entries = new Map<string, { seq: number; reason: string }[]>();
+  const entries: LedgerEntry[] = [];
   const size = archive.treeSize;
   for (let a = afterSeq + 1; a < size; a += 1000) {
-    for (const { entry } of await archive.ledger.read(a, Math.min(size, a + 1000))) {
-      const d = entry.details;
-      if (entry.type !== 'cataloguing' || d.action !== 'subject.update') continue;
-      const subject = obj(d.subject);
-      if (!('unit_id' in subject) || typeof subject.id !== 'string') continue;
-      const id = subject.id;
-      const to = typeof subject.unit_id === 'string' ? subject.unit_id : null;
-      // Entries before previous_unit_id was recorded count as a change from an unknown unit.
-      const from = typeof d.previous_unit_id === 'string' ? d.previous_unit_id : d.previous_unit_id === null ? null : '?';
-      if (!first.has(id)) first.set(id, from);
-      last.set(id, to);
-      entries.set(id, [...(entries.get(id) ?? []), { seq: entry.seq, reason: typeof d.reason === 'string' ? d.reason : '' }]);
-    }
+    for (const { entry } of await archive.ledger.read(a, Math.min(size, a + 1000)))
+      if (entry.type === 'cataloguing' && entry.details.action === 'subject.update') entries.push(entry);
   }
-  const labels = await CatalogueLabels.load(archive);
+  return unitChangesFrom(entries, afterSeq, await CatalogueLabels.load(archive));
+}
+
+/**
+ * The subjects whose unit the `subject.update` entries after `afterSeq` changed (pure: the
+ * verifier of an export runs it on the bag's ledger). `labels` names subjects and units.
+ */
+export function unitChangesFrom(
+  entries: Iterable<LedgerEntry>,
+  afterSeq: number,
+  labels: { subject(id: string): { number: string | null }; unit(id: string | null): UnitName | null },
+): UnitChange[] {
+  const first = new Map<string, string | null>();
+  const last = new Map<string, string | null>();
+  const seqs = new Map<string, { seq: number; reason: string }[]>();
+  for (const entry of entries) {
+    const d = entry.details;
+    if (entry.seq <= afterSeq || entry.type !== 'cataloguing' || d.action !== 'subject.update') continue;
+    const subject = obj(d.subject);
+    if (!('unit_id' in subject) || typeof subject.id !== 'string') continue;
+    const id = subject.id;
+    const to = typeof subject.unit_id === 'string' ? subject.unit_id : null;
+    // Entries before previous_unit_id was recorded count as a change from an unknown unit.
+    const from = typeof d.previous_unit_id === 'string' ? d.previous_unit_id : d.previous_unit_id === null ? null : '?';
+    if (!first.has(id)) first.set(id, from);
+    last.set(id, to);
+    seqs.set(id, [...(seqs.get(id) ?? []), { seq: entry.seq, reason: typeof d.reason === 'string' ? d.reason : '' }]);
+  }
   const out: UnitChange[] = [];
   for (const [id, to] of last) {
     const from = first.get(id) ?? null;
     if (from === to) continue;
-    out.push({ subject: id, number: labels.subject(id).number, from: from === '?' ? null : labels.unit(from), to: labels.unit(to), entries: entries.get(id) ?? [] });
+    out.push({ subject: id, number: labels.subject(id).number, from: from === '?' ? null : labels.unit(from), to: labels.unit(to), entries: seqs.get(id) ?? [] });
   }
   return out.sort((x, y) => (x.subject < y.subject ? -1 : 1));
 }

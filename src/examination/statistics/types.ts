@@ -50,6 +50,10 @@ export interface FindingStatistics extends FindingCounts {
     readonly standard_error: number;
     readonly estimated_count: number;
     readonly interval: Interval95;
+    /** Σ frame size of the strata that entered the estimate: what estimated_count is a share of. */
+    readonly covered_population: number;
+    /** Σ frame size of every stratum (excluded strata make it larger than covered_population). */
+    readonly frame_population: number;
     readonly strata: readonly { readonly name: string; readonly population: number; readonly sampled: number; readonly present: number }[];
     /** Strata with fewer than two assessed cases (and not examined in full): no variance estimate, left out. */
     readonly excluded_strata: readonly string[];

@@ -61,6 +61,8 @@ function finding(
       standard_error: 0.04,
       estimated_count: 102.4,
       interval: { method: 'Wilson (Kish effective n)', lower: 0.601, upper: 0.782 },
+      covered_population: [['U1', 100], ['U2', 47], ['unattributed', 3]].filter(([n]) => !excluded.includes(n as string)).reduce((sum, [, p]) => sum + (p as number), 0),
+      frame_population: 150,
       strata: [
         { name: 'U1', population: 100, sampled: 60, present: 45 },
         { name: 'U2', population: 47, sampled: 36, present: 23 },

@@ -19,7 +19,10 @@ export type ExportCode =
   | 'EXPORT_ENTRY_UNPROVEN' // a custody/ledger.jsonl line no proof covers, or a full ledger that does not recompute the root
   | 'EXPORT_PROCESS_INCOMPLETE' // warning: not the full ledger, so what is shown is authentic but not proven complete
   | 'EXPORT_RECEIPT_INVALID' // --receipt: not signed by the key, a proof fails, or its entry is not this bag's
-  | 'EXPORT_SELECTION_INCOMPLETE'; // --receipt: the recorded items differ from the bag's, or a delivery's count
+  | 'EXPORT_SELECTION_INCOMPLETE' // --receipt: the recorded items differ from the bag's, or a delivery's count
+  | 'EXPORT_TABLE_MISMATCH' // a table differs from the one derived from the ledger entries (details: table, row, column, bag, derived)
+  | 'EXPORT_SAMPLE_MISMATCH' // the sample redrawn from frame and seed differs from the manifest or samples.json (details: sample, position, bag, derived)
+  | 'EXPORT_COMMITMENT_MISMATCH'; // a revealed answer does not open its submission's commitment (details: sample, case, examiner, reveal_seq, submit_seq)
 
 export type FindingCode = ExportCode | BagitCode;
 
@@ -34,7 +37,7 @@ export interface ExportFinding {
   details?: Record<string, unknown>;
 }
 
-export type StepNumber = 1 | 2 | 3 | 4 | 5 | 6 | 8;
+export type StepNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
 export interface StepReport {
   step: StepNumber;
@@ -51,6 +54,7 @@ export const STEP_NAMES: Readonly<Record<StepNumber, string>> = {
   4: 'inclusion proofs (RFC 9162 §2.1.3.2)',
   5: 'evidence files against their ingestion entries',
   6: 'ledger: every line of custody/ledger.jsonl proven',
+  7: 'process: tables re-derived from the ledger, sample redrawn, reveals opened, statistics recomputed',
   8: 'completeness: the export receipt (--receipt)',
 };
 

@@ -3,6 +3,7 @@
  * src/reports/export/LAYOUT.md, in order, each reported as {step, ok, detail}. Pure: it reads the
  * bag through the BagSource port only.
  */
+import { toHex } from '../../core/index.js';
 import { validateBag, type BagSource } from '../bagit/index.js';
 import { checkCheckpoint, type CheckpointOptions, type KeySource } from './check-checkpoint.js';
 import { checkLedgerLines, type ProvenLedger } from './check-ledger.js';
@@ -10,6 +11,7 @@ import { checkEvidence, checkProofs, type IngestionEntry, type ProofInput } from
 import { checkReceipt } from './check-receipt.js';
 import { parsePinnedKey } from './keys.js';
 import { StepFindings, type ExportFinding, type StepNumber, type StepReport } from './findings.js';
+import { checkProcess, type ProcessReport } from './process/check-process.js';
 import {
   parseExportJson,
   parseItemRow,
@@ -29,6 +31,8 @@ export interface ExportReport {
   keySource?: KeySource;
   /** Check 6's result: the ledger lines and which are proven (for the process checks). */
   ledger: ProvenLedger;
+  /** Check 7: what the tables were derived from, what is not derived, the documents for --explain. */
+  process?: ProcessReport;
 }
 
 export interface VerifyExportOptions extends CheckpointOptions {
@@ -121,6 +125,19 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     },
     s[5],
   );
+  // Check 7: the process, re-derived from the ledger entries the bag carries.
+  const s7 = new StepFindings(7);
+  const root = cp.checkpoint === undefined ? undefined : { tree_size: cp.checkpoint.size, root: toHex(cp.checkpoint.root) };
+  const ledger = lines.ledger;
+  const tables = new Map<string, Uint8Array>();
+  for (const path of [...files.keys()].filter((p) => p.startsWith('data/tables/'))) tables.set(path, (await read(path)) ?? new Uint8Array());
+  let process: ProcessReport | undefined;
+  try {
+    process = checkProcess({ ledger, checkpoint: root, tables, files: [...files.keys()].filter((p) => !p.startsWith('data/')) }, s7);
+  } catch (e) {
+    // Hostile entries must give a finding, never a crash: whatever broke the derivation is reported.
+    s7.error('EXPORT_TABLE_MISMATCH', `the tables cannot be derived from custody/ledger.jsonl: ${e instanceof Error ? e.message : String(e)}`, 'custody/ledger.jsonl', { table: null, row: null, column: null, bag: null, derived: null });
+  }
 
   const steps = [
     s[0].report(`BagIt ${bag.version ?? '?'}: complete, ${payload.length} payload files, Payload-Oxum agrees`),
@@ -129,8 +146,9 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[3].report(`${proven.size} of ${proofs.length} inclusion proofs recompute the checkpoint root`),
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
     s[5].report(lines.detail),
+    s7.report(process?.detail ?? 'the process could not be derived'),
   ];
-  const findings = s.flatMap((x) => x.findings);
+  const findings = [...s, s7].flatMap((x) => x.findings);
   if (options.receipt !== undefined) {
     const s8 = new StepFindings(8);
     const bagKey = await read('custody/verifier-key.txt');
@@ -151,7 +169,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     steps.push(s8.report(detail));
     findings.push(...s8.findings);
   }
-  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource, ledger: lines.ledger };
+  return { valid: steps.every((x) => x.ok), steps, findings, keySource: cp.keySource, ledger: lines.ledger, process };
 }
 
 function keyOrUndefined(bytes: Uint8Array) {
