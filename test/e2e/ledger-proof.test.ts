@@ -160,7 +160,8 @@ describe('every ledger line of a bag is proven', () => {
     expect(unproven(v.json)[0]?.path).toBe('custody/ledger.jsonl');
     expect(v.json.full_ledger).toBe(false);
     expect(v.text).toContain('Evidence files: VERIFIED');
-    expect(v.text).toContain('Process: NOT VERIFIED (EXPORT_ENTRY_UNPROVEN)');
+    // Check 7 then says which answer: the edited reveal no longer opens its commitment.
+    expect(v.text).toMatch(/^Process: NOT VERIFIED \(EXPORT_ENTRY_UNPROVEN, EXPORT_COMMITMENT_MISMATCH.*\)$/m);
   });
 
   it('a line removed from a full ledger.jsonl: EXPORT_ENTRY_UNPROVEN', async () => {

@@ -206,11 +206,16 @@ describe('findings a judge can read', () => {
 
   it('reads the covered population from the statistics once they carry it (contract §3), and cites it', () => {
     const f = finding('emaciation', 'Emaciation', 0.9, ['unattributed']);
+    // Statistics written before contract §3 (an older bag) lack the field: summed from the strata.
+    const older: Record<string, unknown> = { ...f.stratified };
+    delete older.covered_population;
+    delete older.frame_population;
+    const old = { ...f, stratified: older } as unknown as FindingStatistics;
     const given = {
       ...f,
       stratified: { ...f.stratified, covered_population: 147 },
     } as FindingStatistics;
-    expect(coveredPopulation(f, 0)).toEqual({ value: 147, at: null });
+    expect(coveredPopulation(old, 0)).toEqual({ value: 147, at: null });
     expect(coveredPopulation(given, 2)).toEqual({
       value: 147,
       at: '/findings/2/stratified/covered_population',

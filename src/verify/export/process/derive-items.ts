@@ -43,7 +43,9 @@ export function deriveItems(index: ReplayedIndex, bagRows: readonly Row[]): Row[
       original_path: item.path,
       original_path_raw_hex: item.path_raw_hex,
       delivery_id: item.delivery_id,
-      source_codename: index.deliveries.get(item.delivery_id)?.source ?? '',
+      // A delivery whose `ingestion start` the bag withholds: its source is not derivable, and the
+      // bag's cell is taken as it stands (not compared).
+      source_codename: index.deliveries.get(item.delivery_id)?.source ?? b.source_codename ?? null,
       ingestion_seq: item.seq,
       withheld: b.withheld ?? null,
     });

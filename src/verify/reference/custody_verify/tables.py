@@ -199,7 +199,9 @@ class Derivation:
             rows[item_id] = {"item_id": item_id, "sha256": (e.get("objects") or [None])[0], "size": d.get("size"),
                              "media_type": d.get("media_type"), "original_path": d.get("path"),
                              "original_path_raw_hex": d.get("path_raw_hex"), "delivery_id": d.get("delivery"),
-                             "source_codename": start["details"].get("source") if start else None, "ingestion_seq": e["seq"]}
+                             "ingestion_seq": e["seq"]}
+            if start is not None:  # a withheld delivery start: its source cannot be derived, so it is not compared
+                rows[item_id]["source_codename"] = start["details"].get("source")
             self.rests_on[("items", item_id)] = sorted({e["seq"]} | ({start["seq"]} if start else set()))
         return rows
 
