@@ -311,9 +311,12 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
       const entry = JSON.parse(lines[i] ?? '{}') as { seq: number; details: { answers: { answer: { findings: Record<string, { value: string }> } }[] } };
       revealSeq = entry.seq;
       const finding = (entry.details.answers[0] as { answer: { findings: Record<string, { value: string }> } }).answer.findings;
-      const code = Object.keys(finding)[0] ?? '';
-      const before = `"${code}":{"value":"${finding[code]?.value ?? ''}"`;
-      const after = `"${code}":{"value":"${finding[code]?.value === 'present' ? 'absent' : 'present'}"`;
+      // A finding without regions, so that its value follows its opening brace in the canonical line.
+      const fragment = (code: string, value: string | undefined) => `"${code}":{"value":"${value ?? ''}"`;
+      const code = Object.keys(finding).find((c) => (lines[i] ?? '').includes(fragment(c, finding[c]?.value))) ?? '';
+      const before = fragment(code, finding[code]?.value);
+      const after = fragment(code, finding[code]?.value === 'present' ? 'absent' : 'present');
+      expect((lines[i] ?? '').includes(before)).toBe(true);
       lines[i] = (lines[i] ?? '').replace(before, after);
       await writeFile(path, lines.join('\n'));
     });
