@@ -13,7 +13,7 @@ import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
 import { openDatabase, openIndex, type DatabaseTarget, type IndexPolicy, type IndexProblem } from './db/connection.adapter.js';
 import { DbError, INDEX_MISSING_MESSAGE } from './db/errors.js';
-import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
+import { acquirePgAdvisoryLock } from './ledger/pg-advisory-lock.adapter.js';
 import type { Database } from './db/schema.js';
 import { deriveIntentKey } from './ledger/batch-intent.js';
 import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';

@@ -6,7 +6,7 @@ import type { Row } from '../db/schema.js';
 import { bad, int, str, strOrNull } from './entry-fields.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
-import type { Mutation } from './projection.js';
+import type { Mutation } from '../db/schema.js';
 
 type Details = { [k: string]: JsonValue };
 

@@ -13,7 +13,7 @@ import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
 import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
 import { withdraw } from '../../src/archive/withdrawal.service.js';
 import { hashFiles } from '../../src/store/hash-files.adapter.js';
-import { acquirePgAdvisoryLock } from '../../src/db/pg-advisory-lock.adapter.js';
+import { acquirePgAdvisoryLock } from '../../src/ledger/pg-advisory-lock.adapter.js';
 import sharp from 'sharp';
 import { runAnalysisJobs } from '../../src/jobs/analysis-worker.service.js';
 import { describeDatabases } from '../support/postgres.js';
