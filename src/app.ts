@@ -25,7 +25,7 @@ import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
-import { latestSignedCheckpoint } from './integrity/signed-checkpoint.js';
+import { latestSignedCheckpoint } from './ledger/signed-checkpoint.js';
 import { JobRepository } from './jobs/job.repository.js';
 import { revealCompletedCases } from './examination/blind/reveal-catch-up.js';
 

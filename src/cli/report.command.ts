@@ -5,7 +5,7 @@ import { loadSample } from '../examination/blind/outcomes.js';
 import { computeStatistics } from '../examination/statistics/statistics.service.js';
 import type { StatisticsReport } from '../examination/statistics/types.js';
 import { verifyArchive } from '../integrity/archive-verify.service.js';
-import { latestSignedCheckpoint } from '../integrity/signed-checkpoint.js';
+import { latestSignedCheckpoint } from '../ledger/signed-checkpoint.js';
 import {
   bagCheckpointSize,
   buildReportModel,

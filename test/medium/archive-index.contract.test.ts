@@ -10,7 +10,7 @@ import { canonicalize } from '../../src/core/canonical-json.js';
 import { INDEX_TABLES, type IndexTable } from '../../src/db/schema.js';
 import { IngestService } from '../../src/ingest/ingest.service.js';
 import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
-import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
+import { rebuildIndex } from '../../src/integrity/index-rebuild.service.js';
 import { withdraw } from '../../src/archive/withdrawal.service.js';
 import { hashFiles } from '../../src/store/hash-files.adapter.js';
 import { acquirePgAdvisoryLock } from '../../src/ledger/pg-advisory-lock.adapter.js';

@@ -2,7 +2,7 @@
 // they were computed at: the same figures come back from `custody unit counts --at <tree-size>`.
 import type { Archive } from '../../app.js';
 import { toHex } from '../../core/sha256.js';
-import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
+import { isSignedCheckpoint } from '../../ledger/signed-checkpoint.js';
 import { codeOf } from './registry.js';
 
 export interface CatalogueCounts {

@@ -4,7 +4,7 @@
 // statisticsReport (report.ts), which `custody verify-export` also runs on a bag's ledger.
 import type { Archive } from '../../app.js';
 import { toHex } from '../../core/sha256.js';
-import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
+import { isSignedCheckpoint } from '../../ledger/signed-checkpoint.js';
 import type { SamplesTable } from '../../db/schema.js';
 import { CODE_VERSION } from '../../version.js';
 import { caseOutcomes } from '../blind/outcomes.js';

@@ -15,7 +15,7 @@ import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint } from '../../core/checkpoint.js';
 import { toHex } from '../../core/sha256.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
-import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
+import { isSignedCheckpoint } from '../../ledger/signed-checkpoint.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';

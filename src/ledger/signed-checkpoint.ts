@@ -3,7 +3,7 @@
 // its root must be the ledger's root at that size, as `custody verify` checks for every one.
 import { parseVerifierKey, verifyCheckpoint } from '../core/checkpoint.js';
 import { CustodyError } from '../core/errors.js';
-import type { Ledger } from '../ledger/ledger.service.js';
+import type { Ledger } from './ledger.service.js';
 
 export interface SignedCheckpointContext {
   ledger: Ledger;
