@@ -6,7 +6,7 @@ import { CustodyError } from '../core/errors.js';
 import { sha256, toHex } from '../core/sha256.js';
 import type { EntryDraft } from '../ledger/entry.js';
 import { originKey } from '../ledger/projection.js';
-import { isAnalysable } from '../analysis/image/image-analysis.service.js';
+import { isAnalysable } from '../jobs/analyze-image.job.js';
 import {
   checkManifest,
   itemRawName,

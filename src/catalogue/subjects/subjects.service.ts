@@ -3,7 +3,7 @@ import { isCalendarDate } from '../../core/calendar-date.js';
 import type { JsonValue } from '../../core/canonical-json.js';
 import { CustodyError } from '../../core/errors.js';
 import type { SubjectsTable } from '../../db/schema.js';
-import { AGE_BANDS, SEXES } from '../../examination/codebook/index.js';
+import { AGE_BANDS, SEXES } from './demographics.js';
 import type { EntryDraft } from '../../ledger/entry.js';
 import {
   defineNumberingScheme,
