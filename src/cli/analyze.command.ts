@@ -1,5 +1,4 @@
-import { isAnalysable } from '../jobs/analyze-image.job.js';
-import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
+import { isAnalysable, runAnalysisJobs } from '../jobs/index.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';

@@ -1,6 +1,5 @@
-import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
-import { ArchiveError } from '../archive/errors.js';
-import { resolveObject } from '../archive/withdrawal.service.js';
+import { archiveSimilarity } from '../analysis/similarity/index.js';
+import { ArchiveError, resolveObject } from '../archive/index.js';
 import { flag, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

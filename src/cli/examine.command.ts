@@ -6,11 +6,16 @@ import {
   caseForm,
   revealedCase,
   submitAnswer,
-} from '../examination/blind/examination.service.js';
-import { submitAnswers, type SubmitLine } from '../examination/blind/batch.service.js';
-import { formCsv, parseFormCsv, readableSheet } from '../examination/blind/form-sheet.js';
-import { caseOutcomes, loadSample, sampleCodebook } from '../examination/blind/outcomes.js';
-import { previewPaths } from '../jobs/analysis-worker.service.js';
+  submitAnswers,
+  type SubmitLine,
+  formCsv,
+  parseFormCsv,
+  readableSheet,
+  caseOutcomes,
+  loadSample,
+  sampleCodebook,
+} from '../examination/blind/index.js';
+import { previewPaths } from '../jobs/index.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';

@@ -1,5 +1,4 @@
-import { archiveLayout } from '../archive/layout.js';
-import { rewrapSigningKey } from '../archive/key-rewrap.service.js';
+import { archiveLayout, rewrapSigningKey } from '../archive/index.js';
 import { checkedVerifierKey } from '../archive/signing-key-record.adapter.js';
 import { flag, printJson, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
 import { configFrom, passphraseFrom, wantsJson, withArchive } from './context.js';

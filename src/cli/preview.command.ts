@@ -1,5 +1,4 @@
-import { ArchiveError } from '../archive/errors.js';
-import { assertNotWithdrawn, resolveObject } from '../archive/withdrawal.service.js';
+import { ArchiveError, assertNotWithdrawn, resolveObject } from '../archive/index.js';
 import { ensurePreviews } from '../analysis/image/preview-cache.adapter.js';
 import { flag, parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';

@@ -5,7 +5,7 @@ import {
   listSources,
   readIdentity,
   registerSource,
-} from '../catalogue/sources/sources.service.js';
+} from '../catalogue/sources/index.js';
 import {
   printJson,
   requireStr,

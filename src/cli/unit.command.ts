@@ -4,16 +4,15 @@ import {
   parseUnitsJson,
   UnitError,
   validateUnit,
-} from '../catalogue/units/unit-rows.js';
-import {
   editUnit,
   importUnits,
   retireUnit,
   unitsCsv,
   unitsForExport,
   type UnitChanges,
-} from '../catalogue/units/units.service.js';
-import { parseUnitCode } from '../catalogue/units/unit-rows.js';
+  parseUnitCode,
+  catalogueCounts,
+} from '../catalogue/units/index.js';
 import {
   flag,
   list,
@@ -25,7 +24,6 @@ import {
   type Io,
 } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
-import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const unitCommand: Command = {

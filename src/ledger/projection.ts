@@ -1,5 +1,5 @@
-import { canonicalize, type JsonValue } from '../core/canonical-json.js';
-import { INDEX_TABLES, type IndexTable, type Mutation, type Row } from '../db/schema.js';
+import { canonicalize, type JsonValue } from '../core/index.js';
+import { INDEX_TABLES, type IndexTable, type Mutation, type Row } from '../db/index.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 import { int, manifestDigest, only, str, strOrNull } from './entry-fields.js';

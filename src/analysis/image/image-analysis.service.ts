@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../core/canonical-json.js';
+import type { JsonValue } from '../../core/index.js';
 import { parseJpegStructure } from '../jpeg/jpeg-structure.js';
 import { readC2pa } from '../c2pa/index.js';
 import { readExifFields, type ExifFields } from '../metadata/index.js';

@@ -12,3 +12,5 @@ export {
   type StratifiedDraw,
   type StratumDraw,
 } from './stratified.js';
+export * from './plan.service.js';
+export * from './steps.service.js';

@@ -6,17 +6,15 @@ import {
   indicatorsFor,
   indicatorTime,
   loadImageFacts,
-} from '../../analysis/authenticity.service.js';
+} from '../../analysis/index.js';
 import { summariseCollection } from '../../analysis/indicators/index.js';
-import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
-import { CatalogueLabels } from '../../catalogue/labels.service.js';
-import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
-import { catalogueCounts } from '../../catalogue/units/counts.service.js';
-import { parseCheckpoint } from '../../core/checkpoint.js';
-import { toHex } from '../../core/sha256.js';
+import { archiveSimilarity } from '../../analysis/similarity/index.js';
+import { CatalogueLabels } from '../../catalogue/index.js';
+import { unitChangesAfter, catalogueCounts } from '../../catalogue/units/index.js';
+import { parseCheckpoint, toHex } from '../../core/index.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
-import { isSignedCheckpoint } from '../../ledger/signed-checkpoint.js';
-import type { StatisticsReport } from '../../examination/statistics/types.js';
+import { isSignedCheckpoint } from '../../ledger/index.js';
+import type { StatisticsReport } from '../../examination/statistics/index.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
 

@@ -1,0 +1,6 @@
+// The public surface of src/examination/statistics/ for other modules: they import only this file
+// (layering.config.js, rule 1). Adapters are not re-exported: the composition
+// root (src/app.ts) builds them and hands them to the services.
+export * from './report.js';
+export * from './statistics.service.js';
+export * from './types.js';

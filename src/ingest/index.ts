@@ -1,0 +1,5 @@
+// The public surface of src/ingest/ for other modules: they import only this file
+// (layering.config.js, rule 1). Adapters are not re-exported: the composition
+// root (src/app.ts) builds them and hands them to the services.
+export * from './ingest.service.js';
+export * from './report.js';
