@@ -2,9 +2,11 @@
 //
 // All four are policies of one rule, boundaries/dependencies; each says which in its message.
 //
-//   1. Entry points. A module (a folder under src/) is imported from
-//      outside only through an index.ts: its own or one of its sub-folders'. Adapters and
-//      repositories are the exception, and rule 3 says who may import those.
+//   1. Entry points. A module (a folder under src/) is imported from outside only through an
+//      index.ts (its own or one of its sub-folders') or one of its services (*.service.ts), the
+//      operations cli/ and http/ call. Services are not re-exported from index.ts, so that a
+//      command loads only the services it calls (`custody key` must not load sharp). Adapters
+//      and repositories are importable too, and rule 3 says by whom.
 //   2. No cycles between modules. The modules sit in MODULE_LAYERS,
 //      lowest first, and a module imports only modules of a lower layer. A cycle would need an
 //      import from a lower layer to a higher one, which is refused. To add such an edge, move
@@ -92,6 +94,7 @@ export const SERVICE_ADAPTER_RATCHET = [
 ];
 
 const ADAPTER_FILES = ['**/*.adapter.ts', '**/*.repository.ts'];
+const SERVICE_FILES = '**/*.service.ts';
 
 const elements = [
   { type: 'entry', pattern: 'src/{cli,http}', capture: ['entry'] },
@@ -101,7 +104,7 @@ const elements = [
 const files = [
   { category: 'composition-root', pattern: 'src/app.ts' },
   { category: 'adapter', pattern: ADAPTER_FILES },
-  { category: 'service', pattern: '**/*.service.ts' },
+  { category: 'service', pattern: SERVICE_FILES },
 ];
 
 const moduleIs = (names) => ({ element: { type: 'module', captured: { module: names } } });
@@ -109,10 +112,10 @@ const moduleIs = (names) => ({ element: { type: 'module', captured: { module: na
 const ALL_MODULES = MODULE_LAYERS.flat();
 
 const entryPointMessage =
-  "Entry point: import another module only through its index.ts (or a sub-folder's); add what " +
-  'you need to that index.ts (scripts/entry-point-imports.mjs does it).';
+  "Entry point: import another module only through its index.ts (or a sub-folder's) or one of " +
+  'its services; add what you need to that index.ts (scripts/entry-point-imports.mjs does it).';
 
-/** Rule 1: past another module's index.ts only to its adapters (rule 3 says who may). */
+/** Rule 1: past another module's index.ts only to its services and adapters (rule 3 says who may). */
 const entryPointPolicies = [
   ...ALL_MODULES.map((name) => ({
     from: moduleIs(name),
@@ -126,7 +129,12 @@ const entryPointPolicies = [
   },
   {
     allow: {
-      to: { element: { type: 'module', fileInternalPath: ['**/index.ts', ...ADAPTER_FILES] } },
+      to: {
+        element: {
+          type: 'module',
+          fileInternalPath: ['**/index.ts', SERVICE_FILES, ...ADAPTER_FILES],
+        },
+      },
     },
   },
 ];

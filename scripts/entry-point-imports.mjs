@@ -7,9 +7,11 @@
 //   node scripts/entry-point-imports.mjs --check  list what it would rewrite, change nothing
 //
 // The rule it serves is rule 1 of layering.config.js (entry points): a module (a folder under
-// src/) is imported from outside only through an index.ts (its own or a sub-folder's).
-// Adapters and repositories are never re-exported: only the composition root (src/app.ts),
-// cli/ and other adapters import them (`boundaries/dependencies`).
+// src/) is imported from outside only through an index.ts (its own or a sub-folder's) or one
+// of its services (*.service.ts). Services are imported by their own file, not re-exported, so
+// that a command loads only the services it calls (a fat index.ts made every command load
+// sharp). Adapters and repositories are never re-exported: only the composition root
+// (src/app.ts), cli/ and other adapters import them.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 
@@ -34,6 +36,7 @@ function moduleOf(path) {
 }
 
 const isAdapter = (path) => /\.(adapter|repository)\.ts$/.test(path);
+const isService = (path) => /\.service\.ts$/.test(path);
 const isIndex = (path) => basename(path) === 'index.ts';
 const posix = (path) => path.split(sep).join('/');
 
@@ -54,7 +57,8 @@ for (const file of listFiles(SRC)) {
       to === null ||
       to === from ||
       isIndex(target) ||
-      isAdapter(target)
+      isAdapter(target) ||
+      isService(target)
     )
       return whole;
     if (!existsSync(target)) return whole; // a folder import or a typo: tsc will say
@@ -121,9 +125,10 @@ for (const [index, wanted] of [...barrels].sort(([a], [b]) => a.localeCompare(b)
   }
   const header =
     existing ??
-    `// The public surface of ${posix(dirname(index))}/ for other modules: they import only this file\n` +
-      `// (layering.config.js, rule 1). Adapters are not re-exported: the composition\n` +
-      `// root (src/app.ts) builds them and hands them to the services.\n`;
+    `// The public surface of ${posix(dirname(index))}/ for other modules, who import this file or a\n` +
+      `// service by its own file (layering.config.js, rule 1). Services and adapters are not\n` +
+      `// re-exported: a command loads only the services it calls, and the composition root\n` +
+      `// (src/app.ts) builds the adapters.\n`;
   writeFileSync(
     index,
     header.replace(/\n*$/, '\n') + missing.map((spec) => `export * from '${spec}';\n`).join(''),

@@ -21,10 +21,6 @@ import {
   deriveIntentKey,
   type EntryDraft,
   LedgerError,
-  loadLedger,
-  type Ledger,
-  type LedgerCrashPoint,
-  type StoredEntry,
   projectEntry,
   latestSignedCheckpoint,
 } from './ledger/index.js';
@@ -32,6 +28,7 @@ import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
+import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
 import { revealCompletedCases } from './examination/blind/index.js';

@@ -1,8 +1,6 @@
-// The public surface of src/archive/ for other modules: they import only this file
-// (layering.config.js, rule 1). Adapters are not re-exported: the composition
-// root (src/app.ts) builds them and hands them to the services.
+// The public surface of src/archive/ for other modules, who import this file or a
+// service by its own file (layering.config.js, rule 1). Services and adapters are not
+// re-exported: a command loads only the services it calls, and the composition root
+// (src/app.ts) builds the adapters.
 export * from './errors.js';
-export * from './key-rewrap.service.js';
 export * from './layout.js';
-export * from './purge.service.js';
-export * from './withdrawal.service.js';

@@ -5,7 +5,7 @@ import {
   hashLeaf,
   type JsonValue,
 } from '../core/index.js';
-import type { Ledger, StoredEntry } from '../ledger/index.js';
+import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
 import { ArchiveError } from './errors.js';
 
 /** A withdrawal as the ledger records it (never as the index says it). */

@@ -2,7 +2,7 @@
 // work by (file name, path in the delivery, subject number) and, with metadata, the camera, the
 // dates, the PDQ hash and the near-duplicate cluster. CSV through core/csv (formula-safe).
 import type { Archive } from '../app.js';
-import { archiveSimilarity } from '../analysis/similarity/index.js';
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { formatCsv } from '../core/index.js';
 import { codeOf } from './units/registry.js';
 

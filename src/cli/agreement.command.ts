@@ -43,7 +43,7 @@ import {
 } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { loadSample } from '../examination/blind/index.js';
-import { computeStatistics } from '../examination/statistics/index.js';
+import { computeStatistics } from '../examination/statistics/statistics.service.js';
 import type { ParsedArgs } from './command.js';
 
 /** Agreement per finding on a sample's raw (revealed, not adjudicated) answers. */

@@ -1,4 +1,5 @@
-import { isAnalysable, runAnalysisJobs } from '../jobs/index.js';
+import { isAnalysable } from '../jobs/index.js';
+import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseCheckpoint, parseVerifierKey } from '../core/index.js';
 import { ArchiveError } from '../archive/index.js';
 import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
-import { publishCheckpoints } from '../ledger/index.js';
+import { publishCheckpoints } from '../ledger/publish.service.js';
 import { flag, parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -1,5 +1,5 @@
-import { CatalogueLabels, itemText } from '../catalogue/index.js';
-import { archiveSimilarity } from '../analysis/similarity/index.js';
+import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 

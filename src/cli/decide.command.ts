@@ -1,5 +1,6 @@
-import { archiveSimilarity } from '../analysis/similarity/index.js';
-import { ArchiveError, resolveObject } from '../archive/index.js';
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
+import { ArchiveError } from '../archive/index.js';
+import { resolveObject } from '../archive/withdrawal.service.js';
 import { flag, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -6,8 +6,9 @@ import {
   caseForm,
   revealedCase,
   submitAnswer,
-  submitAnswers,
-  type SubmitLine,
+} from '../examination/blind/examination.service.js';
+import { submitAnswers, type SubmitLine } from '../examination/blind/batch.service.js';
+import {
   formCsv,
   parseFormCsv,
   readableSheet,
@@ -15,7 +16,7 @@ import {
   loadSample,
   sampleCodebook,
 } from '../examination/blind/index.js';
-import { previewPaths } from '../jobs/index.js';
+import { previewPaths } from '../jobs/analysis-worker.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';

@@ -1,4 +1,4 @@
-import { assertNotWithdrawn, resolveObject } from '../archive/index.js';
+import { assertNotWithdrawn, resolveObject } from '../archive/withdrawal.service.js';
 import { closeExifTool, fullExifDump } from '../analysis/metadata/index.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { withArchive } from './context.js';

@@ -1,4 +1,4 @@
-import { itemsCsv, itemsTable } from '../catalogue/index.js';
+import { itemsCsv, itemsTable } from '../catalogue/items-table.service.js';
 import { flag, printJson, str, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { indexSourceLine } from './index-source.js';

@@ -1,4 +1,5 @@
-import { archiveLayout, rewrapSigningKey } from '../archive/index.js';
+import { archiveLayout } from '../archive/index.js';
+import { rewrapSigningKey } from '../archive/key-rewrap.service.js';
 import { checkedVerifierKey } from '../archive/signing-key-record.adapter.js';
 import { flag, printJson, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
 import { configFrom, passphraseFrom, wantsJson, withArchive } from './context.js';

@@ -1,4 +1,5 @@
-import { ArchiveError, assertNotWithdrawn, resolveObject } from '../archive/index.js';
+import { ArchiveError } from '../archive/index.js';
+import { assertNotWithdrawn, resolveObject } from '../archive/withdrawal.service.js';
 import { ensurePreviews } from '../analysis/image/preview-cache.adapter.js';
 import { flag, parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';

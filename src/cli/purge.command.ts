@@ -1,4 +1,4 @@
-import { purgeWithdrawn } from '../archive/index.js';
+import { purgeWithdrawn } from '../archive/purge.service.js';
 import { flag, printJson, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -2,8 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Archive } from '../app.js';
 import { loadSample } from '../examination/blind/index.js';
-import { computeStatistics, type StatisticsReport } from '../examination/statistics/index.js';
-import { verifyArchive } from '../integrity/index.js';
+import { computeStatistics } from '../examination/statistics/statistics.service.js';
+import type { StatisticsReport } from '../examination/statistics/index.js';
+import { verifyArchive } from '../integrity/archive-verify.service.js';
 import { latestSignedCheckpoint } from '../ledger/index.js';
 import {
   bagCheckpointSize,

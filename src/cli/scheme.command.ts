@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { defineScheme } from '../catalogue/subjects/index.js';
+import { defineScheme } from '../catalogue/subjects/subjects.service.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

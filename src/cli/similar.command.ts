@@ -1,6 +1,7 @@
-import { CatalogueLabels, itemText } from '../catalogue/index.js';
-import { archiveSimilarity } from '../analysis/similarity/index.js';
-import { ArchiveError, resolveObject } from '../archive/index.js';
+import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
+import { ArchiveError } from '../archive/index.js';
+import { resolveObject } from '../archive/withdrawal.service.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -5,7 +5,7 @@ import {
   listSources,
   readIdentity,
   registerSource,
-} from '../catalogue/sources/index.js';
+} from '../catalogue/sources/sources.service.js';
 import {
   printJson,
   requireStr,

@@ -1,15 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CatalogueLabels, unitText } from '../catalogue/index.js';
-import {
-  describeAttribution,
-  unitChangesAfter,
-  type UnitAttribution,
-  catalogueCounts,
-} from '../catalogue/units/index.js';
+import { CatalogueLabels, unitText } from '../catalogue/labels.service.js';
+import { describeAttribution, unitChangesAfter, type UnitAttribution } from '../catalogue/units/attribution.service.js';
+import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { loadSample } from '../examination/blind/index.js';
-import { PlanError } from '../examination/sampling/index.js';
-import { computeStatistics, type StatisticsReport } from '../examination/statistics/index.js';
+import { PlanError } from '../examination/sampling/plan.service.js';
+import { computeStatistics } from '../examination/statistics/statistics.service.js';
+import type { StatisticsReport } from '../examination/statistics/index.js';
 import { deathsByUnitMonthSpec, prevalenceChartSpec, renderSvgDocument } from '../reports/charts/index.js';
 import { printJson, str, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';

@@ -1,13 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
+import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/index.js';
+import { CatalogueLabels, itemText, subjectText } from '../catalogue/labels.service.js';
+import { acceptSuggestions, suggestLinks, type LinkSuggestion } from '../catalogue/subjects/suggestions.service.js';
 import {
-  parseSubjectsCsv,
-  parseSubjectsJson,
-  subjectsCsv,
-  subjectsForExport,
-  acceptSuggestions,
-  suggestLinks,
-  type LinkSuggestion,
   createSubject,
   importSubjects,
   linkItems,
@@ -16,8 +12,7 @@ import {
   SubjectError,
   updateSubject,
   type SubjectInput,
-} from '../catalogue/subjects/index.js';
-import { CatalogueLabels, itemText, subjectText } from '../catalogue/index.js';
+} from '../catalogue/subjects/subjects.service.js';
 import {
   flag,
   list,

@@ -1,6 +1,6 @@
-import { rebuildIndex } from '../integrity/index.js';
+import { rebuildIndex } from '../integrity/index-rebuild.service.js';
 import { keepSideFile } from '../ledger/side-file.adapter.js';
-import { describeTail, setAsideTail, type TailReport } from '../ledger/index.js';
+import { describeTail, setAsideTail, type TailReport } from '../ledger/tail.service.js';
 import { flag, printJson, requireStr, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -4,15 +4,16 @@ import {
   parseUnitsJson,
   UnitError,
   validateUnit,
+  parseUnitCode,
+} from '../catalogue/units/index.js';
+import {
   editUnit,
   importUnits,
   retireUnit,
   unitsCsv,
   unitsForExport,
   type UnitChanges,
-  parseUnitCode,
-  catalogueCounts,
-} from '../catalogue/units/index.js';
+} from '../catalogue/units/units.service.js';
 import {
   flag,
   list,
@@ -24,6 +25,7 @@ import {
   type Io,
 } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const unitCommand: Command = {

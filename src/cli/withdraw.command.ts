@@ -1,4 +1,4 @@
-import { withdraw } from '../archive/index.js';
+import { withdraw } from '../archive/withdrawal.service.js';
 import { printJson, requireStr, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -44,7 +44,7 @@ describe('the module layering (layering.config.js)', () => {
     config = (await import(pathToFileURL(join(ROOT, 'layering.config.js')).href)) as LayeringConfig;
   });
 
-  it('refuses a deep import past another module entry point', async () => {
+  it("refuses a deep import past another module's entry point", async () => {
     const deep =
       "import { LedgerError } from '../ledger/errors.js';\nexport const e = LedgerError;\n";
     const viaIndex =
@@ -52,6 +52,10 @@ describe('the module layering (layering.config.js)', () => {
     const problems = await layeringProblems('src/reports/planted.ts', deep);
     expect(problems).toEqual([expect.stringMatching(new RegExp(`^${RULE}: Entry point:`))]);
     expect(await layeringProblems('src/reports/planted.ts', viaIndex)).toEqual([]);
+    // A service is imported by its own file, so that a command loads only what it calls.
+    const service =
+      "import { Ledger } from '../ledger/ledger.service.js';\nexport const l = Ledger;\n";
+    expect(await layeringProblems('src/reports/planted.ts', service)).toEqual([]);
   });
 
   it('refuses an import that would close a cycle between modules (db -> ledger)', async () => {

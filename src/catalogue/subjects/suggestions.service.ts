@@ -5,7 +5,7 @@
 //   - an examiner's "same image" or "same subject" decision over such photographs.
 // Where one cluster or decision touches two subjects, a merge is suggested for review instead.
 import type { Archive } from '../../app.js';
-import { archiveSimilarity } from '../../analysis/similarity/index.js';
+import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
 import { canonicalize, sha256, toHex } from '../../core/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { SubjectError } from './subjects.service.js';

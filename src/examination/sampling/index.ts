@@ -12,5 +12,3 @@ export {
   type StratifiedDraw,
   type StratumDraw,
 } from './stratified.js';
-export * from './plan.service.js';
-export * from './steps.service.js';

@@ -5,8 +5,8 @@
 import type { Archive } from '../../app.js';
 import { caseOutcomes, describeSample, sampleCodebook } from '../../examination/blind/index.js';
 import type { ExaminationAnswer } from '../../examination/codebook/index.js';
-import { computeStatistics } from '../../examination/statistics/index.js';
-import { describeAttribution, unitChangesAfter } from '../../catalogue/units/index.js';
+import { computeStatistics } from '../../examination/statistics/statistics.service.js';
+import { describeAttribution, unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { formatCsv } from '../../core/index.js';
 import type { Table, ExportedItem } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { StoredEntry } from '../../ledger/index.js';
+import type { StoredEntry } from '../../ledger/ledger.service.js';
 import { toHex } from '../../core/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Archive } from '../../app.js';
-import { loadImageFacts } from '../../analysis/index.js';
+import { loadImageFacts } from '../../analysis/authenticity.service.js';
 import { computeIndicators, INDICATOR_DISCLAIMER } from '../../analysis/indicators/index.js';
-import { unitsCsv, unitsForExport } from '../../catalogue/units/index.js';
+import { unitsCsv, unitsForExport } from '../../catalogue/units/units.service.js';
 import { formatCsv } from '../../core/index.js';
 import type { DecisionsTable, ItemsTable, SubjectsTable } from '../../db/index.js';
 

@@ -6,11 +6,12 @@ import {
   indicatorsFor,
   indicatorTime,
   loadImageFacts,
-} from '../../analysis/index.js';
+} from '../../analysis/authenticity.service.js';
 import { summariseCollection } from '../../analysis/indicators/index.js';
-import { archiveSimilarity } from '../../analysis/similarity/index.js';
-import { CatalogueLabels } from '../../catalogue/index.js';
-import { unitChangesAfter, catalogueCounts } from '../../catalogue/units/index.js';
+import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import { CatalogueLabels } from '../../catalogue/labels.service.js';
+import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
+import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint, toHex } from '../../core/index.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
 import { isSignedCheckpoint } from '../../ledger/index.js';

@@ -2,7 +2,8 @@
 // one checkpoint, each part exactly as the cited command prints it with --json, in the same order,
 // so that a footnote's pointer into that output finds the value the report prints.
 import type { CameraSummary } from '../../analysis/indicators/index.js';
-import type { UnitChange, CatalogueCounts } from '../../catalogue/units/index.js';
+import type { UnitChange } from '../../catalogue/units/attribution.service.js';
+import type { CatalogueCounts } from '../../catalogue/units/counts.service.js';
 import type { Codebook } from '../../examination/codebook/index.js';
 import type { StatisticsReport } from '../../examination/statistics/index.js';
 

@@ -3,8 +3,8 @@
 // examined, and each finding's prevalence with its 95% interval, population extrapolation and
 // inter-rater agreement.
 import type { StatisticsReport } from '../../examination/statistics/index.js';
-import { unitText } from '../../catalogue/index.js';
-import type { UnitChange } from '../../catalogue/units/index.js';
+import { unitText } from '../../catalogue/labels.service.js';
+import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { PrevalenceRow } from '../charts/index.js';
 import { table, type CiteContext } from './cite.js';
 import {

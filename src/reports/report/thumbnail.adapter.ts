@@ -5,7 +5,7 @@
 // the unblurred one) under an exhibit's digest.
 import type { Archive } from '../../app.js';
 import { decodeForAnalysis, makePreviews } from '../../analysis/image/image-decode.adapter.js';
-import { withdrawalsNow } from '../../archive/index.js';
+import { withdrawalsNow } from '../../archive/withdrawal.service.js';
 import { sha256 as digest } from '../../core/index.js';
 import { ReportError } from './errors.js';
 

@@ -3,7 +3,8 @@
  * the final answers the entries give, with the same pure core (examination/statistics/report.ts):
  * counts, the weighted estimate and every interval, with the method named. Pure.
  */
-import { describeAttribution, unitChangesFrom, codeOf } from '../../../catalogue/units/index.js';
+import { describeAttribution, unitChangesFrom } from '../../../catalogue/units/attribution.service.js';
+import { codeOf } from '../../../catalogue/units/index.js';
 import type { SamplesTable } from '../../../db/index.js';
 import type { CaseOutcome } from '../../../examination/blind/index.js';
 import { statisticsReport } from '../../../examination/statistics/index.js';

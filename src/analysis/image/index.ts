@@ -1,4 +1,0 @@
-// The public surface of src/analysis/image/ for other modules: they import only this file
-// (layering.config.js, rule 1). Adapters are not re-exported: the composition
-// root (src/app.ts) builds them and hands them to the services.
-export * from './image-analysis.service.js';

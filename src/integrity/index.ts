@@ -1,5 +1,0 @@
-// The public surface of src/integrity/ for other modules: they import only this file
-// (layering.config.js, rule 1). Adapters are not re-exported: the composition
-// root (src/app.ts) builds them and hands them to the services.
-export * from './archive-verify.service.js';
-export * from './index-rebuild.service.js';
