@@ -1,16 +1,15 @@
-// The module layering of STYLE.md, enforced with eslint-plugin-boundaries:
-//
-// All four are policies of one rule, boundaries/dependencies; each says which in its message.
+// The module layering of STYLE.md, enforced with eslint-plugin-boundaries. The four rules
+// below are policies of one ESLint rule, boundaries/dependencies; each message says which.
 //
 //   1. Entry points. A module (a folder under src/) is imported from outside only through an
 //      index.ts (its own or one of its sub-folders') or one of its services (*.service.ts), the
 //      operations cli/ and http/ call. Services are not re-exported from index.ts, so that a
 //      command loads only the services it calls (`custody key` must not load sharp). Adapters
 //      and repositories are importable too, and rule 3 says by whom.
-//   2. No cycles between modules. The modules sit in MODULE_LAYERS,
-//      lowest first, and a module imports only modules of a lower layer. A cycle would need an
-//      import from a lower layer to a higher one, which is refused. To add such an edge, move
-//      the shared type down to where it belongs instead.
+//   2. No cycles between modules. The modules sit in MODULE_LAYERS, lowest first, and a module
+//      imports only modules of a lower layer. A cycle would need an import from a lower layer
+//      to a higher one, which is refused. To add such an edge, move the shared type down to
+//      where it belongs instead.
 //   3. Direction: cli/ and http/ -> services -> ports <- adapters.
 //      Nothing under a module imports cli/ or http/. A service never imports an adapter or a
 //      repository as a value (a type, the port, is fine): the composition root builds it.
@@ -18,9 +17,11 @@
 //   4. Only cli/, http/ and the composition root (src/app.ts) import src/app.ts.
 //
 // Rules 3 and 4 are ratchets today: the files that break them are listed below, by name, and
-// only those. Any other file that breaks them fails `npm run lint`. Take a file off its list
-// when it stops breaking the rule; never add one. test/medium/layering-lint.test.ts plants a
-// violation of each rule and checks that it is reported.
+// only those are spared (a file on the rule-3 list is spared both of rule 3's policies). Any
+// other file that breaks them fails `npm run lint`. Take a file off its list when it stops
+// breaking the rule (the test checks that each listed file still does); never add one.
+// test/medium/layering-lint.test.ts plants a violation of each rule and checks that it is
+// reported.
 import boundaries from 'eslint-plugin-boundaries';
 
 /** The modules under src/, lowest layer first. Modules of one layer do not import each other. */
