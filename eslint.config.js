@@ -1,8 +1,10 @@
 // ESLint flat config: typescript-eslint's type-checked rules plus the import
-// boundaries of STYLE.md ("Pure core, thin adapters").
+// boundaries of STYLE.md ("Pure core, thin adapters") and the module layering
+// (eslint-plugin-boundaries, see layering.config.js).
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import { layering } from './layering.config.js';
 
 /** Libraries that do I/O or wrap heavy native code: adapters, repositories and wiring only. */
 const HEAVY_LIBRARIES = ['sharp', 'exiftool-vendored', 'kysely', 'pg', 'better-sqlite3'];
@@ -83,4 +85,5 @@ export default defineConfig(
     files: ['src/verify/**/*.adapter.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [heavyOnlyInAdapters] }] },
   },
+  ...layering,
 );

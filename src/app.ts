@@ -1,33 +1,37 @@
 import { createPublicKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import { archiveLayout, type ArchiveManifest } from './archive/layout.js';
-import { ArchiveError } from './archive/errors.js';
+import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/index.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
-import type { Config } from './config/config.js';
-import { createEd25519Signer, createEd25519Verifier, formatVerifierKey } from './core/checkpoint.js';
-import { createUlidFactory } from './core/ids.js';
-import { toHex } from './core/sha256.js';
+import type { Config } from './config/index.js';
+import {
+  createEd25519Signer,
+  createEd25519Verifier,
+  formatVerifierKey,
+  createUlidFactory,
+  toHex,
+} from './core/index.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
 import { openDatabase, openIndex, type DatabaseTarget, type IndexPolicy, type IndexProblem } from './db/connection.adapter.js';
-import { DbError, INDEX_MISSING_MESSAGE } from './db/errors.js';
-import { acquirePgAdvisoryLock } from './db/pg-advisory-lock.adapter.js';
-import type { Database } from './db/schema.js';
-import { deriveIntentKey } from './ledger/batch-intent.js';
+import { DbError, INDEX_MISSING_MESSAGE, type Database } from './db/index.js';
+import { acquirePgAdvisoryLock } from './ledger/pg-advisory-lock.adapter.js';
+import {
+  deriveIntentKey,
+  type EntryDraft,
+  LedgerError,
+  projectEntry,
+  latestSignedCheckpoint,
+} from './ledger/index.js';
 import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
-import type { EntryDraft } from './ledger/entry.js';
-import { LedgerError } from './ledger/errors.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
-import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
-import { latestSignedCheckpoint } from './integrity/signed-checkpoint.js';
 import { JobRepository } from './jobs/job.repository.js';
-import { revealCompletedCases } from './examination/blind/reveal-catch-up.js';
+import { revealCompletedCases } from './examination/blind/index.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
 

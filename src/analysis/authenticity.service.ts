@@ -1,5 +1,5 @@
 import type { Archive } from '../app.js';
-import type { AnalysesTable, ItemsTable } from '../db/schema.js';
+import type { AnalysesTable, ItemsTable } from '../db/index.js';
 import {
   computeIndicators,
   summariseCollection,

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 import { envelopeKdf, envelopePublicKey, openSigningKey, rawPublicKey, sealSigningKey } from './key-envelope.js';
 
 const PASS = 'passphrase for the unit test';

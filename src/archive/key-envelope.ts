@@ -10,7 +10,7 @@ import {
   timingSafeEqual,
   type KeyObject,
 } from 'node:crypto';
-import { canonicalBytes } from '../core/canonical-json.js';
+import { canonicalBytes } from '../core/index.js';
 import { ArchiveError } from './errors.js';
 
 /**

@@ -1,10 +1,14 @@
 import { type KeyObject } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { parseCanonical } from '../core/canonical-json.js';
-import { formatVerifierKey, parseVerifierKey, verifyCheckpoint } from '../core/checkpoint.js';
-import { CustodyError } from '../core/errors.js';
-import { parseEntry } from '../ledger/entry.js';
+import {
+  parseCanonical,
+  formatVerifierKey,
+  parseVerifierKey,
+  verifyCheckpoint,
+  CustodyError,
+} from '../core/index.js';
+import { parseEntry } from '../ledger/index.js';
 import { rawPublicKey } from './key-envelope.js';
 import { ArchiveError } from './errors.js';
 import { openSigningKeyFile, signingKeyFilePublicKey } from './signing-key.adapter.js';

@@ -1,7 +1,10 @@
 import type { Archive } from '../app.js';
-import { createEd25519Verifier, verifyCheckpoint } from '../core/checkpoint.js';
-import { hashLeaf } from '../core/merkle.js';
-import type { JsonValue } from '../core/canonical-json.js';
+import {
+  createEd25519Verifier,
+  verifyCheckpoint,
+  hashLeaf,
+  type JsonValue,
+} from '../core/index.js';
 import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
 import { ArchiveError } from './errors.js';
 

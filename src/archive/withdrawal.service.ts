@@ -1,7 +1,6 @@
 import type { Archive } from '../app.js';
-import { isSha256Hex } from '../core/sha256.js';
-import { hashLeaf } from '../core/merkle.js';
-import type { EntryDraft } from '../ledger/entry.js';
+import { isSha256Hex, hashLeaf } from '../core/index.js';
+import type { EntryDraft } from '../ledger/index.js';
 import { ArchiveError } from './errors.js';
 import { readRemovalFacts, type WithdrawalFact } from './withdrawal-facts.js';
 

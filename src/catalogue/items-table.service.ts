@@ -3,7 +3,7 @@
 // dates, the PDQ hash and the near-duplicate cluster. CSV through core/csv (formula-safe).
 import type { Archive } from '../app.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
-import { formatCsv } from '../core/csv.js';
+import { formatCsv } from '../core/index.js';
 import { codeOf } from './units/registry.js';
 
 export const ITEM_COLUMNS = ['id', 'file', 'path', 'delivery', 'source', 'sha256', 'size', 'media_type', 'received_at', 'subject', 'number', 'unit_code', 'unit_en', 'unit_ar'] as const;

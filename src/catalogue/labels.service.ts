@@ -1,7 +1,7 @@
 // Names for people beside the ids: a photograph's file name and delivery, the subject it shows
 // (number) and that subject's unit (English and Arabic). Loaded once per command from the index.
 import type { Archive } from '../app.js';
-import type { ItemsTable, SubjectsTable } from '../db/schema.js';
+import type { ItemsTable, SubjectsTable } from '../db/index.js';
 import { codeOf, UnitRegistry } from './units/registry.js';
 
 export interface ItemLabel {

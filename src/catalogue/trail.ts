@@ -2,8 +2,8 @@
 // whether in the entry's `items` / `objects` or anywhere in its details (a subject link, an
 // examination case, a sample frame, a decision). A value matches only as a whole string.
 import type { Archive } from '../app.js';
-import type { JsonValue } from '../core/canonical-json.js';
-import type { LedgerEntry } from '../ledger/entry.js';
+import type { JsonValue } from '../core/index.js';
+import type { LedgerEntry } from '../ledger/index.js';
 
 export type TrailTarget = { item: string } | { subject: string } | { object: string };
 

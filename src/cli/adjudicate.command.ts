@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { adjudicateCase, revealedCase } from '../examination/blind/examination.service.js';
 import { adjudicateCases, type AdjudicateLine } from '../examination/blind/batch.service.js';
-import { ExamError } from '../examination/blind/examination-errors.js';
-import { caseOutcomes, loadSample } from '../examination/blind/outcomes.js';
+import { ExamError, caseOutcomes, loadSample } from '../examination/blind/index.js';
 import type { AdjudicationDecision } from '../examination/commitment/index.js';
 import { list, printJson, str, UsageError, type Command } from './command.js';
 import { configFrom, wantsJson, withArchive } from './context.js';

@@ -23,9 +23,8 @@
 //     "not_applicable": [ { "name": "fleiss_kappa", "reason": "needs the same number of values on every unit" } ],
 //     "bootstrap": { "resamples": 2000, "seed": "custody-bootstrap-v1", "prng": "xoshiro128** (…)" }
 //   }
-import { parseCsv as parseCsvRecords, type CsvRecord } from '../core/csv.js';
+import { parseCsv as parseCsvRecords, type CsvRecord, CustodyError } from '../core/index.js';
 import { readFile, stat } from 'node:fs/promises';
-import { CustodyError } from '../core/errors.js';
 import {
   agreementReport,
   MEASUREMENT_LEVELS,
@@ -43,7 +42,7 @@ import {
   type Io,
 } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
-import { loadSample } from '../examination/blind/outcomes.js';
+import { loadSample } from '../examination/blind/index.js';
 import { computeStatistics } from '../examination/statistics/statistics.service.js';
 import type { ParsedArgs } from './command.js';
 

@@ -1,4 +1,4 @@
-import { isAnalysable } from '../analysis/image/image-analysis.service.js';
+import { isAnalysable } from '../jobs/index.js';
 import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';

@@ -1,7 +1,7 @@
 import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
 import { collectionSummary, indicatorsFor, indicatorTime } from '../analysis/authenticity.service.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
-import { ArchiveError } from '../archive/errors.js';
+import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { flag, printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';

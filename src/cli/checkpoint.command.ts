@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { parseCheckpoint, parseVerifierKey } from '../core/checkpoint.js';
-import { ArchiveError } from '../archive/errors.js';
+import { parseCheckpoint, parseVerifierKey } from '../core/index.js';
+import { ArchiveError } from '../archive/index.js';
 import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
 import { publishCheckpoints } from '../ledger/publish.service.js';
 import { flag, parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';

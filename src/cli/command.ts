@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { writeFile } from 'node:fs/promises';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 
 export type UsageErrorCode = 'USAGE';
 export class UsageError extends CustodyError<UsageErrorCode> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { openArchive, type Archive } from '../app.js';
-import { loadConfig, type Config } from '../config/config.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { flag, str, UsageError, type Io, type ParsedArgs } from './command.js';
 
 /** Builds the Config from the environment and the common flags. */

@@ -1,5 +1,5 @@
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
-import { ArchiveError } from '../archive/errors.js';
+import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { flag, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';

@@ -8,8 +8,14 @@ import {
   submitAnswer,
 } from '../examination/blind/examination.service.js';
 import { submitAnswers, type SubmitLine } from '../examination/blind/batch.service.js';
-import { formCsv, parseFormCsv, readableSheet } from '../examination/blind/form-sheet.js';
-import { caseOutcomes, loadSample, sampleCodebook } from '../examination/blind/outcomes.js';
+import {
+  formCsv,
+  parseFormCsv,
+  readableSheet,
+  caseOutcomes,
+  loadSample,
+  sampleCodebook,
+} from '../examination/blind/index.js';
 import { previewPaths } from '../jobs/analysis-worker.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';

@@ -1,6 +1,6 @@
 import { requireSource } from '../catalogue/sources/sources.service.js';
 import { IngestService } from '../ingest/ingest.service.js';
-import type { IngestReport } from '../ingest/report.js';
+import type { IngestReport } from '../ingest/index.js';
 import { runAnalysisJobs, type AnalyzeSummary } from '../jobs/analysis-worker.service.js';
 import { flag, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';

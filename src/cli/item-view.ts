@@ -1,4 +1,4 @@
-import type { AnalysesTable, DeliveriesTable, ItemsTable, ObjectsTable } from '../db/schema.js';
+import type { AnalysesTable, DeliveriesTable, ItemsTable, ObjectsTable } from '../db/index.js';
 
 /** The JSON shape of one item, as `items` and `show` print it (documented in the README). */
 export function itemView(i: ItemsTable, source?: string) {

@@ -1,4 +1,4 @@
-import { archiveLayout } from '../archive/layout.js';
+import { archiveLayout } from '../archive/index.js';
 import { rewrapSigningKey } from '../archive/key-rewrap.service.js';
 import { checkedVerifierKey } from '../archive/signing-key-record.adapter.js';
 import { flag, printJson, UsageError, type Command, type Io, type ParsedArgs } from './command.js';

@@ -1,5 +1,5 @@
-import { entryNames, trailIds, type TrailTarget } from '../catalogue/trail.js';
-import { toHex } from '../core/sha256.js';
+import { entryNames, trailIds, type TrailTarget } from '../catalogue/index.js';
+import { toHex } from '../core/index.js';
 import { parseNonNegativeInt, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';

@@ -1,6 +1,6 @@
 import { CODE_VERSION } from '../version.js';
-import { CustodyError } from '../core/errors.js';
-import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
+import { CustodyError } from '../core/index.js';
+import { indexCorruptError, isDamagedIndexError } from '../db/index.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
 import { terminalText } from './terminal-text.js';
 

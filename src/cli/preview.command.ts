@@ -1,4 +1,4 @@
-import { ArchiveError } from '../archive/errors.js';
+import { ArchiveError } from '../archive/index.js';
 import { assertNotWithdrawn, resolveObject } from '../archive/withdrawal.service.js';
 import { ensurePreviews } from '../analysis/image/preview-cache.adapter.js';
 import { flag, parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';

@@ -1,5 +1,5 @@
 import type { Archive } from '../app.js';
-import { toHex } from '../core/sha256.js';
+import { toHex } from '../core/index.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 

@@ -1,4 +1,4 @@
-import { rebuildIndex } from '../ledger/index-rebuild.service.js';
+import { rebuildIndex } from '../integrity/index-rebuild.service.js';
 import { printJson, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { progressLine } from './progress.js';

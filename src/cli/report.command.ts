@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Archive } from '../app.js';
-import { loadSample } from '../examination/blind/outcomes.js';
+import { loadSample } from '../examination/blind/index.js';
 import { computeStatistics } from '../examination/statistics/statistics.service.js';
-import type { StatisticsReport } from '../examination/statistics/types.js';
+import type { StatisticsReport } from '../examination/statistics/index.js';
 import { verifyArchive } from '../integrity/archive-verify.service.js';
-import { latestSignedCheckpoint } from '../integrity/signed-checkpoint.js';
+import { latestSignedCheckpoint } from '../ledger/index.js';
 import {
   bagCheckpointSize,
   buildReportModel,

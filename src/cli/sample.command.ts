@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
 import { defineCodebook } from '../examination/codebook/index.js';
-import { caseOutcomes, describeSample, loadSample } from '../examination/blind/outcomes.js';
+import { caseOutcomes, describeSample, loadSample } from '../examination/blind/index.js';
 import { drawPlan, recordFrame, type PlanInput } from '../examination/sampling/plan.service.js';
 import { drawRecorded, fixSeed, frameDetails, frameFileFor } from '../examination/sampling/steps.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';

@@ -1,9 +1,9 @@
 import { indicatorsFor, indicatorTime } from '../analysis/authenticity.service.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
-import { ArchiveError } from '../archive/errors.js';
+import { ArchiveError } from '../archive/index.js';
 import { resolveObject, withdrawalsNow } from '../archive/withdrawal.service.js';
-import { isSha256Hex } from '../core/sha256.js';
+import { isSha256Hex } from '../core/index.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { indexSourceLine } from './index-source.js';

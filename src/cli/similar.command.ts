@@ -1,6 +1,6 @@
 import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
-import { ArchiveError } from '../archive/errors.js';
+import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
-import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/subject-rows.js';
+import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/index.js';
 import { CatalogueLabels, itemText, subjectText } from '../catalogue/labels.service.js';
 import { acceptSuggestions, suggestLinks, type LinkSuggestion } from '../catalogue/subjects/suggestions.service.js';
 import {

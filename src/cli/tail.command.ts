@@ -1,4 +1,4 @@
-import { rebuildIndex } from '../ledger/index-rebuild.service.js';
+import { rebuildIndex } from '../integrity/index-rebuild.service.js';
 import { keepSideFile } from '../ledger/side-file.adapter.js';
 import { describeTail, setAsideTail, type TailReport } from '../ledger/tail.service.js';
 import { flag, printJson, requireStr, type Command, type Io } from './command.js';

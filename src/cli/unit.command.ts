@@ -4,7 +4,8 @@ import {
   parseUnitsJson,
   UnitError,
   validateUnit,
-} from '../catalogue/units/unit-rows.js';
+  parseUnitCode,
+} from '../catalogue/units/index.js';
 import {
   editUnit,
   importUnits,
@@ -13,7 +14,6 @@ import {
   unitsForExport,
   type UnitChanges,
 } from '../catalogue/units/units.service.js';
-import { parseUnitCode } from '../catalogue/units/unit-rows.js';
 import {
   flag,
   list,

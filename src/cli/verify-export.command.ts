@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 import { openBagDir } from '../verify/bagit/bag-dir.adapter.js';
 import { openBagZip } from '../verify/bagit/bag-zip.adapter.js';
 import { parsePinnedKey, PROCESS_INCOMPLETE, verifyExport, type ExportReport, type VerifierKey } from '../verify/index.js';
-import { explainPointer, type Explanation } from '../verify/export/process/explain.js';
+import { explainPointer, type Explanation } from '../verify/export/process/index.js';
 import { EXIT, printJson, str, UsageError, type Command, type Io } from './command.js';
 import { wantsJson } from './context.js';
 import { terminalText as tt } from './terminal-text.js';

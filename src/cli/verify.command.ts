@@ -1,6 +1,6 @@
 import type { Archive } from '../app.js';
-import type { JsonValue } from '../core/canonical-json.js';
-import type { EntryDraft } from '../ledger/entry.js';
+import type { JsonValue } from '../core/index.js';
+import type { EntryDraft } from '../ledger/index.js';
 import { verifyArchive, type TrustedCheckpointInput, type VerifyReport } from '../integrity/archive-verify.service.js';
 import { readTrustedCheckpoints } from '../integrity/trusted-checkpoints.adapter.js';
 import { hashFiles } from '../store/hash-files.adapter.js';

@@ -1,7 +1,6 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import { ActorError, normaliseActor } from '../core/actor-name.js';
-import { CustodyError } from '../core/errors.js';
+import { ActorError, normaliseActor, CustodyError } from '../core/index.js';
 
 export type ConfigErrorCode = 'CONFIG_INVALID';
 export class ConfigError extends CustodyError<ConfigErrorCode> {}

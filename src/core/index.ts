@@ -5,3 +5,6 @@ export * from './ids.js';
 export * from './canonical-json.js';
 export * from './merkle.js';
 export * from './checkpoint.js';
+export * from './actor-name.js';
+export * from './calendar-date.js';
+export * from './csv.js';

@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Mutation } from '../ledger/projection.js';
 import { DbError } from './errors.js';
 import {
   INDEX_TABLES,
   type AnalysesTable,
   type Database,
+  type Mutation,
   type DecisionsTable,
   type NumberingSchemesTable,
   type SubjectEventsTable,

@@ -328,3 +328,11 @@ export const INDEX_TABLES = {
 
 export type IndexTable = keyof typeof INDEX_TABLES;
 export type Row = Record<string, string | number | null>;
+
+/** One write to an index table, as the ledger's projection (ledger/projection.ts) computes it. */
+export type Mutation =
+  | { op: 'insert'; table: IndexTable; row: Row }
+  | { op: 'insertIfAbsent'; table: IndexTable; row: Row }
+  | { op: 'upsert'; table: IndexTable; row: Row }
+  | { op: 'delete'; table: IndexTable; key: string | number }
+  | { op: 'update'; table: IndexTable; key: string | number; set: Row };

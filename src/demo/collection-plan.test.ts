@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasCode } from '../core/errors.js';
+import { hasCode } from '../core/index.js';
 import { DEFAULT_CAMERAS, type CameraProfile } from './camera-profiles.js';
 import { MAX_PHOTOS_PER_DAY } from './camera-timeline.js';
 import { COPIES_FOLDER, planCollection } from './collection-plan.js';

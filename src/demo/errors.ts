@@ -1,4 +1,4 @@
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 
 export type DemoErrorCode =
   /** An option of planCollection is out of range or malformed. */

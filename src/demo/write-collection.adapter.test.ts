@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasCode } from '../core/errors.js';
+import { hasCode } from '../core/index.js';
 import { planCollection } from './collection-plan.js';
 import type { PlannedPhoto } from './plan-types.js';
 import { MANIFEST_NAME, writeCollection } from './write-collection.adapter.js';

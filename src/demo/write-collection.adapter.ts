@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { sha256, toHex } from '../core/sha256.js';
+import { sha256, toHex } from '../core/index.js';
 import { DemoError } from './errors.js';
 import { renderPhoto } from './jpeg-synth.adapter.js';
 import type { PlannedPhoto } from './plan-types.js';

@@ -4,7 +4,7 @@
 // sha256sum on two cores. The main thread then links the temporary file into place
 // (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged.
 import { Worker } from 'node:worker_threads';
-import { StoreError } from '../store/errors.js';
+import { StoreError } from '../store/index.js';
 import type { Identity } from './intake-guard.adapter.js';
 import { SNIFF_BYTES, SourceError, type SourceCopy } from './source-reader.adapter.js';
 

@@ -1,12 +1,9 @@
 import { resolve } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Archive } from '../app.js';
-import { canonicalize, type JsonValue } from '../core/canonical-json.js';
-import { CustodyError } from '../core/errors.js';
-import { sha256, toHex } from '../core/sha256.js';
-import type { EntryDraft } from '../ledger/entry.js';
-import { originKey } from '../ledger/projection.js';
-import { isAnalysable } from '../analysis/image/image-analysis.service.js';
+import { canonicalize, type JsonValue, CustodyError, sha256, toHex } from '../core/index.js';
+import { type EntryDraft, originKey } from '../ledger/index.js';
+import { isAnalysable } from '../jobs/index.js';
 import {
   checkManifest,
   itemRawName,

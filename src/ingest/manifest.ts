@@ -1,5 +1,4 @@
-import { parseCsv as parseCsvRecords } from '../core/csv.js';
-import { CustodyError } from '../core/errors.js';
+import { parseCsv as parseCsvRecords, CustodyError } from '../core/index.js';
 import type { ManifestCheck } from './report.js';
 
 export type ManifestErrorCode = 'MANIFEST_INVALID';

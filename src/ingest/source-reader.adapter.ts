@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 import { PROC_FD, type Identity, type IntakeGuard, type RefusalCode } from './intake-guard.adapter.js';
 
 export type SourceErrorCode =

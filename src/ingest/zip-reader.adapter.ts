@@ -15,7 +15,7 @@ import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { crc32, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 import {
   decodeZipName,
   describeHostilePath,

@@ -1,10 +1,18 @@
 import type { Archive } from '../app.js';
-import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../core/checkpoint.js';
-import { CustodyError } from '../core/errors.js';
-import { verifyConsistency } from '../core/merkle.js';
-import { toHex } from '../core/sha256.js';
-import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
-import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
+import {
+  parseVerifierKey,
+  verifyCheckpoint,
+  type Checkpoint,
+  CustodyError,
+  verifyConsistency,
+  toHex,
+} from '../core/index.js';
+import {
+  indexCorruptError,
+  isDamagedIndexError,
+  INDEX_TABLES,
+  type IndexTable,
+} from '../db/index.js';
 import { CheckpointFileError } from '../ledger/checkpoint-files.adapter.js';
 import type { FileDigest } from '../store/hash-files.adapter.js';
 import { compareIndexTable } from './compare-index.js';

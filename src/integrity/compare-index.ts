@@ -1,5 +1,5 @@
-import { canonicalize } from '../core/canonical-json.js';
-import type { IndexTable, Row } from '../db/schema.js';
+import { canonicalize } from '../core/index.js';
+import type { IndexTable, Row } from '../db/index.js';
 import type { Finding } from './findings.js';
 
 /**

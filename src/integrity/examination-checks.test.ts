@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../core/canonical-json.js';
+import type { JsonValue } from '../core/index.js';
 import { drawSimpleRandom } from '../examination/sampling/index.js';
-import type { LedgerEntry } from '../ledger/entry.js';
+import type { LedgerEntry } from '../ledger/index.js';
 import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 

@@ -5,12 +5,11 @@
 // reveals it; until then the examiners' work is stuck behind the seal). A seed fixed in a later
 // step names the published checkpoint it waited for: that checkpoint must cover the frame entry,
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
-import { actorKey } from '../core/actor-name.js';
-import type { JsonValue } from '../core/canonical-json.js';
+import { actorKey, type JsonValue } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
 import { drawSimpleRandom, drawStratified, drawSystematic } from '../examination/sampling/index.js';
-import type { LedgerEntry } from '../ledger/entry.js';
+import type { LedgerEntry } from '../ledger/index.js';
 import type { Finding } from './findings.js';
 
 interface Frame {

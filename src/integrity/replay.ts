@@ -1,9 +1,5 @@
-import { parseCanonical } from '../core/canonical-json.js';
-import { hashLeaf, RootAccumulator } from '../core/merkle.js';
-import { toHex } from '../core/sha256.js';
-import { CustodyError } from '../core/errors.js';
-import { parseEntry, type LedgerEntry } from '../ledger/entry.js';
-import { MemoryIndex, projectEntry } from '../ledger/projection.js';
+import { parseCanonical, hashLeaf, RootAccumulator, toHex, CustodyError } from '../core/index.js';
+import { parseEntry, type LedgerEntry, MemoryIndex, projectEntry } from '../ledger/index.js';
 import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 

@@ -2,7 +2,7 @@
 // following links or opening it; only regular files are hashed, and the hashing itself opens
 // with O_NOFOLLOW | O_NONBLOCK and checks fstat (hash-files.adapter.ts), so a FIFO, a device or
 // a link put in an object's place is a finding, never a hang or an object "present" elsewhere.
-import { isSha256Hex } from '../core/sha256.js';
+import { isSha256Hex } from '../core/index.js';
 import type { FsObjectStore } from '../store/fs-store.adapter.js';
 import type { FileDigest } from '../store/hash-files.adapter.js';
 import type { Finding } from './findings.js';

@@ -1,7 +1,8 @@
 import type { Archive } from '../app.js';
 import { previewPaths as previewPathsIn, type PreviewPaths } from '../analysis/image/preview-cache.adapter.js';
-import { analyzeImage, ANALYZER, isAnalysable } from '../analysis/image/image-analysis.service.js';
-import type { EntryDraft } from '../ledger/entry.js';
+import { analyzeImage, ANALYZER } from '../analysis/image/image-analysis.service.js';
+import { isAnalysable } from './analyze-image.job.js';
+import type { EntryDraft } from '../ledger/index.js';
 import type { JobRepository } from './job.repository.js';
 
 export interface AnalyzeSummary {

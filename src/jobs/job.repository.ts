@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, JobsTable } from '../db/schema.js';
+import type { Database, JobsTable } from '../db/index.js';
 
 export type JobName = 'analyze-image';
 export type JobState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';

@@ -1,7 +1,13 @@
 import { createHmac, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { canonicalBytes, parseCanonical, type JsonValue } from '../core/canonical-json.js';
-import type { MerkleTree } from '../core/merkle.js';
-import { fromHex, isSha256Hex, toHex } from '../core/sha256.js';
+import {
+  canonicalBytes,
+  parseCanonical,
+  type JsonValue,
+  type MerkleTree,
+  fromHex,
+  isSha256Hex,
+  toHex,
+} from '../core/index.js';
 
 /**
  * A batch intent: what a writer is about to append, written and fsynced BEFORE the append.

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 
 const NAME_RE = /^(\d{16})\.checkpoint$/;
 

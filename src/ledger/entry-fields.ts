@@ -1,6 +1,6 @@
 // Reading typed fields out of a ledger entry's details, for the projections. Untrusted input:
 // the ledger file may have been edited, so every field is checked and a bad one is named.
-import type { JsonValue } from '../core/canonical-json.js';
+import type { JsonValue } from '../core/index.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 

@@ -1,5 +1,4 @@
-import type { JsonValue } from '../core/canonical-json.js';
-import { isSha256Hex } from '../core/sha256.js';
+import { type JsonValue, isSha256Hex } from '../core/index.js';
 import { LedgerError } from './errors.js';
 
 /**

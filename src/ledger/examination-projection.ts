@@ -1,12 +1,11 @@
 // How `examination` entries show in the index: sampling plans (frame → seed → manifest, three
 // entries), assignments, sealed submissions and their reveal, adjudications. The sealed answer
 // stays ciphertext here as in the ledger; answer_json is only filled by the reveal entry.
-import { canonicalize, type JsonValue } from '../core/canonical-json.js';
-import type { Row } from '../db/schema.js';
+import { canonicalize, type JsonValue } from '../core/index.js';
+import type { Row, Mutation } from '../db/index.js';
 import { bad, int, str, strOrNull } from './entry-fields.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
-import type { Mutation } from './projection.js';
 
 type Details = { [k: string]: JsonValue };
 

@@ -1,6 +1,12 @@
-import { canonicalBytes, parseCanonical } from '../core/canonical-json.js';
-import { signCheckpoint, type NoteSigner, type NoteVerifier } from '../core/checkpoint.js';
-import { hashLeaf, MerkleTree } from '../core/merkle.js';
+import {
+  canonicalBytes,
+  parseCanonical,
+  signCheckpoint,
+  type NoteSigner,
+  type NoteVerifier,
+  hashLeaf,
+  MerkleTree,
+} from '../core/index.js';
 import { encodeIntent } from './batch-intent.js';
 import type { BatchIntentSlots } from './batch-intent.adapter.js';
 import type { CheckpointFiles } from './checkpoint-files.adapter.js';

@@ -1,5 +1,5 @@
-import { canonicalize, type JsonValue } from '../core/canonical-json.js';
-import { INDEX_TABLES, type IndexTable, type Row } from '../db/schema.js';
+import { canonicalize, type JsonValue } from '../core/index.js';
+import { INDEX_TABLES, type IndexTable, type Mutation, type Row } from '../db/index.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 import { int, manifestDigest, only, str, strOrNull } from './entry-fields.js';
@@ -11,12 +11,9 @@ import { examinationMutations } from './examination-projection.js';
  * memory, then compared with the database both ways). That is what makes the database an
  * index of the ledger rather than a second record.
  */
-export type Mutation =
-  | { op: 'insert'; table: IndexTable; row: Row }
-  | { op: 'insertIfAbsent'; table: IndexTable; row: Row }
-  | { op: 'upsert'; table: IndexTable; row: Row }
-  | { op: 'delete'; table: IndexTable; key: string | number }
-  | { op: 'update'; table: IndexTable; key: string | number; set: Row };
+// The write the projection hands to the index is the index's own type (db/schema.ts):
+// db/ never imports ledger/.
+export type { Mutation };
 
 export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[] {
   const d = entry.details;

@@ -1,4 +1,4 @@
-import { verifyCheckpoint, type NoteVerifier } from '../core/checkpoint.js';
+import { verifyCheckpoint, type NoteVerifier } from '../core/index.js';
 import type { CheckpointFiles } from './checkpoint-files.adapter.js';
 import type { Ledger } from './ledger.service.js';
 

@@ -1,5 +1,9 @@
-import { verifyCheckpoint, type Checkpoint, type NoteVerifier } from '../core/checkpoint.js';
-import type { MerkleTree } from '../core/merkle.js';
+import {
+  verifyCheckpoint,
+  type Checkpoint,
+  type NoteVerifier,
+  type MerkleTree,
+} from '../core/index.js';
 import { decodeIntent, matchIntent, type BatchIntent } from './batch-intent.js';
 import { CheckpointFileError, type CheckpointFiles } from './checkpoint-files.adapter.js';
 import { LedgerError } from './errors.js';

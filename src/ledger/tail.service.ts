@@ -1,6 +1,4 @@
-import { parseCanonical, type JsonValue } from '../core/canonical-json.js';
-import { hashLeaf } from '../core/merkle.js';
-import { sha256, toHex } from '../core/sha256.js';
+import { parseCanonical, type JsonValue, hashLeaf, sha256, toHex } from '../core/index.js';
 import type { EntryDraft } from './entry.js';
 import { LedgerError } from './errors.js';
 import type { Ledger, StoredEntry } from './ledger.service.js';

@@ -1,4 +1,4 @@
-import { CustodyError } from '../core/errors.js';
+import { CustodyError } from '../core/index.js';
 
 export type StoreErrorCode =
   | 'STORE_DIGEST_MISMATCH'

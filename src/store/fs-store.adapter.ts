@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { constants, type Dirent, type ReadStream } from 'node:fs';
 import { chmod, link, lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSha256Hex } from '../core/sha256.js';
+import { isSha256Hex } from '../core/index.js';
 import { StoreError } from './errors.js';
 
 export interface StoredObject {

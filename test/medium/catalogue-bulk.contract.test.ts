@@ -13,7 +13,7 @@ import { canonicalize } from '../../src/core/canonical-json.js';
 import { INDEX_TABLES, type IndexTable } from '../../src/db/schema.js';
 import { IngestService } from '../../src/ingest/ingest.service.js';
 import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
-import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
+import { rebuildIndex } from '../../src/integrity/index-rebuild.service.js';
 import { hashFiles } from '../../src/store/hash-files.adapter.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';

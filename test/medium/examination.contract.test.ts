@@ -17,7 +17,7 @@ import { drawPlan } from '../../src/examination/sampling/plan.service.js';
 import { computeStatistics } from '../../src/examination/statistics/statistics.service.js';
 import { IngestService } from '../../src/ingest/ingest.service.js';
 import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
-import { rebuildIndex } from '../../src/ledger/index-rebuild.service.js';
+import { rebuildIndex } from '../../src/integrity/index-rebuild.service.js';
 import { hashFiles } from '../../src/store/hash-files.adapter.js';
 import { examinerForm, worldSubjects } from '../../src/demo/examination-world.js';
 import { describeDatabases } from '../support/postgres.js';

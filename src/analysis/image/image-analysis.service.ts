@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../core/canonical-json.js';
+import type { JsonValue } from '../../core/index.js';
 import { parseJpegStructure } from '../jpeg/jpeg-structure.js';
 import { readC2pa } from '../c2pa/index.js';
 import { readExifFields, type ExifFields } from '../metadata/index.js';
@@ -15,10 +15,7 @@ import { CROP_REGIONS, cropRaster, halveWhileAbove } from './raster.js';
 /** Bumped whenever what an analysis records changes; recorded in every result. */
 export const ANALYZER = 'custody-image/2';
 
-/** Media types the image analysis takes. */
-export function isAnalysable(mediaType: string): boolean {
-  return ['image/jpeg', 'image/png', 'image/webp', 'image/tiff', 'image/gif'].includes(mediaType);
-}
+// Which media types it takes: isAnalysable in jobs/analyze-image.job.ts.
 
 export interface ImageAnalysisDeps {
   readObject(sha256: string): Promise<Buffer>;

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 import { planShrinkOnLoad } from '../pdq/index.js';
 import type { Raster } from './raster.js';
 

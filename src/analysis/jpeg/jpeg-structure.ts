@@ -1,4 +1,4 @@
-import { sha256, toHex } from '../../core/sha256.js';
+import { sha256, toHex } from '../../core/index.js';
 
 /**
  * The structure of a JPEG file as an imaging expert reads it: the marker sequence, the

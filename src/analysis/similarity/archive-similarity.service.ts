@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import type { AnalysesTable, ItemsTable } from '../../db/schema.js';
+import type { AnalysesTable, ItemsTable } from '../../db/index.js';
 import { DIHEDRAL_VARIANTS } from '../pdq/dct.js'; // not the index: it loads sharp
 import {
   clusterObjects,

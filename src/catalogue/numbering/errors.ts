@@ -1,4 +1,4 @@
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type CatalogueErrorCode =
   /** A numbering-scheme config is itself wrong (unknown key, bad range, pattern vs fields). */

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type SourceCryptoErrorCode = 'SOURCE_KEY_WRONG' | 'SOURCE_KEY_REQUIRED';
 export class SourceCryptoError extends CustodyError<SourceCryptoErrorCode> {}

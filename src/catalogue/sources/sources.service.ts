@@ -1,7 +1,5 @@
 import type { Archive } from '../../app.js';
-import { normaliseActor } from '../../core/actor-name.js';
-import type { JsonValue } from '../../core/canonical-json.js';
-import { CustodyError } from '../../core/errors.js';
+import { normaliseActor, type JsonValue, CustodyError } from '../../core/index.js';
 import {
   openIdentity,
   sealIdentity,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubjectsTable } from '../../db/schema.js';
+import type { SubjectsTable } from '../../db/index.js';
 import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from './subject-rows.js';
 
 describe('subject rows', () => {

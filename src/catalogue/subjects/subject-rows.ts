@@ -2,8 +2,8 @@
 // checked here; every problem is reported with its row (the header being row 1 in CSV, the first
 // object row 1 in JSON), column and reason. Exports go through core/csv, which neutralises
 // formula injection (a cell starting with = + - @ is prefixed so a spreadsheet shows it as text).
-import { formatCsv, parseCsv } from '../../core/csv.js';
-import type { SubjectsTable } from '../../db/schema.js';
+import { formatCsv, parseCsv } from '../../core/index.js';
+import type { SubjectsTable } from '../../db/index.js';
 import type { RowError } from '../units/unit-rows.js';
 import { SubjectError, type SubjectInput } from './subjects.service.js';
 

@@ -1,10 +1,8 @@
 import type { Archive } from '../../app.js';
-import { isCalendarDate } from '../../core/calendar-date.js';
-import type { JsonValue } from '../../core/canonical-json.js';
-import { CustodyError } from '../../core/errors.js';
-import type { SubjectsTable } from '../../db/schema.js';
-import { AGE_BANDS, SEXES } from '../../examination/codebook/index.js';
-import type { EntryDraft } from '../../ledger/entry.js';
+import { isCalendarDate, type JsonValue, CustodyError } from '../../core/index.js';
+import type { SubjectsTable } from '../../db/index.js';
+import { AGE_BANDS, SEXES } from './demographics.js';
+import type { EntryDraft } from '../../ledger/index.js';
 import {
   defineNumberingScheme,
   parseCatalogueNumber,

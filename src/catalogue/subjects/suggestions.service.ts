@@ -6,9 +6,8 @@
 // Where one cluster or decision touches two subjects, a merge is suggested for review instead.
 import type { Archive } from '../../app.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
-import { canonicalize } from '../../core/canonical-json.js';
-import { sha256, toHex } from '../../core/sha256.js';
-import type { EntryDraft } from '../../ledger/entry.js';
+import { canonicalize, sha256, toHex } from '../../core/index.js';
+import type { EntryDraft } from '../../ledger/index.js';
 import { SubjectError } from './subjects.service.js';
 
 export interface LinkSuggestion {

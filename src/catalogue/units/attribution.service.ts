@@ -2,8 +2,8 @@
 // ledger itself, not the index. A stratified estimate keeps the strata as drawn; by-unit
 // breakdowns follow the current attribution; this list says where the two differ and why.
 import type { Archive } from '../../app.js';
-import type { JsonValue } from '../../core/canonical-json.js';
-import type { LedgerEntry } from '../../ledger/entry.js';
+import type { JsonValue } from '../../core/index.js';
+import type { LedgerEntry } from '../../ledger/index.js';
 import { CatalogueLabels, type UnitName } from '../labels.service.js';
 
 export interface UnitChange {

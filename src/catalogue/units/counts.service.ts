@@ -1,8 +1,8 @@
 // Subjects counted by unit and by month (of death, else of photography), tied to the checkpoint
 // they were computed at: the same figures come back from `custody unit counts --at <tree-size>`.
 import type { Archive } from '../../app.js';
-import { toHex } from '../../core/sha256.js';
-import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
+import { toHex } from '../../core/index.js';
+import { isSignedCheckpoint } from '../../ledger/index.js';
 import { codeOf } from './registry.js';
 
 export interface CatalogueCounts {

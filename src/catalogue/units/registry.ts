@@ -1,6 +1,6 @@
 // The unit registry as a look-up: codes (numbers such as 215, or text such as "AFI") and aliases
 // ("جوية", "Air Force Intelligence") resolve to one unit. Pure: built from the index rows.
-import type { UnitsTable } from '../../db/schema.js';
+import type { UnitsTable } from '../../db/index.js';
 import { cleanNumberText, toWesternDigits } from '../numbering/text.js';
 
 /** A unit code: a whole number (215) or a text code without spaces or separators ("AFI"). */

@@ -1,5 +1,4 @@
-import { parseCsv } from '../../core/csv.js';
-import { CustodyError } from '../../core/errors.js';
+import { parseCsv, CustodyError } from '../../core/index.js';
 import { cleanNumberText, toWesternDigits } from '../numbering/text.js';
 import type { UnitCode } from './registry.js';
 

@@ -1,8 +1,7 @@
 import type { Archive } from '../../app.js';
-import { formatCsv } from '../../core/csv.js';
-import type { UnitsTable } from '../../db/schema.js';
-import type { EntryDraft } from '../../ledger/entry.js';
-import type { JsonValue } from '../../core/canonical-json.js';
+import { formatCsv, type JsonValue } from '../../core/index.js';
+import type { UnitsTable } from '../../db/index.js';
+import type { EntryDraft } from '../../ledger/index.js';
 import { codeOf, unitKey, unitLabel, UnitRegistry, type UnitCode } from './registry.js';
 import { parseUnitCode, UnitError, type RowError, type UnitInput } from './unit-rows.js';
 

@@ -3,11 +3,9 @@
 // archive.commit). A line that repeats what is already on the ledger is skipped and counted, so a
 // corrected file can be run again; a line that contradicts it is refused as a single one would be.
 import type { Archive } from '../../app.js';
-import { canonicalize, type JsonValue } from '../../core/canonical-json.js';
-import { sameActor } from '../../core/actor-name.js';
-import { CustodyError } from '../../core/errors.js';
-import type { SamplesTable } from '../../db/schema.js';
-import type { EntryDraft } from '../../ledger/entry.js';
+import { canonicalize, type JsonValue, sameActor, CustodyError } from '../../core/index.js';
+import type { SamplesTable } from '../../db/index.js';
+import type { EntryDraft } from '../../ledger/index.js';
 import { ExaminationError, parseExaminationForm, type ExaminationAnswer, type ExaminationErrorCode } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import type { ExamErrorCode } from './examination-errors.js';

@@ -8,7 +8,7 @@ import type {
   ExamSubmissionsTable,
   SampleMembersTable,
   SamplesTable,
-} from '../../db/schema.js';
+} from '../../db/index.js';
 import type { Codebook, ExaminationAnswer } from '../codebook/index.js';
 import { disagreements, verifyReveal, type Disagreement, type ExaminerAnswer } from '../commitment/index.js';
 import { ExamError } from './examination-errors.js';

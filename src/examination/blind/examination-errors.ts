@@ -1,4 +1,4 @@
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type ExamErrorCode =
   /** No such case in the sample. */

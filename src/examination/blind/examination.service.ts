@@ -6,10 +6,15 @@
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
 import type { Archive } from '../../app.js';
-import { ActorError, actorKey, normaliseActor, sameActor } from '../../core/actor-name.js';
-import type { JsonValue } from '../../core/canonical-json.js';
-import type { SamplesTable } from '../../db/schema.js';
-import type { EntryDraft } from '../../ledger/entry.js';
+import {
+  ActorError,
+  actorKey,
+  normaliseActor,
+  sameActor,
+  type JsonValue,
+} from '../../core/index.js';
+import type { SamplesTable } from '../../db/index.js';
+import type { EntryDraft } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import { ExamError } from './examination-errors.js';

@@ -1,7 +1,7 @@
 // Forms people can fill in: a readable sheet for one case (definitions, allowed values, the
 // photographs to look at) and a CSV answer sheet, one row per case, that `examine submit --forms`
 // reads back. Pure: the CLI reads and writes the files.
-import { formatCsv, parseCsv } from '../../core/csv.js';
+import { formatCsv, parseCsv } from '../../core/index.js';
 import type { Codebook } from '../codebook/index.js';
 import type { SubmitLine } from './batch.service.js';
 

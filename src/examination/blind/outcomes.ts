@@ -2,7 +2,7 @@
 // the revealed answers (each checked against its commitment), and the final answer (unanimous,
 // or adjudicated). Blindness holds here: unrevealed answers are never read, only counted.
 import type { Archive } from '../../app.js';
-import type { SamplesTable } from '../../db/schema.js';
+import type { SamplesTable } from '../../db/index.js';
 import { codebookDigest, defineCodebook, type Codebook } from '../codebook/index.js';
 import { caseOutcomesFrom, type CaseOutcome } from './case-outcomes.js';
 import { PlanError } from '../sampling/plan.service.js';

@@ -3,8 +3,7 @@
 // sealed, with resubmission refused: nothing would ever reveal it. So every open for writing looks
 // for such cases and reveals them, under a system actor and with the reason in the entry.
 import type { Archive } from '../../app.js';
-import { sameActor } from '../../core/actor-name.js';
-import { CustodyError } from '../../core/errors.js';
+import { sameActor, CustodyError } from '../../core/index.js';
 import { revealCase } from './examination.service.js';
 import { loadSample } from './outcomes.js';
 

@@ -1,7 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes } from '../../core/canonical-json.js';
-import { hasCode } from '../../core/errors.js';
+import { canonicalBytes, hasCode } from '../../core/index.js';
 import { SEAL_BUCKET, seal, unseal } from './seal.js';
 
 const key = randomBytes(32);

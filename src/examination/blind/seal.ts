@@ -7,8 +7,7 @@
 // removed unambiguously; the commitment is over the unpadded answer and is not affected, and
 // ciphertexts sealed before the padding open the same way.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { canonicalBytes, type JsonValue } from '../../core/canonical-json.js';
-import { CustodyError } from '../../core/errors.js';
+import { canonicalBytes, type JsonValue, CustodyError } from '../../core/index.js';
 
 export type SealErrorCode = 'SEAL_KEY_MISSING' | 'SEAL_BROKEN';
 export class SealError extends CustodyError<SealErrorCode> {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasCode } from '../../core/errors.js';
+import { hasCode } from '../../core/index.js';
 import {
   DEFAULT_CODEBOOK,
   ExaminationError,

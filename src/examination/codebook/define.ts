@@ -1,5 +1,4 @@
-import { canonicalBytes } from '../../core/canonical-json.js';
-import { sha256, toHex } from '../../core/sha256.js';
+import { canonicalBytes, sha256, toHex } from '../../core/index.js';
 import { DEFAULT_AGE_BANDS, DEFAULT_SEXES, DEFAULT_VALUES } from './default-scales.js';
 import { DEFAULT_CODEBOOK, DEFAULT_CODEBOOK_VERSION, deepFreeze } from './default.js';
 import { IssueList, isRecord, joinPath, rejectUnknownKeys } from './errors.js';

@@ -1,4 +1,4 @@
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type ExaminationErrorCode =
   /** A codebook config is wrong: missing or unknown key, duplicate code, empty definition. */

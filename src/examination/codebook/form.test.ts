@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize } from '../../core/canonical-json.js';
+import { canonicalize } from '../../core/index.js';
 import {
   DEFAULT_CODEBOOK,
   ExaminationError,

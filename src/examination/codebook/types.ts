@@ -2,24 +2,14 @@
 // regions are configurable (defineCodebook); the value scale, sex and age bands are not, because
 // the agreement statistics downstream depend on them (the age bands are ordinal).
 
+import { AGE_BANDS, type AgeBand, type Sex } from '../../catalogue/subjects/index.js';
+
 /** How an examiner answers each finding. */
 export type FindingValue = 'present' | 'absent' | 'cannot_assess';
 export const FINDING_VALUES: readonly FindingValue[] = ['present', 'absent', 'cannot_assess'];
 
-export type Sex = 'male' | 'female' | 'undetermined';
-export const SEXES: readonly Sex[] = ['male', 'female', 'undetermined'];
-
-/** Estimated age at death. The first six are ordered; 'undetermined' is missing, not a rank. */
-export type AgeBand = '<18' | '18-29' | '30-39' | '40-49' | '50-59' | '60+' | 'undetermined';
-export const AGE_BANDS: readonly AgeBand[] = [
-  '<18',
-  '18-29',
-  '30-39',
-  '40-49',
-  '50-59',
-  '60+',
-  'undetermined',
-];
+// Sex and age band are the catalogue's vocabularies (a subject's record); the codebook uses them as is.
+export { AGE_BANDS, SEXES, type AgeBand, type Sex } from '../../catalogue/subjects/index.js';
 
 /**
  * The rank of an age band for ordinal agreement (1 = '<18' … 6 = '60+'), or null for

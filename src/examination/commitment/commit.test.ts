@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hasCode } from '../../core/errors.js';
+import { hasCode } from '../../core/index.js';
 import {
   DEFAULT_CODEBOOK,
   parseExaminationForm,

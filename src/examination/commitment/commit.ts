@@ -12,9 +12,14 @@
 // as restricted by core/canonical-json.ts (no floats). The salt is what hides the answer: the
 // form has few possible values, so an unsalted hash could be reversed by trying them all.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalBytes } from '../../core/canonical-json.js';
-import { CustodyError } from '../../core/errors.js';
-import { fromHex, isSha256Hex, sha256, toHex } from '../../core/sha256.js';
+import {
+  canonicalBytes,
+  CustodyError,
+  fromHex,
+  isSha256Hex,
+  sha256,
+  toHex,
+} from '../../core/index.js';
 import { ExaminationError, type ExaminationAnswer } from '../codebook/index.js';
 
 /** Salt length in bytes: 256 bits, as many as the hash. */

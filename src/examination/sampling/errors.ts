@@ -1,4 +1,4 @@
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type SamplingErrorCode =
   /** A unit id is not a non-empty string of printable characters, or appears twice. */

@@ -1,5 +1,4 @@
-import { canonicalize } from '../../core/canonical-json.js';
-import { isSha256Hex, sha256, toHex } from '../../core/sha256.js';
+import { canonicalize, isSha256Hex, sha256, toHex } from '../../core/index.js';
 import { SamplingError } from './errors.js';
 
 /** Control characters (so one id is one line of a file) and lone surrogates (not UTF-8). */

@@ -7,9 +7,8 @@
 // steps can also be taken one at a time, days apart (steps.service.ts): recordFrame here.
 import { randomBytes } from 'node:crypto';
 import type { Archive } from '../../app.js';
-import type { JsonValue } from '../../core/canonical-json.js';
-import { CustodyError } from '../../core/errors.js';
-import type { EntryDraft } from '../../ledger/entry.js';
+import { type JsonValue, CustodyError } from '../../core/index.js';
+import type { EntryDraft } from '../../ledger/index.js';
 import { codebookDigest, DEFAULT_CODEBOOK, type Codebook } from '../codebook/index.js';
 import { drawSimpleRandom, drawSystematic, type SampleDraw } from './draw.js';
 import { canonicalFrame, compareCodePoints, dedupeFrame, digestSorted, frameDigest } from './frame.js';

@@ -4,10 +4,8 @@
 // the archive's key against the ledger: from then on the frame cannot be changed unseen, and the
 // seed entry names that checkpoint (size and root) so anyone can check the order of events.
 import type { Archive } from '../../app.js';
-import type { JsonValue } from '../../core/canonical-json.js';
-import { parseVerifierKey, verifyCheckpoint } from '../../core/checkpoint.js';
-import { toHex } from '../../core/sha256.js';
-import type { SamplesTable } from '../../db/schema.js';
+import { type JsonValue, parseVerifierKey, verifyCheckpoint, toHex } from '../../core/index.js';
+import type { SamplesTable } from '../../db/index.js';
 import { commitDraw, draft, PlanError } from './plan.service.js';
 import type { SampleDraw } from './draw.js';
 import type { StratifiedDraw } from './stratified.js';

@@ -1,5 +1,4 @@
-import { canonicalize } from '../../core/canonical-json.js';
-import { sha256, toHex } from '../../core/sha256.js';
+import { canonicalize, sha256, toHex } from '../../core/index.js';
 import { checkSeed, checkSize, sampleDraw, shuffleDraw, type SampleDraw } from './draw.js';
 import { SamplingError } from './errors.js';
 import { canonicalFrame, compareCodePoints, digestSorted, isPrintable } from './frame.js';

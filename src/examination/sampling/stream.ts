@@ -1,4 +1,4 @@
-import { fromHex, sha256 } from '../../core/sha256.js';
+import { fromHex, sha256 } from '../../core/index.js';
 
 const TWO_64 = 1n << 64n;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize } from '../../core/canonical-json.js';
-import type { SamplesTable } from '../../db/schema.js';
+import { canonicalize } from '../../core/index.js';
+import type { SamplesTable } from '../../db/index.js';
 import type { CaseOutcome } from '../blind/case-outcomes.js';
 import { codebookDigest, DEFAULT_CODEBOOK, type ExaminationAnswer } from '../codebook/index.js';
 import { statisticsReport } from './report.js';

@@ -2,7 +2,7 @@
 // the final answers (unanimous or adjudicated), with intervals, breakdowns and agreement. The
 // statistics service gathers the inputs from the index; `custody verify-export` gathers them from
 // the ledger entries a bag carries, and compares what this returns with the bag's table.
-import type { SamplesTable, SubjectsTable } from '../../db/schema.js';
+import type { SamplesTable, SubjectsTable } from '../../db/index.js';
 import {
   agreementReport,
   clopperPearsonInterval,

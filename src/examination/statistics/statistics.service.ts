@@ -3,9 +3,9 @@
 // at. This file only gathers the inputs from the index; the figures are computed by the pure
 // statisticsReport (report.ts), which `custody verify-export` also runs on a bag's ledger.
 import type { Archive } from '../../app.js';
-import { toHex } from '../../core/sha256.js';
-import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
-import type { SamplesTable } from '../../db/schema.js';
+import { toHex } from '../../core/index.js';
+import { isSignedCheckpoint } from '../../ledger/index.js';
+import type { SamplesTable } from '../../db/index.js';
 import { CODE_VERSION } from '../../version.js';
 import { caseOutcomes } from '../blind/outcomes.js';
 import { statisticsReport } from './report.js';

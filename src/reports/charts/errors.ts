@@ -1,4 +1,4 @@
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type ChartErrorCode =
   /** Rows handed to a spec builder cannot describe a real chart (a proportion outside [0, 1], a

@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import type { ItemsTable } from '../../db/schema.js';
+import type { ItemsTable } from '../../db/index.js';
 import { isImage } from './previews.adapter.js';
 
 /**

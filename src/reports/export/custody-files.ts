@@ -1,7 +1,6 @@
 import type { Archive } from '../../app.js';
-import { canonicalBytes, type JsonValue } from '../../core/canonical-json.js';
-import { toHex } from '../../core/sha256.js';
-import type { LedgerEntry } from '../../ledger/entry.js';
+import { canonicalBytes, type JsonValue, toHex } from '../../core/index.js';
+import type { LedgerEntry } from '../../ledger/index.js';
 import type { BagWriter } from './bag-writer.adapter.js';
 import { ExportError } from './errors.js';
 import { splitSignedNote } from './signed-note.js';

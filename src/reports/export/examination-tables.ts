@@ -3,11 +3,11 @@
 // and each plan's statistics at the export's checkpoint, so the figures in a report can be traced
 // to the answers and the answers to their commitments in custody/ledger.jsonl.
 import type { Archive } from '../../app.js';
-import { caseOutcomes, describeSample, sampleCodebook } from '../../examination/blind/outcomes.js';
+import { caseOutcomes, describeSample, sampleCodebook } from '../../examination/blind/index.js';
 import type { ExaminationAnswer } from '../../examination/codebook/index.js';
 import { computeStatistics } from '../../examination/statistics/statistics.service.js';
 import { describeAttribution, unitChangesAfter } from '../../catalogue/units/attribution.service.js';
-import { formatCsv } from '../../core/csv.js';
+import { formatCsv } from '../../core/index.js';
 import type { Table, ExportedItem } from './tables.js';
 
 export interface ExaminationTables {

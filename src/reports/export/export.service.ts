@@ -1,7 +1,6 @@
 import type { Archive } from '../../app.js';
-import type { JsonValue } from '../../core/canonical-json.js';
+import { type JsonValue, toHex } from '../../core/index.js';
 import { examinationTables } from './examination-tables.js';
-import { toHex } from '../../core/sha256.js';
 import { baggingDate } from './bagit.js';
 import {
   BagWriter,

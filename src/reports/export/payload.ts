@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import type { ItemsTable } from '../../db/schema.js';
+import type { ItemsTable } from '../../db/index.js';
 import { itemBagPath } from './bagit.js';
 import type { BagWriter } from './bag-writer.adapter.js';
 import { withheldContainers } from './containers.js';

@@ -1,6 +1,6 @@
 import type { Archive } from '../../app.js';
 import { ensurePreviews } from '../../analysis/image/preview-cache.adapter.js';
-import type { ItemsTable } from '../../db/schema.js';
+import type { ItemsTable } from '../../db/index.js';
 import { ExportError } from './errors.js';
 
 /** The small previews only: 256 px on the long edge, greyscale, Gaussian blur sigma 16. */

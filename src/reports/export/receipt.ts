@@ -1,5 +1,5 @@
 import type { StoredEntry } from '../../ledger/ledger.service.js';
-import { toHex } from '../../core/sha256.js';
+import { toHex } from '../../core/index.js';
 
 /**
  * The detached completeness receipt of an export (LAYOUT.md, "The receipt"). The export's own

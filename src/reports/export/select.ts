@@ -1,6 +1,6 @@
 import type { Archive } from '../../app.js';
 import { withdrawalsNow } from '../../archive/withdrawal.service.js';
-import type { ItemsTable } from '../../db/schema.js';
+import type { ItemsTable } from '../../db/index.js';
 import { ExportError } from './errors.js';
 import type { SelectionTerm } from './selection.js';
 

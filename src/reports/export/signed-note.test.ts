@@ -5,8 +5,8 @@ import {
   formatVerifierKey,
   signCheckpoint,
   signNote,
-} from '../../core/checkpoint.js';
-import { hasCode } from '../../core/errors.js';
+  hasCode,
+} from '../../core/index.js';
 import { splitSignedNote } from './signed-note.js';
 
 const ORIGIN = 'custody.invalid/archive/test';

@@ -1,4 +1,4 @@
-import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../../core/checkpoint.js';
+import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../../core/index.js';
 import { ExportError } from './errors.js';
 
 export interface SplitNote {

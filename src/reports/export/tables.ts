@@ -2,8 +2,8 @@ import type { Archive } from '../../app.js';
 import { loadImageFacts } from '../../analysis/authenticity.service.js';
 import { computeIndicators, INDICATOR_DISCLAIMER } from '../../analysis/indicators/index.js';
 import { unitsCsv, unitsForExport } from '../../catalogue/units/units.service.js';
-import { formatCsv } from '../../core/csv.js';
-import type { DecisionsTable, ItemsTable, SubjectsTable } from '../../db/schema.js';
+import { formatCsv } from '../../core/index.js';
+import type { DecisionsTable, ItemsTable, SubjectsTable } from '../../db/index.js';
 
 /** One table of the bag: the same rows as CSV (formula-safe, core/csv) and as JSON. */
 export interface Table {

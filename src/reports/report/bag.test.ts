@@ -2,8 +2,12 @@
 // report cites must hold the archive's value (each refusal its own case).
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createEd25519Signer, formatVerifierKey, signCheckpoint } from '../../core/checkpoint.js';
-import { CustodyError } from '../../core/errors.js';
+import {
+  createEd25519Signer,
+  formatVerifierKey,
+  signCheckpoint,
+  CustodyError,
+} from '../../core/index.js';
 import { bagCheckpointSize, checkBagCitations, type ReportBag } from './bag.js';
 import type { Footnote } from './footnotes.js';
 

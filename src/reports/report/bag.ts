@@ -2,9 +2,13 @@
 // is footnoted with its place in the bag too, so that the defence, holding only the bag, can
 // reproduce it (`custody verify-export BAG --explain …`, `python3 verify_bag.py --explain …`).
 // Pure: the bag is read by bag.adapter.ts; nothing read from it is trusted until checked here.
-import { parseCheckpoint, parseVerifierKey, verifyCheckpoint } from '../../core/checkpoint.js';
-import { CustodyError } from '../../core/errors.js';
-import type { StatisticsReport } from '../../examination/statistics/types.js';
+import {
+  parseCheckpoint,
+  parseVerifierKey,
+  verifyCheckpoint,
+  CustodyError,
+} from '../../core/index.js';
+import type { StatisticsReport } from '../../examination/statistics/index.js';
 import type { BagLocator } from './cite.js';
 import { ReportError } from './errors.js';
 import { bagPointer, resolvePointer, type Footnote } from './footnotes.js';

@@ -1,4 +1,4 @@
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError } from '../../core/index.js';
 
 export type ReportErrorCode =
   /** --at names a tree size at which no checkpoint was signed (a report cites a signed one). */

@@ -12,11 +12,10 @@ import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.
 import { CatalogueLabels } from '../../catalogue/labels.service.js';
 import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../../catalogue/units/counts.service.js';
-import { parseCheckpoint } from '../../core/checkpoint.js';
-import { toHex } from '../../core/sha256.js';
+import { parseCheckpoint, toHex } from '../../core/index.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
-import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
-import type { StatisticsReport } from '../../examination/statistics/types.js';
+import { isSignedCheckpoint } from '../../ledger/index.js';
+import type { StatisticsReport } from '../../examination/statistics/index.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
 

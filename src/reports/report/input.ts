@@ -5,7 +5,7 @@ import type { CameraSummary } from '../../analysis/indicators/index.js';
 import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { CatalogueCounts } from '../../catalogue/units/counts.service.js';
 import type { Codebook } from '../../examination/codebook/index.js';
-import type { StatisticsReport } from '../../examination/statistics/types.js';
+import type { StatisticsReport } from '../../examination/statistics/index.js';
 
 /** The subject a photograph shows (`custody subject show ID --json`), and that subject's security branch. */
 export interface SubjectLabel {

@@ -1,7 +1,7 @@
 // A gathered report input and a StatisticsReport for the unit tests: synthetic, with an Arabic
 // unit name, a hostile delivery codename and one sampling plan.
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
-import type { FindingStatistics, StatisticsReport } from '../../examination/statistics/types.js';
+import type { FindingStatistics, StatisticsReport } from '../../examination/statistics/index.js';
 import type { ReportInput } from './input.js';
 
 export const ARABIC_UNIT = 'فرع الأمن العسكري';

@@ -3,7 +3,7 @@
 // place in the bag; the sections built from the whole collection (cameras, clusters, authenticity
 // judged against every image, the catalogue, the archive's own verification) cannot come from a
 // selection, and each says so at its top, in the same words, rather than being silently restricted.
-import type { StatisticsReport } from '../../examination/statistics/types.js';
+import type { StatisticsReport } from '../../examination/statistics/index.js';
 import type { ReportBag } from './bag.js';
 import type { Block, Section } from './model.js';
 

@@ -1,7 +1,7 @@
 // Issue 11, "the report a judge can read": the findings of a stratified plan with one stratum
 // left out, one finding the examiners could not agree on and one they agreed on only tentatively.
 import { describe, expect, it } from 'vitest';
-import type { FindingStatistics, StatisticsReport } from '../../examination/statistics/types.js';
+import type { FindingStatistics, StatisticsReport } from '../../examination/statistics/index.js';
 import { wilsonInterval } from '../../stats/index.js';
 import { buildReportModel } from './build-model.js';
 import type { ReportBag } from './bag.js';

@@ -2,7 +2,7 @@
 // of `custody stats --json`): how the sample was drawn so anyone can redraw it, how it was
 // examined, and each finding's prevalence with its 95% interval, population extrapolation and
 // inter-rater agreement.
-import type { StatisticsReport } from '../../examination/statistics/types.js';
+import type { StatisticsReport } from '../../examination/statistics/index.js';
 import { unitText } from '../../catalogue/labels.service.js';
 import type { UnitChange } from '../../catalogue/units/attribution.service.js';
 import type { PrevalenceRow } from '../charts/index.js';

@@ -5,7 +5,7 @@ import type {
   FindingStatistics,
   Interval95,
   StatisticsReport,
-} from '../../examination/statistics/types.js';
+} from '../../examination/statistics/index.js';
 import type { CiteContext } from './cite.js';
 import { pointer as ptr } from './footnotes.js';
 import type { Block, Inline } from './model.js';

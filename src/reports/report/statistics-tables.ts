@@ -3,7 +3,7 @@
 // interval per row, and the strata the weighted estimate was built from. Words: the *sampling
 // unit* is a subject (or a photograph) and is never called a unit here; "unit" alone, and
 // "security branch (unit)", is the body that held the person.
-import type { FindingStatistics, StatisticsReport } from '../../examination/statistics/types.js';
+import type { FindingStatistics, StatisticsReport } from '../../examination/statistics/index.js';
 import { wilsonInterval } from '../../stats/index.js';
 import { table, type CiteContext } from './cite.js';
 import { pointer as ptr } from './footnotes.js';

@@ -6,7 +6,7 @@
 import type { Archive } from '../../app.js';
 import { decodeForAnalysis, makePreviews } from '../../analysis/image/image-decode.adapter.js';
 import { withdrawalsNow } from '../../archive/withdrawal.service.js';
-import { sha256 as digest } from '../../core/sha256.js';
+import { sha256 as digest } from '../../core/index.js';
 import { ReportError } from './errors.js';
 
 /** Long edge of an exhibit thumbnail, in pixels. */

@@ -20,7 +20,7 @@ import {
   type JsonValue,
 } from '../../core/index.js';
 // Type only (erased at run time): verify/ still imports nothing but core/.
-import type { LedgerEntry } from '../../ledger/entry.js';
+import type { LedgerEntry } from '../../ledger/index.js';
 import type { StepFindings } from './findings.js';
 
 /** What check 6 hands to check 7: the parsed lines and which of them are proven. */

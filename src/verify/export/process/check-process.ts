@@ -4,9 +4,9 @@
  * statistics); each sample redrawn from its frame and seed; every reveal opened against its
  * commitment. ISSUE11-CONTRACT §2. Pure: it takes the bag's bytes and returns findings.
  */
-import type { SamplesTable } from '../../../db/schema.js';
-import type { CaseOutcome } from '../../../examination/blind/case-outcomes.js';
-import type { LedgerEntry } from '../../../ledger/entry.js';
+import type { SamplesTable } from '../../../db/index.js';
+import type { CaseOutcome } from '../../../examination/blind/index.js';
+import type { LedgerEntry } from '../../../ledger/index.js';
 import type { StepFindings } from '../findings.js';
 import { compareCsv, compareJson, compareRows, rowAndColumn, type CellMismatch } from './compare.js';
 import { deriveDecisions } from './derive-decisions.js';

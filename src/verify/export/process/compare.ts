@@ -4,7 +4,7 @@
  * (|a-b| <= 1e-9 * max(1,|a|,|b|)); interval bounds found by root-finding (Clopper–Pearson,
  * hypergeometric) within 1e-6 absolute. Pure.
  */
-import { parseCsv } from '../../../core/csv.js';
+import { parseCsv } from '../../../core/index.js';
 
 export interface Difference {
   /** RFC 6901 JSON pointer into the document. */

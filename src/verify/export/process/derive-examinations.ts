@@ -3,10 +3,13 @@
  * adjudicated), as the `examination.*` entries make them; and every reveal opened against the
  * commitment of its submission (SHA-256 of the answer's canonical JSON and the salt). Pure.
  */
-import { formatCsv } from '../../../core/csv.js';
-import type { ExamSubmissionsTable, SamplesTable } from '../../../db/schema.js';
-import { caseOutcomesFrom, type CaseOutcome } from '../../../examination/blind/case-outcomes.js';
-import { sampleCodebook } from '../../../examination/blind/outcomes.js';
+import { formatCsv } from '../../../core/index.js';
+import type { ExamSubmissionsTable, SamplesTable } from '../../../db/index.js';
+import {
+  caseOutcomesFrom,
+  type CaseOutcome,
+  sampleCodebook,
+} from '../../../examination/blind/index.js';
 import type { ExaminationAnswer } from '../../../examination/codebook/index.js';
 import { verifyReveal } from '../../../examination/commitment/index.js';
 import type { Row } from './derive-items.js';

@@ -3,7 +3,7 @@
  * delivery's `ingestion start`) determine. bag_path and withheld are the exporter's choices, checked
  * against the files (step 5) and custody/withheld.json, not against the ledger. Pure.
  */
-import { formatCsv } from '../../../core/csv.js';
+import { formatCsv } from '../../../core/index.js';
 import type { ReplayedIndex } from './replay.js';
 
 export const ITEM_COLUMNS = [

@@ -5,9 +5,9 @@
  * entries, and its members are drawn again from the frame and the seed with the sampling module's
  * own draw (PROCEDURE.md): the same members, in the same order, as the manifest entry. Pure.
  */
-import type { JsonValue } from '../../../core/canonical-json.js';
-import type { SamplesTable } from '../../../db/schema.js';
-import { describeSample } from '../../../examination/blind/outcomes.js';
+import type { JsonValue } from '../../../core/index.js';
+import type { SamplesTable } from '../../../db/index.js';
+import { describeSample } from '../../../examination/blind/index.js';
 import { drawSimpleRandom, drawStratified, drawSystematic, type SampleDraw } from '../../../examination/sampling/index.js';
 import type { Row } from './derive-items.js';
 import type { ReplayedIndex } from './replay.js';

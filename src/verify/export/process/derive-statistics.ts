@@ -4,10 +4,10 @@
  * counts, the weighted estimate and every interval, with the method named. Pure.
  */
 import { describeAttribution, unitChangesFrom } from '../../../catalogue/units/attribution.service.js';
-import { codeOf } from '../../../catalogue/units/registry.js';
-import type { SamplesTable } from '../../../db/schema.js';
-import type { CaseOutcome } from '../../../examination/blind/case-outcomes.js';
-import { statisticsReport } from '../../../examination/statistics/report.js';
+import { codeOf } from '../../../catalogue/units/index.js';
+import type { SamplesTable } from '../../../db/index.js';
+import type { CaseOutcome } from '../../../examination/blind/index.js';
+import { statisticsReport } from '../../../examination/statistics/index.js';
 import type { ReplayedIndex } from './replay.js';
 
 /** What the ledger cannot say: the version of the software that wrote the table. */

@@ -2,7 +2,7 @@
  * data/tables/subjects: the subjects the exported items show, each with the exported items linked
  * to it, as the `subject.*` cataloguing entries make them (reports/export/tables.ts writes it). Pure.
  */
-import { formatCsv } from '../../../core/csv.js';
+import { formatCsv } from '../../../core/index.js';
 import type { Row } from './derive-items.js';
 import type { ReplayedIndex } from './replay.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize, type JsonValue } from '../../../core/canonical-json.js';
+import { canonicalize, type JsonValue } from '../../../core/index.js';
 import { commit } from '../../../examination/commitment/index.js';
 import { codebookDigest, DEFAULT_CODEBOOK, type ExaminationAnswer } from '../../../examination/codebook/index.js';
 import { drawSimpleRandom, frameDigest } from '../../../examination/sampling/index.js';
-import type { LedgerEntry } from '../../../ledger/entry.js';
+import type { LedgerEntry } from '../../../ledger/index.js';
 import { checkCommitments, deriveExaminations, deriveOutcomes } from './derive-examinations.js';
 import { deriveItems } from './derive-items.js';
 import { exportedSamples, manifestMembers, redrawSample } from './derive-samples.js';

@@ -17,9 +17,8 @@ import type {
   SubjectItemsTable,
   SubjectsTable,
   UnitsTable,
-} from '../../../db/schema.js';
-import type { LedgerEntry } from '../../../ledger/entry.js';
-import { MemoryIndex, projectEntry } from '../../../ledger/projection.js';
+} from '../../../db/index.js';
+import { type LedgerEntry, MemoryIndex, projectEntry } from '../../../ledger/index.js';
 
 export interface ReplayedIndex {
   readonly entries: readonly LedgerEntry[];

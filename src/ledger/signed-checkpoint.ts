@@ -1,9 +1,8 @@
 // Which tree sizes may be called "signed": a checkpoint file under that size's name is not enough
 // (anyone with file access can make one). Its signature must verify with the archive's key, and
 // its root must be the ledger's root at that size, as `custody verify` checks for every one.
-import { parseVerifierKey, verifyCheckpoint } from '../core/checkpoint.js';
-import { CustodyError } from '../core/errors.js';
-import type { Ledger } from '../ledger/ledger.service.js';
+import { parseVerifierKey, verifyCheckpoint, CustodyError } from '../core/index.js';
+import type { Ledger } from './ledger.service.js';
 
 export interface SignedCheckpointContext {
   ledger: Ledger;

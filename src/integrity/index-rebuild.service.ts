@@ -1,10 +1,10 @@
 import type { Archive } from '../app.js';
-import { toHex } from '../core/sha256.js';
+import { toHex } from '../core/index.js';
 import type { IndexProblem } from '../db/connection.adapter.js';
-import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
-import { compareIndexTable } from '../integrity/compare-index.js';
-import type { Finding } from '../integrity/findings.js';
-import { MemoryIndex, projectEntry } from './projection.js';
+import { INDEX_TABLES, type IndexTable } from '../db/index.js';
+import { compareIndexTable } from './compare-index.js';
+import type { Finding } from './findings.js';
+import { MemoryIndex, projectEntry } from '../ledger/index.js';
 
 export interface RebuildReport {
   entries: number;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { LedgerError } from '../ledger/errors.js';
+import { LedgerError } from './errors.js';
 
 /**
  * The database's half of "one writer at a time": with a PostgreSQL index, writers on several
