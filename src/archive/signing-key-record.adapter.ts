@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseCanonical } from '../core/canonical-json.js';
 import { formatVerifierKey, parseVerifierKey, verifyCheckpoint } from '../core/checkpoint.js';
-import { CustodyError } from '../core/errors.js';
+import { CustodyError, hint } from '../core/errors.js';
 import { parseEntry } from '../ledger/entry.js';
 import { rawPublicKey } from './key-envelope.js';
 import { ArchiveError } from './errors.js';
@@ -76,9 +76,9 @@ export async function checkedVerifierKey(paths: KeyRecordPaths, opts: { passphra
     try {
       verifyCheckpoint(opts.newestCheckpoint, parseVerifierKey(recorded));
     } catch (e) {
-      throw new ArchiveError('KEY_MISMATCH', `the newest checkpoint is not signed by the key recorded at creation (${keyIdOf(recorded)}): run \`custody verify\``, {
+      throw new ArchiveError('KEY_MISMATCH', `the newest checkpoint is not signed by the key recorded at creation (${keyIdOf(recorded)})`, {
         cause: e,
-        details: { subject: 'checkpoint', recorded },
+        details: { subject: 'checkpoint', recorded, ...hint({ remedy: ['verify'] }) },
       });
     }
   }
@@ -136,7 +136,7 @@ function keyIdOf(vkey: string): string {
 }
 
 function noRecord(why: string, cause?: unknown): ArchiveError {
-  return new ArchiveError('KEY_RECORD_MISSING', `cannot check the signing key against the archive's record: ${why}; run \`custody verify\``, { cause });
+  return new ArchiveError('KEY_RECORD_MISSING', `cannot check the signing key against the archive's record: ${why}`, { cause, details: hint({ remedy: ['verify'] }) });
 }
 
 /** Line 0 of the ledger without its newline; null when there is no complete line yet (a new archive). */

@@ -4,6 +4,7 @@ import { hashLeaf } from '../core/merkle.js';
 import type { JsonValue } from '../core/canonical-json.js';
 import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
 import { ArchiveError } from './errors.js';
+import { hint } from '../core/errors.js';
 
 /** A withdrawal as the ledger records it (never as the index says it). */
 export interface WithdrawalFact {
@@ -55,8 +56,8 @@ function checkLeaf(stored: StoredEntry): void {
   if (!hashLeaf(stored.bytes).equals(stored.leafHash)) {
     throw new ArchiveError(
       'PURGE_WITHDRAWAL_UNPROVEN',
-      `ledger entry ${stored.entry.seq} changed on disk while it was being read: run \`custody verify\``,
-      { details: { seq: stored.entry.seq } },
+      `ledger entry ${stored.entry.seq} changed on disk while it was being read`,
+      { details: { seq: stored.entry.seq, ...hint({ remedy: ['verify'] }) } },
     );
   }
 }
@@ -96,7 +97,7 @@ export async function verifiedCheckpointSize(archive: Archive): Promise<number> 
   }
   throw new ArchiveError(
     'PURGE_CHECKPOINT_INVALID',
-    `the newest checkpoint (tree size ${size}) does not verify against this ledger with the archive's key: nothing was deleted; run \`custody verify\``,
-    { details: { size } },
+    `the newest checkpoint (tree size ${size}) does not verify against this ledger with the archive's key: nothing was deleted`,
+    { details: { size, ...hint({ remedy: ['verify'] }) } },
   );
 }

@@ -2,6 +2,7 @@ import { CODE_VERSION } from '../version.js';
 import { CustodyError } from '../core/errors.js';
 import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
+import { cliMessage } from './error-hints.js';
 import { exitCodeFor } from './exit-codes.js';
 import { terminalText } from './terminal-text.js';
 
@@ -227,7 +228,7 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
       const code = (e as CustodyError).code;
       if (io.isTty) io.stderr('\r\x1b[K'); // a progress line may stand unfinished
       // Line by line: a usage message is several lines; a name inside one is escaped.
-      io.stderr(`custody: ${e.message.split('\n').map(terminalText).join('\n')} [${code}]\n`);
+      io.stderr(`custody: ${cliMessage(e as CustodyError).split('\n').map(terminalText).join('\n')} [${code}]\n`);
       for (const line of problemLines((e as CustodyError).details.errors)) io.stderr(`  ${terminalText(line)}\n`);
       return exitCodeFor(e);
     }

@@ -8,6 +8,7 @@ import { formatLedgerTime, parseEntry, type EntryDraft, type LedgerEntry } from 
 import { LedgerError } from './errors.js';
 import type { LedgerFile } from './ledger-file.adapter.js';
 import { authenticateTail } from './tail-authentication.js';
+import { hint } from '../core/errors.js';
 
 /** Test-only fault injection points inside the ledger (SIGKILL at the nth pass). */
 export type LedgerCrashPoint = 'intent-written' | 'checkpoint-written';
@@ -208,7 +209,7 @@ export class Ledger {
     }
     const tail = this.unauthenticatedTail;
     if (tail !== null) {
-      throw new LedgerError('LEDGER_TAIL_UNAUTHENTICATED', `cannot ${what}: entries ${tail.from}..${tail.to - 1} are not authenticated; set them aside first (\`custody tail --set-aside\`)`, { details: tail });
+      throw new LedgerError('LEDGER_TAIL_UNAUTHENTICATED', `cannot ${what}: entries ${tail.from}..${tail.to - 1} are not authenticated`, { details: { ...tail, ...hint({ remedy: ['set-aside-tail'] }) } });
     }
     return this.writer;
   }
@@ -294,8 +295,8 @@ export async function loadLedger(
       const { from, to } = auth.unauthenticated;
       throw new LedgerError(
         'LEDGER_TAIL_UNAUTHENTICATED',
-        `entries ${from}..${to - 1} follow the last signed checkpoint (size ${from}) and no batch intent of this archive's key announces them: Custody did not write them, or their record was removed. Nothing was written or signed. \`custody tail\` shows them; \`custody tail --set-aside --reason TEXT\` moves them aside, recorded in the ledger`,
-        { details: auth.unauthenticated },
+        `entries ${from}..${to - 1} follow the last signed checkpoint (size ${from}) and no batch intent of this archive's key announces them: Custody did not write them, or their record was removed. Nothing was written or signed.`,
+        { details: { ...auth.unauthenticated, ...hint({ remedy: ['inspect-tail'] }) } },
       );
     }
     if (auth.restore !== null) await deps.checkpoints.write(auth.restore.size, auth.restore.note);

@@ -4,6 +4,7 @@ import { sha256, toHex } from '../core/sha256.js';
 import type { EntryDraft } from './entry.js';
 import { LedgerError } from './errors.js';
 import type { Ledger, StoredEntry } from './ledger.service.js';
+import { hint } from '../core/errors.js';
 
 /** One line of an unsigned tail, described without trusting it. */
 export interface TailLine {
@@ -66,7 +67,7 @@ export async function setAsideTail(ports: SetAsidePorts, ctx: { actor: string; r
   const file = await ports.keepSideFile(`${String(tail.from).padStart(16, '0')}-${String(tail.to).padStart(16, '0')}-${stamp}.jsonl`, bytes);
   const removed = await ports.ledger.setAsideTail();
   if (!removed.bytes.equals(bytes)) {
-    throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', 'the tail changed while it was being set aside; the side file keeps what was read, run `custody verify`');
+    throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', 'the tail changed while it was being set aside; the side file keeps what was read', { details: hint({ remedy: ['verify'] }) });
   }
   await ports.rebuildIndex();
   const [stored] = await ports.commit([

@@ -10,6 +10,7 @@ import { canonicalize } from '../../core/canonical-json.js';
 import { sha256, toHex } from '../../core/sha256.js';
 import type { EntryDraft } from '../../ledger/entry.js';
 import { SubjectError } from './subjects.service.js';
+import { hint } from '../../core/errors.js';
 
 export interface LinkSuggestion {
   /** Derived from what is suggested (kind, subjects, items, basis): the same suggestion, the same id. */
@@ -59,7 +60,7 @@ export async function acceptSuggestions(
   reason: string,
 ): Promise<{ accepted: LinkSuggestion[] }> {
   if (reason.trim() === '')
-    throw new SubjectError('SUBJECT_REASON_REQUIRED', 'every change to the catalogue needs a reason (--reason)');
+    throw new SubjectError('SUBJECT_REASON_REQUIRED', 'every change to the catalogue needs a reason', { details: hint({ field: 'reason' }) });
   const current = await suggestLinks(archive);
   const byId = new Map(current.map((s) => [s.id, s]));
   const chosen =
@@ -68,9 +69,9 @@ export async function acceptSuggestions(
       : ids.map((id) => {
           const s = byId.get(id);
           if (s === undefined)
-            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id} (run \`custody subject suggest\` again: the archive may have changed)`);
+            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id}`, { details: hint({ remedy: ['suggest-again'] }) });
           if (s.kind !== 'link')
-            throw new SubjectError('SUBJECT_INVALID', `suggestion ${id} is a merge to review, not a link: merge with \`custody subject merge\``);
+            throw new SubjectError('SUBJECT_INVALID', `suggestion ${id} is a merge to review, not a link`, { details: hint({ remedy: ['merge-subjects'] }) });
           return s;
         });
   const itemTo = new Map<string, string>();

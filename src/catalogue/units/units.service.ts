@@ -5,6 +5,7 @@ import type { EntryDraft } from '../../ledger/entry.js';
 import type { JsonValue } from '../../core/canonical-json.js';
 import { codeOf, unitKey, unitLabel, UnitRegistry, type UnitCode } from './registry.js';
 import { parseUnitCode, UnitError, type RowError, type UnitInput } from './unit-rows.js';
+import { hint } from '../../core/errors.js';
 
 export interface UnitImportResult {
   imported: number;
@@ -73,8 +74,8 @@ export async function importUnits(
   if (errors.length > 0 && !opts.validOnly) {
     throw new UnitError(
       'UNIT_IMPORT_REJECTED',
-      `nothing imported: ${errors.length} problem(s); fix them, or import only the valid rows with --valid-only`,
-      { details: { errors } },
+      `nothing imported: ${errors.length} problem(s); fix them`,
+      { details: { errors, ...hint({ remedy: ['valid-only'] }) } },
     );
   }
   const drafts: EntryDraft[] = usable.map((a) => ({
@@ -197,7 +198,7 @@ export async function retireUnit(archive: Archive, ref: string, reason: string):
 
 function needReason(reason: string): void {
   if (reason.trim() === '')
-    throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason (--reason)');
+    throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason', { details: hint({ field: 'reason' }) });
 }
 
 async function commitOne(archive: Archive, details: { [k: string]: JsonValue }): Promise<void> {

@@ -6,6 +6,7 @@ import type { BagWriter } from './bag-writer.adapter.js';
 import { ExportError } from './errors.js';
 import { splitSignedNote } from './signed-note.js';
 import type { ExportedItem } from './tables.js';
+import { hint } from '../../core/errors.js';
 
 /** One event of custody/events.json, in the shape of a PREMIS 3 event (semantic units 2.x). */
 export interface PremisEvent {
@@ -255,14 +256,16 @@ export function sinceProof(snapshot: Archive, oldNote: string) {
   if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {
     throw new ExportError(
       'EXPORT_CHECKPOINT_INVALID',
-      `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+      `a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+      { details: hint({ field: 'sinceCheckpoint' }) },
     );
   }
   const oldRoot = snapshot.ledger.root(old.size);
   if (!oldRoot.equals(old.root)) {
     throw new ExportError(
       'EXPORT_CHECKPOINT_INVALID',
-      `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``,
+      `the signed root at ${old.size} differs from this ledger's: the log has forked`,
+      { details: hint({ field: 'sinceCheckpoint', remedy: ['verify-trusted-checkpoint'] }) },
     );
   }
   return {

@@ -31,6 +31,7 @@ import {
   subjectsTable,
   unitsTable,
 } from './tables.js';
+import { hint } from '../../core/errors.js';
 
 export interface ExportOptions {
   /** The --select query, as given (recorded verbatim in bag-info and the ledger). */
@@ -96,7 +97,7 @@ export interface ExportResult {
  */
 export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<ExportResult> {
   if (opts.blurImages && !opts.redact)
-    throw new ExportError('EXPORT_OPTIONS_INVALID', '--blur-images goes with --redact');
+    throw new ExportError('EXPORT_OPTIONS_INVALID', 'blurred images go with a redacted export', { details: hint({ field: 'blurImages' }) });
   const terms = parseSelection(opts.selection);
   const zip = opts.out.toLowerCase().endsWith('.zip');
   await checkOutsideArchive(opts.out, deps.archiveDir);
@@ -194,7 +195,8 @@ async function chooseTreeSize(deps: ExportDeps, at: number | undefined): Promise
   const near = [below, above].filter((s) => s !== undefined).join(' and ');
   throw new ExportError(
     'EXPORT_NOT_SIGNED',
-    `--at ${at}: no signed checkpoint at that tree size; the nearest signed sizes are ${near} (\`custody checkpoint --at N\`)`,
+    `no signed checkpoint at that tree size; the nearest signed sizes are ${near}`,
+    { details: hint({ field: 'at', value: at, remedy: ['show-checkpoint'] }) },
   );
 }
 
@@ -217,7 +219,8 @@ async function buildBag(
   ) {
     throw new ExportError(
       'EXPORT_CHECKPOINT_INVALID',
-      `the signed checkpoint at ${size} does not match the ledger: run \`custody verify\``,
+      `the signed checkpoint at ${size} does not match the ledger`,
+      { details: hint({ remedy: ['verify'] }) },
     );
   }
   const consistency =

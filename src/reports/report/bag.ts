@@ -3,7 +3,7 @@
 // reproduce it (`custody verify-export BAG --explain …`, `python3 verify_bag.py --explain …`).
 // Pure: the bag is read by bag.adapter.ts; nothing read from it is trusted until checked here.
 import { parseCheckpoint, parseVerifierKey, verifyCheckpoint } from '../../core/checkpoint.js';
-import { CustodyError } from '../../core/errors.js';
+import { CustodyError, hint } from '../../core/errors.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 import type { BagLocator } from './cite.js';
 import { ReportError } from './errors.js';
@@ -42,14 +42,15 @@ export function bagCheckpointSize(bag: ReportBag, archive: ArchiveCheckpoints): 
   } catch (e) {
     throw new ReportError(
       'REPORT_BAG_INVALID',
-      `--bag ${bag.dir}: custody/checkpoint.txt is not a checkpoint note`,
-      { cause: e },
+      'custody/checkpoint.txt is not a checkpoint note',
+      { cause: e, details: hint({ field: 'bag', value: bag.dir }) },
     );
   }
   const mismatch = (why: string) =>
     new ReportError(
       'REPORT_BAG_MISMATCH',
-      `--bag ${bag.dir}: its checkpoint (tree size ${body.size}) is not one of this archive's: ${why}`,
+      `its checkpoint (tree size ${body.size}) is not one of this archive's: ${why}`,
+      { details: hint({ field: 'bag', value: bag.dir }) },
     );
   if (body.origin !== archive.origin)
     throw mismatch(`origin ${body.origin}, the archive's is ${archive.origin}`);
@@ -130,11 +131,12 @@ export function checkBagCitations(footnotes: readonly Footnote[], bag: ReportBag
       inBag = undefined;
     }
     const expected = f.pointer.endsWith('/length') && Array.isArray(inBag) ? inBag.length : inBag;
+    const at = f.command[f.command.indexOf('--at') + 1] ?? '?';
     if (!sameValue(expected, f.value))
       throw new ReportError(
         'REPORT_BAG_MISMATCH',
-        `--bag ${bag.dir}: ${f.bag} holds ${JSON.stringify(expected) ?? 'nothing'}, the archive gives ${JSON.stringify(f.value)} at checkpoint ${f.command[f.command.indexOf('--at') + 1] ?? '?'} (footnote ${f.n})`,
-        { details: { bag: f.bag, footnote: f.n } },
+        `${f.bag} holds ${JSON.stringify(expected) ?? 'nothing'}, the archive gives ${JSON.stringify(f.value)} at checkpoint ${at} (footnote ${f.n})`,
+        { details: { bag: f.bag, footnote: f.n, ...hint({ field: 'bag', value: bag.dir }) } },
       );
   }
 }

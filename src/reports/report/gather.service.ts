@@ -19,6 +19,7 @@ import { isSignedCheckpoint } from '../../integrity/signed-checkpoint.js';
 import type { StatisticsReport } from '../../examination/statistics/types.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
+import { hint } from '../../core/errors.js';
 
 export interface GatherPorts {
   /** The result of `custody verify` run on the whole archive while the report is made. */
@@ -41,7 +42,8 @@ export async function signedCheckpoint(
     const signed = await archive.ledger.checkpointSizes();
     throw new ReportError(
       'REPORT_NO_CHECKPOINT',
-      `no checkpoint was signed at tree size ${size}; signed sizes: ${signed.slice(-5).join(', ') || 'none'} (\`custody checkpoint --at N\`)`,
+      `no checkpoint was signed at tree size ${size}; signed sizes: ${signed.slice(-5).join(', ') || 'none'}`,
+      { details: hint({ remedy: ['show-checkpoint'] }) },
     );
   }
   const body = note.slice(0, note.indexOf('\n\n') + 1);
@@ -170,7 +172,8 @@ async function gatherExhibits(
     if (item === undefined) {
       throw new ReportError(
         'REPORT_UNKNOWN_EXHIBIT',
-        `--exhibits: no item ${id} in this archive at tree size ${archive.treeSize}`,
+        `no item ${id} in this archive at tree size ${archive.treeSize}`,
+        { details: hint({ field: 'exhibits' }) },
       );
     }
     const thumb = thumbnail === null ? null : await thumbnail(item.sha256);
