@@ -27,8 +27,10 @@ describe('the CLI wording of an error', () => {
   });
 
   it('ignores a field or remedy it does not know', () => {
-    const e = new CustodyError('USAGE', 'm', { details: { field: 'nope', remedy: ['nope', 7] } });
+    const e = new CustodyError('USAGE', 'm', { details: { hint: { field: 'nope', remedy: ['nope', 7] } } });
     expect(cliMessage(e)).toBe('m');
+    // a module's own details.field (a codebook or numbering field) is not a request field
+    expect(cliMessage(new CustodyError('NUMBER_MALFORMED', 'm', { details: { field: 'unit', value: 'x' } }))).toBe('m');
   });
 
   it('words every field and remedy', () => {

@@ -1,5 +1,5 @@
 // The CLI's wording of an error: the flag it is about and the command that fixes it. Services
-// name a request field and a remedy (core/errors.ts `ErrorHint`); only this file knows that the
+// name a request field and a remedy (`details.hint`, core/errors.ts); only this file knows that the
 // field `at` is the flag `--at`, or that the remedy `verify` is `custody verify`.
 import type { CustodyError, RequestField, Remedy } from '../core/errors.js';
 
@@ -39,7 +39,7 @@ export const REMEDY_TEXT: Readonly<Record<Remedy, (d: Details) => string>> = {
   verify: () => ': run `custody verify`',
   'verify-trusted-checkpoint': () => ': run `custody verify --trusted-checkpoint`',
   rebuild: () => ': run `custody rebuild`',
-  analyze: () => ' (run `custody analyze`)',
+  analyze: () => ': run `custody analyze`',
   'list-checkpoints': () => ' (`custody checkpoint` lists the signed ones)',
   'show-checkpoint': () => ' (`custody checkpoint --at N`)',
   'list-plans': () => ' (see `custody sample list`)',
@@ -94,13 +94,14 @@ const isRemedy = (v: unknown): v is Remedy => typeof v === 'string' && Object.ha
  */
 export function cliMessage(e: CustodyError): string {
   const d = e.details;
+  const h = (typeof d.hint === 'object' && d.hint !== null ? d.hint : {}) as Record<string, unknown>;
   let text = e.message;
-  if (isField(d.field)) {
-    const v = d.value;
-    text = typeof v === 'string' || typeof v === 'number' ? `${FLAG_OF[d.field]} ${v}: ${text}` : `${text} (${FLAG_OF[d.field]})`;
+  if (isField(h.field)) {
+    const v = h.value;
+    text = typeof v === 'string' || typeof v === 'number' ? `${FLAG_OF[h.field]} ${v}: ${text}` : `${text} (${FLAG_OF[h.field]})`;
   }
-  if (Array.isArray(d.remedy)) {
-    const texts = d.remedy.filter(isRemedy).map((r) => REMEDY_TEXT[r](d));
+  if (Array.isArray(h.remedy)) {
+    const texts = h.remedy.filter(isRemedy).map((r) => REMEDY_TEXT[r](d));
     // A second command joins the first: "run `custody verify`, then `custody rebuild`".
     text += texts.map((t, i) => (i === 0 ? t : `, then ${t.replace(/^[:;,(\s]*(run )?/, '').replace(/\)$/, '')}`)).join('');
   }

@@ -103,7 +103,7 @@ export type Remedy =
   | 'rewrap-key'
   | 'give-passphrase';
 
-/** The part of an error's `details` that an interface words for a person. */
+/** What an interface words for a person, kept in an error's `details.hint`. */
 export interface ErrorHint {
   /** The request field the error is about. */
   field?: RequestField;
@@ -114,12 +114,13 @@ export interface ErrorHint {
 }
 
 /**
- * `details` naming the field and the remedy of an error, typed (the remedy's own values, such
- * as a plan name or a folder, go beside it in the same details).
+ * `details` naming the field and the remedy of an error, typed, under `hint` (apart from a
+ * module's own `details.field`, such as a codebook field; the remedy's own values, a plan name or
+ * a folder, go beside it in the same details).
  *
  * @example
  *   throw new LedgerError('LEDGER_CHECKPOINT_INVALID', 'the stored checkpoint does not verify', { details: hint({ remedy: ['verify'] }) });
  */
-export function hint(h: ErrorHint): Record<string, unknown> {
-  return { ...h };
+export function hint(h: ErrorHint): { hint: ErrorHint } {
+  return { hint: { ...h } };
 }
