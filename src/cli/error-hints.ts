@@ -56,20 +56,17 @@ export const REMEDY_TEXT: Readonly<Record<Remedy, (d: Details) => string>> = {
   census: (d) => `: to examine every one, take a census (--census, or --size ${word(d, 'frameSize', 'N')})`,
   'new-source': () => ', or pass --new-source to register it with this delivery',
   'valid-only': () => ', or import only the valid rows with --valid-only',
-  'allow-duplicate-name': () => '; pass --allow-duplicate-name if they are really two units',
   'add-scheme': () => ' (declare it with `custody scheme add`)',
   'suggest-again': () => ' (run `custody subject suggest` again: the archive may have changed)',
   'merge-subjects': () => ': merge with `custody subject merge`',
-  'print-form': () => ' (print a fresh sheet with `custody examine form PLAN --csv`)',
-  'purge-withdrawn': () => ': run `custody purge --withdrawn` to remove them again',
   'withdraw-containers': () => ': withdraw them (`custody withdraw <sha256>`), then purge again',
   'rewrap-key': () => '; to encrypt a key that was made without a passphrase, run `custody key rewrap --new-passphrase-file FILE` without a passphrase',
   'give-passphrase': () => ': give its passphrase with --key-passphrase-file FILE, --key-passphrase-fd N, CUSTODY_KEY_PASSPHRASE_FILE or CUSTODY_KEY_PASSPHRASE',
 };
 
 /**
- * The remedy of each finding of `custody verify` that has one: findings are reports, not errors,
- * so the code names the remedy here rather than in details.
+ * The remedy of each finding (of `custody verify`) or refusal (of `custody purge`) that has one:
+ * these are reports, not errors, so their code names the remedy here rather than in details.
  */
 export const FINDING_REMEDY: Readonly<Partial<Record<string, Remedy[]>>> = {
   INDEX_MISSING: ['rebuild'],

@@ -93,12 +93,9 @@ export type Remedy =
   | 'census'
   | 'new-source'
   | 'valid-only'
-  | 'allow-duplicate-name'
   | 'add-scheme'
   | 'suggest-again'
   | 'merge-subjects'
-  | 'print-form'
-  | 'purge-withdrawn'
   | 'withdraw-containers'
   | 'rewrap-key'
   | 'give-passphrase';
