@@ -15,7 +15,7 @@ import {
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
 import { openDatabase, openIndex, type DatabaseTarget, type IndexPolicy, type IndexProblem } from './db/connection.adapter.js';
-import { DbError, INDEX_MISSING_MESSAGE, type Database } from './db/index.js';
+import { DbError, indexMissingError, type Database } from './db/index.js';
 import { acquirePgAdvisoryLock } from './ledger/pg-advisory-lock.adapter.js';
 import {
   deriveIntentKey,
@@ -32,6 +32,7 @@ import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
 import { revealCompletedCases } from './examination/blind/index.js';
+import { hint } from './core/index.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
 
@@ -124,7 +125,7 @@ export async function openArchive(
   command: string,
   opts: { lock?: boolean; skipIndexSync?: boolean; at?: number | 'signed'; index?: IndexPolicy; allowUnauthenticatedTail?: boolean } = {},
 ): Promise<Archive> {
-  if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
+  if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed at a past tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
   const verifierKey = await readVerifierKeyFile(layout.publicKey);
@@ -171,10 +172,10 @@ export async function openArchive(
     // 'signed': the latest checkpoint whose signature and root verify, never the live index.
     const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
     if (at === null) {
-      throw new ArchiveError('ARCHIVE_NOT_SIGNED', 'no stored checkpoint verifies with the archive key and the ledger: run `custody verify`');
+      throw new ArchiveError('ARCHIVE_NOT_SIGNED', 'no stored checkpoint verifies with the archive key and the ledger', { details: hint({ remedy: ['verify'] }) });
     }
     if (at !== undefined && (!Number.isSafeInteger(at) || at < 1 || at > ledger.size)) {
-      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `--at ${at}: the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size} (\`custody checkpoint\` lists the signed ones)`);
+      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size}`, { details: hint({ field: 'at', value: at, remedy: ['list-checkpoints'] }) });
     }
     // A snapshot is the same projection replayed into a private in-memory SQLite index.
     const opened =
@@ -186,7 +187,7 @@ export async function openArchive(
     const index = new ArchiveIndexRepository(db);
     // An index that records no entry of a ledger that has some was never built (or was emptied).
     if (at === undefined && mode === 'read' && opened.problem === null && (opts.index ?? 'require') === 'require' && ledger.size > 0 && (await index.ledgerSize()) === 0) {
-      throw new DbError('INDEX_MISSING', INDEX_MISSING_MESSAGE);
+      throw indexMissingError();
     }
     if (at !== undefined) {
       for (let from = 0; from < at; from += 5000) {
@@ -202,7 +203,7 @@ export async function openArchive(
     const syncIndex = async (): Promise<number> => {
       const indexed = await index.ledgerSize();
       if (indexed > ledger.size) {
-        throw new LedgerError('LEDGER_DB_AHEAD', `the index reflects ${indexed} ledger entries but the ledger has ${ledger.size}: the ledger was truncated, or the database belongs to another archive; run \`custody verify\``);
+        throw new LedgerError('LEDGER_DB_AHEAD', `the index reflects ${indexed} ledger entries but the ledger has ${ledger.size}: the ledger was truncated, or the database belongs to another archive`, { details: hint({ remedy: ['verify'] }) });
       }
       for (let from = indexed; from < ledger.size; from += 2000) {
         const to = Math.min(ledger.size, from + 2000);
@@ -284,7 +285,7 @@ async function readManifest(path: string, dir: string): Promise<ArchiveManifest>
     text = (await readSmall(path, 64 * 1024)).toString('utf8'); // bounded: no link, no FIFO
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir} (create one with \`custody init --archive ${dir}\`)`);
+      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir}`, { details: { dir, ...hint({ remedy: ['init-archive'] }) } });
     }
     throw new ArchiveError('ARCHIVE_INVALID', `cannot read ${path}: ${(e as Error).message}`, { cause: e });
   }

@@ -3,6 +3,7 @@ import { listPreviews, removePreviews, type RemovedPreview } from '../analysis/i
 import { ArchiveError } from './errors.js';
 import { readRemovalFacts, verifiedCheckpointSize, type RemovalFacts, type WithdrawalFact } from './withdrawal-facts.js';
 import { containersHolding } from './withdrawal.service.js';
+import { hint } from '../core/index.js';
 
 export interface PurgeResult {
   purged: { sha256: string; seq: number; withdrawal_seq: number; bytes_were_present: boolean; previews: RemovedPreview[] }[];
@@ -51,7 +52,7 @@ export async function purgeWithdrawn(archive: Archive): Promise<PurgeResult> {
       withdrawal_seq: w.seq,
       code: 'PURGE_CONTAINER_NOT_WITHDRAWN',
       containers: holders.sort(),
-      message: `object ${w.sha256} also lives inside container object(s) ${holders.join(', ')}, which are not withdrawn: withdraw them (\`custody withdraw <sha256>\`), then purge again`,
+      message: `object ${w.sha256} also lives inside container object(s) ${holders.join(', ')}, which are not withdrawn`,
     });
   }
   for (const w of toPurge) result.purged.push(await purgeOne(archive, w));
@@ -85,8 +86,8 @@ async function checkIndexAgrees(archive: Archive, facts: RemovalFacts): Promise<
     const list = unproven.map((o) => `${o.sha256} (entry ${String(o.withdrawn_seq)})`).join(', ');
     throw new ArchiveError(
       'PURGE_WITHDRAWAL_UNPROVEN',
-      `the index marks ${list} as withdrawn, but the ledger holds no such withdrawal entry: nothing was deleted; run \`custody verify\``,
-      { details: { objects: unproven.map((o) => ({ sha256: o.sha256, withdrawn_seq: o.withdrawn_seq })) } },
+      `the index marks ${list} as withdrawn, but the ledger holds no such withdrawal entry: nothing was deleted`,
+      { details: { objects: unproven.map((o) => ({ sha256: o.sha256, withdrawn_seq: o.withdrawn_seq })), ...hint({ remedy: ['verify'] }) } },
     );
   }
   const indexed = new Set(claimed.map((o) => o.sha256));
@@ -94,8 +95,8 @@ async function checkIndexAgrees(archive: Archive, facts: RemovalFacts): Promise<
   if (missing.length > 0) {
     throw new ArchiveError(
       'PURGE_INDEX_MISMATCH',
-      `the ledger withdraws ${missing.map((w) => `${w.sha256} (entry ${w.seq})`).join(', ')}, which the index does not show: nothing was deleted; run \`custody verify\`, then \`custody rebuild\``,
-      { details: { objects: missing.map((w) => ({ sha256: w.sha256, seq: w.seq })) } },
+      `the ledger withdraws ${missing.map((w) => `${w.sha256} (entry ${w.seq})`).join(', ')}, which the index does not show: nothing was deleted`,
+      { details: { objects: missing.map((w) => ({ sha256: w.sha256, seq: w.seq })), ...hint({ remedy: ['verify', 'rebuild'] }) } },
     );
   }
 }

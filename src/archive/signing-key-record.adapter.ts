@@ -7,6 +7,7 @@ import {
   parseVerifierKey,
   verifyCheckpoint,
   CustodyError,
+  hint,
 } from '../core/index.js';
 import { parseEntry } from '../ledger/index.js';
 import { rawPublicKey } from './key-envelope.js';
@@ -80,9 +81,9 @@ export async function checkedVerifierKey(paths: KeyRecordPaths, opts: { passphra
     try {
       verifyCheckpoint(opts.newestCheckpoint, parseVerifierKey(recorded));
     } catch (e) {
-      throw new ArchiveError('KEY_MISMATCH', `the newest checkpoint is not signed by the key recorded at creation (${keyIdOf(recorded)}): run \`custody verify\``, {
+      throw new ArchiveError('KEY_MISMATCH', `the newest checkpoint is not signed by the key recorded at creation (${keyIdOf(recorded)})`, {
         cause: e,
-        details: { subject: 'checkpoint', recorded },
+        details: { subject: 'checkpoint', recorded, ...hint({ remedy: ['verify'] }) },
       });
     }
   }
@@ -140,7 +141,7 @@ function keyIdOf(vkey: string): string {
 }
 
 function noRecord(why: string, cause?: unknown): ArchiveError {
-  return new ArchiveError('KEY_RECORD_MISSING', `cannot check the signing key against the archive's record: ${why}; run \`custody verify\``, { cause });
+  return new ArchiveError('KEY_RECORD_MISSING', `cannot check the signing key against the archive's record: ${why}`, { cause, details: hint({ remedy: ['verify'] }) });
 }
 
 /** Line 0 of the ledger without its newline; null when there is no complete line yet (a new archive). */

@@ -4,6 +4,7 @@ import { chmod, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { envelopeKdf, envelopePublicKey, openSigningKey, rawPublicKey, sealSigningKey, type ScryptParams } from './key-envelope.js';
 import { ArchiveError } from './errors.js';
+import { hint } from '../core/index.js';
 
 const { O_NOFOLLOW, O_NONBLOCK, O_RDONLY } = constants;
 
@@ -55,7 +56,8 @@ export async function openSigningKeyFile(path: string, passphrase: string | null
     if (passphrase !== null) {
       throw new ArchiveError(
         'KEY_NOT_ENCRYPTED',
-        `a passphrase was given but the signing key ${path} is not encrypted: it was replaced or decrypted by someone; to encrypt a key that was made without a passphrase, run \`custody key rewrap --new-passphrase-file FILE\` without a passphrase`,
+        `a passphrase was given but the signing key ${path} is not encrypted: it was replaced or decrypted by someone`,
+        { details: hint({ remedy: ['rewrap-key'] }) },
       );
     }
     return { privateKey: parsePkcs8(text, path, null), format };
@@ -63,7 +65,8 @@ export async function openSigningKeyFile(path: string, passphrase: string | null
   if (passphrase === null) {
     throw new ArchiveError(
       'KEY_PASSPHRASE_REQUIRED',
-      'the signing key is encrypted: give its passphrase with --key-passphrase-file FILE, --key-passphrase-fd N, CUSTODY_KEY_PASSPHRASE_FILE or CUSTODY_KEY_PASSPHRASE',
+      'the signing key is encrypted',
+      { details: hint({ remedy: ['give-passphrase'] }) },
     );
   }
   if (format === 'custody-v1') return { privateKey: await openSigningKey(text, passphrase), format };

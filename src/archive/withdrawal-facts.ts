@@ -4,6 +4,7 @@ import {
   verifyCheckpoint,
   hashLeaf,
   type JsonValue,
+  hint,
 } from '../core/index.js';
 import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
 import { ArchiveError } from './errors.js';
@@ -58,8 +59,8 @@ function checkLeaf(stored: StoredEntry): void {
   if (!hashLeaf(stored.bytes).equals(stored.leafHash)) {
     throw new ArchiveError(
       'PURGE_WITHDRAWAL_UNPROVEN',
-      `ledger entry ${stored.entry.seq} changed on disk while it was being read: run \`custody verify\``,
-      { details: { seq: stored.entry.seq } },
+      `ledger entry ${stored.entry.seq} changed on disk while it was being read`,
+      { details: { seq: stored.entry.seq, ...hint({ remedy: ['verify'] }) } },
     );
   }
 }
@@ -99,7 +100,7 @@ export async function verifiedCheckpointSize(archive: Archive): Promise<number> 
   }
   throw new ArchiveError(
     'PURGE_CHECKPOINT_INVALID',
-    `the newest checkpoint (tree size ${size}) does not verify against this ledger with the archive's key: nothing was deleted; run \`custody verify\``,
-    { details: { size } },
+    `the newest checkpoint (tree size ${size}) does not verify against this ledger with the archive's key: nothing was deleted`,
+    { details: { size, ...hint({ remedy: ['verify'] }) } },
   );
 }

@@ -1,5 +1,5 @@
 import type { Archive } from '../app.js';
-import { isSha256Hex, hashLeaf } from '../core/index.js';
+import { isSha256Hex, hashLeaf, hint } from '../core/index.js';
 import type { EntryDraft } from '../ledger/index.js';
 import { ArchiveError } from './errors.js';
 import { readRemovalFacts, type WithdrawalFact } from './withdrawal-facts.js';
@@ -79,7 +79,7 @@ export async function containersHolding(archive: Archive, sha256: string): Promi
 async function ingestionFact(archive: Archive, itemId: string, sha256: string | null): Promise<{ sha256: string; parent: string | null }> {
   const row = await archive.index.getItem(itemId);
   const unproven = (why: string): ArchiveError =>
-    new ArchiveError('WITHDRAW_CONTAINER_UNPROVEN', `item ${itemId}: ${why}; the index and the ledger disagree: run \`custody verify\` (nothing was recorded)`, { details: { item: itemId } });
+    new ArchiveError('WITHDRAW_CONTAINER_UNPROVEN', `item ${itemId}: ${why}; the index and the ledger disagree (nothing was recorded)`, { details: { item: itemId, ...hint({ remedy: ['verify'] }) } });
   if (row === undefined) throw unproven('its container is not in the index');
   if (row.seq < 0 || row.seq >= archive.ledger.size) throw unproven(`the index places its ingestion at entry ${row.seq}, beyond the ledger`);
   const [s] = await archive.ledger.read(row.seq, row.seq + 1);

@@ -2,6 +2,8 @@ import { CODE_VERSION } from '../version.js';
 import { CustodyError } from '../core/index.js';
 import { indexCorruptError, isDamagedIndexError } from '../db/index.js';
 import { EXIT, parseCommandArgs, UsageError, type Command, type Io } from './command.js';
+import { cliMessage } from './error-hints.js';
+import { exitCodeFor } from './exit-codes.js';
 import { terminalText } from './terminal-text.js';
 
 /**
@@ -189,25 +191,6 @@ export const COMMANDS: readonly CommandEntry[] = [
 
 ];
 
-/** Error codes that mean "the command was asked wrongly" (exit 2) rather than a finding (exit 1). */
-const USAGE_CODES = new Set([
-  'USAGE',
-  'CONFIG_INVALID',
-  'ARCHIVE_NOT_FOUND',
-  'ARCHIVE_EXISTS',
-  'ARCHIVE_TREE_SIZE_INVALID',
-  'KEY_PASSPHRASE_REQUIRED',
-  'DB_CONFIG_MISSING',
-  'INGEST_BAD_REQUEST',
-  'SOURCE_KEY_REQUIRED',
-  'EXPORT_SELECT_INVALID',
-  'EXPORT_OPTIONS_INVALID',
-  'EXPORT_OUT_EXISTS',
-  'EXPORT_OUT_INSIDE_ARCHIVE',
-  'EXPORT_NOT_SIGNED',
-  'STATS_OUT_OF_RANGE',
-]);
-
 function defaultIo(): Io {
   return {
     stdout: (s) => process.stdout.write(s),
@@ -245,15 +228,15 @@ export async function runCli(argv: string[], io: Io = defaultIo()): Promise<numb
       const code = (e as CustodyError).code;
       if (io.isTty) io.stderr('\r\x1b[K'); // a progress line may stand unfinished
       // Line by line: a usage message is several lines; a name inside one is escaped.
-      io.stderr(`custody: ${e.message.split('\n').map(terminalText).join('\n')} [${code}]\n`);
+      io.stderr(`custody: ${cliMessage(e as CustodyError).split('\n').map(terminalText).join('\n')} [${code}]\n`);
       for (const line of problemLines((e as CustodyError).details.errors)) io.stderr(`  ${terminalText(line)}\n`);
-      return USAGE_CODES.has(code) ? EXIT.usage : EXIT.finding;
+      return exitCodeFor(e);
     }
     // A crash must never read as a finding.
     io.stderr(
       `custody: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
     );
-    return EXIT.internal;
+    return exitCodeFor(e);
   }
 }
 

@@ -1,6 +1,7 @@
 import { purgeWithdrawn } from '../archive/purge.service.js';
 import { flag, printJson, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { cliFindingMessage } from './error-hints.js';
 
 export const purgeCommand: Command = {
   name: 'purge',
@@ -10,7 +11,7 @@ export const purgeCommand: Command = {
   async run(args, io) {
     if (!flag(args, 'withdrawn')) throw new UsageError(`only withdrawn objects can be purged: say --withdrawn\nusage: ${this.usage}`);
     const r = await withArchive(args, io, 'write', 'purge', (archive) => purgeWithdrawn(archive));
-    for (const x of r.refused) io.stderr(`custody: ${x.message} [${x.code}]\n`);
+    for (const x of r.refused) io.stderr(`custody: ${cliFindingMessage(x.code, x.message)} [${x.code}]\n`);
     if (wantsJson(args)) printJson(io, r);
     else {
       if (r.checkpoint.signed_now) io.stdout(`signed checkpoint ${r.checkpoint.size} first: every withdrawal acted on precedes it\n`);

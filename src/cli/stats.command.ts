@@ -10,6 +10,7 @@ import type { StatisticsReport } from '../examination/statistics/index.js';
 import { deathsByUnitMonthSpec, prevalenceChartSpec, renderSvgDocument } from '../reports/charts/index.js';
 import { printJson, str, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { cliMessage } from './error-hints.js';
 
 export const statsCommand: Command = {
   name: 'stats',
@@ -29,7 +30,7 @@ export const statsCommand: Command = {
         ref = all[0]?.name ?? '';
       }
       const sample = await loadSample(a, ref).catch((e: unknown) => {
-        if (e instanceof PlanError) throw new UsageError(e.message);
+        if (e instanceof PlanError) throw new UsageError(cliMessage(e));
         throw e;
       });
       // The catalogue counts feed only the deaths-by-unit-month chart.

@@ -6,6 +6,7 @@ import { readTrustedCheckpoints } from '../integrity/trusted-checkpoints.adapter
 import { hashFiles } from '../store/hash-files.adapter.js';
 import { flag, list, printJson, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
+import { cliFindingMessage } from './error-hints.js';
 import { terminalText as tt } from './terminal-text.js';
 import { progressLine, type ProgressFn } from './progress.js';
 
@@ -70,7 +71,7 @@ function fixityEntry(archive: Archive, report: VerifyReport): EntryDraft {
 function printVerify(io: Io, r: VerifyReport, recorded: number | null): void {
   for (const x of r.findings) {
     const mark = x.severity === 'error' ? 'FAIL' : x.severity === 'warning' ? 'warn' : 'ok  ';
-    io.stdout(`${mark} ${x.code}  ${tt(x.message)}\n`);
+    io.stdout(`${mark} ${x.code}  ${tt(cliFindingMessage(x.code, x.message))}\n`);
   }
   io.stdout(
     `objects: ${r.objects.hashed} re-hashed (${r.objects.bytes} bytes), ${r.objects.referenced} named by the ledger, ${r.objects.withdrawn} withdrawn\n` +

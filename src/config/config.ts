@@ -1,6 +1,8 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import { ActorError, normaliseActor, CustodyError } from '../core/index.js';
+import { ActorError, normaliseActor, CustodyError,
+  hint,
+} from '../core/index.js';
 
 export type ConfigErrorCode = 'CONFIG_INVALID';
 export class ConfigError extends CustodyError<ConfigErrorCode> {}
@@ -51,7 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
   const pixelsText = flags.maxImagePixels ?? nonEmpty(env.CUSTODY_IMAGE_MAX_PIXELS) ?? '100000000';
   const imageMaxPixels = Number(pixelsText);
   if (!/^[0-9]+$/.test(pixelsText) || !Number.isSafeInteger(imageMaxPixels) || imageMaxPixels < 1) {
-    throw new ConfigError('CONFIG_INVALID', 'the image pixel limit must be a whole number of pixels, at least 1 (--max-image-pixels or CUSTODY_IMAGE_MAX_PIXELS)');
+    throw new ConfigError('CONFIG_INVALID', 'the image pixel limit must be a whole number of pixels, at least 1', { details: hint({ field: 'maxImagePixels' }) });
   }
   return {
     archiveDir: resolve(flags.archive ?? nonEmpty(env.CUSTODY_ARCHIVE) ?? 'archive'),
@@ -71,7 +73,7 @@ function configActor(raw: string): string {
     return normaliseActor(raw);
   } catch (e) {
     if (!(e instanceof ActorError)) throw e;
-    throw new ConfigError('CONFIG_INVALID', `${e.message}: the actor name must be 1–200 characters without control characters (--actor or CUSTODY_ACTOR)`, { cause: e });
+    throw new ConfigError('CONFIG_INVALID', `${e.message}: the actor name must be 1–200 characters without control characters`, { cause: e, details: hint({ field: 'actor' }) });
   }
 }
 

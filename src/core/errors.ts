@@ -41,3 +41,83 @@ export class CoreError extends CustodyError<CoreErrorCode> {}
 export function hasCode(e: unknown, code: string): boolean {
   return e instanceof CustodyError && e.code === code;
 }
+
+/**
+ * The request field an error is about, in the services' own words. Each interface names it its
+ * own way (cli/ as the flag, http/ as the body field): services never name a CLI flag.
+ */
+export type RequestField =
+  | 'at'
+  | 'out'
+  | 'bag'
+  | 'select'
+  | 'exhibits'
+  | 'includeImages'
+  | 'blurImages'
+  | 'sinceCheckpoint'
+  | 'reason'
+  | 'source'
+  | 'name'
+  | 'over'
+  | 'method'
+  | 'by'
+  | 'population'
+  | 'beacon'
+  | 'round'
+  | 'value'
+  | 'unit'
+  | 'actor'
+  | 'maxImagePixels';
+
+/**
+ * What a person can do about an error, as an action. Each interface words it (cli/ as the command
+ * or the option to use); a service never writes a command line into its message.
+ */
+export type Remedy =
+  | 'verify'
+  | 'verify-trusted-checkpoint'
+  | 'rebuild'
+  | 'analyze'
+  | 'list-checkpoints'
+  | 'show-checkpoint'
+  | 'list-plans'
+  | 'list-sources'
+  | 'init-archive'
+  | 'init-sources'
+  | 'set-aside-tail'
+  | 'inspect-tail'
+  | 'adopt-tail'
+  | 'catch-up-index'
+  | 'publish-checkpoint'
+  | 'seed-plan'
+  | 'census'
+  | 'new-source'
+  | 'valid-only'
+  | 'add-scheme'
+  | 'suggest-again'
+  | 'merge-subjects'
+  | 'withdraw-containers'
+  | 'rewrap-key'
+  | 'give-passphrase';
+
+/** What an interface words for a person, kept in an error's `details.hint`. */
+export interface ErrorHint {
+  /** The request field the error is about. */
+  field?: RequestField;
+  /** The value of that field, as the person gave it. */
+  value?: string | number;
+  /** What to do next, in order. */
+  remedy?: Remedy[];
+}
+
+/**
+ * `details` naming the field and the remedy of an error, typed, under `hint` (apart from a
+ * module's own `details.field`, such as a codebook field; the remedy's own values, a plan name or
+ * a folder, go beside it in the same details).
+ *
+ * @example
+ *   throw new LedgerError('LEDGER_CHECKPOINT_INVALID', 'the stored checkpoint does not verify', { details: hint({ remedy: ['verify'] }) });
+ */
+export function hint(h: ErrorHint): { hint: ErrorHint } {
+  return { hint: { ...h } };
+}

@@ -3,7 +3,7 @@ import { open, rename } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
-import { DbError, INDEX_MISSING_MESSAGE, indexCorruptError, isDamagedIndexError } from './errors.js';
+import { DbError, indexCorruptError, indexMissingError, isDamagedIndexError } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -21,7 +21,7 @@ export async function openDatabase(target: DatabaseTarget, opts: { create?: bool
   let sqlite: BetterSqlite3.Database | null = null;
   if (target.kind === 'sqlite') {
     if (target.file !== ':memory:' && !existsSync(target.file)) {
-      if (opts.create === false) throw new DbError('INDEX_MISSING', INDEX_MISSING_MESSAGE);
+      if (opts.create === false) throw indexMissingError();
       // Item paths and source codenames are not for every user of the machine: 0640, and SQLite
       // gives its -wal and -shm files the database file's mode.
       await (await open(target.file, 'wx', 0o640)).close();

@@ -1,4 +1,6 @@
-import { CustodyError } from '../core/index.js';
+import { CustodyError,
+  hint,
+} from '../core/index.js';
 
 export type DbErrorCode =
   | 'DB_UNAVAILABLE'
@@ -15,7 +17,10 @@ export class DbError extends CustodyError<DbErrorCode> {}
 /** SQLite result codes that mean "this file is not (or no longer) a usable database". */
 const SQLITE_DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE']);
 
-export const INDEX_MISSING_MESSAGE = 'the index is missing: run `custody rebuild`';
+/** The index database is not there: rebuilding it from the ledger and the store makes it. */
+export function indexMissingError(): DbError {
+  return new DbError('INDEX_MISSING', 'the index is missing', { details: hint({ remedy: ['rebuild'] }) });
+}
 
 /** True for an error from SQLite saying the database file is damaged (at open or at any query). */
 export function isDamagedIndexError(e: unknown): boolean {
@@ -24,5 +29,5 @@ export function isDamagedIndexError(e: unknown): boolean {
 }
 
 export function indexCorruptError(cause: unknown): DbError {
-  return new DbError('INDEX_CORRUPT', `the index is damaged (${cause instanceof Error ? cause.message : String(cause)}): run \`custody rebuild\``, { cause });
+  return new DbError('INDEX_CORRUPT', `the index is damaged (${cause instanceof Error ? cause.message : String(cause)})`, { cause, details: hint({ remedy: ['rebuild'] }) });
 }

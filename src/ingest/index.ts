@@ -3,3 +3,4 @@
 // re-exported: a command loads only the services it calls, and the composition root
 // (src/app.ts) builds the adapters.
 export * from './report.js';
+export * from './manifest.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Archive } from '../app.js';
-import { canonicalize, type JsonValue, CustodyError, sha256, toHex } from '../core/index.js';
+import { canonicalize, type JsonValue, CustodyError, hint, sha256, toHex } from '../core/index.js';
 import { type EntryDraft, originKey } from '../ledger/index.js';
 import { isAnalysable } from '../jobs/index.js';
 import {
@@ -92,7 +92,7 @@ export class IngestService {
     if (req.paths.length === 0)
       throw new IngestError('INGEST_BAD_REQUEST', 'name at least one file or folder to ingest');
     if (req.source.trim() === '')
-      throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required (--source)');
+      throw new IngestError('INGEST_BAD_REQUEST', 'a source codename is required', { details: hint({ field: 'source' }) });
     const rootsAbs = [...new Set(req.paths.map((p) => resolve(p)))].sort();
     // Before anything is written: the archive never ingests itself, nor a folder holding it.
     const guard = await IntakeGuard.forArchive(this.archive.config.archiveDir);

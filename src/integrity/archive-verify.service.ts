@@ -125,7 +125,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
     // Verification holds no key, so it cannot read the batch intents that would authenticate
     // these entries: until a writer adopts (and signs) them or they are set aside, they are
     // unproven, and the archive does not verify.
-    findings.push(f('LEDGER_TAIL_UNAUTHENTICATED', `entries ${latest}..${total - 1} follow the last signed checkpoint and no signature covers them. After an interrupted run, \`custody checkpoint --sign\` adopts them if the run's batch intent announces them; entries Custody did not write are refused there and shown by \`custody tail\``, 'ledger'));
+    findings.push(f('LEDGER_TAIL_UNAUTHENTICATED', `entries ${latest}..${total - 1} follow the last signed checkpoint and no signature covers them`, 'ledger'));
   }
 
   // 4. Trusted checkpoints: consistency from each to the current ledger.
@@ -175,7 +175,7 @@ async function checkIndex(archive: Archive, replay: LedgerReplayer['state'], tot
   let indexed = 0;
   try {
     indexed = await archive.index.ledgerSize();
-    if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries (an interrupted run; any write command or \`custody rebuild\` catches it up)`, 'index'));
+    if (indexed < total) findings.push(f('DB_LEDGER_LAG', `the index reflects ${indexed} of ${total} ledger entries, after an interrupted run`, 'index'));
     if (indexed > total) findings.push(f('DB_AHEAD_OF_LEDGER', `the index reflects ${indexed} ledger entries but the ledger has ${total}`, 'index'));
     if (replay.complete) {
       for (const table of Object.keys(INDEX_TABLES) as IndexTable[]) {

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { LedgerError } from './errors.js';
 import { sameFile } from './ledger-lock.adapter.js';
+import { hint } from '../core/index.js';
 
 const CHUNK = 1 << 20;
 
@@ -82,7 +83,7 @@ export class LedgerFile {
       if (!lineDigest(buf.subarray(0, buf.length - 1)).equals(this.lastLine)) why = `the last entry (${this.offsets.length - 1}) was edited`;
     }
     if (why !== null) {
-      throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', `${why} while this command was writing it; nothing more was written. Run \`custody verify\``);
+      throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', `${why} while this command was writing it; nothing more was written`, { details: hint({ remedy: ['verify'] }) });
     }
   }
 

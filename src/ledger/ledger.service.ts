@@ -6,6 +6,7 @@ import {
   type NoteVerifier,
   hashLeaf,
   MerkleTree,
+  hint,
 } from '../core/index.js';
 import { encodeIntent } from './batch-intent.js';
 import type { BatchIntentSlots } from './batch-intent.adapter.js';
@@ -214,7 +215,7 @@ export class Ledger {
     }
     const tail = this.unauthenticatedTail;
     if (tail !== null) {
-      throw new LedgerError('LEDGER_TAIL_UNAUTHENTICATED', `cannot ${what}: entries ${tail.from}..${tail.to - 1} are not authenticated; set them aside first (\`custody tail --set-aside\`)`, { details: tail });
+      throw new LedgerError('LEDGER_TAIL_UNAUTHENTICATED', `cannot ${what}: entries ${tail.from}..${tail.to - 1} are not authenticated`, { details: { ...tail, ...hint({ remedy: ['set-aside-tail'] }) } });
     }
     return this.writer;
   }
@@ -300,8 +301,8 @@ export async function loadLedger(
       const { from, to } = auth.unauthenticated;
       throw new LedgerError(
         'LEDGER_TAIL_UNAUTHENTICATED',
-        `entries ${from}..${to - 1} follow the last signed checkpoint (size ${from}) and no batch intent of this archive's key announces them: Custody did not write them, or their record was removed. Nothing was written or signed. \`custody tail\` shows them; \`custody tail --set-aside --reason TEXT\` moves them aside, recorded in the ledger`,
-        { details: auth.unauthenticated },
+        `entries ${from}..${to - 1} follow the last signed checkpoint (size ${from}) and no batch intent of this archive's key announces them: Custody did not write them, or their record was removed. Nothing was written or signed.`,
+        { details: { ...auth.unauthenticated, ...hint({ remedy: ['inspect-tail'] }) } },
       );
     }
     if (auth.restore !== null) await deps.checkpoints.write(auth.restore.size, auth.restore.note);

@@ -3,6 +3,7 @@ import {
   type Checkpoint,
   type NoteVerifier,
   type MerkleTree,
+  hint,
 } from '../core/index.js';
 import { decodeIntent, matchIntent, type BatchIntent } from './batch-intent.js';
 import { CheckpointFileError, type CheckpointFiles } from './checkpoint-files.adapter.js';
@@ -104,17 +105,17 @@ async function newestCheckpoint(
   try {
     cp = verifyCheckpoint(note, input.verifier);
   } catch (e) {
-    throw new LedgerError('LEDGER_CHECKPOINT_INVALID', `the ${where} checkpoint for size ${size} does not verify with the archive's key (${(e as Error).message}); nothing was written. Run \`custody verify\``, { cause: e });
+    throw new LedgerError('LEDGER_CHECKPOINT_INVALID', `the ${where} checkpoint for size ${size} does not verify with the archive's key (${(e as Error).message}); nothing was written`, { cause: e, details: hint({ remedy: ['verify'] }) });
   }
   if (cp.size !== size || cp.origin !== input.origin) {
-    throw new LedgerError('LEDGER_CHECKPOINT_INVALID', `the ${where} checkpoint file for size ${size} is for size ${cp.size} of ${cp.origin}; nothing was written. Run \`custody verify\``);
+    throw new LedgerError('LEDGER_CHECKPOINT_INVALID', `the ${where} checkpoint file for size ${size} is for size ${cp.size} of ${cp.origin}; nothing was written`, { details: hint({ remedy: ['verify'] }) });
   }
   if (size > input.tree.size) {
     const code = where === 'published' ? 'LEDGER_ROLLED_BACK' : 'LEDGER_TRUNCATED';
-    throw new LedgerError(code, `the ${where} signed checkpoint covers ${size} entries but the ledger holds ${input.tree.size}: entries were removed; nothing was written. Run \`custody verify\``);
+    throw new LedgerError(code, `the ${where} signed checkpoint covers ${size} entries but the ledger holds ${input.tree.size}: entries were removed; nothing was written`, { details: hint({ remedy: ['verify'] }) });
   }
   if (!input.tree.root(size).equals(cp.root)) {
-    throw new LedgerError('LEDGER_CHECKPOINT_MISMATCH', `the ledger's first ${size} entries no longer hash to the root of the ${where} signed checkpoint: entries it covers were edited; nothing was written. Run \`custody verify\``);
+    throw new LedgerError('LEDGER_CHECKPOINT_MISMATCH', `the ledger's first ${size} entries no longer hash to the root of the ${where} signed checkpoint: entries it covers were edited; nothing was written`, { details: hint({ remedy: ['verify'] }) });
   }
   return { size, note };
 }

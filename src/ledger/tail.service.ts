@@ -1,4 +1,4 @@
-import { parseCanonical, type JsonValue, hashLeaf, sha256, toHex } from '../core/index.js';
+import { parseCanonical, type JsonValue, hashLeaf, sha256, toHex, hint } from '../core/index.js';
 import type { EntryDraft } from './entry.js';
 import { LedgerError } from './errors.js';
 import type { Ledger, StoredEntry } from './ledger.service.js';
@@ -64,7 +64,7 @@ export async function setAsideTail(ports: SetAsidePorts, ctx: { actor: string; r
   const file = await ports.keepSideFile(`${String(tail.from).padStart(16, '0')}-${String(tail.to).padStart(16, '0')}-${stamp}.jsonl`, bytes);
   const removed = await ports.ledger.setAsideTail();
   if (!removed.bytes.equals(bytes)) {
-    throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', 'the tail changed while it was being set aside; the side file keeps what was read, run `custody verify`');
+    throw new LedgerError('LEDGER_CHANGED_UNDER_WRITER', 'the tail changed while it was being set aside; the side file keeps what was read', { details: hint({ remedy: ['verify'] }) });
   }
   await ports.rebuildIndex();
   const [stored] = await ports.commit([

@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { constants, type Dirent, type ReadStream } from 'node:fs';
 import { chmod, link, lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSha256Hex } from '../core/index.js';
+import { isSha256Hex, hint } from '../core/index.js';
 import { StoreError } from './errors.js';
 
 export interface StoredObject {
@@ -94,7 +94,7 @@ export class FsObjectStore {
     }
     try {
       const st = await fh.stat();
-      if (!st.isFile()) throw new StoreError('STORE_OBJECT_NOT_REGULAR', `object ${sha256} is not a regular file in the store: run \`custody verify\``);
+      if (!st.isFile()) throw new StoreError('STORE_OBJECT_NOT_REGULAR', `object ${sha256} is not a regular file in the store`, { details: hint({ remedy: ['verify'] }) });
       return fh;
     } catch (e) {
       await fh.close();
@@ -330,7 +330,7 @@ function storeReadError(e: unknown, sha256: string): StoreError {
   if (e instanceof StoreError) return e;
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ELOOP' || code === 'EMLINK') {
-    return new StoreError('STORE_OBJECT_NOT_REGULAR', `object ${sha256} is a link, not a file in the store: run \`custody verify\``, { cause: e });
+    return new StoreError('STORE_OBJECT_NOT_REGULAR', `object ${sha256} is a link, not a file in the store`, { cause: e, details: hint({ remedy: ['verify'] }) });
   }
   if (code === 'ENOENT') return new StoreError('STORE_OBJECT_MISSING', `object ${sha256} is not in the store`, { cause: e });
   return new StoreError('STORE_UNREADABLE', `object ${sha256} cannot be read (${code ?? String(e)})`, { cause: e });

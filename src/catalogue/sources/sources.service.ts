@@ -1,5 +1,7 @@
 import type { Archive } from '../../app.js';
-import { normaliseActor, type JsonValue, CustodyError } from '../../core/index.js';
+import { normaliseActor, type JsonValue, CustodyError,
+  hint,
+} from '../../core/index.js';
 import {
   openIdentity,
   sealIdentity,
@@ -37,7 +39,8 @@ async function checkKey(archive: Archive, passphrase: string | null): Promise<st
   if (check?.identity_json == null)
     throw new SourceError(
       'SOURCE_NOT_INITIALISED',
-      'run `custody source init` first: it sets the sources key and names its first custodian',
+      'the sources key is not set yet',
+      { details: hint({ remedy: ['init-sources'] }) },
     );
   openIdentity(p, KEY_CHECK, JSON.parse(check.identity_json) as SealedIdentity);
   return p;
@@ -101,8 +104,8 @@ export async function requireSource(archive: Archive, codename: string, register
   if (!register)
     throw new SourceError(
       'SOURCE_NOT_REGISTERED',
-      `source ${codename} is not registered: check the codename (custody source list), or pass --new-source to register it with this delivery`,
-      { details: { codename } },
+      `source ${codename} is not registered: check the codename`,
+      { details: { codename, ...hint({ remedy: ['list-sources', 'new-source'] }) } },
     );
   return () => registerSource(archive, codename, null, null);
 }
@@ -136,7 +139,8 @@ export async function readIdentity(
   if (reason.trim() === '')
     throw new SourceError(
       'SOURCE_INVALID',
-      'say why the identity is read (--reason): the read is recorded',
+      'say why the identity is read: the read is recorded',
+      { details: hint({ field: 'reason' }) },
     );
   await requireCustodian(archive);
   const p = await checkKey(archive, passphrase);

@@ -1,5 +1,7 @@
 import type { Archive } from '../../app.js';
-import { isCalendarDate, type JsonValue, CustodyError } from '../../core/index.js';
+import { isCalendarDate, type JsonValue, CustodyError,
+  hint,
+} from '../../core/index.js';
 import type { SubjectsTable } from '../../db/index.js';
 import { AGE_BANDS, SEXES } from './demographics.js';
 import type { EntryDraft } from '../../ledger/index.js';
@@ -95,7 +97,8 @@ async function resolveFields(
       if (wanted !== null && scheme === undefined)
         throw new SubjectError(
           'SCHEME_NOT_FOUND',
-          `no numbering scheme ${wanted} (declare it with \`custody scheme add\`)`,
+          `no numbering scheme ${wanted}`,
+          { details: hint({ remedy: ['add-scheme'] }) },
         );
       const parsed =
         scheme == null
@@ -129,7 +132,8 @@ async function resolveFields(
   if (explicitUnit !== undefined && numberUnit !== undefined && explicitUnit !== numberUnit)
     throw new SubjectError(
       'SUBJECT_UNIT_CONFLICT',
-      `--unit names ${registry.label(explicitUnit) ?? 'no unit'}, the number names ${registry.label(numberUnit) ?? '?'}`,
+      `the unit given names ${registry.label(explicitUnit) ?? 'no unit'}, the number names ${registry.label(numberUnit) ?? '?'}`,
+      { details: hint({ field: 'unit' }) },
     );
   const unit = explicitUnit !== undefined ? explicitUnit : numberUnit;
   if (unit !== undefined) out.unit_id = unit;
@@ -316,7 +320,8 @@ function needReason(reason: string): void {
   if (reason.trim() === '')
     throw new SubjectError(
       'SUBJECT_REASON_REQUIRED',
-      'every change to the catalogue needs a reason (--reason)',
+      'every change to the catalogue needs a reason',
+      { details: hint({ field: 'reason' }) },
     );
 }
 
@@ -405,7 +410,7 @@ export async function importSubjects(
   }
   errors.sort((a, b) => a.row - b.row);
   if (errors.length > 0 && !opts.validOnly)
-    throw new SubjectError('SUBJECT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them, or import only the valid rows with --valid-only`, { details: { errors } });
+    throw new SubjectError('SUBJECT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them`, { details: { errors, ...hint({ remedy: ['valid-only'] }) } });
   const ids = accepted.map(() => archive.newId());
   const drafts: EntryDraft[] = accepted.map((a, i) => ({
     actor: archive.config.actor,

@@ -6,7 +6,7 @@
 // Where one cluster or decision touches two subjects, a merge is suggested for review instead.
 import type { Archive } from '../../app.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
-import { canonicalize, sha256, toHex } from '../../core/index.js';
+import { canonicalize, sha256, toHex, hint } from '../../core/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { SubjectError } from './subjects.service.js';
 
@@ -58,7 +58,7 @@ export async function acceptSuggestions(
   reason: string,
 ): Promise<{ accepted: LinkSuggestion[] }> {
   if (reason.trim() === '')
-    throw new SubjectError('SUBJECT_REASON_REQUIRED', 'every change to the catalogue needs a reason (--reason)');
+    throw new SubjectError('SUBJECT_REASON_REQUIRED', 'every change to the catalogue needs a reason', { details: hint({ field: 'reason' }) });
   const current = await suggestLinks(archive);
   const byId = new Map(current.map((s) => [s.id, s]));
   const chosen =
@@ -67,9 +67,9 @@ export async function acceptSuggestions(
       : ids.map((id) => {
           const s = byId.get(id);
           if (s === undefined)
-            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id} (run \`custody subject suggest\` again: the archive may have changed)`);
+            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id}`, { details: hint({ remedy: ['suggest-again'] }) });
           if (s.kind !== 'link')
-            throw new SubjectError('SUBJECT_INVALID', `suggestion ${id} is a merge to review, not a link: merge with \`custody subject merge\``);
+            throw new SubjectError('SUBJECT_INVALID', `suggestion ${id} is a merge to review, not a link`, { details: hint({ remedy: ['merge-subjects'] }) });
           return s;
         });
   const itemTo = new Map<string, string>();

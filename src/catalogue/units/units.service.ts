@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import { formatCsv, type JsonValue } from '../../core/index.js';
+import { formatCsv, type JsonValue, hint } from '../../core/index.js';
 import type { UnitsTable } from '../../db/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { codeOf, unitKey, unitLabel, UnitRegistry, type UnitCode } from './registry.js';
@@ -72,8 +72,8 @@ export async function importUnits(
   if (errors.length > 0 && !opts.validOnly) {
     throw new UnitError(
       'UNIT_IMPORT_REJECTED',
-      `nothing imported: ${errors.length} problem(s); fix them, or import only the valid rows with --valid-only`,
-      { details: { errors } },
+      `nothing imported: ${errors.length} problem(s); fix them`,
+      { details: { errors, ...hint({ remedy: ['valid-only'] }) } },
     );
   }
   const drafts: EntryDraft[] = usable.map((a) => ({
@@ -196,7 +196,7 @@ export async function retireUnit(archive: Archive, ref: string, reason: string):
 
 function needReason(reason: string): void {
   if (reason.trim() === '')
-    throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason (--reason)');
+    throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason', { details: hint({ field: 'reason' }) });
 }
 
 async function commitOne(archive: Archive, details: { [k: string]: JsonValue }): Promise<void> {

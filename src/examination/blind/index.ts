@@ -7,3 +7,4 @@ export * from './examination-errors.js';
 export * from './form-sheet.js';
 export * from './outcomes.js';
 export * from './reveal-catch-up.js';
+export * from './seal.js';

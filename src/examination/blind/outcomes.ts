@@ -7,12 +7,13 @@ import { codebookDigest, defineCodebook, type Codebook } from '../codebook/index
 import { caseOutcomesFrom, type CaseOutcome } from './case-outcomes.js';
 import { PlanError } from '../sampling/plan.service.js';
 import { ExamError } from './examination-errors.js';
+import { hint } from '../../core/index.js';
 
 export type { CaseOutcome, CaseStatus } from './case-outcomes.js';
 
 export async function loadSample(archive: Archive, ref: string): Promise<SamplesTable> {
   const s = await archive.examinations.findSample(ref);
-  if (s === undefined) throw new PlanError('SAMPLE_NOT_FOUND', `no sampling plan ${ref} (see \`custody sample list\`)`);
+  if (s === undefined) throw new PlanError('SAMPLE_NOT_FOUND', `no sampling plan ${ref}`, { details: hint({ remedy: ['list-plans'] }) });
   return s;
 }
 

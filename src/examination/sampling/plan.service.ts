@@ -7,7 +7,9 @@
 // steps can also be taken one at a time, days apart (steps.service.ts): recordFrame here.
 import { randomBytes } from 'node:crypto';
 import type { Archive } from '../../app.js';
-import { type JsonValue, CustodyError } from '../../core/index.js';
+import { type JsonValue, CustodyError,
+  hint,
+} from '../../core/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { codebookDigest, DEFAULT_CODEBOOK, type Codebook } from '../codebook/index.js';
 import { drawSimpleRandom, drawSystematic, type SampleDraw } from './draw.js';
@@ -106,13 +108,13 @@ export async function recordFrame(archive: Archive, input: PlanInput): Promise<R
   if (size > frameSize)
     throw new SamplingError(
       'SAMPLE_SIZE_EXCEEDS_FRAME',
-      `cannot draw ${size} of ${frameSize} ${input.unit}: the frame holds only ${frameSize}. To examine every one, take a census (--census, or --size ${frameSize}); nothing was recorded`,
-      { details: { n: size, frameSize, census: `--census` } },
+      `cannot draw ${size} of ${frameSize} ${input.unit}: the frame holds only ${frameSize}; nothing was recorded`,
+      { details: { n: size, frameSize, ...hint({ remedy: ['census'] }) } },
     );
   if (size < 1) throw new SamplingError('SAMPLE_SIZE_INVALID', `the frame is empty: there are no ${input.unit} to sample`);
   const population = input.population ?? (input.unit === 'subjects' ? frameSize : null);
   if (population !== null && population < frameSize)
-    throw new PlanError('SAMPLE_PLAN_INVALID', `--population ${population} is smaller than the frame (${frameSize} ${input.unit})`);
+    throw new PlanError('SAMPLE_PLAN_INVALID', `the population is smaller than the frame (${frameSize} ${input.unit})`, { details: hint({ field: 'population', value: population }) });
   const sample = {
     id,
     name: input.name,
@@ -204,14 +206,14 @@ function drawMembers(method: PlanInput['method'], size: number, ids: readonly st
 
 function checkInput(input: PlanInput): void {
   if (input.name.trim() === '' || /[\p{Cc}/]/u.test(input.name))
-    throw new PlanError('SAMPLE_PLAN_INVALID', 'the plan needs a name without "/" or control characters (--name)');
-  if (!['subjects', 'items'].includes(input.unit)) throw new PlanError('SAMPLE_PLAN_INVALID', '--over must be subjects or items');
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'the plan needs a name without "/" or control characters', { details: hint({ field: 'name' }) });
+  if (!['subjects', 'items'].includes(input.unit)) throw new PlanError('SAMPLE_PLAN_INVALID', 'a plan is over subjects or items', { details: hint({ field: 'over', value: input.unit }) });
   if (!['simple', 'systematic', 'stratified'].includes(input.method))
-    throw new PlanError('SAMPLE_PLAN_INVALID', '--method must be simple, systematic or stratified');
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'the method is simple, systematic or stratified', { details: hint({ field: 'method', value: input.method }) });
   if (input.method === 'stratified' && input.stratify !== 'unit' && input.stratify !== 'month')
-    throw new PlanError('SAMPLE_PLAN_INVALID', 'a stratified plan needs --by unit or --by month');
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'a stratified plan is stratified by unit or by month', { details: hint({ field: 'by' }) });
   if (input.method !== 'stratified' && input.stratify != null)
-    throw new PlanError('SAMPLE_PLAN_INVALID', '--by applies to --method stratified only');
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'strata apply to a stratified plan only', { details: hint({ field: 'by' }) });
   if (input.census !== true && (!Number.isSafeInteger(input.size) || input.size < 1)) throw new SamplingError('SAMPLE_SIZE_INVALID', `sample size must be a whole number >= 1, got ${input.size}`);
 }
 

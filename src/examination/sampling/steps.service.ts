@@ -4,7 +4,13 @@
 // the archive's key against the ledger: from then on the frame cannot be changed unseen, and the
 // seed entry names that checkpoint (size and root) so anyone can check the order of events.
 import type { Archive } from '../../app.js';
-import { type JsonValue, parseVerifierKey, verifyCheckpoint, toHex } from '../../core/index.js';
+import {
+  type JsonValue,
+  parseVerifierKey,
+  verifyCheckpoint,
+  toHex,
+  hint,
+} from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import { commitDraw, draft, PlanError } from './plan.service.js';
 import type { SampleDraw } from './draw.js';
@@ -33,10 +39,10 @@ export interface FixedSeed {
 /** Step 2: fixes the seed from a beacon value, after a published checkpoint covers the frame. */
 export async function fixSeed(archive: Archive, sample: SamplesTable, beacon: BeaconSeed, published: PublishedCheckpoints, folder: string): Promise<FixedSeed> {
   if (sample.seed !== null) throw new PlanError('SAMPLE_STEP_DONE', `plan ${sample.name} already has its seed (entry ${sample.seed_seq ?? '?'})`);
-  if (beacon.beacon.trim() === '' || /\p{Cc}/u.test(beacon.beacon)) throw new PlanError('SAMPLE_PLAN_INVALID', '--beacon needs the name of the public randomness beacon');
-  if (!Number.isSafeInteger(beacon.round) || beacon.round < 0) throw new PlanError('SAMPLE_PLAN_INVALID', '--round must be a whole number');
+  if (beacon.beacon.trim() === '' || /\p{Cc}/u.test(beacon.beacon)) throw new PlanError('SAMPLE_PLAN_INVALID', 'the seed needs the name of the public randomness beacon', { details: hint({ field: 'beacon' }) });
+  if (!Number.isSafeInteger(beacon.round) || beacon.round < 0) throw new PlanError('SAMPLE_PLAN_INVALID', "the beacon's round must be a whole number", { details: hint({ field: 'round' }) });
   if (!/^(?:[0-9a-fA-F]{2}){16,}$/.test(beacon.value))
-    throw new PlanError('SAMPLE_PLAN_INVALID', '--value must be the beacon output in hex, at least 16 bytes');
+    throw new PlanError('SAMPLE_PLAN_INVALID', 'the value must be the beacon output in hex, at least 16 bytes', { details: hint({ field: 'value' }) });
   const checkpoint = await coveringCheckpoint(archive, sample.frame_seq, published, folder);
   const seed = beacon.value.toLowerCase();
   const [entry] = await archive.commit([
@@ -80,8 +86,8 @@ async function coveringCheckpoint(archive: Archive, frameSeq: number, published:
   }
   throw new PlanError(
     'SAMPLE_FRAME_UNPUBLISHED',
-    `no signed checkpoint in ${folder} covers the frame (ledger entry ${frameSeq}): run \`custody checkpoint --publish ${folder}\` after \`sample frame\`, then take the beacon value; nothing was recorded`,
-    { details: { frame_seq: frameSeq, folder } },
+    `no signed checkpoint in ${folder} covers the frame (ledger entry ${frameSeq}); nothing was recorded`,
+    { details: { frame_seq: frameSeq, folder, ...hint({ remedy: ['publish-checkpoint'] }) } },
   );
 }
 
@@ -89,7 +95,7 @@ async function coveringCheckpoint(archive: Archive, frameSeq: number, published:
 export async function drawRecorded(archive: Archive, sample: SamplesTable): Promise<{ draw: SampleDraw | StratifiedDraw; entries: { frame: number; seed: number; manifest: number } }> {
   if (sample.manifest_seq !== null) throw new PlanError('SAMPLE_STEP_DONE', `plan ${sample.name} is already drawn (entry ${sample.manifest_seq})`);
   if (sample.seed === null || sample.seed_seq === null)
-    throw new PlanError('SAMPLE_NOT_SEEDED', `plan ${sample.name} has no seed yet: \`custody sample seed ${sample.name} --beacon NAME --round N --value HEX\` first`);
+    throw new PlanError('SAMPLE_NOT_SEEDED', `plan ${sample.name} has no seed yet`, { details: { plan: sample.name, ...hint({ remedy: ['seed-plan'] }) } });
   const details = await frameDetails(archive, sample);
   const { draw, manifestSeq } = await commitDraw(archive, sample.id, details, sample.seed);
   return { draw, entries: { frame: sample.frame_seq, seed: sample.seed_seq, manifest: manifestSeq } };
@@ -100,7 +106,7 @@ export async function frameDetails(archive: Archive, sample: SamplesTable): Prom
   const [stored] = await archive.ledger.read(sample.frame_seq, sample.frame_seq + 1);
   const d = stored?.entry.details;
   if (d?.action !== 'sample.frame' || (d.sample as { id?: unknown } | undefined)?.id !== sample.id)
-    throw new PlanError('SAMPLE_NOT_FOUND', `ledger entry ${sample.frame_seq} is not the frame of plan ${sample.name}: the index disagrees with the ledger (run \`custody verify\`)`);
+    throw new PlanError('SAMPLE_NOT_FOUND', `ledger entry ${sample.frame_seq} is not the frame of plan ${sample.name}: the index disagrees with the ledger`, { details: hint({ remedy: ['verify'] }) });
   return d;
 }
 

@@ -23,6 +23,7 @@ import {
 } from './bagit.js';
 import { ExportError } from './errors.js';
 import { writeStoredZip } from './zip-writer.adapter.js';
+import { hint } from '../../core/index.js';
 
 /**
  * Writes one bag into a temporary sibling of its final place, recording the SHA-256 and size of
@@ -101,7 +102,8 @@ export class BagWriter {
     if (expectedSha256 !== null && got !== expectedSha256) {
       throw new ExportError(
         'EXPORT_OBJECT_UNREADABLE',
-        `object ${expectedSha256} re-hashes to ${got} in the store: run \`custody verify\``,
+        `object ${expectedSha256} re-hashes to ${got} in the store`,
+        { details: hint({ remedy: ['verify'] }) },
       );
     }
     this.record(path, got, size);
@@ -224,7 +226,8 @@ function refuseInside(path: string, archive: string, out: string): void {
   if (path === archive || path.startsWith(archive.endsWith(sep) ? archive : `${archive}${sep}`)) {
     throw new ExportError(
       'EXPORT_OUT_INSIDE_ARCHIVE',
-      `--out ${out} is inside the archive folder ${archive}: give a place outside it (a second disk, the recipient's medium)`,
+      `it is inside the archive folder ${archive}: give a place outside it (a second disk, the recipient's medium)`,
+      { details: hint({ field: 'out', value: out }) },
     );
   }
 }
@@ -276,21 +279,22 @@ export async function checkOutFree(out: string, isZip: boolean): Promise<void> {
     st = await stat(out);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' && (await lstat(out).catch(() => null)) !== null) {
-      throw new ExportError('EXPORT_OUT_EXISTS', `--out ${out} is a symbolic link to nothing: give a new path`);
+      throw new ExportError('EXPORT_OUT_EXISTS', 'it is a symbolic link to nothing: give a new path', { details: hint({ field: 'out', value: out }) });
     }
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     // A new path: make its parent folders, where the partial bag is built beside it.
     try {
       await mkdir(dirname(out), { recursive: true });
     } catch (m) {
-      throw new ExportError('EXPORT_OPTIONS_INVALID', `cannot create the folder for --out ${out}: ${(m as Error).message}`, { cause: m });
+      throw new ExportError('EXPORT_OPTIONS_INVALID', `cannot create its folder: ${(m as Error).message}`, { cause: m, details: hint({ field: 'out', value: out }) });
     }
     return;
   }
   if (!isZip && st.isDirectory() && (await readdir(out)).length === 0) return;
   throw new ExportError(
     'EXPORT_OUT_EXISTS',
-    `--out ${out} already exists${st.isDirectory() ? ' and is not empty' : ''}: give a new path`,
+    `it already exists${st.isDirectory() ? ' and is not empty' : ''}: give a new path`,
+    { details: hint({ field: 'out', value: out }) },
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import { canonicalBytes, type JsonValue, toHex } from '../../core/index.js';
+import { canonicalBytes, type JsonValue, toHex, hint } from '../../core/index.js';
 import type { LedgerEntry } from '../../ledger/index.js';
 import type { BagWriter } from './bag-writer.adapter.js';
 import { ExportError } from './errors.js';
@@ -254,14 +254,16 @@ export function sinceProof(snapshot: Archive, oldNote: string) {
   if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {
     throw new ExportError(
       'EXPORT_CHECKPOINT_INVALID',
-      `--since-checkpoint: a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+      `a checkpoint of ${old.origin} at ${old.size} cannot precede this export (${snapshot.manifest.origin} at ${size})`,
+      { details: hint({ field: 'sinceCheckpoint' }) },
     );
   }
   const oldRoot = snapshot.ledger.root(old.size);
   if (!oldRoot.equals(old.root)) {
     throw new ExportError(
       'EXPORT_CHECKPOINT_INVALID',
-      `--since-checkpoint: the signed root at ${old.size} differs from this ledger's: the log has forked; run \`custody verify --trusted-checkpoint\``,
+      `the signed root at ${old.size} differs from this ledger's: the log has forked`,
+      { details: hint({ field: 'sinceCheckpoint', remedy: ['verify-trusted-checkpoint'] }) },
     );
   }
   return {

@@ -1,5 +1,5 @@
 import type { Archive } from '../../app.js';
-import { type JsonValue, toHex } from '../../core/index.js';
+import { type JsonValue, toHex, hint } from '../../core/index.js';
 import { examinationTables } from './examination-tables.js';
 import { baggingDate } from './bagit.js';
 import {
@@ -95,7 +95,7 @@ export interface ExportResult {
  */
 export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<ExportResult> {
   if (opts.blurImages && !opts.redact)
-    throw new ExportError('EXPORT_OPTIONS_INVALID', '--blur-images goes with --redact');
+    throw new ExportError('EXPORT_OPTIONS_INVALID', 'blurred images go with a redacted export', { details: hint({ field: 'blurImages' }) });
   const terms = parseSelection(opts.selection);
   const zip = opts.out.toLowerCase().endsWith('.zip');
   await checkOutsideArchive(opts.out, deps.archiveDir);
@@ -193,7 +193,8 @@ async function chooseTreeSize(deps: ExportDeps, at: number | undefined): Promise
   const near = [below, above].filter((s) => s !== undefined).join(' and ');
   throw new ExportError(
     'EXPORT_NOT_SIGNED',
-    `--at ${at}: no signed checkpoint at that tree size; the nearest signed sizes are ${near} (\`custody checkpoint --at N\`)`,
+    `no signed checkpoint at that tree size; the nearest signed sizes are ${near}`,
+    { details: hint({ field: 'at', value: at, remedy: ['show-checkpoint'] }) },
   );
 }
 
@@ -216,7 +217,8 @@ async function buildBag(
   ) {
     throw new ExportError(
       'EXPORT_CHECKPOINT_INVALID',
-      `the signed checkpoint at ${size} does not match the ledger: run \`custody verify\``,
+      `the signed checkpoint at ${size} does not match the ledger`,
+      { details: hint({ remedy: ['verify'] }) },
     );
   }
   const consistency =

@@ -2,6 +2,7 @@ import type { Archive } from '../../app.js';
 import { ensurePreviews } from '../../analysis/image/preview-cache.adapter.js';
 import type { ItemsTable } from '../../db/index.js';
 import { ExportError } from './errors.js';
+import { hint } from '../../core/index.js';
 
 /** The small previews only: 256 px on the long edge, greyscale, Gaussian blur sigma 16. */
 const PREVIEW_SIZE = 256;
@@ -22,7 +23,8 @@ export async function blurredPreview(archive: Archive, item: ItemsTable): Promis
   if (analysis === undefined) {
     throw new ExportError(
       'EXPORT_NOT_ANALYSED',
-      `--blur-images: image ${item.id} has not been analysed yet (run \`custody analyze\`, then export again)`,
+      `image ${item.id} has not been analysed yet, and a blurred stand-in needs its preview`,
+      { details: hint({ field: 'blurImages', remedy: ['analyze'] }) },
     );
   }
   try {

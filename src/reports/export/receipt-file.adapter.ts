@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, open, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ExportError } from './errors.js';
+import { hint } from '../../core/index.js';
 
 /**
  * Refuses a receipt path that exists (file, folder or dangling link), as an existing --out is
@@ -11,7 +12,8 @@ export async function checkReceiptFree(path: string): Promise<void> {
   if ((await lstat(path).catch(() => null)) === null) return;
   throw new ExportError(
     'EXPORT_OUT_EXISTS',
-    `${path} already exists (the receipt of --out goes there): move it away or give a new --out`,
+    `${path} already exists (the receipt of the export goes there): move it away or give a new place for the export`,
+    { details: hint({ field: 'out' }) },
   );
 }
 

@@ -1,4 +1,5 @@
 import { ExportError } from './errors.js';
+import { hint } from '../../core/index.js';
 
 /**
  * The --select grammar (documented in the README and the command's usage):
@@ -79,5 +80,5 @@ function parseTerm(term: string): SelectionTerm {
 }
 
 function invalid(message: string): ExportError {
-  return new ExportError('EXPORT_SELECT_INVALID', `--select: ${message}`);
+  return new ExportError('EXPORT_SELECT_INVALID', message, { details: hint({ field: 'select' }) });
 }

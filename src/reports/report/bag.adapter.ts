@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReportError } from './errors.js';
 import type { ReportBag } from './bag.js';
+import { hint } from '../../core/index.js';
 
 export async function readReportBag(dir: string): Promise<ReportBag> {
   const isDir = await stat(dir).then(
@@ -15,7 +16,8 @@ export async function readReportBag(dir: string): Promise<ReportBag> {
   if (!isDir)
     throw new ReportError(
       'REPORT_BAG_INVALID',
-      `--bag ${dir}: not a directory (a .zip bag is unzipped first)`,
+      'not a directory (a .zip bag is unzipped first)',
+      { details: hint({ field: 'bag', value: dir }) },
     );
   const note = await text(dir, 'custody/checkpoint.txt');
   const tables = join(dir, 'data', 'tables');
@@ -43,8 +45,8 @@ async function text(dir: string, path: string): Promise<string> {
   } catch (e) {
     throw new ReportError(
       'REPORT_BAG_INVALID',
-      `--bag ${dir}: cannot read ${path}: ${(e as Error).message}`,
-      { cause: e },
+      `cannot read ${path}: ${(e as Error).message}`,
+      { cause: e, details: hint({ field: 'bag', value: dir }) },
     );
   }
 }
@@ -54,6 +56,6 @@ async function json(dir: string, path: string): Promise<unknown> {
   try {
     return JSON.parse(body) as unknown;
   } catch (e) {
-    throw new ReportError('REPORT_BAG_INVALID', `--bag ${dir}: ${path} is not JSON`, { cause: e });
+    throw new ReportError('REPORT_BAG_INVALID', `${path} is not JSON`, { cause: e, details: hint({ field: 'bag', value: dir }) });
   }
 }

@@ -7,6 +7,7 @@ import {
   parseVerifierKey,
   verifyCheckpoint,
   CustodyError,
+  hint,
 } from '../../core/index.js';
 import type { StatisticsReport } from '../../examination/statistics/index.js';
 import type { BagLocator } from './cite.js';
@@ -46,14 +47,15 @@ export function bagCheckpointSize(bag: ReportBag, archive: ArchiveCheckpoints): 
   } catch (e) {
     throw new ReportError(
       'REPORT_BAG_INVALID',
-      `--bag ${bag.dir}: custody/checkpoint.txt is not a checkpoint note`,
-      { cause: e },
+      'custody/checkpoint.txt is not a checkpoint note',
+      { cause: e, details: hint({ field: 'bag', value: bag.dir }) },
     );
   }
   const mismatch = (why: string) =>
     new ReportError(
       'REPORT_BAG_MISMATCH',
-      `--bag ${bag.dir}: its checkpoint (tree size ${body.size}) is not one of this archive's: ${why}`,
+      `its checkpoint (tree size ${body.size}) is not one of this archive's: ${why}`,
+      { details: hint({ field: 'bag', value: bag.dir }) },
     );
   if (body.origin !== archive.origin)
     throw mismatch(`origin ${body.origin}, the archive's is ${archive.origin}`);
@@ -134,11 +136,12 @@ export function checkBagCitations(footnotes: readonly Footnote[], bag: ReportBag
       inBag = undefined;
     }
     const expected = f.pointer.endsWith('/length') && Array.isArray(inBag) ? inBag.length : inBag;
+    const at = f.command[f.command.indexOf('--at') + 1] ?? '?';
     if (!sameValue(expected, f.value))
       throw new ReportError(
         'REPORT_BAG_MISMATCH',
-        `--bag ${bag.dir}: ${f.bag} holds ${JSON.stringify(expected) ?? 'nothing'}, the archive gives ${JSON.stringify(f.value)} at checkpoint ${f.command[f.command.indexOf('--at') + 1] ?? '?'} (footnote ${f.n})`,
-        { details: { bag: f.bag, footnote: f.n } },
+        `${f.bag} holds ${JSON.stringify(expected) ?? 'nothing'}, the archive gives ${JSON.stringify(f.value)} at checkpoint ${at} (footnote ${f.n})`,
+        { details: { bag: f.bag, footnote: f.n, ...hint({ field: 'bag', value: bag.dir }) } },
       );
   }
 }

@@ -12,7 +12,7 @@ import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.
 import { CatalogueLabels } from '../../catalogue/labels.service.js';
 import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../../catalogue/units/counts.service.js';
-import { parseCheckpoint, toHex } from '../../core/index.js';
+import { parseCheckpoint, toHex, hint } from '../../core/index.js';
 import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
 import { isSignedCheckpoint } from '../../ledger/index.js';
 import type { StatisticsReport } from '../../examination/statistics/index.js';
@@ -40,7 +40,8 @@ export async function signedCheckpoint(
     const signed = await archive.ledger.checkpointSizes();
     throw new ReportError(
       'REPORT_NO_CHECKPOINT',
-      `no checkpoint was signed at tree size ${size}; signed sizes: ${signed.slice(-5).join(', ') || 'none'} (\`custody checkpoint --at N\`)`,
+      `no checkpoint was signed at tree size ${size}; signed sizes: ${signed.slice(-5).join(', ') || 'none'}`,
+      { details: hint({ remedy: ['show-checkpoint'] }) },
     );
   }
   const body = note.slice(0, note.indexOf('\n\n') + 1);
@@ -169,7 +170,8 @@ async function gatherExhibits(
     if (item === undefined) {
       throw new ReportError(
         'REPORT_UNKNOWN_EXHIBIT',
-        `--exhibits: no item ${id} in this archive at tree size ${archive.treeSize}`,
+        `no item ${id} in this archive at tree size ${archive.treeSize}`,
+        { details: hint({ field: 'exhibits' }) },
       );
     }
     const thumb = thumbnail === null ? null : await thumbnail(item.sha256);

@@ -6,7 +6,7 @@
 import type { Archive } from '../../app.js';
 import { decodeForAnalysis, makePreviews } from '../../analysis/image/image-decode.adapter.js';
 import { withdrawalsNow } from '../../archive/withdrawal.service.js';
-import { sha256 as digest } from '../../core/index.js';
+import { sha256 as digest, hint } from '../../core/index.js';
 import { ReportError } from './errors.js';
 
 /** Long edge of an exhibit thumbnail, in pixels. */
@@ -26,15 +26,16 @@ export async function exhibitThumbnail(
   if (analysis === undefined) {
     throw new ReportError(
       'REPORT_UNKNOWN_EXHIBIT',
-      `--include-images: object ${sha256} is not an analysed image (run \`custody analyze\`)`,
+      `object ${sha256} is not an analysed image`,
+      { details: hint({ field: 'includeImages', remedy: ['analyze'] }) },
     );
   }
   const bytes = await archive.store.readObject(sha256);
   if (digest(bytes).toString('hex') !== sha256) {
     throw new ReportError(
       'REPORT_EXHIBIT_DAMAGED',
-      `--include-images: the stored bytes of object ${sha256} do not match its SHA-256; no thumbnail is made of them (run \`custody verify\`)`,
-      { details: { sha256 } },
+      `the stored bytes of object ${sha256} do not match its SHA-256; no thumbnail is made of them`,
+      { details: { sha256, ...hint({ field: 'includeImages', remedy: ['verify'] }) } },
     );
   }
   const decoded = await decodeForAnalysis(bytes);

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { CustodyError } from '../core/index.js';
+import { ERROR_CLASS, ERROR_CLASSES } from '../error-codes.js';
+import { HTTP_STATUS_FOR_CLASS, httpStatusFor } from './error-status.js';
+
+describe('HTTP status of an error', () => {
+  it('maps each class to its status', () => {
+    expect(HTTP_STATUS_FOR_CLASS).toEqual({
+      usage: 400,
+      not_found: 404,
+      forbidden: 403,
+      conflict: 409,
+      finding: 422,
+      unavailable: 503,
+      internal: 500,
+    });
+    expect(Object.keys(HTTP_STATUS_FOR_CLASS).sort()).toEqual([...ERROR_CLASSES].sort());
+  });
+
+  it('gives a code the status of its class', () => {
+    expect(httpStatusFor(new CustodyError('USAGE', 'x'))).toBe(400);
+    expect(httpStatusFor(new CustodyError('SUBJECT_NOT_FOUND', 'x'))).toBe(404);
+    expect(httpStatusFor(new CustodyError('EXAMINATION_SEALED', 'x'))).toBe(403);
+    expect(httpStatusFor(new CustodyError('LEDGER_LOCKED', 'x'))).toBe(409);
+    expect(httpStatusFor(new CustodyError('STORE_DIGEST_MISMATCH', 'x'))).toBe(422);
+    expect(httpStatusFor(new CustodyError('DB_UNAVAILABLE', 'x'))).toBe(503);
+  });
+
+  it('answers 500 for a crash, and a known status for every code', () => {
+    expect(httpStatusFor(new Error('boom'))).toBe(500);
+    expect(httpStatusFor(undefined)).toBe(500);
+    for (const [code, cls] of Object.entries(ERROR_CLASS)) {
+      expect(httpStatusFor(new CustodyError(code, 'x')), code).toBe(HTTP_STATUS_FOR_CLASS[cls]);
+    }
+  });
+});
