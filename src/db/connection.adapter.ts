@@ -2,15 +2,19 @@ import { existsSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import { DbError, INDEX_MISSING_MESSAGE, indexCorruptError, isDamagedIndexError } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-// int8 (bigint) columns hold sizes and sequence numbers, all below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** The PostgreSQL driver, loaded only when a PostgreSQL index is opened (SQLite archives never pay for it). */
+async function loadPg(): Promise<(typeof import('pg'))['default']> {
+  const { default: pg } = await import('pg');
+  // int8 (bigint) columns hold sizes and sequence numbers, all below 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  return pg;
+}
 
 /**
  * Opens the index database and brings its schema up to date. `create: false` refuses a SQLite
@@ -38,7 +42,7 @@ export async function openDatabase(target: DatabaseTarget, opts: { create?: bool
       ? new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
       : new Kysely<Database>({
           dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: (target as { url: string }).url, max: 4 }),
+            pool: new (await loadPg()).Pool({ connectionString: (target as { url: string }).url, max: 4 }),
           }),
         });
   try {
