@@ -27,7 +27,6 @@ import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { latestSignedCheckpoint } from './integrity/signed-checkpoint.js';
 import { JobRepository } from './jobs/job.repository.js';
-import { revealCompletedCases } from './examination/blind/reveal-catch-up.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
 
@@ -255,7 +254,8 @@ export async function openArchive(
       },
     };
     // A case whose answers are all in but never revealed (a killed run) is revealed now.
-    if (mode === 'write' && opts.skipIndexSync !== true) await revealCompletedCases(archive);
+    // Imported here: readers never reveal, and need not load the examination modules.
+    if (mode === 'write' && opts.skipIndexSync !== true) await (await import('./examination/blind/reveal-catch-up.js')).revealCompletedCases(archive);
     return archive;
   } catch (e) {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
