@@ -2,10 +2,13 @@
 // the same run. Each command is run STARTUP_RUNS times (default 21), interleaved round by round
 // with `node -e 0` so that a burst of load on a shared machine hits every side alike; the figure
 // is the difference of the medians. `--help` and `log --json` on a small archive are shown beside
-// it. STARTUP_COMPARE=<another checkout's bin/custody.js> adds its `key --public` and `log --json`
+// it. Where /usr/bin/time exists, the CPU time (user + system) of each run is reported too: on a
+// shared machine under load, wall time includes waiting for a core, CPU time much less so.
+// STARTUP_COMPARE=<another checkout's bin/custody.js> adds its `key --public` and `log --json`
 // to the same rounds (before/after a change, same run). test/e2e/startup-imports.test.ts checks,
 // without timing anything, which libraries load.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { timeCommand } from './measure.js';
 
@@ -62,21 +65,38 @@ export async function benchStartup(): Promise<string[]> {
     );
   }
   const times = cases.map(() => [] as number[]);
+  const cpu = cases.map(() => [] as number[]);
+  const timer = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+  const cpuFile = join(base, 'cpu.txt');
   // One round first, not counted: the page cache then holds node, dist/ and node_modules for all.
   for (let round = -1; round < runs; round++) {
     for (const [i, c] of cases.entries()) {
-      const r = await timeCommand('node', c.args, { env });
+      const r =
+        timer === null
+          ? await timeCommand('node', c.args, { env })
+          : await timeCommand(timer, ['-f', '%U %S', '-o', cpuFile, 'node', ...c.args], { env });
       if (r.code !== 0) throw new Error(`${c.label} exited ${String(r.code)}: ${r.stderr.slice(0, 2000)}`);
-      if (round >= 0) times[i]?.push(r.seconds);
+      if (round < 0) continue;
+      times[i]?.push(r.seconds);
+      if (timer !== null) {
+        const [user, system] = (await readFile(cpuFile, 'utf8')).trim().split(/\s+/).map(Number);
+        cpu[i]?.push((user ?? 0) + (system ?? 0));
+      }
     }
   }
-  const medians = times.map(median);
+  const out = [`${runs} runs of each, interleaved; medians, Node start-up included`];
+  out.push(...report('wall', times.map(median), cases));
+  if (timer !== null) out.push(...report('CPU (user + system)', cpu.map(median), cases));
+  return out;
+}
+
+function report(what: string, medians: number[], cases: readonly Case[]): string[] {
   const baseline = medians[0] ?? 0;
-  const out = [`${runs} runs of each, interleaved; medians of wall time, Node start-up included`];
-  for (const [i, c] of cases.entries()) out.push(`${c.label}: ${(medians[i] ?? 0).toFixed(3)} s`);
+  const out: string[] = [];
+  for (const [i, c] of cases.entries()) out.push(`${what}: ${c.label}: ${(medians[i] ?? 0).toFixed(3)} s`);
   for (const [i, c] of cases.entries()) {
     if (i === 0) continue;
-    const line = differenceLine(c.label, medians[i] ?? 0, baseline, TARGET_SECONDS);
+    const line = differenceLine(`${what}: ${c.label}`, medians[i] ?? 0, baseline, TARGET_SECONDS);
     out.push(c.target ? line : `${line.replace(/ \(target.*\)$/, '')} (for comparison)`);
   }
   return out;
