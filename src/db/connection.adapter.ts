@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import type { Kysely, MigrationProvider } from 'kysely';
 import { DbError, INDEX_MISSING_MESSAGE, indexCorruptError, isDamagedIndexError } from './errors.js';
+import { kysely } from './kysely.adapter.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -39,9 +40,9 @@ export async function openDatabase(target: DatabaseTarget, opts: { create?: bool
   }
   const db =
     sqlite !== null
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
-      : new Kysely<Database>({
-          dialect: new PostgresDialect({
+      ? new kysely.Kysely<Database>({ dialect: new kysely.SqliteDialect({ database: sqlite }) })
+      : new kysely.Kysely<Database>({
+          dialect: new kysely.PostgresDialect({
             pool: new (await loadPg()).Pool({ connectionString: (target as { url: string }).url, max: 4 }),
           }),
         });
@@ -124,7 +125,7 @@ function openSqlite(file: string, check: boolean): BetterSqlite3.Database {
 
 async function migrate(db: Kysely<Database>): Promise<void> {
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new kysely.Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new DbError(
