@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
@@ -11,10 +11,11 @@ import { benchExport } from './export.bench.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
 import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
 import { benchNearDuplicates } from './near-duplicates.bench.js';
+import { benchStartup } from './startup.bench.js';
 
 const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue').split(',').map((s) => s.trim()),
+  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue,startup').split(',').map((s) => s.trim()),
 );
 
 async function main(): Promise<void> {
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')})`,
   );
+  if (only.has('startup')) {
+    console.log('\n== start-up: a command against `node -e 0`, same machine, same run ==');
+    for (const line of await benchStartup()) console.log(line);
+  }
   if (only.has('ingest')) {
     const corpus = await ensureJpegCorpus(`jpeg-${count}`, count, [4, 12]);
     console.log('\n== archive foundation: intake and verification ==');

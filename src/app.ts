@@ -31,7 +31,6 @@ import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
-import { revealCompletedCases } from './examination/blind/index.js';
 import { hint } from './core/index.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
@@ -260,7 +259,8 @@ export async function openArchive(
       },
     };
     // A case whose answers are all in but never revealed (a killed run) is revealed now.
-    if (mode === 'write' && opts.skipIndexSync !== true) await revealCompletedCases(archive);
+    // Imported here: readers never reveal, and need not load the examination modules.
+    if (mode === 'write' && opts.skipIndexSync !== true) await (await import('./examination/blind/index.js')).revealCompletedCases(archive);
     return archive;
   } catch (e) {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);

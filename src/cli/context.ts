@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openArchive, type Archive } from '../app.js';
+import type { Archive, openArchive } from '../app.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { flag, str, UsageError, type Io, type ParsedArgs } from './command.js';
 
@@ -80,7 +80,10 @@ export async function withArchive<T>(
   fn: (archive: Archive) => Promise<T>,
   opts: Parameters<typeof openArchive>[3] = {},
 ): Promise<T> {
-  const archive = await openArchive(configFrom(args, io), mode, command, opts);
+  // Loaded here, not at the top: commands that open no archive (verify-export, interval, …) and
+  // `--help` then never load the database drivers.
+  const { openArchive: open } = await import('../app.js');
+  const archive = await open(configFrom(args, io), mode, command, opts);
   const printWarnings = (from: number): number => {
     for (const w of archive.warnings.slice(from)) io.stderr(`custody: warning: ${w}\n`);
     return archive.warnings.length;

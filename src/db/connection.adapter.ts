@@ -1,16 +1,21 @@
 import { existsSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import type { Kysely, MigrationProvider } from 'kysely';
 import { DbError, indexCorruptError, indexMissingError, isDamagedIndexError } from './errors.js';
+import { kysely } from './kysely.adapter.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-// int8 (bigint) columns hold sizes and sequence numbers, all below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** The PostgreSQL driver, loaded only when a PostgreSQL index is opened (SQLite archives never pay for it). */
+async function loadPg(): Promise<(typeof import('pg'))['default']> {
+  const { default: pg } = await import('pg');
+  // int8 (bigint) columns hold sizes and sequence numbers, all below 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  return pg;
+}
 
 /**
  * Opens the index database and brings its schema up to date. `create: false` refuses a SQLite
@@ -35,10 +40,10 @@ export async function openDatabase(target: DatabaseTarget, opts: { create?: bool
   }
   const db =
     sqlite !== null
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
-      : new Kysely<Database>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: (target as { url: string }).url, max: 4 }),
+      ? new kysely.Kysely<Database>({ dialect: new kysely.SqliteDialect({ database: sqlite }) })
+      : new kysely.Kysely<Database>({
+          dialect: new kysely.PostgresDialect({
+            pool: new (await loadPg()).Pool({ connectionString: (target as { url: string }).url, max: 4 }),
           }),
         });
   try {
@@ -120,7 +125,7 @@ function openSqlite(file: string, check: boolean): BetterSqlite3.Database {
 
 async function migrate(db: Kysely<Database>): Promise<void> {
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new kysely.Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new DbError(

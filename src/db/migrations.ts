@@ -1,4 +1,7 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { kysely } from './kysely.adapter.js';
+
+const { sql } = kysely;
 
 /**
  * Schema migrations, dialect-neutral (SQLite and PostgreSQL). Sizes are bigint: evidence files

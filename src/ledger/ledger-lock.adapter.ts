@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
-import fsx from 'fs-native-extensions';
 import { LedgerError } from './errors.js';
 
 export interface LockOptions {
@@ -17,6 +16,14 @@ export interface LockPaths {
   ledger: string;
   /** A note of who holds the lock, for the message a waiting writer prints. Informational only. */
   holder: string;
+}
+
+type NativeLocks = (typeof import('fs-native-extensions'))['default'];
+let nativeLocks: NativeLocks | null = null;
+
+/** Loaded on the first lock, so that the commands that take none (most reads) do not pay for it. */
+async function loadFsx(): Promise<NativeLocks> {
+  return (nativeLocks ??= (await import('fs-native-extensions')).default);
 }
 
 /**
@@ -37,6 +44,7 @@ export class LedgerLock {
   ) {}
 
   static async acquire(paths: LockPaths, opts: LockOptions): Promise<LedgerLock> {
+    const fsx = await loadFsx();
     const deadline = Date.now() + opts.timeoutMs;
     for (;;) {
       // An exclusive OFD lock needs a descriptor open for writing, a shared one for reading.
@@ -69,7 +77,7 @@ export class LedgerLock {
   async release(): Promise<void> {
     if (this.kind === 'exclusive') await unlink(this.paths.holder).catch(() => undefined);
     try {
-      fsx.unlock(this.handle.fd);
+      (await loadFsx()).unlock(this.handle.fd);
     } finally {
       await this.handle.close().catch(() => undefined);
     }

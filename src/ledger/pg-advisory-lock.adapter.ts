@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { LedgerError } from './errors.js';
 
 /**
@@ -11,6 +10,7 @@ export async function acquirePgAdvisoryLock(
   archiveId: string,
   timeoutMs: number,
 ): Promise<{ release(): Promise<void> }> {
+  const { default: pg } = await import('pg'); // only PostgreSQL archives load the driver
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const deadline = Date.now() + timeoutMs;

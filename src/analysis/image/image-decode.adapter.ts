@@ -1,9 +1,17 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { CustodyError } from '../../core/index.js';
 import { planShrinkOnLoad } from '../pdq/index.js';
 import type { Raster } from './raster.js';
+
+type SharpFn = (typeof import('sharp'))['default'];
+let sharpFn: SharpFn | null = null;
+
+/** sharp (libvips), loaded on first use, so that commands that decode no image do not pay for it at start-up. */
+async function loadSharp(): Promise<SharpFn> {
+  return (sharpFn ??= (await import('sharp')).default);
+}
 
 export type ImageErrorCode = 'IMAGE_PIXEL_LIMIT';
 export class ImageError extends CustodyError<ImageErrorCode> {}
@@ -43,6 +51,7 @@ export async function decodeForAnalysis(
   minShortSide?: number,
   maxPixels: number = DEFAULT_MAX_PIXELS,
 ): Promise<DecodedImage> {
+  const sharp = await loadSharp();
   const header = await readImageHeader(bytes, minShortSide);
   refuseAbove(header, maxPixels);
   const fullWidth = header.width;
@@ -71,6 +80,7 @@ export async function decodeForAnalysis(
 
 /** The image's declared format and size, from its header only (nothing is decoded). */
 export async function readImageHeader(bytes: Buffer, minShortSide?: number): Promise<ImageHeader> {
+  const sharp = await loadSharp();
   // limitInputPixels: false, since metadata() decodes nothing; the caller decides on the size.
   const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   const width = meta.width ?? 0;
@@ -95,6 +105,7 @@ function refuseAbove(header: ImageHeader, maxPixels: number): void {
 
 /** Decodes a small embedded image (the EXIF thumbnail) in full, within the same pixel limit. */
 export async function decodeSmall(bytes: Buffer, maxPixels: number = DEFAULT_MAX_PIXELS): Promise<Raster> {
+  const sharp = await loadSharp();
   refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
   const { data, info } = await sharp(bytes, { ignoreIcc: true, limitInputPixels: maxPixels })
     .removeAlpha()
@@ -139,6 +150,7 @@ export async function makePreviews(
   orientation: number | null,
   size: number,
 ): Promise<{ plain: Buffer; blurred: Buffer }> {
+  const sharp = await loadSharp();
   const plain = await orient(
     sharp(raster.data, {
       raw: { width: raster.width, height: raster.height, channels: raster.channels as 3 },

@@ -1,4 +1,4 @@
-import { ExifTool } from 'exiftool-vendored';
+import type { ExifTool } from 'exiftool-vendored';
 import { MetadataError } from './errors.js';
 
 /**
@@ -44,7 +44,7 @@ export class ExifToolAdapter {
   ): Promise<Record<string, unknown>> {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     // -G: family-0 group names; -n: raw values. No -fast: read the whole file, trailers too.
-    const task = this.#instance().readRaw(path, {
+    const task = (await this.#instance()).readRaw(path, {
       readArgs: ['-G', '-n'],
       ignoreMinorErrors: false,
     });
@@ -86,7 +86,9 @@ export class ExifToolAdapter {
     if (exiftool !== null) await exiftool.end();
   }
 
-  #instance(): ExifTool {
+  /** exiftool-vendored is loaded on first use, so that commands that read no metadata do not pay for it. */
+  async #instance(): Promise<ExifTool> {
+    const { ExifTool } = await import('exiftool-vendored');
     this.#exiftool ??= new ExifTool({
       maxProcs: this.#maxProcs,
       taskTimeoutMillis: this.#timeoutMs,

@@ -6,9 +6,16 @@
  * - EXIF orientation is NOT applied (sharp only rotates when asked; the references don't).
  * With these, sharp's pixels equal Pillow's for 8-bit JPEG/PNG, so hashes match the C++ core.
  */
-import sharp from 'sharp';
 import { PdqError } from './errors.js';
 import { pdqFromRgb, type PdqResult } from './pdq.js';
+
+type SharpFn = (typeof import('sharp'))['default'];
+let sharpFn: SharpFn | null = null;
+
+/** sharp (libvips), loaded on first use, so that commands that decode no image do not pay for it at start-up. */
+async function loadSharp(): Promise<SharpFn> {
+  return (sharpFn ??= (await import('sharp')).default);
+}
 
 export interface PdqDecodeOptions {
   /**
@@ -58,6 +65,7 @@ export function planShrinkOnLoad(width: number, height: number, minShortSide = M
 
 async function decode(input: Buffer | string, shrinkOnLoad: boolean): Promise<PdqResult> {
   // Untrusted bytes: sharp's default limits (pixel count, failOn 'warning') stay in force.
+  const sharp = await loadSharp();
   let pipeline = sharp(input, { ignoreIcc: true });
   if (shrinkOnLoad) {
     const meta = await pipeline.metadata();

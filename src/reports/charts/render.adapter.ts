@@ -7,9 +7,8 @@
 //  - Vega numbers clip paths and gradients with module-wide counters, so each render resets them
 //    and renders run one at a time;
 //  - nothing is fetched: the View's loader refuses every URL (CHART_EXTERNAL_RESOURCE).
-import * as vega from 'vega';
+import type * as vega from 'vega';
 import type { Loader, LoggerInterface } from 'vega';
-import { compile } from 'vega-lite';
 import { ChartError } from './errors.js';
 import type { VegaLiteSpec } from './specs.js';
 
@@ -33,14 +32,38 @@ function isTextMetrics(x: unknown): x is TextMetrics {
  * from the font size otherwise. Widths drive layout, so if any package ever pulled `canvas` into
  * node_modules the SVG would change. Pin the estimate once, before the first render.
  */
-function pinTextWidths(): void {
+function pinTextWidths(vega: VegaModule): void {
   const metrics: unknown = Reflect.get(vega, 'textMetrics');
   if (!isTextMetrics(metrics)) {
     throw new ChartError('CHART_RENDER_FAILED', 'vega no longer exports textMetrics');
   }
   metrics.canvas(false);
 }
-pinTextWidths();
+
+type VegaModule = typeof import('vega');
+interface VegaModules {
+  vega: VegaModule;
+  compile: (typeof import('vega-lite'))['compile'];
+}
+let vegaModules: Promise<VegaModules> | null = null;
+
+/**
+ * vega and vega-lite (some sixty packages), loaded on the first render rather than when this
+ * file is imported, so that commands that draw no chart do not pay for them at start-up.
+ */
+function loadVega(): Promise<VegaModules> {
+  vegaModules ??= Promise.all([import('vega'), import('vega-lite')]).then(
+    ([vega, { compile }]) => {
+      pinTextWidths(vega);
+      return { vega, compile };
+    },
+    (e: unknown) => {
+      vegaModules = null;
+      throw e;
+    },
+  );
+  return vegaModules;
+}
 
 function describe(args: unknown[]): string {
   return args
@@ -52,8 +75,8 @@ function describe(args: unknown[]): string {
  * Keeps warnings and errors instead of printing them; the render fails if there are any. Built
  * from closures, not a class: Vega calls these methods with the View as `this`.
  */
-function collectingLogger(problems: string[]): LoggerInterface {
-  let level = vega.Warn;
+function collectingLogger(problems: string[], warn: number): LoggerInterface {
+  let level = warn;
   const logger = {
     level(_?: number): number | LoggerInterface {
       if (_ === undefined) return level;
@@ -109,8 +132,9 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 }
 
 async function renderNow(spec: VegaLiteSpec): Promise<string> {
+  const { vega, compile } = await loadVega();
   const problems: string[] = [];
-  const logger = collectingLogger(problems);
+  const logger = collectingLogger(problems, vega.Warn);
   const requested: string[] = [];
   let view: vega.View;
   try {

@@ -2,7 +2,6 @@
 // downloaded: no browser (playwright-core ships none; Debian's chromium package is used) and no
 // page resource (every request the page makes is refused; the HTML is self-contained).
 import { accessSync, constants } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { escapeHtml } from './html.js';
 import { ReportError } from './errors.js';
 
@@ -41,6 +40,8 @@ export async function printPdf(
   const timeout = opts.timeoutMs ?? 120_000;
   let browser;
   try {
+    // Loaded here, not at the top: only a PDF needs Chromium's driver.
+    const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: opts.executablePath,
       args: CHROMIUM_ARGS,
