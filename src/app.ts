@@ -20,6 +20,7 @@ import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
 import type { EntryDraft } from './ledger/entry.js';
 import { LedgerError } from './ledger/errors.js';
+import { LeafIndex } from './ledger/leaf-index.adapter.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
@@ -145,12 +146,14 @@ export async function openArchive(
     const publicKey = privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
     const checkpoints = new CheckpointFiles(layout.checkpoints, () => crash('checkpoint-signing'));
     const ledger = await loadLedger(
-      (onLine) => LedgerFile.open(layout.ledger, mode, onLine),
+      (onLine, beforeScan) => LedgerFile.open(layout.ledger, mode, onLine, beforeScan),
       {
         checkpoints,
         origin: manifest.origin,
         clock: Date.now,
         signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
+        verifier: createEd25519Verifier(manifest.origin, publicKey),
+        leaves: LeafIndex.forLedger(layout.ledger),
       },
       privateKey === null
         ? null

@@ -1,7 +1,7 @@
 import type { Archive } from '../app.js';
 import { parseVerifierKey, verifyCheckpoint, type Checkpoint } from '../core/checkpoint.js';
 import { CustodyError } from '../core/errors.js';
-import { verifyConsistency } from '../core/merkle.js';
+import { hashLeaf, verifyConsistency } from '../core/merkle.js';
 import { toHex } from '../core/sha256.js';
 import { indexCorruptError, isDamagedIndexError } from '../db/errors.js';
 import { INDEX_TABLES, type IndexTable } from '../db/schema.js';
@@ -74,9 +74,11 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   // 2. Replay the ledger.
   const replayer = new LedgerReplayer(sizes);
   const total = archive.ledger.size;
+  const leaves = new LeafIndexCheck(await archive.ledger.storedLeaves(), total);
   let broken = false;
   for (let from = 0; from < total; from += 5000) {
-    for (const bytes of await archive.ledger.readRaw(from, Math.min(total, from + 5000))) {
+    for (const [i, bytes] of (await archive.ledger.readRaw(from, Math.min(total, from + 5000))).entries()) {
+      leaves.push(from + i, bytes);
       if (broken) replayer.pushRawOnly(bytes);
       else broken = !replayer.push(bytes);
     }
@@ -84,6 +86,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   }
   const replay = replayer.state;
   findings.push(...replay.findings);
+  findings.push(...leaves.findings());
   if (archive.ledger.tornTailBytes > 0) {
     findings.push(f('LEDGER_TORN_TAIL', `${archive.ledger.tornTailBytes} bytes after the last complete entry (an append cut short); they are not part of the ledger`, 'ledger', 'warning'));
   }
@@ -211,6 +214,37 @@ function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer 
     }
   }
   return f('TRUSTED_CHECKPOINT_CONSISTENT', `consistent with trusted checkpoint ${name} (size ${cp.size})`, name, 'info');
+}
+
+/**
+ * The leaf index (ledger/leaves.bin) is an index, not a record: every entry is re-hashed and
+ * compared with it. A leaf that differs, or leaves for entries that do not exist, fail; an index
+ * that stops short (an interrupted run, or removed) is a warning: the next writer rebuilds it.
+ */
+class LeafIndexCheck {
+  private firstMismatch: number | null = null;
+  constructor(private readonly stored: Buffer | null, private readonly total: number) {}
+
+  push(seq: number, bytes: Buffer): void {
+    const s = this.stored;
+    if (s === null || this.firstMismatch !== null || (seq + 1) * 32 > s.length) return;
+    if (!hashLeaf(bytes).equals(s.subarray(seq * 32, (seq + 1) * 32))) this.firstMismatch = seq;
+  }
+
+  findings(): Finding[] {
+    if (this.stored === null) return [];
+    const count = this.stored.length / 32;
+    if (this.firstMismatch !== null) {
+      return [f('LEDGER_LEAVES_MISMATCH', `the leaf index (ledger/leaves.bin) says leaf ${this.firstMismatch} is not the hash of ledger entry ${this.firstMismatch}: the index or the entry was edited (a writer or \`custody rebuild\` rebuilds the index from the entries; the entries are judged above)`, `entry ${this.firstMismatch}`)];
+    }
+    if (count > this.total) {
+      return [f('LEDGER_LEAVES_MISMATCH', `the leaf index (ledger/leaves.bin) holds ${count} leaves but the ledger has ${this.total} entries: entries were removed, or leaves were planted`, 'ledger/leaves.bin')];
+    }
+    if (count < this.total) {
+      return [f('LEDGER_LEAVES_MISMATCH', `the leaf index (ledger/leaves.bin) holds ${count} of ${this.total} leaves (an interrupted run, or the index was removed): the next write command or \`custody rebuild\` rebuilds it`, 'ledger/leaves.bin', 'warning')];
+    }
+    return [];
+  }
 }
 
 function f(code: Finding['code'], message: string, subject: string | null, severity: Finding['severity'] = 'error'): Finding {
