@@ -23,6 +23,7 @@ import { LedgerError } from './ledger/errors.js';
 import { LeafIndex } from './ledger/leaf-index.adapter.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
+import { COMMAND_CADENCE, LedgerWriter } from './ledger/ledger-writer.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
@@ -167,6 +168,8 @@ export async function openArchive(
           },
     );
     cleanups.push(() => ledger.close());
+    // This command's writer: the caller's lock and cleanup, signing at the end (and every 10,000 entries).
+    const writer = mode === 'write' ? new LedgerWriter({ ledger, lock: null, clock: Date.now, cadence: COMMAND_CADENCE }) : null;
     // 'signed': the latest checkpoint whose signature and root verify, never the live index.
     const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
     if (at === null) {
@@ -234,10 +237,10 @@ export async function openArchive(
         return at ?? ledger.size;
       },
       async commit(drafts) {
-        if (mode !== 'write') throw new Error('archive opened read-only');
+        if (writer === null) throw new Error('archive opened read-only');
         await store.syncDirs();
         const before = ledger.size;
-        const stored = await ledger.append(drafts);
+        const stored = await writer.commit(drafts);
         crash('ledger-appended');
         if ((await index.ledgerSize()) === before) {
           await index.applyEntries(stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), ledger.size);
@@ -250,7 +253,7 @@ export async function openArchive(
       async close() {
         try {
           // Also covers entries a killed run appended but never signed.
-          if (mode === 'write') await ledger.checkpoint();
+          await writer?.close();
         } finally {
           for (const c of cleanups.reverse()) await c().catch(() => undefined);
           await lock?.release();

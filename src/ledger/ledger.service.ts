@@ -17,9 +17,6 @@ export type LedgerCrashPoint = 'intent-written' | 'entries-appended' | 'checkpoi
 /** How many of the newest checkpoints an open tries before it stops trusting the leaf index. */
 const LEAF_INDEX_CHECKPOINT_TRIES = 4;
 
-/** Checkpoints are signed at least this often during long runs (and at the end of each command). */
-export const CHECKPOINT_INTERVAL = 10_000;
-
 export interface LedgerDeps {
   file: LedgerFile;
   tree: MerkleTree;
@@ -133,7 +130,7 @@ export class Ledger {
    * Assigns seq and time, writes and fsyncs the entries. Returns them as written.
    * Order: the batch intent is made durable first, then the entries (O_APPEND, after checking
    * that the file is as this writer left it), so a crash at any point leaves either no new
-   * entries or entries an intent authenticates.
+   * entries or entries an intent authenticates. When to sign is LedgerWriter's cadence.
    */
   async append(drafts: readonly EntryDraft[]): Promise<StoredEntry[]> {
     const writer = this.requireWriter('append to the ledger');
@@ -175,7 +172,6 @@ export class Ledger {
         this.leavesStale = true;
       });
     }
-    if (this.size - this.lastCheckpointSize >= CHECKPOINT_INTERVAL) await this.checkpoint();
     return stored;
   }
 
