@@ -72,8 +72,9 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   const sizes = new Set<number>([...stored.map((s) => s.size), ...trustedParsed.flatMap((t) => (t.cp === null ? [] : [t.cp.size]))]);
 
   // 2. Replay the ledger.
-  const replayer = new LedgerReplayer(sizes);
   const total = archive.ledger.size;
+  // The root reported is the one the entries give, never one taken from the leaf index.
+  const replayer = new LedgerReplayer(new Set([...sizes, total]));
   const leaves = new LeafIndexCheck(await archive.ledger.storedLeaves(), total);
   let broken = false;
   for (let from = 0; from < total; from += 5000) {
@@ -147,7 +148,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   return {
     ok: !findings.some(isFailure),
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
-    ledger: { size: total, root: toHex(archive.ledger.root()), torn_tail_bytes: archive.ledger.tornTailBytes },
+    ledger: { size: total, root: toHex(replay.roots.get(total) ?? archive.ledger.root()), torn_tail_bytes: archive.ledger.tornTailBytes },
     checkpoints: { stored: stored.length, verified, latest_size: latest },
     objects: objects.stats,
     trusted: trustedOut,
