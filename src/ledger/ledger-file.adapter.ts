@@ -26,7 +26,8 @@ export class LedgerFile {
   ) {}
 
   /**
-   * Opens the file and scans it once, calling `onLine` for every complete line in order.
+   * Opens the file and scans it once, calling `onLine` for every complete line in order. The
+   * line is a view into the scan's buffer, valid only during the call: copy what you keep.
    * A final line without its newline (a write cut by power loss) is not an entry: it is
    * reported as `tornTail` bytes and, when opened for writing, moved aside to a side file.
    */
@@ -46,12 +47,18 @@ export class LedgerFile {
       let known = await identityOf(handle);
       if (beforeScan !== undefined) await beforeScan(known);
       const offsets: number[] = [];
-      let lastLine = lineDigest(Buffer.alloc(0));
       const end = await scanLines(handle, (line, offset) => {
         offsets.push(offset);
-        lastLine = lineDigest(line);
         onLine(line, offsets.length - 1);
       });
+      // Only the last line's digest is kept (assertUnchanged): read it once, not every line.
+      let lastLine = lineDigest(Buffer.alloc(0));
+      const lastStart = offsets.at(-1);
+      if (lastStart !== undefined) {
+        const buf = Buffer.alloc(end - lastStart - 1);
+        await handle.read(buf, 0, buf.length, lastStart);
+        lastLine = lineDigest(buf);
+      }
       const size = (await handle.stat()).size;
       const torn = size - end;
       if (torn > 0 && mode === 'write') {
@@ -256,7 +263,7 @@ async function scanLines(
     for (;;) {
       const nl = data.indexOf(10, start);
       if (nl < 0) break;
-      onLine(Buffer.from(data.subarray(start, nl)), dataOffset + start);
+      onLine(data.subarray(start, nl), dataOffset + start); // a view: see LedgerFile.open
       start = nl + 1;
     }
     carry = Buffer.from(data.subarray(start));

@@ -393,11 +393,9 @@ export async function loadLedger(
   let stored: Buffer = Buffer.alloc(0);
   /** Leaves [0, fromIndex) came from the leaf index; later ones are hashed from the entries. */
   let fromIndex = 0;
-  let last: Buffer | null = null;
   const file = await open(
     (line, index) => {
       if (index >= fromIndex) tree.append(hash(line));
-      last = line;
     },
     async (identity) => {
       if (deps.leaves === null) return;
@@ -417,7 +415,8 @@ export async function loadLedger(
   }
   let lastTime = 0;
   // Only a writer needs the last entry's time; a reader (verify) must not fail on a bad line.
-  if (last !== null && deps.signer !== null) {
+  const [last] = file.length > 0 && deps.signer !== null ? await file.readRange(file.length - 1, file.length) : [];
+  if (last !== undefined) {
     const entry = parseEntry(parseCanonical(last), tree.size - 1);
     lastTime = Date.parse(entry.time);
   }
