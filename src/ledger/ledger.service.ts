@@ -247,8 +247,13 @@ export class Ledger {
       const to = Math.min(this.size, from + 5000);
       this.checkLeaves(from, await this.deps.file.readRange(from, to));
     }
-    await leaves.writeFrom(0, this.allLeaves(0));
-    this.leavesStale = false;
+    try {
+      await leaves.writeFrom(0, this.allLeaves(0));
+      this.leavesStale = false;
+    } catch (e) {
+      this.warnings.push(`could not write the leaf index ${leaves.path} (${(e as Error).message}): opens re-hash the ledger until it is written`);
+      return 0;
+    }
     await this.stampLeaves(writer);
     return this.size;
   }
@@ -442,9 +447,15 @@ export async function loadLedger(
     }
     if (auth.restore !== null) await deps.checkpoints.write(auth.restore.size, auth.restore.note);
     if (auth.slotInForce !== null) writer.intents.inForce(auth.slotInForce);
-    if (auth.unauthenticated === null && deps.leaves !== null) await repairLeafIndex(deps.leaves, stored, tree, fromIndex);
+    const warnings = [...auth.warnings];
+    if (auth.unauthenticated === null && deps.leaves !== null) {
+      // The index is never what stops a writer: a link or a FIFO in its place, a full disk.
+      await repairLeafIndex(deps.leaves, stored, tree, fromIndex).catch((e: unknown) => {
+        warnings.push(`could not rebuild the leaf index (${(e as Error).message}): opens re-hash the ledger until it is; \`custody rebuild\` makes it again`);
+      });
+    }
     const ledger = new Ledger({ ...deps, file, tree }, lastTime, Math.max(sizes.at(-1) ?? 0, auth.checkpointSize), writer, auth.unauthenticated?.from ?? tree.size);
-    ledger.warnings.push(...auth.warnings);
+    ledger.warnings.push(...warnings);
     return ledger;
   } catch (e) {
     await file.close();

@@ -2,7 +2,7 @@
 // re-hashing a large ledger, yet is never trusted: only the leaves a signed checkpoint's root
 // vouches for are used, the rest is hashed from the entries, every read is checked against its
 // leaf, and a writer uses the index only while the ledger file is as the last writer left it.
-import { open, readFile, truncate, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashLeaf, MerkleTree } from '../../src/core/merkle.js';
@@ -153,6 +153,28 @@ describe('the leaf index is an index, never a record', () => {
     const h = countingHash();
     expect(await codeOf(openTestLedger(d, 'write', { hashLeaf: h.hashLeaf }))).toBe('LEDGER_CHECKPOINT_MISMATCH');
     expect(h.count()).toBe(3000);
+  });
+});
+
+describe('the leaf index in hostile hands', () => {
+  it('a link planted in its place is never followed: the writer hashes, appends and signs, and the link target is untouched', async () => {
+    const d = await signedLedger('leaf-link', 500);
+    const outside = join(d.dir, 'outside.bin');
+    await writeFile(outside, 'not yours');
+    await unlink(d.leavesPath);
+    await symlink(outside, d.leavesPath);
+    const h = countingHash();
+    const w = await openTestLedger(d, 'write', { hashLeaf: h.hashLeaf });
+    expect(h.count()).toBe(500);
+    expect(w.warnings.join('\n')).toContain('leaf index');
+    await w.append(drafts(500, 3));
+    await w.checkpoint();
+    await w.close();
+    expect(await readFile(outside, 'utf8')).toBe('not yours');
+    const r = await openTestLedger(d, 'read');
+    expect(r.size).toBe(503);
+    expect(r.root().equals(new MerkleTree(await entryLeaves(d)).root())).toBe(true);
+    await r.close();
   });
 });
 
