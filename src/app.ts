@@ -23,7 +23,7 @@ import { LedgerError } from './ledger/errors.js';
 import { LeafIndex } from './ledger/leaf-index.adapter.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
-import { COMMAND_CADENCE, LedgerWriter } from './ledger/ledger-writer.js';
+import { COMMAND_CADENCE, LedgerWriter, type CheckpointCadence } from './ledger/ledger-writer.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { projectEntry } from './ledger/projection.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
@@ -120,7 +120,15 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number | 'signed'; index?: IndexPolicy; allowUnauthenticatedTail?: boolean } = {},
+  opts: {
+    lock?: boolean;
+    skipIndexSync?: boolean;
+    at?: number | 'signed';
+    index?: IndexPolicy;
+    allowUnauthenticatedTail?: boolean;
+    /** When a write-mode archive signs while open (default: a command's; the server passes SERVICE_CADENCE). */
+    writerCadence?: CheckpointCadence;
+  } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed --at a tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
@@ -168,8 +176,8 @@ export async function openArchive(
           },
     );
     cleanups.push(() => ledger.close());
-    // This command's writer: the caller's lock and cleanup, signing at the end (and every 10,000 entries).
-    const writer = mode === 'write' ? new LedgerWriter({ ledger, lock: null, clock: Date.now, cadence: COMMAND_CADENCE }) : null;
+    // The archive's writer, for as long as it is open: the lock and the ledger stay with the archive's cleanup.
+    const writer = mode === 'write' ? new LedgerWriter({ ledger, lock: null, clock: Date.now, cadence: opts.writerCadence ?? COMMAND_CADENCE }) : null;
     // 'signed': the latest checkpoint whose signature and root verify, never the live index.
     const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
     if (at === null) {
