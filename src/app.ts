@@ -11,6 +11,7 @@ import {
   formatVerifierKey,
   createUlidFactory,
   toHex,
+  hint,
 } from './core/index.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
@@ -23,15 +24,18 @@ import {
   LedgerError,
   projectEntry,
   latestSignedCheckpoint,
+  COMMAND_CADENCE,
+  LedgerWriter,
+  type CheckpointCadence,
 } from './ledger/index.js';
 import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
+import { LeafIndex } from './ledger/leaf-index.adapter.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
 import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
-import { hint } from './core/index.js';
 
 export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
 
@@ -122,7 +126,15 @@ export async function openArchive(
   config: Config,
   mode: 'read' | 'write',
   command: string,
-  opts: { lock?: boolean; skipIndexSync?: boolean; at?: number | 'signed'; index?: IndexPolicy; allowUnauthenticatedTail?: boolean } = {},
+  opts: {
+    lock?: boolean;
+    skipIndexSync?: boolean;
+    at?: number | 'signed';
+    index?: IndexPolicy;
+    allowUnauthenticatedTail?: boolean;
+    /** When a write-mode archive signs while open (default: a command's; the server passes SERVICE_CADENCE). */
+    writerCadence?: CheckpointCadence;
+  } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed at a past tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
@@ -149,12 +161,14 @@ export async function openArchive(
     const publicKey = privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
     const checkpoints = new CheckpointFiles(layout.checkpoints, () => crash('checkpoint-signing'));
     const ledger = await loadLedger(
-      (onLine) => LedgerFile.open(layout.ledger, mode, onLine),
+      (onLine, beforeScan) => LedgerFile.open(layout.ledger, mode, onLine, beforeScan),
       {
         checkpoints,
         origin: manifest.origin,
         clock: Date.now,
         signer: privateKey === null ? null : createEd25519Signer(manifest.origin, privateKey),
+        verifier: createEd25519Verifier(manifest.origin, publicKey),
+        leaves: LeafIndex.forLedger(layout.ledger),
       },
       privateKey === null
         ? null
@@ -168,6 +182,8 @@ export async function openArchive(
           },
     );
     cleanups.push(() => ledger.close());
+    // The archive's writer, for as long as it is open: the lock and the ledger stay with the archive's cleanup.
+    const writer = mode === 'write' ? new LedgerWriter({ ledger, lock: null, clock: Date.now, cadence: opts.writerCadence ?? COMMAND_CADENCE }) : null;
     // 'signed': the latest checkpoint whose signature and root verify, never the live index.
     const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
     if (at === null) {
@@ -235,10 +251,10 @@ export async function openArchive(
         return at ?? ledger.size;
       },
       async commit(drafts) {
-        if (mode !== 'write') throw new Error('archive opened read-only');
+        if (writer === null) throw new Error('archive opened read-only');
         await store.syncDirs();
         const before = ledger.size;
-        const stored = await ledger.append(drafts);
+        const stored = await writer.commit(drafts);
         crash('ledger-appended');
         if ((await index.ledgerSize()) === before) {
           await index.applyEntries(stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), ledger.size);
@@ -251,7 +267,7 @@ export async function openArchive(
       async close() {
         try {
           // Also covers entries a killed run appended but never signed.
-          if (mode === 'write') await ledger.checkpoint();
+          await writer?.close();
         } finally {
           for (const c of cleanups.reverse()) await c().catch(() => undefined);
           await lock?.release();

@@ -166,6 +166,8 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   LEDGER_BAD_RANGE: 'not_found',
   LEDGER_DB_AHEAD: 'finding',
   LEDGER_CHANGED_UNDER_WRITER: 'conflict',
+  LEDGER_CHANGED_UNDER_READER: 'conflict',
+  LEDGER_LEAVES_MISMATCH: 'finding',
   LEDGER_TAIL_UNAUTHENTICATED: 'finding',
   LEDGER_CHECKPOINT_INVALID: 'finding',
   LEDGER_CHECKPOINT_MISMATCH: 'finding',

@@ -5,6 +5,7 @@ import {
   type Checkpoint,
   CustodyError,
   verifyConsistency,
+  hashLeaf,
   toHex,
 } from '../core/index.js';
 import {
@@ -80,11 +81,14 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   const sizes = new Set<number>([...stored.map((s) => s.size), ...trustedParsed.flatMap((t) => (t.cp === null ? [] : [t.cp.size]))]);
 
   // 2. Replay the ledger.
-  const replayer = new LedgerReplayer(sizes);
   const total = archive.ledger.size;
+  // The root reported is the one the entries give, never one taken from the leaf index.
+  const replayer = new LedgerReplayer(new Set([...sizes, total]));
+  const leaves = new LeafIndexCheck(await archive.ledger.storedLeaves(), total);
   let broken = false;
   for (let from = 0; from < total; from += 5000) {
-    for (const bytes of await archive.ledger.readRaw(from, Math.min(total, from + 5000))) {
+    for (const [i, bytes] of (await archive.ledger.readRaw(from, Math.min(total, from + 5000))).entries()) {
+      leaves.push(from + i, bytes);
       if (broken) replayer.pushRawOnly(bytes);
       else broken = !replayer.push(bytes);
     }
@@ -92,6 +96,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   }
   const replay = replayer.state;
   findings.push(...replay.findings);
+  findings.push(...leaves.findings());
   if (archive.ledger.tornTailBytes > 0) {
     findings.push(f('LEDGER_TORN_TAIL', `${archive.ledger.tornTailBytes} bytes after the last complete entry (an append cut short); they are not part of the ledger`, 'ledger', 'warning'));
   }
@@ -152,7 +157,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   return {
     ok: !findings.some(isFailure),
     archive: { id: archive.manifest.id, origin: archive.manifest.origin },
-    ledger: { size: total, root: toHex(archive.ledger.root()), torn_tail_bytes: archive.ledger.tornTailBytes },
+    ledger: { size: total, root: toHex(replay.roots.get(total) ?? archive.ledger.root()), torn_tail_bytes: archive.ledger.tornTailBytes },
     checkpoints: { stored: stored.length, verified, latest_size: latest },
     objects: objects.stats,
     trusted: trustedOut,
@@ -219,6 +224,37 @@ function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer 
     }
   }
   return f('TRUSTED_CHECKPOINT_CONSISTENT', `consistent with trusted checkpoint ${name} (size ${cp.size})`, name, 'info');
+}
+
+/**
+ * The leaf index (ledger/leaves.bin) is an index, not a record: every entry is re-hashed and
+ * compared with it. A leaf that differs, or leaves for entries that do not exist, fail; an index
+ * that stops short (an interrupted run, or removed) is a warning: the next writer rebuilds it.
+ */
+class LeafIndexCheck {
+  private firstMismatch: number | null = null;
+  constructor(private readonly stored: Buffer | null, private readonly total: number) {}
+
+  push(seq: number, bytes: Buffer): void {
+    const s = this.stored;
+    if (s === null || this.firstMismatch !== null || (seq + 1) * 32 > s.length) return;
+    if (!hashLeaf(bytes).equals(s.subarray(seq * 32, (seq + 1) * 32))) this.firstMismatch = seq;
+  }
+
+  findings(): Finding[] {
+    if (this.stored === null) return [];
+    const count = this.stored.length / 32;
+    if (this.firstMismatch !== null) {
+      return [f('LEDGER_LEAVES_MISMATCH', `the leaf index (ledger/leaves.bin) says leaf ${this.firstMismatch} is not the hash of ledger entry ${this.firstMismatch}: the index or the entry was edited (a writer or \`custody rebuild\` rebuilds the index from the entries; the entries are judged above)`, `entry ${this.firstMismatch}`)];
+    }
+    if (count > this.total) {
+      return [f('LEDGER_LEAVES_MISMATCH', `the leaf index (ledger/leaves.bin) holds ${count} leaves but the ledger has ${this.total} entries: entries were removed, or leaves were planted`, 'ledger/leaves.bin')];
+    }
+    if (count < this.total) {
+      return [f('LEDGER_LEAVES_MISMATCH', `the leaf index (ledger/leaves.bin) holds ${count} of ${this.total} leaves (an interrupted run, or the index was removed): the next write command or \`custody rebuild\` rebuilds it`, 'ledger/leaves.bin', 'warning')];
+    }
+    return [];
+  }
 }
 
 function f(code: Finding['code'], message: string, subject: string | null, severity: Finding['severity'] = 'error'): Finding {

@@ -13,6 +13,8 @@ export type FindingCode =
   | 'LEDGER_TORN_TAIL'
   | 'LEDGER_TAIL_UNAUTHENTICATED'
   | 'LEDGER_NO_CREATION_ENTRY'
+  /** The leaf index (ledger/leaves.bin) disagrees with the entries it indexes. */
+  | 'LEDGER_LEAVES_MISMATCH'
   | 'CHECKPOINT_ROOT_MISMATCH'
   | 'CHECKPOINT_SIGNATURE_INVALID'
   | 'CHECKPOINT_MALFORMED'

@@ -49,6 +49,8 @@ export async function rebuildIndex(archive: Archive, onProgress?: (stage: string
   }
   onProgress?.('writing the index', 0);
   await archive.index.replaceAll(index.tables, total);
+  // The leaf index too is made again from the entries (each re-hashed and checked).
+  await archive.ledger.rewriteLeafIndex();
   const rows: Record<string, number> = {};
   for (const [t, m] of index.tables) rows[t] = m.size;
   return { entries: total, rows, previous: { ledger_size: previousSize, problem: archive.indexProblem }, findings };

@@ -17,6 +17,10 @@ export type LedgerErrorCode =
   | 'LEDGER_TRUNCATED'
   | 'LEDGER_ROLLED_BACK'
   | 'LEDGER_NO_UNAUTHENTICATED_TAIL'
-  | 'LEDGER_NOT_REGULAR';
+  | 'LEDGER_NOT_REGULAR'
+  /** An entry's bytes do not hash to its leaf in the authenticated tree, or the leaf index disagrees with the entries. */
+  | 'LEDGER_LEAVES_MISMATCH'
+  /** A read handle's refresh found the ledger it had read replaced, cut or edited. */
+  | 'LEDGER_CHANGED_UNDER_READER';
 
 export class LedgerError extends CustodyError<LedgerErrorCode> {}

@@ -7,3 +7,4 @@ export * from './entry.js';
 export * from './errors.js';
 export * from './projection.js';
 export * from './signed-checkpoint.js';
+export * from './ledger-writer.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { LedgerError } from './errors.js';
+import type { FileIdentity } from './leaf-index.adapter.js';
 import { sameFile } from './ledger-lock.adapter.js';
 import { hint } from '../core/index.js';
 
@@ -21,10 +22,13 @@ export class LedgerFile {
     readonly tornTail: number,
     /** SHA-256 of the last complete line as this process last read or wrote it. */
     private lastLine: Buffer,
+    /** The file's identity when this process opened it or last wrote it (see unchangedSinceKnown). */
+    private known: FileIdentity,
   ) {}
 
   /**
-   * Opens the file and scans it once, calling `onLine` for every complete line in order.
+   * Opens the file and scans it once, calling `onLine` for every complete line in order. The
+   * line is a view into the scan's buffer, valid only during the call: copy what you keep.
    * A final line without its newline (a write cut by power loss) is not an entry: it is
    * reported as `tornTail` bytes and, when opened for writing, moved aside to a side file.
    */
@@ -32,6 +36,8 @@ export class LedgerFile {
     path: string,
     mode: 'read' | 'write',
     onLine: (line: Buffer, index: number) => void,
+    /** Called once the file is open, before the scan: what the kernel says about it. */
+    beforeScan?: (identity: FileIdentity) => Promise<void>,
   ): Promise<LedgerFile> {
     // A writer opens with O_APPEND, so no write of ours can land anywhere but the end, and
     // never follows a link in place of the ledger.
@@ -39,19 +45,28 @@ export class LedgerFile {
     const handle = await open(path, flags);
     try {
       if (!(await handle.stat()).isFile()) throw new LedgerError('LEDGER_NOT_REGULAR', `${path} is not a regular file (a FIFO, a device or a folder in the ledger's place)`);
+      let known = await identityOf(handle);
+      if (beforeScan !== undefined) await beforeScan(known);
       const offsets: number[] = [];
-      let lastLine = lineDigest(Buffer.alloc(0));
       const end = await scanLines(handle, (line, offset) => {
         offsets.push(offset);
-        lastLine = lineDigest(line);
         onLine(line, offsets.length - 1);
       });
+      // Only the last line's digest is kept (assertUnchanged): read it once, not every line.
+      let lastLine = lineDigest(Buffer.alloc(0));
+      const lastStart = offsets.at(-1);
+      if (lastStart !== undefined) {
+        const buf = Buffer.alloc(end - lastStart - 1);
+        await handle.read(buf, 0, buf.length, lastStart);
+        lastLine = lineDigest(buf);
+      }
       const size = (await handle.stat()).size;
       const torn = size - end;
       if (torn > 0 && mode === 'write') {
         await preserveTornTail(handle, path, end, torn);
+        known = await identityOf(handle);
       }
-      return new LedgerFile(path, handle, offsets, end, torn, lastLine);
+      return new LedgerFile(path, handle, offsets, end, torn, lastLine, known);
     } catch (e) {
       await handle.close();
       throw e;
@@ -64,6 +79,53 @@ export class LedgerFile {
 
   get length(): number {
     return this.offsets.length;
+  }
+
+  /**
+   * The file's identity, when nobody but this process has written to it since it opened it or
+   * last wrote it (the kernel's ctime would have moved); null otherwise. See LeafIndex's stamp.
+   */
+  async unchangedSinceKnown(): Promise<FileIdentity | null> {
+    const now = await identityOf(this.handle);
+    const k = this.known;
+    return now.dev === k.dev && now.ino === k.ino && now.size === k.size && now.ctimeNs === k.ctimeNs && (await sameFile(this.handle, this.path)) ? now : null;
+  }
+
+  /**
+   * For a reader: takes in the entries appended since it opened or last refreshed, reading only
+   * the new bytes. A final line without its newline is an append in progress: left for the next
+   * refresh. Refuses (LEDGER_CHANGED_UNDER_READER) when what it had read was replaced, cut or edited.
+   */
+  async refresh(onLine: (line: Buffer, index: number) => void): Promise<number> {
+    const st = await this.handle.stat();
+    let why: string | null = null;
+    if (!(await sameFile(this.handle, this.path))) why = 'the ledger file was replaced or removed';
+    else if (st.size < this.end) why = `the ledger is ${st.size} bytes long, this reader had read ${this.end}`;
+    else if (this.offsets.length > 0) {
+      const start = this.offsets[this.offsets.length - 1] ?? 0;
+      const buf = Buffer.alloc(this.end - start);
+      await this.handle.read(buf, 0, buf.length, start);
+      if (!lineDigest(buf.subarray(0, buf.length - 1)).equals(this.lastLine)) why = `the last entry this reader had read (${this.offsets.length - 1}) was edited`;
+    }
+    if (why !== null) throw new LedgerError('LEDGER_CHANGED_UNDER_READER', `${why}; open the archive again and run \`custody verify\``);
+    if (st.size === this.end) return 0;
+    const buf = Buffer.alloc(st.size - this.end);
+    const { bytesRead } = await this.handle.read(buf, 0, buf.length, this.end);
+    const data = buf.subarray(0, bytesRead);
+    let start = 0;
+    let added = 0;
+    for (;;) {
+      const nl = data.indexOf(10, start);
+      if (nl < 0) break;
+      const line = Buffer.from(data.subarray(start, nl));
+      this.offsets.push(this.end + start);
+      this.lastLine = lineDigest(line);
+      onLine(line, this.offsets.length - 1);
+      added++;
+      start = nl + 1;
+    }
+    this.end += start;
+    return added;
   }
 
   /**
@@ -107,6 +169,7 @@ export class LedgerFile {
         written += r.bytesWritten;
       }
       await this.handle.datasync();
+      this.known = await identityOf(this.handle);
     } catch (cause) {
       // Leave no partial entry behind: the ledger is exactly what it was before this call.
       await this.handle.truncate(this.end).catch(() => undefined);
@@ -133,6 +196,7 @@ export class LedgerFile {
     await this.handle.read(removed, 0, removed.length, cut);
     await this.handle.truncate(cut);
     await this.handle.datasync();
+    this.known = await identityOf(this.handle);
     this.offsets.length = size;
     this.end = cut;
     if (size > 0) {
@@ -170,6 +234,11 @@ export class LedgerFile {
 
 const NEWLINE = Buffer.from('\n');
 
+async function identityOf(handle: FileHandle): Promise<FileIdentity> {
+  const st = await handle.stat({ bigint: true });
+  return { dev: st.dev, ino: st.ino, size: st.size, ctimeNs: st.ctimeNs };
+}
+
 function lineDigest(line: Buffer): Buffer {
   return createHash('sha256').update(line).digest();
 }
@@ -195,7 +264,7 @@ async function scanLines(
     for (;;) {
       const nl = data.indexOf(10, start);
       if (nl < 0) break;
-      onLine(Buffer.from(data.subarray(start, nl)), dataOffset + start);
+      onLine(data.subarray(start, nl), dataOffset + start); // a view: see LedgerFile.open
       start = nl + 1;
     }
     carry = Buffer.from(data.subarray(start));

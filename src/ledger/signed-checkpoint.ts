@@ -1,7 +1,10 @@
 // Which tree sizes may be called "signed": a checkpoint file under that size's name is not enough
 // (anyone with file access can make one). Its signature must verify with the archive's key, and
 // its root must be the ledger's root at that size, as `custody verify` checks for every one.
-import { parseVerifierKey, verifyCheckpoint, CustodyError } from '../core/index.js';
+// This is the ledger's one index-integrity rule (ledger/signed-root.ts), the same that decides
+// whether the leaf index may be used on open; the entries replayed at that size are each checked
+// against their leaf as they are read (Ledger.read), so the figure is never one of edited bytes.
+import { parseVerifierKey, CustodyError } from '../core/index.js';
 import type { Ledger } from './ledger.service.js';
 
 export interface SignedCheckpointContext {
@@ -14,10 +17,7 @@ export interface SignedCheckpointContext {
 export async function isSignedCheckpoint(ctx: SignedCheckpointContext, size: number): Promise<boolean> {
   if (!Number.isSafeInteger(size) || size < 1 || size > ctx.ledger.size) return false;
   try {
-    const note = await ctx.ledger.checkpointAt(size);
-    if (note === null) return false;
-    const cp = verifyCheckpoint(note, parseVerifierKey(ctx.verifierKey));
-    return cp.size === size && cp.origin === ctx.origin && cp.root.equals(ctx.ledger.root(size));
+    return ctx.ledger.matchesSignedRoot(size, await ctx.ledger.checkpointAt(size), parseVerifierKey(ctx.verifierKey), ctx.origin);
   } catch (e) {
     if (e instanceof CustodyError) return false; // a bad signature, a FIFO in its place: not signed
     throw e;

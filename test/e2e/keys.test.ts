@@ -248,8 +248,8 @@ describe('7b: a write with a signing key that is not the archive key', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('[KEY_MISMATCH]');
     expect(await ledgerState(a.dir)).toEqual(before);
-    // The lock note is gone (lock released); the batch-intent slots stay, empty.
-    expect((await readdir(join(a.dir, 'ledger'))).sort()).toEqual(['batch-intent.a', 'batch-intent.b', 'checkpoints', 'entries.jsonl']);
+    // The lock note is gone (lock released); the batch-intent slots stay, empty, and the leaf index with its stamp.
+    expect((await readdir(join(a.dir, 'ledger'))).sort()).toEqual(['batch-intent.a', 'batch-intent.b', 'checkpoints', 'entries.jsonl', 'leaves.bin', 'leaves.stamp']);
   });
 
   it('the key and the verifier copy both swapped -> still KEY_MISMATCH: the record is the creation entry', async () => {
