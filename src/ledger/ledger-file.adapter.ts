@@ -107,7 +107,7 @@ export class LedgerFile {
       await this.handle.read(buf, 0, buf.length, start);
       if (!lineDigest(buf.subarray(0, buf.length - 1)).equals(this.lastLine)) why = `the last entry this reader had read (${this.offsets.length - 1}) was edited`;
     }
-    if (why !== null) throw new LedgerError('LEDGER_CHANGED_UNDER_READER', `${why}; open the archive again and run \`custody verify\``);
+    if (why !== null) throw new LedgerError('LEDGER_CHANGED_UNDER_READER', `${why}; open the archive again`, { details: hint({ remedy: ['verify'] }) });
     if (st.size === this.end) return 0;
     const buf = Buffer.alloc(st.size - this.end);
     const { bytesRead } = await this.handle.read(buf, 0, buf.length, this.end);

@@ -284,8 +284,8 @@ export class Ledger {
       if (!this.hash(bytes).equals(this.deps.tree.leafHash(from + i))) {
         throw new LedgerError(
           'LEDGER_LEAVES_MISMATCH',
-          `ledger entry ${from + i} does not hash to its leaf in the signed tree: the entry (or the leaf index) was edited after it was written; nothing is read from it. Run \`custody verify\``,
-          { details: { seq: from + i } },
+          `ledger entry ${from + i} does not hash to its leaf in the signed tree: the entry (or the leaf index) was edited after it was written; nothing is read from it`,
+          { details: { seq: from + i, ...hint({ remedy: ['verify'] }) } },
         );
       }
     }
