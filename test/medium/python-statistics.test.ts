@@ -1,5 +1,5 @@
-// The statistics a bag carries, computed twice: here with Custody's TypeScript (src/stats/ and the
-// conventions of src/examination/statistics/), and by the bag's own standard-library Python
+// The statistics a bag carries, computed twice: here with Custody's TypeScript (statisticsReport,
+// the pure core that `custody stats` and verify-export run), and by the bag's own standard-library Python
 // (src/verify/reference/custody_verify/stats.py, an independent implementation written from the
 // published definitions). Many seeded synthetic samples (simple random, systematic, stratified by
 // unit and by month, strata with 0/1/2 assessed, uniform strata, cannot-assess answers, two and
@@ -14,20 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { codebookDigest, DEFAULT_CODEBOOK, defineCodebook, type Codebook } from '../../src/examination/codebook/index.js';
 import type { SamplesTable } from '../../src/db/schema.js';
-import { breakdown, counts } from '../../src/examination/statistics/counts.js';
-import type { FindingStatistics, Interval95 } from '../../src/examination/statistics/types.js';
-import {
-  agreementReport,
-  clopperPearsonInterval,
-  hypergeometricInterval,
-  seededPrng,
-  StatsError,
-  stratifiedProportion,
-  wilsonInterval,
-  type AgreementReport,
-  type Prng,
-  type RatingMatrix,
-} from '../../src/stats/index.js';
+import { statisticsReport, type StatisticsReport } from '../../src/examination/statistics/index.js';
+import { seededPrng, type Prng } from '../../src/stats/index.js';
 import { isCi } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -81,18 +69,12 @@ interface Input {
 type Subjects = Map<string, { unit_id: string | null; date_of_death: string | null; date_of_photography: string | null }>;
 
 // ---------------------------------------------------------------------------------------------
-// Expected. Custody's pure statistics core (H2's statisticsReport in
-// src/examination/statistics/report.ts) when this checkout has it; otherwise the same assembly
-// from the src/stats functions, as statistics.service.ts does it (tsStatistics below).
+// Expected: Custody's pure statistics core (statisticsReport, src/examination/statistics/
+// report.ts), the one `custody stats`, the export and verify-export run.
 
-const CORE_MODULE = '../../src/examination/statistics/report.js';
-const core = (await import(/* @vite-ignore */ CORE_MODULE).catch(() => null)) as {
-  statisticsReport: (input: unknown) => Record<string, unknown>;
-} | null;
-
-function expectedStatistics(input: Input): ReturnType<typeof tsStatistics> {
+function expectedStatistics(input: Input): Pick<StatisticsReport, 'cases' | 'demographics' | 'findings' | 'age_band_agreement'> {
   const subjects = SUBJECTS.get(input);
-  if (core === null || subjects === undefined) return tsStatistics(input);
+  if (subjects === undefined) throw new Error('synthesize() records the subjects of every input');
   const { sample, cases } = input;
   const table: SamplesTable = {
     id: sample.id,
@@ -126,7 +108,8 @@ function expectedStatistics(input: Input): ReturnType<typeof tsStatistics> {
     adjudicated: false,
     status: c.status,
   }));
-  const full = core.statisticsReport({
+  // The synthetic answers are the codebook's strings (the Sex and AgeBand unions, as plain strings here).
+  const full = statisticsReport({
     sample: table,
     outcomes,
     subjects,
@@ -134,160 +117,12 @@ function expectedStatistics(input: Input): ReturnType<typeof tsStatistics> {
     subjectOfItem: sample.over === 'items' ? new Map(cases.map((c) => [c.case, c.case])) : null,
     checkpoint: { tree_size: 4, root: '2'.repeat(64), signed: true },
     codeVersion: 'test',
-  });
-  const derived = { cases: full.cases, demographics: full.demographics, findings: full.findings, age_band_agreement: full.age_band_agreement };
-  return derived as ReturnType<typeof tsStatistics>;
+  } as unknown as Parameters<typeof statisticsReport>[0]);
+  return { cases: full.cases, demographics: full.demographics, findings: full.findings, age_band_agreement: full.age_band_agreement };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Expected: the TypeScript functions, assembled as statistics.service.ts assembles them (its
-// pure part: everything after the inputs are gathered from the index).
 
 const SEXES = ['male', 'female', 'undetermined'];
 const AGE_BANDS = ['<18', '18-29', '30-39', '40-49', '50-59', '60+', 'undetermined'];
-const ageBandRank = (band: string): number | null => (band === 'undetermined' ? null : AGE_BANDS.indexOf(band) + 1);
-
-function tsStatistics(input: Input) {
-  const { sample, cases, units } = input;
-  const finals = cases.filter((c) => c.final !== null);
-  const revealed = cases.filter((c) => c.answers !== null);
-  return {
-    cases: {
-      sampled: cases.length,
-      revealed: revealed.length,
-      final: finals.length,
-      awaiting_submissions: cases.filter((c) => c.status === 'awaiting_submissions' || c.status === 'unassigned').length,
-      awaiting_adjudication: cases.filter((c) => c.status === 'awaiting_adjudication').length,
-    },
-    demographics: {
-      sex: SEXES.map((key) => ({ key, count: finals.filter((f) => f.final?.sex === key).length })),
-      age_band: AGE_BANDS.map((key) => ({ key, count: finals.filter((f) => f.final?.age_band === key).length })),
-    },
-    findings: sample.codebook.definition.findings.map((f) => tsFinding(sample, f.code, f.label, finals, cases, units)),
-    age_band_agreement: tsAgreement(ratingRows(cases, (a) => ageBandRank(a.age_band)), 'ordinal'),
-  };
-}
-
-function tsFinding(sample: Sample, code: string, label: string, finals: Case[], cases: Case[], units: Record<string, string | null>) {
-  const valueOf = (c: Case): string => c.final?.findings[code]?.value ?? 'cannot_assess';
-  const all = counts(finals.map(valueOf));
-  const srs = sample.method !== 'stratified' && all.assessed > 0;
-  const wilson = srs ? interval(wilsonInterval(all.present, all.assessed)) : null;
-  const cp = srs ? interval(clopperPearsonInterval(all.present, all.assessed)) : null;
-  const stratified = sample.method === 'stratified' ? tsStratified(finals, valueOf, sample.strata) : null;
-  let population: FindingStatistics['population'] = null;
-  if (sample.method !== 'stratified' && sample.population !== null) {
-    const M = sample.population;
-    const h = all.assessed > 0 ? hypergeometricInterval(all.present, all.assessed, M) : null;
-    population = {
-      size: M,
-      estimated_count: all.proportion === null ? null : all.proportion * M,
-      count_interval: h === null ? null : { method: h.method, lower: h.countLower, upper: h.countUpper },
-    };
-  }
-  return {
-    code,
-    label,
-    ...all,
-    wilson,
-    clopper_pearson: cp,
-    population,
-    stratified,
-    sentence: sentence(sample, label, all.present, all.assessed, all.cannot_assess, stratified?.interval ?? wilson, stratified),
-    breakdowns: {
-      unit: breakdown(finals, (c) => c.unit, (c) => units[c.unit] ?? null, valueOf),
-      month: breakdown(finals, (c) => c.month, () => null, valueOf),
-      sex: breakdown(finals, (c) => c.final?.sex ?? '', () => null, valueOf),
-      age_band: breakdown(finals, (c) => c.final?.age_band ?? '', () => null, valueOf),
-    },
-    agreement: tsAgreement(
-      ratingRows(cases, (a) => {
-        const v = a.findings[code]?.value;
-        return v === 'present' || v === 'absent' ? v : null;
-      }),
-      'nominal',
-    ),
-  };
-}
-
-function tsStratified(finals: Case[], valueOf: (c: Case) => string, strata: readonly { name: string; frame_size: number }[]) {
-  const rows = strata.map((s) => {
-    const c = counts(finals.filter((f) => f.stratum === s.name).map(valueOf));
-    return { name: s.name, population: s.frame_size, sampled: c.assessed, present: c.present };
-  });
-  const usable = rows.filter((r) => r.sampled >= 2 || (r.sampled >= 1 && r.sampled === r.population));
-  if (usable.length === 0) return null;
-  const est = stratifiedProportion(usable.map((r) => ({ populationSize: r.population, sampled: r.sampled, positive: r.present })));
-  return {
-    estimate: est.proportion,
-    standard_error: est.standardError,
-    estimated_count: est.estimatedCount,
-    interval: { method: est.wilsonEffective.method, lower: est.wilsonEffective.lower, upper: est.wilsonEffective.upper },
-    // ISSUE11-CONTRACT.md §3: the population the estimate covers, and the whole frame's.
-    covered_population: usable.reduce((sum, r) => sum + r.population, 0),
-    frame_population: strata.reduce((sum, s) => sum + s.frame_size, 0),
-    strata: rows,
-    excluded_strata: rows.filter((r) => !usable.includes(r)).map((r) => r.name),
-  };
-}
-
-function ratingRows(cases: Case[], value: (a: Answer) => string | number | null): (string | number | null)[][] {
-  const columns = [...new Set(cases.flatMap((c) => (c.answers ?? []).map((a) => a.examiner)))].sort();
-  return cases.flatMap((c) => {
-    if (c.answers === null) return [];
-    const byExaminer = new Map(c.answers.map((a) => [a.examiner, a.answer]));
-    return [columns.map((e) => {
-      const answer = byExaminer.get(e);
-      return answer === undefined ? null : value(answer);
-    })];
-  });
-}
-
-function tsAgreement(matrix: RatingMatrix, level: 'nominal' | 'ordinal'): AgreementReport | null {
-  if (matrix.length === 0) return null;
-  const report = tryReport(matrix, level);
-  if (report === null) return null;
-  const complete = matrix.filter((r) => r.every((v) => v !== null));
-  if (complete.length === matrix.length || complete.length < 2) return report;
-  const kappas = tryReport(complete, level);
-  if (kappas === null) return report;
-  const alpha = report.coefficients.filter((c) => c.name === 'krippendorff_alpha');
-  const others = kappas.coefficients.filter((c) => c.name !== 'krippendorff_alpha');
-  return { ...report, coefficients: [...alpha, ...others], notApplicable: kappas.notApplicable.filter((n) => !others.some((c) => c.name === n.name)) };
-}
-
-function tryReport(matrix: RatingMatrix, level: 'nominal' | 'ordinal'): AgreementReport | null {
-  try {
-    return agreementReport(matrix, level);
-  } catch (e) {
-    if (e instanceof StatsError) return null;
-    throw e;
-  }
-}
-
-const interval = (i: { method: string; lower: number; upper: number }): Interval95 => ({ method: i.method, lower: i.lower, upper: i.upper });
-const pct = (x: number): string => `${Math.round(x * 100)}`;
-
-function sentence(
-  sample: Sample,
-  label: string,
-  k: number,
-  n: number,
-  unassessable: number,
-  ci: Interval95 | null,
-  weighted: { estimate: number; covered_population: number; frame_population: number } | null,
-): string {
-  const who = sample.over === 'subjects' ? 'examined individuals' : 'examined photographs';
-  const what = label.charAt(0).toLowerCase() + label.slice(1);
-  const tail = unassessable > 0 ? `; ${unassessable} could not be assessed` : '';
-  if (n === 0) return `No ${who} could be assessed for ${what}${tail}.`;
-  const shown = ci === null ? '' : `; 95% CI ${pct(ci.lower)}–${pct(ci.upper)}%`;
-  if (weighted === null) return `${k} of ${n} ${who} (${pct(k / n)}%${shown}) showed ${what}${tail}.`;
-  const units = sample.over === 'subjects' ? 'catalogued subjects' : 'photographs in the frame';
-  const left = weighted.frame_population - weighted.covered_population;
-  const outside = left > 0 ? `; the other ${left} of the ${weighted.frame_population} are in strata with too few assessed cases and not covered` : '';
-  return `${k} of ${n} ${who} (weighted estimate ${pct(weighted.estimate)}% of the ${weighted.covered_population} ${units} in the covered strata${shown}) showed ${what}${tail}${outside}.`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Synthetic samples, seeded.
@@ -510,7 +345,7 @@ describe.skipIf(SKIP_REASON !== null)('custody_verify.stats agrees with the Type
     const tampered = JSON.parse(JSON.stringify(expected)) as typeof expected;
     const finding = tampered.findings[1];
     if (finding === undefined || finding.proportion === null) throw new Error('scenario has no second finding');
-    finding.proportion += 1e-6; // a change far below what a report prints
+    (finding as { proportion: number }).proportion += 1e-6; // a change far below what a report prints
     const [clean, forged] = await runPython([
       { input, expected },
       { input, expected: tampered },
@@ -525,9 +360,9 @@ describe.skipIf(SKIP_REASON !== null)('custody_verify.stats agrees with the Type
     const t = JSON.parse(JSON.stringify(expected)) as typeof expected;
     const f = t.findings[0];
     if (f?.stratified === null || f?.stratified === undefined) throw new Error('no stratified estimate');
-    f.stratified.covered_population += 1;
+    (f.stratified as { covered_population: number }).covered_population += 1;
     (t.cases as { final: number }).final -= 1;
-    f.breakdowns.month.pop();
+    (f.breakdowns.month as unknown[]).pop();
     (f.stratified.interval as { method: string }).method = 'normal approximation';
     const last = (expected.findings[0]?.breakdowns.month.length ?? 0) - 1;
     const [r] = await runPython([{ input, expected: t }]);
