@@ -22,6 +22,8 @@ import os
 import subprocess
 import tempfile
 
+from .bag import leaf_hash, node, verify_inclusion  # RFC 9162, shared with checks 4 and 6
+
 INVALID = "EXPORT_RECEIPT_INVALID"
 INCOMPLETE = "EXPORT_SELECTION_INCOMPLETE"
 NOT_PINNED = "EXPORT_KEY_NOT_PINNED"
@@ -85,7 +87,7 @@ def _check(bag_dir, receipt_path, key, findings):
         raise Invalid("the receipt's entry is not canonical JSON (RFC 8785)")
     if not (_strings(entry.get("items")) and _strings(entry.get("objects")) and isinstance(entry.get("details"), dict)):
         raise Invalid("the receipt's entry lacks items, objects or details")
-    leaf = hashlib.sha256(b"\x00" + entry_bytes).digest()
+    leaf = leaf_hash(entry_bytes)
     if leaf.hex() != receipt["leaf_hash"]:
         raise Invalid("the receipt's leaf_hash is not SHA-256(0x00 || entry): the entry was changed")
 
@@ -246,28 +248,6 @@ def openssl_verify(public, message, signature):
 
 
 # --- Merkle proofs (RFC 9162) ---------------------------------------------------------------------
-
-def node(left, right):
-    return hashlib.sha256(b"\x01" + left + right).digest()
-
-
-def verify_inclusion(index, size, leaf, proof, root):
-    """RFC 9162 section 2.1.3.2, step by step."""
-    if index >= size:
-        return False
-    fn, sn, r = index, size - 1, leaf
-    for p in proof:
-        if sn == 0:
-            return False
-        if fn % 2 == 1 or fn == sn:
-            r = node(p, r)
-            while fn % 2 == 0 and fn != 0:
-                fn, sn = fn >> 1, sn >> 1
-        else:
-            r = node(r, p)
-        fn, sn = fn >> 1, sn >> 1
-    return sn == 0 and r == root
-
 
 def verify_consistency(old_size, new_size, old_root, new_root, proof):
     """RFC 9162 section 2.1.4.2, step by step."""
