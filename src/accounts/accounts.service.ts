@@ -71,14 +71,20 @@ async function find(ports: AccountsPorts, name: string): Promise<AccountRecord> 
   return hit.record;
 }
 
+/** Checks a new account's name, role and password without touching anything (init checks first). */
+export function validateNewAccount(input: { name: string; role: string; password: string }): { name: string; role: Role } {
+  const name = validName(input.name);
+  const r = role(input.role);
+  checkPassword(input.password);
+  return { name, role: r };
+}
+
 /** Creates an account; the ledger gets its id, role, organisation and sealed name. */
 export async function addAccount(
   ports: AccountsPorts,
   input: { name: string; role: string; org: string | null; password: string },
 ): Promise<{ id: string; role: Role; seq: number }> {
-  const name = validName(input.name);
-  const r = role(input.role);
-  checkPassword(input.password);
+  const { name, role: r } = validateNewAccount(input);
   const key = actorKey(name);
   if ((await opened(ports)).some((a) => actorKey(a.name) === key))
     throw new AccountError('ACCOUNT_EXISTS', 'an account of that name exists');
