@@ -209,5 +209,6 @@ describeDatabases('custody user: accounts and roles', (db) => {
     for (const name of [NAME, 'Lawyer Person']) expect(bytes.includes(Buffer.from(name))).toBe(false);
     const withheld = JSON.parse(await readFile(join(out, 'custody', 'withheld-entries.json'), 'utf8')) as { action: string; reason: string }[];
     expect(withheld).toContainEqual(expect.objectContaining({ action: 'account.add', reason: expect.stringContaining('staff account') as unknown }));
+    await custodyInExpect(0, ['verify-export', out], a.env);
   });
 });
