@@ -17,7 +17,7 @@ export const initCommand: Command = {
     const origin = str(args, 'origin');
     // The first administrator (issue 12): the password is read before anything is created.
     const admin = str(args, 'admin');
-    const adminPassword = admin === undefined ? undefined : (await import('./user.command.js')).passwordFrom(args, io, 'admin-');
+    const adminPassword = admin === undefined ? undefined : (await import('./user.command.js')).passwordFrom(args, 'admin-');
     if (admin !== undefined && adminPassword !== undefined)
       (await import('../accounts/accounts.service.js')).validateNewAccount({ name: admin, role: 'administrator', password: adminPassword });
     const r = await initArchive(config, origin === undefined ? {} : { origin });

@@ -7,7 +7,7 @@ import {
   disableAccount,
   listAccounts,
 } from '../accounts/accounts.service.js';
-import { printJson, requireStr, str, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
+import { printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
 import { passphraseFrom, wantsJson, withArchive } from './context.js';
 
 /** The accounts service's ports over an open archive (write mode: names are sealed under its key). */
@@ -32,11 +32,10 @@ export function accountsPorts(archive: Archive): AccountsPorts {
  * A password from `--<prefix>password-file FILE` or `--<prefix>password-fd N`, read like the key
  * passphrase; never from argv itself or the environment.
  */
-export function passwordFrom(args: ParsedArgs, io: Io, prefix = ''): string {
+export function passwordFrom(args: ParsedArgs, prefix = ''): string {
   const p = passphraseFrom(args, {}, { file: `${prefix}password-file`, fd: `${prefix}password-fd` });
   if (p === undefined)
     throw new UsageError(`give the password in a file (--${prefix}password-file FILE) or on a descriptor (--${prefix}password-fd N)`);
-  void io;
   return p;
 }
 
@@ -75,7 +74,7 @@ export const userCommand: Command = {
         noThird();
         const role = requireStr(args, 'role', this);
         const org = str(args, 'org') ?? null;
-        const password = passwordFrom(args, io);
+        const password = passwordFrom(args);
         const r = await withArchive(args, io, 'write', 'user add', (a) =>
           addAccount(accountsPorts(a), { name: n, role, org, password }),
         );
@@ -84,7 +83,7 @@ export const userCommand: Command = {
       case 'passwd': {
         const n = needName();
         noThird();
-        const password = passwordFrom(args, io);
+        const password = passwordFrom(args);
         const r = await withArchive(args, io, 'write', 'user passwd', (a) => changePassword(accountsPorts(a), n, password));
         return done({ id: r.id, seq: r.seq }, `password of account ${r.id} changed\n`);
       }
