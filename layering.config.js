@@ -31,7 +31,7 @@ export const MODULE_LAYERS = [
   ['ledger'],
   ['analysis'],
   ['archive', 'catalogue', 'jobs'],
-  ['examination', 'ingest'],
+  ['examination', 'ingest', 'accounts'],
   ['integrity', 'demo'],
   ['reports', 'verify'],
 ];

@@ -48,6 +48,7 @@ import type { ImageErrorCode } from './analysis/image/image-decode.adapter.js';
 import type { PdqErrorCode } from './analysis/pdq/index.js';
 import type { NearDuplicateErrorCode } from './analysis/near-duplicates/index.js';
 import type { ArchiveErrorCode } from './archive/index.js';
+import type { AccountErrorCode } from './accounts/index.js';
 
 /** Every code a CustodyError may carry. */
 export type ErrorCode =
@@ -85,7 +86,8 @@ export type ErrorCode =
   | ImageErrorCode
   | PdqErrorCode
   | NearDuplicateErrorCode
-  | ArchiveErrorCode;
+  | ArchiveErrorCode
+  | AccountErrorCode;
 
 /**
  * What kind of refusal an error is.
@@ -259,6 +261,13 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   SOURCE_NOT_REGISTERED: 'not_found',
   SOURCE_KEY_WRONG: 'forbidden',
   SOURCE_KEY_REQUIRED: 'usage',
+  ACCOUNT_EXISTS: 'conflict',
+  ACCOUNT_NOT_FOUND: 'not_found',
+  ACCOUNT_INVALID: 'usage',
+  ACCOUNT_ROLE_UNKNOWN: 'usage',
+  ACCOUNT_DISABLED: 'conflict',
+  ACCOUNT_PASSWORD_WEAK: 'usage',
+  ACCOUNT_KEY_REQUIRED: 'usage',
   NUMBER_SCHEME_INVALID: 'finding',
   NUMBER_MALFORMED: 'finding',
   NUMBER_MIXED_DIGITS: 'finding',

@@ -25,6 +25,11 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   'EXPORT_OUT_INSIDE_ARCHIVE',
   'EXPORT_NOT_SIGNED',
   'STATS_OUT_OF_RANGE',
+  // Added with the codes (accounts, issue 12): usage errors from the start.
+  'ACCOUNT_INVALID',
+  'ACCOUNT_ROLE_UNKNOWN',
+  'ACCOUNT_PASSWORD_WEAK',
+  'ACCOUNT_KEY_REQUIRED',
 ]);
 const exitBefore = (code: string): number => (USAGE_EXIT_BEFORE.has(code) ? 2 : 1);
 

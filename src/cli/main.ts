@@ -159,6 +159,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./source.command.js')).sourceCommand,
   },
   {
+    name: 'user',
+    summary: 'staff accounts and roles: names sealed in the ledger, passwords hashed (scrypt) in the index only',
+    load: async () => (await import('./user.command.js')).userCommand,
+  },
+  {
     name: 'sample',
     summary: 'sampling plans: freeze a frame, fix a seed, draw (each a ledger entry; in one step or three); show a plan and its cases',
     load: async () => (await import('./sample.command.js')).sampleCommand,

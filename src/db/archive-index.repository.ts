@@ -14,6 +14,7 @@ import {
   type SourcesTable,
   type SourceRolesTable,
   type SourceReadsTable,
+  type AccountsTable,
   type DeliveriesTable,
   type IndexTable,
   type ItemsTable,
@@ -303,6 +304,28 @@ export class ArchiveIndexRepository {
       .selectAll()
       .where('actor', '=', actor)
       .executeTakeFirst();
+  }
+
+  async listAccounts(): Promise<AccountsTable[]> {
+    return this.db.selectFrom('accounts').selectAll().orderBy('created_seq').execute();
+  }
+
+  async getAccountPassword(accountId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('account_passwords')
+      .select('hash')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row?.hash;
+  }
+
+  /** The one index write not projected from the ledger: a password hash (see AccountPasswordsTable). */
+  async setAccountPassword(accountId: string, hash: string): Promise<void> {
+    await this.db
+      .insertInto('account_passwords')
+      .values({ account_id: accountId, hash })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ hash }))
+      .execute();
   }
 
   async listSourceReads(): Promise<SourceReadsTable[]> {

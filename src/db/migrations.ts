@@ -334,4 +334,25 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('items_relative_path').on('items').column('relative_path').execute();
     },
   },
+  '0008-accounts': {
+    // Staff accounts (issue 12). account_passwords is not projected from the ledger.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('org', 'text')
+        .addColumn('name_sealed', 'text', (c) => c.notNull())
+        .addColumn('created_seq', 'bigint', (c) => c.notNull())
+        .addColumn('updated_seq', 'bigint', (c) => c.notNull())
+        .addColumn('disabled_seq', 'bigint')
+        .addColumn('disabled_reason', 'text')
+        .execute();
+      await db.schema
+        .createTable('account_passwords')
+        .addColumn('account_id', 'text', (c) => c.primaryKey())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -272,6 +272,27 @@ export interface ExamAdjudicationsTable {
   seq: number;
 }
 
+/** Staff accounts (issue 12), projected from `account.*` entries: the name is ciphertext. */
+export interface AccountsTable {
+  id: string;
+  role: string;
+  org: string | null;
+  name_sealed: string;
+  created_seq: number;
+  updated_seq: number;
+  disabled_seq: number | null;
+  disabled_reason: string | null;
+}
+
+/**
+ * Password hashes: the only index table not projected from the ledger (a hash in a permanent,
+ * exportable record would be an offline-guessing target). Lost with the database.
+ */
+export interface AccountPasswordsTable {
+  account_id: string;
+  hash: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -300,6 +321,8 @@ export interface Database {
   exam_assignments: ExamAssignmentsTable;
   exam_submissions: ExamSubmissionsTable;
   exam_adjudications: ExamAdjudicationsTable;
+  accounts: AccountsTable;
+  account_passwords: AccountPasswordsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -324,6 +347,7 @@ export const INDEX_TABLES = {
   exam_assignments: 'id',
   exam_submissions: 'id',
   exam_adjudications: 'id',
+  accounts: 'id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

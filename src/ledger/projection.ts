@@ -182,6 +182,7 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
   if (action.startsWith('subject.') || action === 'scheme.define')
     return subjectMutations(entry, action);
   if (action.startsWith('source.')) return sourceMutations(entry, action);
+  if (action.startsWith('account.')) return accountMutations(entry, action);
   const id = str(unit, 'id', entry);
   switch (action) {
     case 'unit.register':
@@ -546,6 +547,51 @@ function sourceMutations(entry: LedgerEntry, action: string): Mutation[] {
             reason: str(d, 'reason', entry),
             time: entry.time,
           },
+        },
+      ];
+    default:
+      throw new LedgerError(
+        'LEDGER_ENTRY_MALFORMED',
+        `cataloguing entry ${entry.seq} has an unknown action ${action}`,
+      );
+  }
+}
+
+/** Account entries (issue 12): id, role and organisation in clear, the name as ciphertext. */
+function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
+  const d = entry.details;
+  const id = str(d, 'account', entry);
+  switch (action) {
+    case 'account.add':
+      return [
+        {
+          op: 'insert',
+          table: 'accounts',
+          row: {
+            id,
+            role: str(d, 'role', entry),
+            org: strOrNull(d, 'org', entry),
+            name_sealed: canonicalize(obj(d.name)),
+            created_seq: entry.seq,
+            updated_seq: entry.seq,
+            disabled_seq: null,
+            disabled_reason: null,
+          },
+        },
+      ];
+    case 'account.passwd':
+      return [{ op: 'update', table: 'accounts', key: id, set: { updated_seq: entry.seq } }];
+    case 'account.role':
+      return [
+        { op: 'update', table: 'accounts', key: id, set: { role: str(d, 'role', entry), updated_seq: entry.seq } },
+      ];
+    case 'account.disable':
+      return [
+        {
+          op: 'update',
+          table: 'accounts',
+          key: id,
+          set: { disabled_seq: entry.seq, disabled_reason: str(d, 'reason', entry), updated_seq: entry.seq },
         },
       ];
     default:

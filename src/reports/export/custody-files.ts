@@ -116,7 +116,9 @@ export async function writeLedgerFiles(
         const withhold =
           opts.redact && isSourceRecord(e)
             ? 'source record (sealed identity, custodian access): withheld under --redact'
-            : e.type === 'metadata extraction' && e.objects.some((o) => opts.withdrawn.has(o))
+            : opts.redact && isRedactedAccountRecord(e)
+              ? 'staff account (sealed name): withheld under --redact'
+              : e.type === 'metadata extraction' && e.objects.some((o) => opts.withdrawn.has(o))
               ? // A withdrawal hides what was extracted from the object (GPS, EXIF); the ledger keeps it.
                 'metadata extracted from a withdrawn object (GPS, EXIF): withheld'
               : null;
@@ -237,6 +239,16 @@ function premisEvent(e: LedgerEntry, links: Link[]): PremisEvent {
 function isSourceRecord(e: LedgerEntry): boolean {
   const action = e.details.action;
   return e.type === 'cataloguing' && typeof action === 'string' && action.startsWith('source.');
+}
+
+/**
+ * An account's creation carries the staff member's sealed name. Under --redact it stays out,
+ * except for examiners and adjudicators, whom a tribunal needs to name (their names stay sealed:
+ * the export decrypts nothing).
+ */
+function isRedactedAccountRecord(e: LedgerEntry): boolean {
+  const { action, role } = e.details;
+  return e.type === 'cataloguing' && action === 'account.add' && role !== 'examiner' && role !== 'adjudicator';
 }
 
 function stringsOf(v: JsonValue | undefined): string[] {
