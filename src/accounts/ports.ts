@@ -1,17 +1,8 @@
 import type { JsonValue } from '../core/index.js';
+import type { AccountsTable } from '../db/index.js';
 
 /** An account as the index holds it (projected from the ledger): the name is ciphertext. */
-export interface AccountRecord {
-  id: string;
-  role: string;
-  org: string | null;
-  /** Canonical JSON of a SealedIdentity (catalogue/sources/identity-crypto.ts). */
-  name_sealed: string;
-  created_seq: number;
-  updated_seq: number;
-  disabled_seq: number | null;
-  disabled_reason: string | null;
-}
+export type AccountRecord = AccountsTable;
 
 /** What the accounts service needs; the CLI (later the server) builds it per command or request. */
 export interface AccountsPorts {

@@ -59,7 +59,14 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
   const tagFiles = [...files.keys()].filter((p) => !p.startsWith('data/') && !/^tagmanifest-[a-z0-9]+\.txt$/.test(p));
   checkSha256Manifests(bag.manifests, tagFiles, s[1]);
 
-  const read = async (path: string): Promise<Uint8Array | undefined> => (files.has(path) ? source.read(path) : undefined);
+  // Each bag file is read once, however many checks look at it (export.json, the key, items.json,
+  // withheld.json and ledger.jsonl serve several).
+  const reads = new Map<string, Promise<Uint8Array | undefined>>();
+  const read = (path: string): Promise<Uint8Array | undefined> => {
+    let bytes = reads.get(path);
+    if (bytes === undefined) reads.set(path, (bytes = files.has(path) ? source.read(path) : Promise.resolve(undefined)));
+    return bytes;
+  };
   const cp = checkCheckpoint(
     {
       note: await read('custody/checkpoint.txt'),
