@@ -5,6 +5,7 @@ import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/ind
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
+import type { AccountsPorts } from './accounts/index.js';
 import {
   createEd25519Signer,
   createEd25519Verifier,
@@ -15,7 +16,13 @@ import {
 } from './core/index.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
-import { openDatabase, openIndex, type DatabaseTarget, type IndexPolicy, type IndexProblem } from './db/connection.adapter.js';
+import {
+  openDatabase,
+  openIndex,
+  type DatabaseTarget,
+  type IndexPolicy,
+  type IndexProblem,
+} from './db/connection.adapter.js';
 import { DbError, indexMissingError, type Database } from './db/index.js';
 import { acquirePgAdvisoryLock } from './ledger/pg-advisory-lock.adapter.js';
 import {
@@ -33,11 +40,22 @@ import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
 import { LeafIndex } from './ledger/leaf-index.adapter.js';
 import { LedgerFile } from './ledger/ledger-file.adapter.js';
 import { LedgerLock } from './ledger/ledger-lock.adapter.js';
-import { loadLedger, type Ledger, type LedgerCrashPoint, type StoredEntry } from './ledger/ledger.service.js';
+import {
+  loadLedger,
+  type Ledger,
+  type LedgerCrashPoint,
+  type StoredEntry,
+} from './ledger/ledger.service.js';
 import { FsObjectStore } from './store/fs-store.adapter.js';
 import { JobRepository } from './jobs/job.repository.js';
 
-export type CrashPoint = 'object-written' | 'object-renamed' | 'ledger-appended' | 'checkpoint-signing' | 'examination-submitted' | LedgerCrashPoint;
+export type CrashPoint =
+  | 'object-written'
+  | 'object-renamed'
+  | 'ledger-appended'
+  | 'checkpoint-signing'
+  | 'examination-submitted'
+  | LedgerCrashPoint;
 
 /** An open archive: the composition root hands these parts to the services. */
 export interface Archive {
@@ -76,7 +94,10 @@ export interface Archive {
   close(): Promise<void>;
 }
 
-export async function initArchive(config: Config, opts: { origin?: string } = {}): Promise<{ manifest: ArchiveManifest; verifierKey: string; encrypted: boolean }> {
+export async function initArchive(
+  config: Config,
+  opts: { origin?: string } = {},
+): Promise<{ manifest: ArchiveManifest; verifierKey: string; encrypted: boolean }> {
   const layout = archiveLayout(config.archiveDir);
   if (await exists(layout.manifest)) {
     throw new ArchiveError('ARCHIVE_EXISTS', `an archive already exists at ${config.archiveDir}`);
@@ -108,7 +129,12 @@ export async function initArchive(config: Config, opts: { origin?: string } = {}
         type: 'creation',
         items: [],
         objects: [],
-        details: { archive: id, origin: manifest.origin, verifier_key: verifierKey, format_version: 1 },
+        details: {
+          archive: id,
+          origin: manifest.origin,
+          verifier_key: verifierKey,
+          format_version: 1,
+        },
       },
     ]);
   } finally {
@@ -136,7 +162,8 @@ export async function openArchive(
     writerCadence?: CheckpointCadence;
   } = {},
 ): Promise<Archive> {
-  if (opts.at !== undefined && mode !== 'read') throw new Error('an archive viewed at a past tree size is read-only');
+  if (opts.at !== undefined && mode !== 'read')
+    throw new Error('an archive viewed at a past tree size is read-only');
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
   const verifierKey = await readVerifierKeyFile(layout.publicKey);
@@ -144,7 +171,11 @@ export async function openArchive(
     mode === 'write' || opts.lock === true
       ? await LedgerLock.acquire(
           { ledger: layout.ledger, holder: layout.lock },
-          { timeoutMs: config.lockTimeoutMs, command, kind: mode === 'write' ? 'exclusive' : 'shared' },
+          {
+            timeoutMs: config.lockTimeoutMs,
+            command,
+            kind: mode === 'write' ? 'exclusive' : 'shared',
+          },
         )
       : null;
   const cleanups: (() => Promise<void>)[] = [];
@@ -156,9 +187,12 @@ export async function openArchive(
     }
     const crash = crashPoints(config.crashAt);
     let privateKey: KeyObject | null = null;
-    if (mode === 'write') privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase, config.warn);
-    if (privateKey !== null) await assertSigningKeyMatches(layout, privateKey, { allowEmptyLedger: command === 'init' });
-    const publicKey = privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
+    if (mode === 'write')
+      privateKey = await loadSigningKey(layout.privateKey, config.keyPassphrase, config.warn);
+    if (privateKey !== null)
+      await assertSigningKeyMatches(layout, privateKey, { allowEmptyLedger: command === 'init' });
+    const publicKey =
+      privateKey !== null ? createPublicKey(privateKey) : publicKeyFromVerifierKey(verifierKey);
     const checkpoints = new CheckpointFiles(layout.checkpoints, () => crash('checkpoint-signing'));
     const ledger = await loadLedger(
       (onLine, beforeScan) => LedgerFile.open(layout.ledger, mode, onLine, beforeScan),
@@ -176,21 +210,43 @@ export async function openArchive(
             verifier: createEd25519Verifier(manifest.origin, publicKey),
             intents: BatchIntentSlots.forLedger(layout.ledger),
             intentKey: deriveIntentKey(privateKey, manifest.id),
-            published: config.publishCheckpointsDir === null ? null : new CheckpointFiles(config.publishCheckpointsDir),
+            published:
+              config.publishCheckpointsDir === null
+                ? null
+                : new CheckpointFiles(config.publishCheckpointsDir),
             crash,
             allowUnauthenticatedTail: opts.allowUnauthenticatedTail === true,
           },
     );
     cleanups.push(() => ledger.close());
     // The archive's writer, for as long as it is open: the lock and the ledger stay with the archive's cleanup.
-    const writer = mode === 'write' ? new LedgerWriter({ ledger, lock: null, clock: Date.now, cadence: opts.writerCadence ?? COMMAND_CADENCE }) : null;
+    const writer =
+      mode === 'write'
+        ? new LedgerWriter({
+            ledger,
+            lock: null,
+            clock: Date.now,
+            cadence: opts.writerCadence ?? COMMAND_CADENCE,
+          })
+        : null;
     // 'signed': the latest checkpoint whose signature and root verify, never the live index.
-    const at = opts.at === 'signed' ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin }) : opts.at;
+    const at =
+      opts.at === 'signed'
+        ? await latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin })
+        : opts.at;
     if (at === null) {
-      throw new ArchiveError('ARCHIVE_NOT_SIGNED', 'no stored checkpoint verifies with the archive key and the ledger', { details: hint({ remedy: ['verify'] }) });
+      throw new ArchiveError(
+        'ARCHIVE_NOT_SIGNED',
+        'no stored checkpoint verifies with the archive key and the ledger',
+        { details: hint({ remedy: ['verify'] }) },
+      );
     }
     if (at !== undefined && (!Number.isSafeInteger(at) || at < 1 || at > ledger.size)) {
-      throw new ArchiveError('ARCHIVE_TREE_SIZE_INVALID', `the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size}`, { details: hint({ field: 'at', value: at, remedy: ['list-checkpoints'] }) });
+      throw new ArchiveError(
+        'ARCHIVE_TREE_SIZE_INVALID',
+        `the ledger has ${ledger.size} entries; give a tree size from 1 to ${ledger.size}`,
+        { details: hint({ field: 'at', value: at, remedy: ['list-checkpoints'] }) },
+      );
     }
     // A snapshot is the same projection replayed into a private in-memory SQLite index.
     const opened =
@@ -201,14 +257,24 @@ export async function openArchive(
     cleanups.push(() => db.destroy());
     const index = new ArchiveIndexRepository(db);
     // An index that records no entry of a ledger that has some was never built (or was emptied).
-    if (at === undefined && mode === 'read' && opened.problem === null && (opts.index ?? 'require') === 'require' && ledger.size > 0 && (await index.ledgerSize()) === 0) {
+    if (
+      at === undefined &&
+      mode === 'read' &&
+      opened.problem === null &&
+      (opts.index ?? 'require') === 'require' &&
+      ledger.size > 0 &&
+      (await index.ledgerSize()) === 0
+    ) {
       throw indexMissingError();
     }
     if (at !== undefined) {
       for (let from = 0; from < at; from += 5000) {
         const to = Math.min(at, from + 5000);
         const entries = await ledger.read(from, to);
-        await index.applyEntries(entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), to);
+        await index.applyEntries(
+          entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))),
+          to,
+        );
       }
     }
     const store = new FsObjectStore(layout.objects, {
@@ -218,12 +284,19 @@ export async function openArchive(
     const syncIndex = async (): Promise<number> => {
       const indexed = await index.ledgerSize();
       if (indexed > ledger.size) {
-        throw new LedgerError('LEDGER_DB_AHEAD', `the index reflects ${indexed} ledger entries but the ledger has ${ledger.size}: the ledger was truncated, or the database belongs to another archive`, { details: hint({ remedy: ['verify'] }) });
+        throw new LedgerError(
+          'LEDGER_DB_AHEAD',
+          `the index reflects ${indexed} ledger entries but the ledger has ${ledger.size}: the ledger was truncated, or the database belongs to another archive`,
+          { details: hint({ remedy: ['verify'] }) },
+        );
       }
       for (let from = indexed; from < ledger.size; from += 2000) {
         const to = Math.min(ledger.size, from + 2000);
         const entries = await ledger.read(from, to);
-        await index.applyEntries(entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), to);
+        await index.applyEntries(
+          entries.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))),
+          to,
+        );
       }
       return ledger.size - indexed;
     };
@@ -257,7 +330,10 @@ export async function openArchive(
         const stored = await writer.commit(drafts);
         crash('ledger-appended');
         if ((await index.ledgerSize()) === before) {
-          await index.applyEntries(stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))), ledger.size);
+          await index.applyEntries(
+            stored.flatMap((s) => projectEntry(s.entry, toHex(s.leafHash))),
+            ledger.size,
+          );
         } else {
           await syncIndex(); // the index lagged (opened without catching up): replay in order
         }
@@ -276,7 +352,8 @@ export async function openArchive(
     };
     // A case whose answers are all in but never revealed (a killed run) is revealed now.
     // Imported here: readers never reveal, and need not load the examination modules.
-    if (mode === 'write' && opts.skipIndexSync !== true) await (await import('./examination/blind/index.js')).revealCompletedCases(archive);
+    if (mode === 'write' && opts.skipIndexSync !== true)
+      await (await import('./examination/blind/index.js')).revealCompletedCases(archive);
     return archive;
   } catch (e) {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
@@ -288,7 +365,10 @@ export async function openArchive(
 function databaseTarget(config: Config, manifest: ArchiveManifest): DatabaseTarget {
   if (manifest.database === 'postgres') {
     if (config.databaseUrl === null) {
-      throw new DbError('DB_CONFIG_MISSING', 'this archive keeps its index in PostgreSQL: set DATABASE_URL=postgres://…');
+      throw new DbError(
+        'DB_CONFIG_MISSING',
+        'this archive keeps its index in PostgreSQL: set DATABASE_URL=postgres://…',
+      );
     }
     return { kind: 'postgres', url: config.databaseUrl };
   }
@@ -300,10 +380,17 @@ async function readManifest(path: string, dir: string): Promise<ArchiveManifest>
   try {
     text = (await readSmall(path, 64 * 1024)).toString('utf8'); // bounded: no link, no FIFO
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir}`, { details: { dir, ...hint({ remedy: ['init-archive'] }) } });
+    if (
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (e as NodeJS.ErrnoException).code === 'ENOTDIR'
+    ) {
+      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir}`, {
+        details: { dir, ...hint({ remedy: ['init-archive'] }) },
+      });
     }
-    throw new ArchiveError('ARCHIVE_INVALID', `cannot read ${path}: ${(e as Error).message}`, { cause: e });
+    throw new ArchiveError('ARCHIVE_INVALID', `cannot read ${path}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   let m: Partial<ArchiveManifest>;
   try {
@@ -311,7 +398,12 @@ async function readManifest(path: string, dir: string): Promise<ArchiveManifest>
   } catch {
     throw new ArchiveError('ARCHIVE_INVALID', `${path} is damaged: not valid JSON`);
   }
-  if (m.format !== 'custody-archive' || m.version !== 1 || typeof m.origin !== 'string' || typeof m.id !== 'string') {
+  if (
+    m.format !== 'custody-archive' ||
+    m.version !== 1 ||
+    typeof m.origin !== 'string' ||
+    typeof m.id !== 'string'
+  ) {
     throw new ArchiveError('ARCHIVE_INVALID', `${path} is not a Custody archive manifest`);
   }
   return m as ArchiveManifest;
@@ -322,7 +414,11 @@ async function readVerifierKeyFile(path: string): Promise<string> {
   try {
     return (await readSmall(path, 4096)).toString('utf8').trim();
   } catch (e) {
-    throw new ArchiveError('ARCHIVE_INVALID', `cannot read the verifier key ${path}: ${(e as Error).message}`, { cause: e });
+    throw new ArchiveError(
+      'ARCHIVE_INVALID',
+      `cannot read the verifier key ${path}: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
 }
 
@@ -339,7 +435,15 @@ function publicKeyFromVerifierKey(vkey: string): KeyObject {
 function sealingKeyFrom(privateKey: KeyObject, archiveId: string): Buffer {
   const { d } = privateKey.export({ format: 'jwk' });
   const raw = Buffer.from(d ?? '', 'base64url');
-  return Buffer.from(hkdfSync('sha256', raw, Buffer.from(archiveId, 'utf8'), 'custody sealed examination answers v1', 32));
+  return Buffer.from(
+    hkdfSync(
+      'sha256',
+      raw,
+      Buffer.from(archiveId, 'utf8'),
+      'custody sealed examination answers v1',
+      32,
+    ),
+  );
 }
 
 function crashPoints(spec: string | null): (point: CrashPoint) => void {
@@ -358,4 +462,22 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The accounts service's ports over an open archive (write mode: names are sealed under its key). */
+export function accountsPorts(archive: Archive): AccountsPorts {
+  return {
+    actor: archive.config.actor,
+    newId: archive.newId,
+    sealingKey: archive.sealingKey,
+    listAccounts: () => archive.index.listAccounts(),
+    getPasswordHash: (id) => archive.index.getAccountPassword(id),
+    setPasswordHash: (id, hash) => archive.index.setAccountPassword(id, hash),
+    async commit(details) {
+      const [e] = await archive.commit([
+        { actor: archive.config.actor, type: 'cataloguing', items: [], objects: [], details },
+      ]);
+      return e?.entry.seq ?? -1;
+    },
+  };
 }

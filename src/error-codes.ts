@@ -49,6 +49,7 @@ import type { PdqErrorCode } from './analysis/pdq/index.js';
 import type { NearDuplicateErrorCode } from './analysis/near-duplicates/index.js';
 import type { ArchiveErrorCode } from './archive/index.js';
 import type { AccountErrorCode } from './accounts/index.js';
+import type { HttpErrorCode } from './http/errors.js';
 
 /** Every code a CustodyError may carry. */
 export type ErrorCode =
@@ -87,7 +88,8 @@ export type ErrorCode =
   | PdqErrorCode
   | NearDuplicateErrorCode
   | ArchiveErrorCode
-  | AccountErrorCode;
+  | AccountErrorCode
+  | HttpErrorCode;
 
 /**
  * What kind of refusal an error is.
@@ -327,6 +329,17 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   PURGE_INDEX_MISMATCH: 'finding',
   PURGE_CHECKPOINT_INVALID: 'finding',
   PURGE_CONTAINER_NOT_WITHDRAWN: 'finding',
+  // http (the server's own refusals; src/http/error-status.ts gives some their own status)
+  HTTP_BAD_REQUEST: 'usage',
+  HTTP_NOT_FOUND: 'not_found',
+  HTTP_UNAUTHENTICATED: 'forbidden',
+  HTTP_FORBIDDEN: 'forbidden',
+  HTTP_PAYLOAD_TOO_LARGE: 'usage',
+  HTTP_UNSUPPORTED_MEDIA_TYPE: 'usage',
+  HTTP_CSRF: 'forbidden',
+  HTTP_RATE_LIMITED: 'unavailable',
+  HTTP_SIGN_IN_FAILED: 'forbidden',
+  HTTP_INTERNAL: 'internal',
 };
 
 /** True when `code` is one of Custody's codes. */

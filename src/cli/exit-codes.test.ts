@@ -30,8 +30,14 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   'ACCOUNT_ROLE_UNKNOWN',
   'ACCOUNT_PASSWORD_WEAK',
   'ACCOUNT_KEY_REQUIRED',
+  // The server's own refusals (issue 12); the CLI never raises them.
+  'HTTP_BAD_REQUEST',
+  'HTTP_PAYLOAD_TOO_LARGE',
+  'HTTP_UNSUPPORTED_MEDIA_TYPE',
 ]);
-const exitBefore = (code: string): number => (USAGE_EXIT_BEFORE.has(code) ? 2 : 1);
+/** Codes of the `internal` class: none the CLI raises (HTTP_INTERNAL is the server's body for a crash). */
+const INTERNAL = new Set<string>(['HTTP_INTERNAL']);
+const exitBefore = (code: string): number => (INTERNAL.has(code) ? 70 : USAGE_EXIT_BEFORE.has(code) ? 2 : 1);
 
 // `custody key` is replaced by a command that throws whatever `thrown` holds.
 const state = vi.hoisted((): { thrown: unknown } => ({ thrown: undefined }));

@@ -159,6 +159,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./source.command.js')).sourceCommand,
   },
   {
+    name: 'serve',
+    summary: 'run the team server (HTTP API; accounts, roles, audited views) over the archive',
+    load: async () => (await import('./serve.command.js')).serveCommand,
+  },
+  {
     name: 'user',
     summary: 'staff accounts and roles: names sealed in the ledger, passwords hashed (scrypt) in the index only',
     load: async () => (await import('./user.command.js')).userCommand,

@@ -1,5 +1,4 @@
-import type { Archive } from '../app.js';
-import type { AccountsPorts } from '../accounts/index.js';
+import { accountsPorts } from '../app.js';
 import {
   addAccount,
   changePassword,
@@ -7,41 +6,37 @@ import {
   disableAccount,
   listAccounts,
 } from '../accounts/accounts.service.js';
-import { printJson, requireStr, str, UsageError, type Command, type ParsedArgs } from './command.js';
+import {
+  printJson,
+  requireStr,
+  str,
+  UsageError,
+  type Command,
+  type ParsedArgs,
+} from './command.js';
 import { passphraseFrom, wantsJson, withArchive } from './context.js';
-
-/** The accounts service's ports over an open archive (write mode: names are sealed under its key). */
-export function accountsPorts(archive: Archive): AccountsPorts {
-  return {
-    actor: archive.config.actor,
-    newId: archive.newId,
-    sealingKey: archive.sealingKey,
-    listAccounts: () => archive.index.listAccounts(),
-    getPasswordHash: (id) => archive.index.getAccountPassword(id),
-    setPasswordHash: (id, hash) => archive.index.setAccountPassword(id, hash),
-    async commit(details) {
-      const [e] = await archive.commit([
-        { actor: archive.config.actor, type: 'cataloguing', items: [], objects: [], details },
-      ]);
-      return e?.entry.seq ?? -1;
-    },
-  };
-}
 
 /**
  * A password from `--<prefix>password-file FILE` or `--<prefix>password-fd N`, read like the key
  * passphrase; never from argv itself or the environment.
  */
 export function passwordFrom(args: ParsedArgs, prefix = ''): string {
-  const p = passphraseFrom(args, {}, { file: `${prefix}password-file`, fd: `${prefix}password-fd` });
+  const p = passphraseFrom(
+    args,
+    {},
+    { file: `${prefix}password-file`, fd: `${prefix}password-fd` },
+  );
   if (p === undefined)
-    throw new UsageError(`give the password in a file (--${prefix}password-file FILE) or on a descriptor (--${prefix}password-fd N)`);
+    throw new UsageError(
+      `give the password in a file (--${prefix}password-file FILE) or on a descriptor (--${prefix}password-fd N)`,
+    );
   return p;
 }
 
 export const userCommand: Command = {
   name: 'user',
-  summary: 'staff accounts and roles: names sealed in the ledger, passwords hashed (scrypt) in the index only',
+  summary:
+    'staff accounts and roles: names sealed in the ledger, passwords hashed (scrypt) in the index only',
   usage:
     'custody user add NAME --role ROLE [--org ORG] [--password-file FILE | --password-fd N] | ' +
     'user passwd NAME [--password-file FILE | --password-fd N] | user disable NAME --reason TEXT | ' +
@@ -78,40 +73,53 @@ export const userCommand: Command = {
         const r = await withArchive(args, io, 'write', 'user add', (a) =>
           addAccount(accountsPorts(a), { name: n, role, org, password }),
         );
-        return done({ id: r.id, role: r.role, seq: r.seq }, `account ${r.id} created (${r.role})\n`);
+        return done(
+          { id: r.id, role: r.role, seq: r.seq },
+          `account ${r.id} created (${r.role})\n`,
+        );
       }
       case 'passwd': {
         const n = needName();
         noThird();
         const password = passwordFrom(args);
-        const r = await withArchive(args, io, 'write', 'user passwd', (a) => changePassword(accountsPorts(a), n, password));
+        const r = await withArchive(args, io, 'write', 'user passwd', (a) =>
+          changePassword(accountsPorts(a), n, password),
+        );
         return done({ id: r.id, seq: r.seq }, `password of account ${r.id} changed\n`);
       }
       case 'disable': {
         const n = needName();
         noThird();
         const reason = requireStr(args, 'reason', this);
-        const r = await withArchive(args, io, 'write', 'user disable', (a) => disableAccount(accountsPorts(a), n, reason));
+        const r = await withArchive(args, io, 'write', 'user disable', (a) =>
+          disableAccount(accountsPorts(a), n, reason),
+        );
         return done({ id: r.id, seq: r.seq }, `account ${r.id} disabled\n`);
       }
       case 'role': {
         const n = needName();
         if (third === undefined) throw new UsageError(`usage: ${this.usage}`);
         const reason = requireStr(args, 'reason', this);
-        const r = await withArchive(args, io, 'write', 'user role', (a) => changeRole(accountsPorts(a), n, third, reason));
+        const r = await withArchive(args, io, 'write', 'user role', (a) =>
+          changeRole(accountsPorts(a), n, third, reason),
+        );
         return done({ id: r.id, role: r.role, seq: r.seq }, `account ${r.id} is now ${r.role}\n`);
       }
       case 'list': {
         if (name !== undefined) throw new UsageError(`usage: ${this.usage}`);
         // Write mode: the names are sealed under the archive's key.
-        const accounts = await withArchive(args, io, 'write', 'user list', (a) => listAccounts(accountsPorts(a)));
+        const accounts = await withArchive(args, io, 'write', 'user list', (a) =>
+          listAccounts(accountsPorts(a)),
+        );
         if (wantsJson(args)) {
           printJson(io, accounts);
           return 0;
         }
         if (accounts.length === 0) io.stdout('no accounts\n');
         for (const a of accounts)
-          io.stdout(`${a.id}  ${a.role.padEnd(16)}  ${a.disabled ? 'disabled' : 'active  '}  ${a.name}${a.org === null ? '' : ` (${a.org})`}${a.has_password ? '' : '  [no password: user passwd]'}\n`);
+          io.stdout(
+            `${a.id}  ${a.role.padEnd(16)}  ${a.disabled ? 'disabled' : 'active  '}  ${a.name}${a.org === null ? '' : ` (${a.org})`}${a.has_password ? '' : '  [no password: user passwd]'}\n`,
+          );
         return 0;
       }
       case undefined:

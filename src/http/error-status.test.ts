@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CustodyError } from '../core/index.js';
 import { ERROR_CLASS, ERROR_CLASSES } from '../error-codes.js';
-import { HTTP_STATUS_FOR_CLASS, httpStatusFor } from './error-status.js';
+import { HTTP_STATUS_FOR_CLASS, HTTP_STATUS_FOR_CODE, httpStatusFor } from './error-status.js';
 
 describe('HTTP status of an error', () => {
   it('maps each class to its status', () => {
@@ -30,7 +30,18 @@ describe('HTTP status of an error', () => {
     expect(httpStatusFor(new Error('boom'))).toBe(500);
     expect(httpStatusFor(undefined)).toBe(500);
     for (const [code, cls] of Object.entries(ERROR_CLASS)) {
-      expect(httpStatusFor(new CustodyError(code, 'x')), code).toBe(HTTP_STATUS_FOR_CLASS[cls]);
+      expect(httpStatusFor(new CustodyError(code, 'x')), code).toBe(HTTP_STATUS_FOR_CODE[code] ?? HTTP_STATUS_FOR_CLASS[cls]);
     }
+  });
+
+  it("gives the server's own codes their precise status: 401, 413, 415, 429", () => {
+    expect(HTTP_STATUS_FOR_CODE).toEqual({
+      HTTP_UNAUTHENTICATED: 401,
+      HTTP_SIGN_IN_FAILED: 401,
+      HTTP_PAYLOAD_TOO_LARGE: 413,
+      HTTP_UNSUPPORTED_MEDIA_TYPE: 415,
+      HTTP_RATE_LIMITED: 429,
+    });
+    expect(httpStatusFor(new CustodyError('HTTP_UNAUTHENTICATED', 'x'))).toBe(401);
   });
 });

@@ -594,6 +594,9 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
           set: { disabled_seq: entry.seq, disabled_reason: str(d, 'reason', entry), updated_seq: entry.seq },
         },
       ];
+    case 'account.sign-in':
+      // A record of who signed in when (the entry's actor and time); the index keeps nothing.
+      return [];
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',

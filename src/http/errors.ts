@@ -1,0 +1,23 @@
+import { CustodyError } from '../core/index.js';
+
+/** Refusals the HTTP layer raises itself (before any service runs). */
+export type HttpErrorCode =
+  | 'HTTP_BAD_REQUEST'
+  | 'HTTP_NOT_FOUND'
+  | 'HTTP_UNAUTHENTICATED'
+  | 'HTTP_FORBIDDEN'
+  | 'HTTP_PAYLOAD_TOO_LARGE'
+  | 'HTTP_UNSUPPORTED_MEDIA_TYPE'
+  | 'HTTP_CSRF'
+  | 'HTTP_RATE_LIMITED'
+  | 'HTTP_SIGN_IN_FAILED'
+  | 'HTTP_INTERNAL';
+
+export class HttpError extends CustodyError<HttpErrorCode> {}
+
+/** The body of every error response: a stable code, a message for people, details; no stack, no SQL. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}

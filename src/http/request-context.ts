@@ -1,0 +1,29 @@
+import type { Archive } from '../app.js';
+import type { Role } from '../accounts/index.js';
+
+/**
+ * What a request runs as: the signed-in account (its id is the ledger's actor), its role, the
+ * clock and the id factory. Built per request; services receive it, never the server.
+ */
+export interface RequestContext {
+  readonly actor: string;
+  readonly role: Role;
+  readonly clock: () => Date;
+  readonly newId: () => string;
+}
+
+/**
+ * The open archive as one request sees it: the same parts, with the request's account as the
+ * ledger's actor. The bridge for services that still take the whole `Archive` handle (see
+ * layering.config.js, APP_IMPORT_RATCHET); they go as each takes ports plus the context.
+ */
+export function archiveFor(archive: Archive, ctx: RequestContext): Archive {
+  const config = { ...archive.config, actor: ctx.actor };
+  return new Proxy(archive, {
+    get(target, prop, receiver) {
+      if (prop === 'config') return config;
+      if (prop === 'newId') return ctx.newId;
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+}

@@ -1,0 +1,114 @@
+import { Type } from 'typebox';
+import { verifyPassword } from '../../accounts/index.js';
+import { HttpError } from '../errors.js';
+import { defineRoute, type RouteDef } from './route.js';
+
+const SessionView = Type.Object({
+  account: Type.String(),
+  name: Type.String(),
+  role: Type.String(),
+  org: Type.Union([Type.String(), Type.Null()]),
+  csrf_token: Type.String({
+    description: 'send it back in the x-csrf-token header of every state-changing request',
+  }),
+  idle_timeout_s: Type.Integer(),
+});
+
+/** A hash of a password no one knows: unknown names cost the same time as wrong passwords. */
+const DECOY_HASH =
+  'scrypt$N=32768,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+export const sessionRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'POST',
+    url: '/api/session',
+    access: 'public',
+    summary: 'sign in: a new session cookie (HttpOnly, SameSite=Strict) and its CSRF token',
+    tags: ['session'],
+    schema: {
+      body: Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+          password: Type.String({ minLength: 1, maxLength: 1024 }),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: SessionView },
+    },
+    writes: true,
+    async handler({ body, request, reply, archive }) {
+      const { accounts, sessions, secureCookies } = request.server.custody;
+      const account = await accounts.find(body.name).catch(() => undefined);
+      const hash =
+        account === undefined ? undefined : await archive.index.getAccountPassword(account.id);
+      const ok = verifyPassword(body.password, hash ?? DECOY_HASH) && hash !== undefined;
+      if (account === undefined || !ok || account.disabled)
+        throw new HttpError(
+          'HTTP_SIGN_IN_FAILED',
+          'wrong name or password, or the account is disabled',
+        );
+      // A new session id at every sign-in: a cookie planted before it (fixation) is dropped.
+      sessions.delete(request.sessionToken);
+      const { token, session } = sessions.create(account.id, account.role as never);
+      await archive.commit([
+        {
+          actor: account.id,
+          type: 'cataloguing',
+          items: [],
+          objects: [],
+          details: { action: 'account.sign-in', account: account.id },
+        },
+      ]);
+      void reply.setCookie('custody_session', token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookies,
+      });
+      return view(account, session.csrfToken, request.server.custody);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/session',
+    access: 'signed-in',
+    summary: 'the signed-in account, its role, and the CSRF token of its session',
+    tags: ['session'],
+    schema: { response: { 200: SessionView } },
+    async handler({ request }) {
+      const session = request.session!;
+      const account = await request.server.custody.accounts.get(session.account);
+      if (account === undefined) throw new HttpError('HTTP_UNAUTHENTICATED', 'sign in first');
+      return view(account, session.csrfToken, request.server.custody);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/session',
+    access: 'signed-in',
+    summary: 'sign out',
+    tags: ['session'],
+    schema: { response: { 204: Type.Null() } },
+    async handler({ request, reply }) {
+      request.server.custody.sessions.delete(request.sessionToken);
+      void reply.clearCookie('custody_session', { path: '/' });
+      return reply.status(204).send();
+    },
+  }),
+];
+
+function view(
+  account: { id: string; name: string; role: string; org: string | null },
+  csrf: string,
+  state: { sessions: unknown },
+): Record<string, unknown> {
+  void state;
+  return {
+    account: account.id,
+    name: account.name,
+    role: account.role,
+    org: account.org,
+    csrf_token: csrf,
+    idle_timeout_s: 1800,
+  };
+}
