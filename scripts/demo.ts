@@ -2,7 +2,7 @@
 // never real photographs of people) → a new archive → intake with the source's own manifest →
 // full verification. Re-running it reuses what is already there.
 import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runCli } from '../src/cli/main.js';
 import { MANIFEST_NAME, planCollection, writeCollection } from '../src/demo/index.js';
@@ -13,6 +13,24 @@ const media = join(root, 'collection', 'DCIM');
 const manifest = join(root, 'collection', 'source-manifest-sha256.txt');
 const archive = join(root, 'archive');
 const count = Number(process.env.CUSTODY_DEMO_PHOTOS ?? '300');
+/** `CUSTODY_DEMO_SERVE=0` ends the demo without serving (scripts, CI). */
+const serve = process.env.CUSTODY_DEMO_SERVE !== '0';
+const port = process.env.CUSTODY_DEMO_PORT ?? '8080';
+
+/** The demo team: one account per role, all with the demo password (never use it for real evidence). */
+const DEMO_ACCOUNTS = [
+  ['Demo Administrator', 'administrator'],
+  ['Demo Investigator', 'investigator'],
+  ['Examiner A', 'examiner'],
+  ['Examiner B', 'examiner'],
+  ['Demo Adjudicator', 'adjudicator'],
+  ['Demo Analyst', 'analyst'],
+  ['Demo Lawyer', 'lawyer'],
+  ['Demo Family Liaison', 'family liaison'],
+  ['Demo Source Custodian', 'source custodian'],
+  ['Demo Auditor', 'auditor'],
+] as const;
+const DEMO_PASSWORD = 'custody-demo-only';
 
 async function cli(...args: string[]): Promise<number> {
   console.log(`\n$ custody ${args.join(' ')}`);
@@ -34,7 +52,22 @@ async function main(): Promise<number> {
   process.env.CUSTODY_ACTOR ??= 'demo-operator';
   if (!existsSync(join(archive, 'custody.json'))) {
     if ((await cli('init')) !== 0) return 1;
-    const code = await cli('ingest', media, '--source', 'ORCHID', '--new-source', '--received-by', 'Demo Operator', '--medium', 'USB stick (synthetic)', '--manifest', manifest, '--analyze');
+    // A team install keeps the archive to the service account: staff reach it through the server only.
+    await chmod(archive, 0o750);
+    const code = await cli(
+      'ingest',
+      media,
+      '--source',
+      'ORCHID',
+      '--new-source',
+      '--received-by',
+      'Demo Operator',
+      '--medium',
+      'USB stick (synthetic)',
+      '--manifest',
+      manifest,
+      '--analyze',
+    );
     if (code !== 0) return code;
     const examined = await runExaminationDemo(archive, join(root, 'work'));
     if (examined !== 0) return examined;
@@ -45,8 +78,20 @@ async function main(): Promise<number> {
   await cli('checkpoint');
   // What goes to a tribunal: a verifiable bag of the examined sample, and the report.
   const bag = join(root, 'export', 'prevalence-bag');
-  const exported = existsSync(bag) ? 0 : await cli('export', '--select', 'sample:prevalence', '--out', bag, '--organization', 'Custody demo (synthetic evidence)');
+  const exported = existsSync(bag)
+    ? 0
+    : await cli(
+        'export',
+        '--select',
+        'sample:prevalence',
+        '--out',
+        bag,
+        '--organization',
+        'Custody demo (synthetic evidence)',
+      );
   const reported = await cli('report', '--template', 'tribunal', '--out', join(root, 'report.pdf'));
+  const accounts = await demoAccounts();
+  if (accounts !== 0) return accounts;
   console.log(`
 Done. Try:
   npx custody items --archive ${archive} | head
@@ -59,7 +104,34 @@ Done. Try:
   bash ${join(root, 'export', 'prevalence-bag', 'verify.sh')} pinned-key.txt
   xdg-open ${join(root, 'report.pdf')}   (or report.html where Chromium is absent)
 `);
-  return verified !== 0 ? verified : exported !== 0 ? exported : reported;
+  const code = verified !== 0 ? verified : exported !== 0 ? exported : reported;
+  if (code !== 0 || !serve) return code;
+  console.log(`The team server: open http://127.0.0.1:${port}/ and sign in as one of
+${DEMO_ACCOUNTS.map(([name, role]) => `  ${name.padEnd(24)} ${role}`).join('\n')}
+with the password "${DEMO_PASSWORD}" (demo only). Ctrl-C stops the server.`);
+  return cli('serve', '--port', port);
+}
+
+/** Creates the demo team's accounts once (`custody user add`), passwords read from a file. */
+async function demoAccounts(): Promise<number> {
+  await mkdir(join(root, 'work'), { recursive: true });
+  const pw = join(root, 'work', 'demo-password.txt');
+  await writeFile(pw, `${DEMO_PASSWORD}\n`, { mode: 0o600 });
+  const listed: string[] = [];
+  const io = {
+    stdout: (t: string) => void listed.push(t),
+    stderr: (t: string) => void process.stderr.write(t),
+    isTty: false,
+    env: process.env,
+  };
+  if ((await runCli(['user', 'list', '--json', '--archive', archive], io)) !== 0) return 1;
+  const have = new Set((JSON.parse(listed.join('')) as { name: string }[]).map((a) => a.name));
+  for (const [name, role] of DEMO_ACCOUNTS) {
+    if (have.has(name)) continue;
+    const code = await cli('user', 'add', name, '--role', role, '--password-file', pw);
+    if (code !== 0) return code;
+  }
+  return 0;
 }
 
 process.exitCode = await main();
