@@ -20,7 +20,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
   beforeAll(async () => {
     base = await makeTempDir('custody-round-trip');
     const demo = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/scripts/demo.js')], {
-      env: { ...process.env, CUSTODY_DEMO_DIR: join(base, 'demo'), CUSTODY_DEMO_PHOTOS: '80', CUSTODY_ARCHIVE: '' },
+      env: { ...process.env, CUSTODY_DEMO_DIR: join(base, 'demo'), CUSTODY_DEMO_PHOTOS: '80', CUSTODY_DEMO_SERVE: '0', CUSTODY_ARCHIVE: '' },
       encoding: 'utf8',
     });
     expect(demo.status, demo.stderr + demo.stdout.slice(-2000)).toBe(0);
