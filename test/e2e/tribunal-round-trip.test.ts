@@ -20,7 +20,13 @@ describe('tribunal round trip: demo archive → examination → export → indep
   beforeAll(async () => {
     base = await makeTempDir('custody-round-trip');
     const demo = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/scripts/demo.js')], {
-      env: { ...process.env, CUSTODY_DEMO_DIR: join(base, 'demo'), CUSTODY_DEMO_PHOTOS: '80', CUSTODY_DEMO_SERVE: '0', CUSTODY_ARCHIVE: '' },
+      env: {
+        ...process.env,
+        CUSTODY_DEMO_DIR: join(base, 'demo'),
+        CUSTODY_DEMO_PHOTOS: '80',
+        CUSTODY_DEMO_SERVE: '0',
+        CUSTODY_ARCHIVE: '',
+      },
       encoding: 'utf8',
     });
     expect(demo.status, demo.stderr + demo.stdout.slice(-2000)).toBe(0);
@@ -29,16 +35,44 @@ describe('tribunal round trip: demo archive → examination → export → indep
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, (await custody(['key', '--public'], env)).stdout);
     bag = join(base, 'bag');
-    const r = await custody(['export', '--select', 'sample:prevalence', '--full-ledger', '--out', bag, '--json'], env);
+    const r = await custody(
+      ['export', '--select', 'sample:prevalence', '--full-ledger', '--out', bag, '--json'],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
   }, 300_000);
+
+  it('creates the demo team the quick start names: one account per role', async () => {
+    const r = await custody(['user', 'list', '--json'], env);
+    const accounts = JSON.parse(r.stdout) as {
+      name: string;
+      role: string;
+      has_password: boolean;
+    }[];
+    expect(accounts.map((a) => a.role).sort()).toEqual([
+      'adjudicator',
+      'administrator',
+      'analyst',
+      'auditor',
+      'examiner',
+      'examiner',
+      'family liaison',
+      'investigator',
+      'lawyer',
+      'source custodian',
+    ]);
+    expect(accounts.find((a) => a.name === 'Examiner A')?.has_password).toBe(true);
+  });
 
   it('passes our verifier with the pinned key, and the plain script of VERIFY.md', async () => {
     const ours = await custody(['verify-export', bag, '--key', pinned], {});
     expect(ours.code, ours.stdout + ours.stderr).toBe(0);
     expect(ours.stdout).toContain('VERIFIED (key from: pinned key)');
     // As VERIFY.md has it: run from anywhere, the key file named relative to where one stands.
-    const script = spawnSync('bash', [join('bag', 'verify.sh'), 'pinned-key.txt'], { cwd: base, encoding: 'utf8' });
+    const script = spawnSync('bash', [join('bag', 'verify.sh'), 'pinned-key.txt'], {
+      cwd: base,
+      encoding: 'utf8',
+    });
     expect(script.status, script.stdout + script.stderr).toBe(0);
     expect(script.stdout).toContain('VERIFIED against the pinned key');
     const py = spawnSync('python3', [join(bag, 'verify_bag.py'), bag], { encoding: 'utf8' });
@@ -54,16 +88,26 @@ describe('tribunal round trip: demo archive → examination → export → indep
     const stats = await custody(['stats', 'prevalence', '--at', size, '--json'], env);
     // `stats --json` adds the unit's names on each by-unit row; everything else, the attribution
     // and the subjects whose unit changed after the frame included, the export carries the same.
-    const cli = JSON.parse(stats.stdout) as { unit_attribution: { changed_after_frame: unknown[] }; findings: { breakdowns: { unit: { unit?: unknown }[] } }[] };
+    const cli = JSON.parse(stats.stdout) as {
+      unit_attribution: { changed_after_frame: unknown[] };
+      findings: { breakdowns: { unit: { unit?: unknown }[] } }[];
+    };
     expect(cli.unit_attribution.changed_after_frame).toEqual(expect.any(Array));
     for (const f of cli.findings) for (const row of f.breakdowns.unit) delete row.unit;
-    expect(JSON.parse(await readFile(join(bag, 'data', 'tables', statsFile ?? ''), 'utf8'))).toEqual(cli);
-    const rows = (await readFile(join(bag, 'data', 'tables', 'examinations.csv'), 'utf8')).trim().split('\r\n');
+    expect(
+      JSON.parse(await readFile(join(bag, 'data', 'tables', statsFile ?? ''), 'utf8')),
+    ).toEqual(cli);
+    const rows = (await readFile(join(bag, 'data', 'tables', 'examinations.csv'), 'utf8'))
+      .trim()
+      .split('\r\n');
     expect(rows[0]).toMatch(/^sample,case,examiner,commitment/);
     expect(rows.filter((r) => r.includes(',examiner-a,')).length).toBeGreaterThan(10);
   });
 
-  const tampered = async (name: string, edit: (dir: string) => Promise<void>): Promise<{ code: number | null; out: string }> => {
+  const tampered = async (
+    name: string,
+    edit: (dir: string) => Promise<void>,
+  ): Promise<{ code: number | null; out: string }> => {
     const dir = join(await makeTempDir(`custody-tamper-${name}`), 'bag');
     await cp(bag, dir, { recursive: true });
     await edit(dir);
@@ -92,13 +136,17 @@ describe('tribunal round trip: demo archive → examination → export → indep
     });
     expect(removed.code).toBe(1);
     expect(removed.out).toContain('BAGIT_FILE_MISSING');
-    const added = await tampered('added', (dir) => writeFile(join(dir, 'data', 'items', 'planted.jpg'), 'not evidence'));
+    const added = await tampered('added', (dir) =>
+      writeFile(join(dir, 'data', 'items', 'planted.jpg'), 'not evidence'),
+    );
     expect(added.code).toBe(1);
     expect(added.out).toContain('BAGIT_FILE_UNLISTED');
   });
 
   it('catches an edited table', async () => {
-    const r = await tampered('table', (dir) => appendFile(join(dir, 'data', 'tables', 'examinations.csv'), 'x,y,z\r\n'));
+    const r = await tampered('table', (dir) =>
+      appendFile(join(dir, 'data', 'tables', 'examinations.csv'), 'x,y,z\r\n'),
+    );
     expect(r.code).toBe(1);
     expect(r.out).toContain('BAGIT_DIGEST_MISMATCH');
   });
@@ -106,7 +154,10 @@ describe('tribunal round trip: demo archive → examination → export → indep
   it('catches a proof for the wrong item', async () => {
     const r = await tampered('proof', async (dir) => {
       const proofs = (await readdir(join(dir, 'custody', 'proofs'))).sort();
-      const [a, b] = [join(dir, 'custody', 'proofs', proofs[0] ?? ''), join(dir, 'custody', 'proofs', proofs[1] ?? '')];
+      const [a, b] = [
+        join(dir, 'custody', 'proofs', proofs[0] ?? ''),
+        join(dir, 'custody', 'proofs', proofs[1] ?? ''),
+      ];
       const pa = JSON.parse(await readFile(a, 'utf8')) as Record<string, unknown>;
       const pb = JSON.parse(await readFile(b, 'utf8')) as Record<string, unknown>;
       await writeFile(a, JSON.stringify({ ...pb, item_id: pa.item_id })); // b's proof, filed under a
@@ -123,7 +174,10 @@ describe('tribunal round trip: demo archive → examination → export → indep
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
       const body = await readFile(join(dir, 'custody', 'checkpoint.body'));
       await writeFile(join(dir, 'custody', 'checkpoint.sig'), sign(null, body, privateKey));
-      await writeFile(join(dir, 'custody', 'verifier-key.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+      await writeFile(
+        join(dir, 'custody', 'verifier-key.pem'),
+        publicKey.export({ type: 'spki', format: 'pem' }),
+      );
       rehashTags(dir);
     });
     expect(r.code).toBe(1);
@@ -133,6 +187,13 @@ describe('tribunal round trip: demo archive → examination → export → indep
 
 /** What a forger does to keep the tag manifest consistent after editing tag files. */
 function rehashTags(dir: string): void {
-  const r = spawnSync('bash', ['-c', "find . -type f ! -path './data/*' ! -name tagmanifest-sha256.txt | cut -c3- | LC_ALL=C sort | xargs sha256sum > tagmanifest-sha256.txt"], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      "find . -type f ! -path './data/*' ! -name tagmanifest-sha256.txt | cut -c3- | LC_ALL=C sort | xargs sha256sum > tagmanifest-sha256.txt",
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
   expect(r.status, r.stderr).toBe(0);
 }
