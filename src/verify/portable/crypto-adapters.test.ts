@@ -195,7 +195,8 @@ describe('RFC 9162 inclusion proofs (published vectors), both adapters', () => {
         const variants: Uint8Array[][] = [proof];
         if (proof.length > 0) {
           const flipped = proof.map((p) => new Uint8Array(p));
-          (flipped[0] as Uint8Array)[5] ^= 0x80;
+          const first = flipped[0] as Uint8Array;
+          first[5] = (first[5] ?? 0) ^ 0x80;
           variants.push(flipped, proof.slice(1), [...proof, root]);
         }
         for (const variant of variants) {
