@@ -2,7 +2,7 @@
 // Chromium (never downloaded) against a real server on a loopback port, over an archive with
 // accounts. Sign-in and the shell, the role, English ⇄ Arabic (right to left), sign-out, an
 // ended session, the overview with its checkpoint checked in the page, the CSP, axe, and a
-// screenshot of each page in both languages (artifacts/ui-screenshots, kept by CI).
+// screenshot of each page in both languages ($CI_ARTIFACTS_DIR, else artifacts/, in ui-screenshots/).
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +14,10 @@ import { servedArchive, TEST_PASSWORD, type ServedArchive } from '../../support/
 
 const CHROMIUM = '/usr/bin/chromium';
 const UI_DIR = join(import.meta.dirname, '../../../dist/ui');
-const SHOTS = join(import.meta.dirname, '../../../artifacts/ui-screenshots');
+const SHOTS = join(
+  process.env.CI_ARTIFACTS_DIR ?? join(import.meta.dirname, '../../../artifacts'),
+  'ui-screenshots',
+);
 const NO_BROWSER = !existsSync(CHROMIUM);
 if (NO_BROWSER && process.env.CI !== 'true') {
   console.warn(`web UI browser tests skipped: no Chromium at ${CHROMIUM} (required when CI=true)`);
