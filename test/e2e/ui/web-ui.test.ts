@@ -10,7 +10,9 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseVerifierKey, verifyCheckpoint } from '../../../src/core/index.js';
+import { custodyInExpect, writeExtraFiles } from '../../support/archive-fixtures.js';
 import { servedArchive, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
+import { makeTempDir } from '../../support/tmp.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const UI_DIR = join(import.meta.dirname, '../../../dist/ui');
@@ -240,6 +242,45 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium
       .toContain('NOTE_NO_VALID_SIGNATURE');
     expect(await page.getByTestId('checkpoint-verified').count()).toBe(0);
     expect(await page.getByTestId('root-hex').count()).toBe(0);
+  });
+
+  it('the overview counts what the archive holds: items, deliveries, stored files (in Arabic too)', async () => {
+    const sources = await makeTempDir('web-ui-deliveries');
+    const full = await servedArchive('web-ui-full', [['Rana Investigator', 'investigator']], {
+      server: { uiDir: UI_DIR },
+      before: async (a) => {
+        for (const [i, count] of [3, 2].entries()) {
+          const dir = join(sources, `delivery-${i}`);
+          await writeExtraFiles(dir, count);
+          const args = ['ingest', dir, '--source', `SRC-${i}`, '--new-source', '--archive', a.dir];
+          await custodyInExpect(0, args, a.env);
+        }
+      },
+    });
+    const fullBase = await full.server.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale: 'en-GB',
+      });
+      const page = await context.newPage();
+      await page.goto(fullBase);
+      await signInAs(page, 'Rana Investigator');
+      const count = (key: string) => page.getByTestId(`count-${key}`).locator('dd').textContent();
+      await expect.poll(() => count('items')).toBe('5');
+      expect(await count('deliveries')).toBe('2');
+      expect(await count('objects')).toBe('5');
+      expect(await page.getByText('No evidence has been received yet').count()).toBe(0);
+      expect(await page.getByTestId('account-role').textContent()).toBe('Role: Investigator');
+      await page.getByRole('button', { name: 'العربية' }).click();
+      await expect.poll(() => page.getByTestId('account-role').textContent()).toBe('الدور: محقق');
+      expect(await page.getByTestId('count-deliveries').locator('dt').textContent()).toBe(
+        'الدفعات المستلمة',
+      );
+      await page.screenshot({ path: join(SHOTS, 'overview-with-items.ar.png'), fullPage: true });
+    } finally {
+      await full.close();
+    }
   });
 
   for (const lang of ['en', 'ar'] as const) {
