@@ -115,6 +115,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium
   it('an examiner signs in, sees their name and role, switches to Arabic (right to left), and signs out', async () => {
     const page = await open();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
+    expect(await page.getByRole('status').count()).toBe(0); // a first visit: no "session ended"
     await signInAs(page, 'ines haddad');
     await expect.poll(() => page.getByTestId('account-role').textContent()).toBe('Role: Examiner');
     expect(await page.getByTestId('account-name').textContent()).toBe(EXAMINER);

@@ -78,7 +78,7 @@ describe('the UI API client', () => {
     await expect(offline.get('/api/status')).rejects.toMatchObject({ status: 0, code: 'NETWORK' });
   });
 
-  it('a 401 ends the session (forgets the token, tells the app), except a refused sign-in', async () => {
+  it('a 401 ends the session (forgets the token, tells the app), except a refused sign-in and the probe at start', async () => {
     const body = { code: 'HTTP_UNAUTHENTICATED', message: 'sign in first', details: {} };
     const a = clientAnswering(401, body);
     a.api.setCsrfToken('tok');
@@ -91,6 +91,7 @@ describe('the UI API client', () => {
     await expect(b.api.post('/api/session', { name: 'x', password: 'y' })).rejects.toMatchObject({
       code: 'HTTP_SIGN_IN_FAILED',
     });
+    await expect(b.api.get('/api/session')).rejects.toMatchObject({ status: 401 });
     expect(b.ended()).toBe(0);
   });
 

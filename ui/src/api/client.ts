@@ -72,8 +72,10 @@ export class ApiClient {
     const parsed: unknown = await response.json().catch(() => undefined);
     if (response.ok) return parsed as T;
     const error = toApiError(response.status, parsed);
-    // A 401 on anything but the sign-in itself means the session is gone.
-    if (response.status === 401 && !(method === 'POST' && path === '/api/session')) {
+    // A 401 means the session is gone, except on the sign-in itself and on the probe at start
+    // (GET /api/session), where it only means that nobody is signed in yet.
+    const probe = path === '/api/session' && (method === 'POST' || method === 'GET');
+    if (response.status === 401 && !probe) {
       this.csrfToken = null;
       this.opts.onUnauthenticated();
     }
