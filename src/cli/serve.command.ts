@@ -46,7 +46,7 @@ export const serveCommand: Command = {
         });
         const address = await server.listen({ port: Number(portText), host });
         io.stdout(
-          `custody: serving ${config.archiveDir} at ${address} (Ctrl-C stops; the API is described at ${address}/api/openapi.json)\n`,
+          `custody: serving ${config.archiveDir} at ${address} (the web UI: open ${address}/ in a browser; Ctrl-C stops; the API is described at ${address}/api/openapi.json)\n`,
         );
         await new Promise<void>((resolve) => {
           const stop = (): void => {

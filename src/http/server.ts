@@ -17,6 +17,7 @@ import { archiveFor, type RequestContext } from './request-context.js';
 import { fastifySchema, type RouteDef, type RouteInfo } from './routes/route.js';
 import { ALL_ROUTES } from './routes/index.js';
 import { AccountDirectory } from './session/account-directory.js';
+import { defaultUiDir, registerWebUi } from './web-ui.js';
 import { csrfMatches, SessionStore, type Session } from './session/session-store.js';
 
 export const SESSION_COOKIE = 'custody_session';
@@ -35,6 +36,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Extra routes (tests, later modules); each still needs an access entry. */
   routes?: readonly RouteDef[];
+  /** The built web UI (dist/ui of this checkout by default); null serves none. */
+  uiDir?: string | null;
 }
 
 /** What every route handler may reach through `request.server.custody`. */
@@ -110,15 +113,21 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.setErrorHandler((error: FastifyError, request, reply) =>
     sendError(reply, toErrorBody(error, request)),
   );
+  const uiFallback = await registerWebUi(
+    app,
+    opts.uiDir === undefined ? defaultUiDir() : opts.uiDir,
+  );
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, {
-      status: 404,
-      body: {
-        code: 'HTTP_NOT_FOUND',
-        message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
-        details: {},
-      },
-    }),
+    uiFallback(request, reply)
+      ? reply
+      : sendError(reply, {
+          status: 404,
+          body: {
+            code: 'HTTP_NOT_FOUND',
+            message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
+            details: {},
+          },
+        }),
   );
 
   app.addHook('onRequest', (request, _reply, done) => {

@@ -17,6 +17,10 @@ export const statusRoutes: RouteDef[] = [
           database: Type.String(),
           ledger_size: Type.Integer(),
           signed_checkpoint: Type.Union([Type.Integer(), Type.Null()]),
+          checkpoint_note: Type.Union([Type.String(), Type.Null()], {
+            description:
+              'the signed checkpoint note (C2SP signed-note) at signed_checkpoint: a page can check it with verifier_key',
+          }),
           verifier_key: Type.String(),
           items: Type.Integer(),
           objects: Type.Integer(),
@@ -35,12 +39,14 @@ export const statusRoutes: RouteDef[] = [
           origin: archive.manifest.origin,
         }),
       ]);
+      const note = signed === null ? null : await archive.ledger.checkpointAt(signed);
       return {
         archive: archive.manifest.id,
         origin: archive.manifest.origin,
         database: archive.manifest.database,
         ledger_size: archive.ledger.size,
         signed_checkpoint: signed,
+        checkpoint_note: note,
         verifier_key: archive.verifierKey,
         items,
         objects,

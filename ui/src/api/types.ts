@@ -1,0 +1,34 @@
+// The shapes of the server's responses the UI reads (src/http/routes/*.routes.ts, also described
+// at /api/openapi.json). Next slices add theirs here.
+
+/** Every refusal of the server: a stable code, a message for people, details for programs. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** GET/POST /api/session. */
+export interface SessionView {
+  account: string;
+  name: string;
+  role: string;
+  org: string | null;
+  csrf_token: string;
+  idle_timeout_s: number;
+}
+
+/** GET /api/status. */
+export interface StatusView {
+  archive: string;
+  origin: string;
+  database: string;
+  ledger_size: number;
+  signed_checkpoint: number | null;
+  /** The signed note at signed_checkpoint (absent from servers before the UI). */
+  checkpoint_note?: string | null;
+  verifier_key: string;
+  items: number;
+  objects: number;
+  deliveries: number;
+}
