@@ -49,7 +49,7 @@ import type { PdqErrorCode } from './analysis/pdq/index.js';
 import type { NearDuplicateErrorCode } from './analysis/near-duplicates/index.js';
 import type { ArchiveErrorCode } from './archive/index.js';
 import type { AccountErrorCode } from './accounts/index.js';
-import type { HttpErrorCode } from './http/errors.js';
+import type { HttpErrorCode } from './http/index.js';
 
 /** Every code a CustodyError may carry. */
 export type ErrorCode =

@@ -38,7 +38,7 @@ export const serveCommand: Command = {
       'write',
       'serve',
       async (archive) => {
-        const { buildServer } = await import('../http/server.js');
+        const { buildServer } = await import('../http/index.js');
         const server = await buildServer({
           archive,
           secureCookies: flag(args, 'secure-cookies'),

@@ -1,0 +1,6 @@
+// The public surface of src/http/ for other modules, who import this file or a
+// service by its own file (layering.config.js, rule 1). Services and adapters are not
+// re-exported: a command loads only the services it calls, and the composition root
+// (src/app.ts) builds the adapters.
+export * from './errors.js';
+export * from './server.js';
