@@ -1,0 +1,38 @@
+import type { JsonValue } from '../../core/index.js';
+import type { MissingReportReadsTable, MissingReportsTable, SubjectPmTable, SubjectsTable, UnitsTable } from '../../db/index.js';
+
+/** Where each report's wrapped data key lives (report-keys.adapter.ts): outside ledger and index. */
+export interface ReportKeyStore {
+  write(id: string, text: string): Promise<void>;
+  read(id: string): Promise<string | null>;
+  /** Overwrites and removes the key file; false when there was none. */
+  destroy(id: string): Promise<boolean>;
+}
+
+/** What the missing-person services need; the CLI (later the server) builds it per command. */
+export interface MissingReportsPorts {
+  readonly actor: string;
+  newId(): string;
+  /** The archive's sealing key (write mode only); the report KEK is derived from it. Null: read mode. */
+  readonly sealingKey: Buffer | null;
+  readonly keys: ReportKeyStore;
+  listReports(): Promise<MissingReportsTable[]>;
+  getReport(id: string): Promise<MissingReportsTable | undefined>;
+  listReads(): Promise<MissingReportReadsTable[]>;
+  listUnits(): Promise<UnitsTable[]>;
+  /** Appends one `cataloguing` entry per details, in one batch; returns their seqs. */
+  commit(details: readonly { [k: string]: JsonValue }[]): Promise<number[]>;
+}
+
+/** What recording post-mortem data needs. */
+export interface PmPorts {
+  getSubject(id: string): Promise<SubjectsTable | undefined>;
+  getSubjectPm(id: string): Promise<SubjectPmTable | undefined>;
+  commit(details: readonly { [k: string]: JsonValue }[]): Promise<number[]>;
+}
+
+/** What ranking candidate subjects needs, beyond opening the report. */
+export interface CandidatePorts extends MissingReportsPorts {
+  listSubjects(): Promise<SubjectsTable[]>;
+  listSubjectPm(): Promise<SubjectPmTable[]>;
+}
