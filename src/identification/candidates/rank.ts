@@ -77,8 +77,9 @@ export function dateFactor(report: ReportContent, s: SubjectsTable): FactorResul
   const [date, which] = s.date_of_death !== null ? [s.date_of_death, 'death'] : s.date_of_photography !== null ? [s.date_of_photography, 'photograph'] : [null, ''];
   if (event === null) return { factor: 'date', outcome: 'missing', detail: 'the report gives no date of arrest or last sighting' };
   if (date === null) return { factor: 'date', outcome: 'missing', detail: 'the subject has no date of death or photograph' };
-  const subjectAt = date.slice(0, event.length);
-  if (subjectAt >= event) return { factor: 'date', outcome: 'agree', detail: `${which} ${date} is not before ${report.event === 'last_seen' ? 'the last sighting' : 'the arrest'} (${event})` };
+  // At the coarser of the two precisions: a month of death and a day of arrest compare as months.
+  const n = Math.min(event.length, date.length);
+  if (date.slice(0, n) >= event.slice(0, n)) return { factor: 'date', outcome: 'agree', detail: `${which} ${date} is not before ${report.event === 'last_seen' ? 'the last sighting' : 'the arrest'} (${event})` };
   return { factor: 'date', outcome: 'disagree', detail: `${which} ${date} is before ${report.event === 'last_seen' ? 'the last sighting' : 'the arrest'} (${event})` };
 }
 
