@@ -164,6 +164,8 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     expect(out.stdout).toContain('names and contacts are sealed');
     expect(out.stdout).not.toContain(NAME_AR);
     expect((await json<SummaryJson[]>(['missing', 'list']))[0]).not.toHaveProperty('name_ar');
+    // Nothing printed so far (import, list) carries a name.
+    for (const s of secrets) expect(printed, s).not.toContain(s);
   });
 
   it('erase destroys the key and records it: nothing shows the report again, the ciphertext stays, verify and rebuild stay clean', async () => {
