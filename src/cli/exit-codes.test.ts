@@ -30,6 +30,8 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   'ACCOUNT_ROLE_UNKNOWN',
   'ACCOUNT_PASSWORD_WEAK',
   'ACCOUNT_KEY_REQUIRED',
+  // Added with the codes (identification, issue 15).
+  'MISSING_REPORT_KEY_REQUIRED',
 ]);
 const exitBefore = (code: string): number => (USAGE_EXIT_BEFORE.has(code) ? 2 : 1);
 
