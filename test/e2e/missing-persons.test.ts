@@ -257,3 +257,33 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     expect((await run(2, ['missing', 'erase', '01ARZ3NDEKTSV4RRFFQ69G5FAV'])).stderr).toContain('[USAGE]');
   });
 });
+
+describeDatabases('custody export --redact and missing-person reports', (db) => {
+  it('a full-ledger bag with --redact withholds the report entries (listed as withheld) and still verifies; without it, only ciphertext travels', async () => {
+    const made = await db.makeUrl();
+    try {
+      const base = await makeTempDir(`missing-export-${db.kind}`);
+      const a = { dir: join(base, 'archive'), env: made.url === null ? {} : { DATABASE_URL: made.url } };
+      const run = (code: number, args: string[]) => custodyInExpect(code, [...args, '--archive', a.dir], a.env);
+      await run(0, ['init']);
+      const file = join(base, 'r.csv');
+      await writeFile(file, `name_ar,contact_phone\n${NAME_AR},${PHONE}\n`);
+      const [id] = (JSON.parse((await run(0, ['missing', 'import', file, '--org', 'Org A', '--json'])).stdout) as { ids: string[] }).ids;
+      await run(0, ['missing', 'show', id ?? '', '--contact', '--reason', 'call back']);
+      const redacted = join(base, 'bag-redacted');
+      await run(0, ['export', '--select', 'all', '--full-ledger', '--redact', '--out', redacted]);
+      const withheld = JSON.parse(await readFile(join(redacted, 'custody', 'withheld-entries.json'), 'utf8')) as { action: string; reason: string }[];
+      expect(withheld.filter((w) => w.reason.startsWith('missing-person report')).map((w) => w.action)).toEqual(['missing.report', 'missing.read']);
+      const redactedLedger = await readFile(join(redacted, 'custody', 'ledger.jsonl'), 'utf8');
+      expect(redactedLedger).not.toContain('missing.');
+      await custodyInExpect(0, ['verify-export', redacted], a.env);
+      const full = join(base, 'bag-full');
+      await run(0, ['export', '--select', 'all', '--full-ledger', '--out', full]);
+      const bytes = Buffer.concat([...(await readTree(full)).values()]);
+      expect(bytes.includes(Buffer.from('missing.report'))).toBe(true);
+      for (const s of [NAME_AR, PHONE]) expect(bytes.includes(Buffer.from(s, 'utf8')), s).toBe(false);
+    } finally {
+      await made.cleanup();
+    }
+  });
+});
