@@ -185,10 +185,11 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     const list = await json<SummaryJson[]>(['missing', 'list', '--names']);
     expect(list[0]).toMatchObject({ id: id1, key: 'destroyed', erased_seq: r.seq, name_ar: null, unreadable: 'MISSING_REPORT_ERASED' });
     expect(list[1]).toMatchObject({ id: id2, key: 'present', name_ar: NAME2_AR });
-    await run(0, ['verify']);
+    const notInfo = async (): Promise<unknown[]> => (await json<{ findings: { severity: string }[] }>(['verify'])).findings.filter((f) => f.severity !== 'info');
+    expect(await notInfo()).toEqual([]);
     const rebuilt = await json<{ findings: unknown[] }>(['rebuild']);
     expect(rebuilt.findings).toEqual([]);
-    await run(0, ['verify']);
+    expect(await notInfo()).toEqual([]);
     expect((await run(1, ['missing', 'show', id1 ?? ''])).stderr).toContain('[MISSING_REPORT_ERASED]');
     const all = await everything();
     for (const s of [NAME_AR, NAME_LATIN, MOTHER, PHONE]) expect(all.includes(Buffer.from(s, 'utf8')), s).toBe(false);
@@ -202,6 +203,8 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     await copyFile(join(base, 'backup.key'), keyFile);
     expect((await run(1, ['missing', 'show', id1 ?? ''])).stderr).toContain('[MISSING_REPORT_ERASED]');
     expect((await json<SummaryJson[]>(['missing', 'list']))[0]?.key).toBe('left-after-erase');
+    const v = JSON.parse((await run(0, ['verify', '--json'])).stdout) as { findings: { code: string; severity: string }[] };
+    expect(v.findings).toContainEqual(expect.objectContaining({ code: 'REPORT_KEY_AFTER_ERASE', severity: 'warning' }));
     // Running erase again finishes the job on the restored copy.
     await run(0, ['missing', 'erase', id1 ?? '', '--reason', 'withdrawn']);
     expect(existsSync(keyFile)).toBe(false);
@@ -248,7 +251,18 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     await unlink(join(keysDir(), `${id1}.key`));
     expect((await run(1, ['missing', 'show', id1 ?? ''])).stderr).toContain('[MISSING_REPORT_KEY_MISSING]');
     expect((await json<SummaryJson[]>(['missing', 'list']))[0]?.key).toBe('missing');
+    // A key deleted without a recorded erasure is an erasure no one recorded: verify fails on it.
+    const v = JSON.parse((await run(1, ['verify', '--json'])).stdout) as { findings: { code: string; subject: string; severity: string }[] };
+    expect(v.findings).toEqual([expect.objectContaining({ code: 'REPORT_KEY_MISSING', severity: 'error', subject: `keys/reports/${id1}.key` })]);
     expect((await json<ReportJson>(['missing', 'show', id2 ?? ''])).content.name_ar).toBe(NAME2_AR);
+  });
+
+  it('attack: a key file planted for no report is reported by verify (REPORT_KEY_UNKNOWN) and opens nothing', async () => {
+    const [id1] = await importTwo();
+    await copyFile(join(keysDir(), `${id1}.key`), join(keysDir(), '01ARZ3NDEKTSV4RRFFQ69G5FAV.key'));
+    const v = JSON.parse((await run(0, ['verify', '--json'])).stdout) as { findings: { code: string; subject: string }[] };
+    expect(v.findings).toContainEqual(expect.objectContaining({ code: 'REPORT_KEY_UNKNOWN', subject: 'keys/reports/01ARZ3NDEKTSV4RRFFQ69G5FAV.key' }));
+    expect((await run(1, ['missing', 'show', '01ARZ3NDEKTSV4RRFFQ69G5FAV'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
   });
 
   it('an unknown report is MISSING_REPORT_NOT_FOUND; erase needs a reason (usage)', async () => {
@@ -263,7 +277,8 @@ describeDatabases('custody export --redact and missing-person reports', (db) => 
     const made = await db.makeUrl();
     try {
       const base = await makeTempDir(`missing-export-${db.kind}`);
-      const a = { dir: join(base, 'archive'), env: made.url === null ? {} : { DATABASE_URL: made.url } };
+      const env: Record<string, string> = made.url === null ? {} : { DATABASE_URL: made.url };
+      const a = { dir: join(base, 'archive'), env };
       const run = (code: number, args: string[]) => custodyInExpect(code, [...args, '--archive', a.dir], a.env);
       await run(0, ['init']);
       const file = join(base, 'r.csv');

@@ -13,7 +13,7 @@
 //   archive's backups of keys/ are managed; the report says so.)
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { archiveLayout } from '../../archive/index.js';
 import { IdentificationError } from '../errors.js';
@@ -69,6 +69,18 @@ export class ReportKeyFiles implements ReportKeyStore {
     } finally {
       await fh.close();
     }
+  }
+
+  /** The ids of the key files present (for `verify`); temporary files of an interrupted write aside. */
+  async list(): Promise<Set<string>> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+      throw e;
+    }
+    return new Set(names.filter((n) => n.endsWith('.key') && ID_RE.test(n.slice(0, -4))).map((n) => n.slice(0, -4)));
   }
 
   /** Overwrites, fsyncs, unlinks, fsyncs the folder. True when there was a file to destroy. */
