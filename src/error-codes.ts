@@ -277,6 +277,7 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   MISSING_REPORT_KEY_REQUIRED: 'usage',
   MISSING_REPORT_KEY_MISSING: 'unavailable',
   MISSING_REPORT_KEY_INVALID: 'finding',
+  MISSING_REPORT_FORBIDDEN: 'forbidden',
   PM_INVALID: 'finding',
   PM_SUBJECT_NOT_FOUND: 'not_found',
   NUMBER_SCHEME_INVALID: 'finding',

@@ -16,6 +16,8 @@ export function missingPorts(archive: Archive): CandidatePorts & PmPorts {
     actor: archive.config.actor,
     newId: archive.newId,
     sealingKey: archive.sealingKey,
+    // The CLI holds the archive key and has no authenticated account: no organisation to enforce.
+    viewerOrg: null,
     keys: ReportKeyFiles.forArchive(archive.config.archiveDir),
     listReports: () => archive.index.listMissingReports(),
     getReport: (id) => archive.index.getMissingReport(id),

@@ -14,6 +14,8 @@ export type IdentificationErrorCode =
   | 'MISSING_REPORT_KEY_MISSING'
   /** A key file that fails authentication, or a ciphertext that its key does not open. */
   | 'MISSING_REPORT_KEY_INVALID'
+  /** The asking organisation is outside the report's consent scope. */
+  | 'MISSING_REPORT_FORBIDDEN'
   | 'PM_INVALID'
   | 'PM_SUBJECT_NOT_FOUND';
 

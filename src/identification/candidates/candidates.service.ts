@@ -3,7 +3,7 @@
 import type { IdentificationRecord } from '../codebook/record.js';
 import { IdentificationError } from '../errors.js';
 import type { CandidatePorts } from '../reports/ports.js';
-import { openContent } from '../reports/reports.service.js';
+import { openForViewer } from '../reports/reports.service.js';
 import { rankCandidates, type Candidate } from './rank.js';
 
 export const NOT_AN_IDENTIFICATION =
@@ -13,7 +13,7 @@ export const NOT_AN_IDENTIFICATION =
 export async function candidatesFor(ports: CandidatePorts, reportId: string, opts: { limit: number }): Promise<{ report: string; candidates: Candidate[]; subjects: number; notice: string }> {
   const row = await ports.getReport(reportId);
   if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${reportId}`);
-  const report = await openContent(ports, row);
+  const report = await openForViewer(ports, row);
   const subjects = await ports.listSubjects();
   const pm = new Map((await ports.listSubjectPm()).map((p) => [p.subject_id, JSON.parse(p.pm_json) as IdentificationRecord]));
   const ranked = rankCandidates({ report, subjects, pm, units: await ports.listUnits() });

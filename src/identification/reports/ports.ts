@@ -16,6 +16,13 @@ export interface MissingReportsPorts {
   /** The archive's sealing key (write mode only); the report KEK is derived from it. Null: read mode. */
   readonly sealingKey: Buffer | null;
   readonly keys: ReportKeyStore;
+  /**
+   * The organisation of the person asking, when the caller knows it from an authenticated
+   * account (the team server). A report is then shown only to its reporting organisation and
+   * those its consent names. Null: the holder of the archive key at the CLI, who can decrypt
+   * everything anyway; consent cannot be enforced against a self-declared actor.
+   */
+  readonly viewerOrg: string | null;
   listReports(): Promise<MissingReportsTable[]>;
   getReport(id: string): Promise<MissingReportsTable | undefined>;
   listReads(): Promise<MissingReportReadsTable[]>;

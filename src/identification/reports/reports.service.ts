@@ -110,6 +110,23 @@ export async function openContent(ports: MissingReportsPorts, row: MissingReport
   }
 }
 
+/** Whether the asking organisation may see this report: its own, or one its consent names. */
+export function withinConsent(viewerOrg: string | null, reportOrg: string, content: ReportContent): boolean {
+  return viewerOrg === null || viewerOrg === reportOrg || content.consent.orgs.includes(viewerOrg);
+}
+
+function forbidden(id: string): IdentificationError {
+  // Says nothing of the report beyond its existence, which the metadata list shows anyway.
+  return new IdentificationError('MISSING_REPORT_FORBIDDEN', `report ${id} is outside your organisation's consent scope`);
+}
+
+/** Opens a report for the asking organisation, refusing one outside its consent scope. */
+export async function openForViewer(ports: MissingReportsPorts, row: MissingReportsTable, k?: Buffer): Promise<ReportContent> {
+  const content = await openContent(ports, row, k);
+  if (!withinConsent(ports.viewerOrg, row.org, content)) throw forbidden(row.id);
+  return content;
+}
+
 export type KeyState = 'present' | 'missing' | 'destroyed' | 'left-after-erase';
 
 export interface ReportSummary {
@@ -149,7 +166,7 @@ export async function listReports(ports: MissingReportsPorts, opts: { names: boo
     };
     if (k !== null) {
       try {
-        const c = await openContent(ports, r, k);
+        const c = await openForViewer(ports, r, k);
         Object.assign(summary, { name_ar: c.name_ar, name_latin: c.name_latin, unreadable: null });
       } catch (e) {
         if (!(e instanceof IdentificationError)) throw e;
@@ -178,7 +195,7 @@ export interface ReportView {
 export async function showReport(ports: MissingReportsPorts, id: string, opts: { contactReason: string | null }): Promise<ReportView> {
   const reason = opts.contactReason === null ? null : needReason(opts.contactReason, 'the contact is read');
   const row = await findReport(ports, id);
-  const content = await openContent(ports, row);
+  const content = await openForViewer(ports, row);
   let seq: number | null = null;
   if (reason !== null && content.contact !== null) [seq = null] = await ports.commit([{ action: 'missing.read', report: id, reason }]);
   return {
