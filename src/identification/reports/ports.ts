@@ -3,7 +3,8 @@ import type { MissingReportReadsTable, MissingReportsTable, SubjectPmTable, Subj
 
 /** Where each report's wrapped data key lives (report-keys.adapter.ts): outside ledger and index. */
 export interface ReportKeyStore {
-  write(id: string, text: string): Promise<void>;
+  /** Writes each key file durably (its folder included) before returning. */
+  writeAll(files: readonly { id: string; text: string }[]): Promise<void>;
   read(id: string): Promise<string | null>;
   /** Overwrites and removes the key file; false when there was none. */
   destroy(id: string): Promise<boolean>;

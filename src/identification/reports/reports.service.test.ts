@@ -12,8 +12,8 @@ import { importReports, listReports, showReport } from './reports.service.js';
 
 class MemoryKeys implements ReportKeyStore {
   readonly files = new Map<string, string>();
-  write(id: string, text: string): Promise<void> {
-    this.files.set(id, text);
+  writeAll(files: readonly { id: string; text: string }[]): Promise<void> {
+    for (const f of files) this.files.set(f.id, f.text);
     return Promise.resolve();
   }
   read(id: string): Promise<string | null> {

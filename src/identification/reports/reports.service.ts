@@ -56,27 +56,29 @@ export async function importReports(
   if (errors.length > 0)
     throw new IdentificationError('MISSING_REPORT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them`, { details: { errors } });
   const codebook = { version: IDENTIFICATION_CODEBOOK_VERSION, digest: identificationCodebookDigest() };
-  const written: string[] = [];
+  const files: { id: string; text: string }[] = [];
   const drafts: { [k: string]: JsonValue }[] = [];
-  try {
-    for (const a of accepted) {
-      const id = ports.newId();
-      const dataKey = newDataKey();
-      try {
-        const { sealed, digest } = sealReport(dataKey, id, a.org, canonicalBytes(a.content));
-        await ports.keys.write(id, wrapDataKey(k, id, digest, dataKey));
-        written.push(id);
-        drafts.push({ action: 'missing.report', report: id, org: a.org, sealed: { ...sealed }, digest, codebook });
-      } finally {
-        dataKey.fill(0);
-      }
+  for (const a of accepted) {
+    const id = ports.newId();
+    const dataKey = newDataKey();
+    try {
+      const { sealed, digest } = sealReport(dataKey, id, a.org, canonicalBytes(a.content));
+      files.push({ id, text: wrapDataKey(k, id, digest, dataKey) });
+      drafts.push({ action: 'missing.report', report: id, org: a.org, sealed: { ...sealed }, digest, codebook });
+    } finally {
+      dataKey.fill(0);
     }
+  }
+  try {
+    await ports.keys.writeAll(files);
     await ports.commit(drafts);
   } catch (e) {
-    for (const id of written) await ports.keys.destroy(id).catch(() => undefined);
+    // No entry names them: destroy them, so that no key outlives a failed import.
+    for (const f of files) await ports.keys.destroy(f.id).catch(() => undefined);
     throw e;
   }
-  return { imported: written.length, ids: written, units_unresolved: accepted.filter((a) => a.content.unit !== null && a.content.unit.id === null).length };
+  const ids = files.map((f) => f.id);
+  return { imported: ids.length, ids, units_unresolved: accepted.filter((a) => a.content.unit !== null && a.content.unit.id === null).length };
 }
 
 async function findReport(ports: MissingReportsPorts, id: string): Promise<MissingReportsTable> {
