@@ -19,6 +19,11 @@ export function missingPorts(archive: Archive): CandidatePorts & PmPorts {
     // The CLI holds the archive key and has no authenticated account: no organisation to enforce.
     viewerOrg: null,
     keys: ReportKeyFiles.forArchive(archive.config.archiveDir),
+    async ledgerDetails(seq) {
+      if (!Number.isSafeInteger(seq) || seq < 0 || seq >= archive.ledger.size) return null;
+      const [s] = await archive.ledger.read(seq, seq + 1);
+      return s?.entry.details ?? null;
+    },
     listReports: () => archive.index.listMissingReports(),
     getReport: (id) => archive.index.getMissingReport(id),
     listReads: () => archive.index.listMissingReportReads(),

@@ -257,6 +257,22 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     expect((await json<ReportJson>(['missing', 'show', id2 ?? ''])).content.name_ar).toBe(NAME2_AR);
   });
 
+  it('attack: an index row pointing an erase at a report the ledger does not record is refused (MISSING_REPORT_NOT_FOUND), no key destroyed', async () => {
+    const [id1, id2] = await importTwo();
+    // The row of report 2 now claims it was recorded by report 1's entry: the index alone would erase report 2.
+    await withIndexDb(a, async (d) => {
+      const [r1] = await d.rows<{ recorded_seq: number }>('SELECT recorded_seq FROM missing_reports WHERE id = ?', [id1]);
+      await d.exec('UPDATE missing_reports SET recorded_seq = ? WHERE id = ?', [Number(r1?.recorded_seq), id2]);
+      await d.exec('UPDATE missing_reports SET recorded_seq = ? WHERE id = ?', [0, id1]);
+    });
+    const size = (await ledger()).length;
+    for (const id of [id1, id2]) expect((await run(1, ['missing', 'erase', id ?? '', '--reason', 'x'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
+    expect((await ledger()).length).toBe(size);
+    expect(await readdir(keysDir())).toHaveLength(2);
+    await run(0, ['rebuild']);
+    expect((await json<ReportJson>(['missing', 'show', id2 ?? ''])).content.name_ar).toBe(NAME2_AR);
+  });
+
   it('attack: a key file planted for no report is reported by verify (REPORT_KEY_UNKNOWN) and opens nothing', async () => {
     const [id1] = await importTwo();
     await copyFile(join(keysDir(), `${id1}.key`), join(keysDir(), '01ARZ3NDEKTSV4RRFFQ69G5FAV.key'));

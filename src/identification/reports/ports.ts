@@ -24,6 +24,8 @@ export interface MissingReportsPorts {
    * everything anyway; consent cannot be enforced against a self-declared actor.
    */
   readonly viewerOrg: string | null;
+  /** The details of ledger entry `seq` (read from the ledger, not the index), or null past its end. */
+  ledgerDetails(seq: number): Promise<{ [k: string]: JsonValue } | null>;
   listReports(): Promise<MissingReportsTable[]>;
   getReport(id: string): Promise<MissingReportsTable | undefined>;
   listReads(): Promise<MissingReportReadsTable[]>;

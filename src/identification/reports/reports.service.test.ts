@@ -29,6 +29,7 @@ function memoryArchive(opts: { failCommit?: boolean } = {}) {
   let seq = 1;
   const keys = new MemoryKeys();
   const sealingKey = randomBytes(32);
+  const ledgerLog = new Map<number, { [k: string]: JsonValue }>();
   const rows = <T>(t: Parameters<MemoryIndex['table']>[0]): T[] => [...index.table(t).values()] as unknown as T[];
   const ports = (viewerOrg: string | null, key: Buffer | null = sealingKey): CandidatePorts => ({
     actor: 'tester',
@@ -37,6 +38,7 @@ function memoryArchive(opts: { failCommit?: boolean } = {}) {
     viewerOrg,
     keys,
     listReports: () => Promise.resolve(rows<MissingReportsTable>('missing_reports')),
+    ledgerDetails: (n: number) => Promise.resolve(ledgerLog.get(n) ?? null),
     getReport: (id) => Promise.resolve(index.table('missing_reports').get(id) as MissingReportsTable | undefined),
     listReads: () => Promise.resolve(rows<MissingReportReadsTable>('missing_report_reads')),
     listUnits: () => Promise.resolve([]),
@@ -47,6 +49,7 @@ function memoryArchive(opts: { failCommit?: boolean } = {}) {
       const seqs = details.map((d) => {
         const entry = { seq: seq++, time: '2026-01-01T00:00:00Z', actor: 'tester', type: 'cataloguing' as const, items: [], objects: [], details: d };
         index.apply(projectEntry(entry, '00'));
+        ledgerLog.set(entry.seq, d);
         return entry.seq;
       });
       return Promise.resolve(seqs);

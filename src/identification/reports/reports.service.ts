@@ -218,6 +218,12 @@ export async function showReport(ports: MissingReportsPorts, id: string, opts: {
 export async function eraseReport(ports: MissingReportsPorts, id: string, reason: string): Promise<{ id: string; seq: number; key_destroyed: boolean }> {
   const why = needReason(reason, 'the report is erased');
   const row = await findReport(ports, id);
+  // A destructive act is never based on the index alone: the ledger must record this report.
+  const recorded = await ports.ledgerDetails(Number(row.recorded_seq));
+  if (recorded?.action !== 'missing.report' || recorded.report !== id || recorded.digest !== row.digest)
+    throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `the index names report ${id}, but the ledger entry it points to does not record it: nothing was erased`, {
+      details: { report: id, ...hint({ remedy: ['verify'] }) },
+    });
   if (row.erased_seq !== null) {
     // An erasure recorded but interrupted before the key was destroyed: finish it.
     if (await ports.keys.destroy(id)) return { id, seq: Number(row.erased_seq), key_destroyed: true };
