@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Archive } from '../app.js';
-import { parseReportsCsv, parseReportsJson, type CandidatePorts, type PmPorts } from '../identification/index.js';
+import { parseReportsCsv, parseReportsJson, type CandidatePorts, type Mark, type PmPorts } from '../identification/index.js';
 import { IDENTIFICATION_CODEBOOK, identificationCodebookDigest } from '../identification/index.js';
 import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js';
 import { eraseReport, importReports, listReports, showReport } from '../identification/reports/reports.service.js';
@@ -121,7 +121,7 @@ export const missingCommand: Command = {
         line('from', c.origin);
         line(c.event === 'last_seen' ? 'last seen' : 'arrested', [c.event_date, c.event_place].filter((x) => x !== null).join(', '));
         line('arresting body', c.unit === null ? null : `${c.unit.as_reported}${c.unit.id === null ? ' (not in the unit registry)' : ` (unit ${c.unit.id})`}`);
-        for (const [k, val] of Object.entries(c.am)) line(k, val);
+        for (const [k, val] of Object.entries(c.am)) line(k, k === 'marks' ? marksText(val) : val);
         line('consent', `organisations: ${[v.org, ...c.consent.orgs].join(', ')}; photographs ${c.consent.photographs === 'yes' ? `may be shown through ${c.consent.liaison ?? '?'}` : 'may not be shown'}`);
         if (c.contact === 'sealed') io.stdout('  contact            sealed (--contact --reason TEXT reads it; the read is recorded)\n');
         else if (c.contact !== null) {
@@ -205,7 +205,12 @@ export async function runSubjectPm(args: ParsedArgs, io: Io, subjectId: string):
   if (wantsJson(args)) printJson(io, view);
   else {
     io.stdout(`subject ${view.subject}: post-mortem record${view.seq === null ? ' (none yet)' : ` (ledger entry ${view.seq}, codebook ${view.codebook?.version ?? '?'})`}\n`);
-    for (const [k, v] of Object.entries(view.pm)) io.stdout(`  ${k.padEnd(12)} ${tt(typeof v === 'string' ? v : JSON.stringify(v))}\n`);
+    for (const [k, v] of Object.entries(view.pm)) io.stdout(`  ${k.padEnd(12)} ${tt(k === 'marks' ? marksText(v) : typeof v === 'string' ? v : JSON.stringify(v))}\n`);
   }
   return 0;
+}
+
+/** Marks as a person reads them: "scar (face): left cheek; tattoo (chest)". */
+function marksText(v: unknown): string {
+  return (Array.isArray(v) ? (v as Mark[]) : []).map((m) => `${m.kind} (${m.region})${m.description === null ? '' : `: ${m.description}`}`).join('; ');
 }
