@@ -113,6 +113,9 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
   it('no family data in clear anywhere in the archive folder or the index: the ledger entry has ciphertext, digest and metadata only', async () => {
     const [id1] = await importTwo();
     await run(0, ['missing', 'show', id1 ?? '', '--contact', '--reason', 'liaison call back']);
+    // The needles are right: the decrypted report carries them, byte for byte.
+    const shown = Buffer.from((await run(0, ['missing', 'show', id1 ?? '', '--contact', '--reason', 'control', '--json'])).stdout, 'utf8');
+    for (const s of [NAME_AR, NAME_LATIN, MOTHER, PHONE, 'Liaison Rima', 'left cheek']) expect(shown.includes(Buffer.from(s, 'utf8')), s).toBe(true);
     const logText = (await run(0, ['log'])).stdout + (await run(0, ['log', '--json'])).stdout;
     const all = await everything();
     for (const s of secrets) {
