@@ -50,6 +50,7 @@ import type { NearDuplicateErrorCode } from './analysis/near-duplicates/index.js
 import type { ArchiveErrorCode } from './archive/index.js';
 import type { AccountErrorCode } from './accounts/index.js';
 import type { HttpErrorCode } from './http/index.js';
+import type { IdentificationErrorCode } from './identification/index.js';
 
 /** Every code a CustodyError may carry. */
 export type ErrorCode =
@@ -89,7 +90,8 @@ export type ErrorCode =
   | NearDuplicateErrorCode
   | ArchiveErrorCode
   | AccountErrorCode
-  | HttpErrorCode;
+  | HttpErrorCode
+  | IdentificationErrorCode;
 
 /**
  * What kind of refusal an error is.
@@ -270,6 +272,16 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   ACCOUNT_DISABLED: 'conflict',
   ACCOUNT_PASSWORD_WEAK: 'usage',
   ACCOUNT_KEY_REQUIRED: 'usage',
+  MISSING_REPORT_INVALID: 'finding',
+  MISSING_REPORT_IMPORT_REJECTED: 'finding',
+  MISSING_REPORT_NOT_FOUND: 'not_found',
+  MISSING_REPORT_ERASED: 'not_found',
+  MISSING_REPORT_KEY_REQUIRED: 'usage',
+  MISSING_REPORT_KEY_MISSING: 'unavailable',
+  MISSING_REPORT_KEY_INVALID: 'finding',
+  MISSING_REPORT_FORBIDDEN: 'forbidden',
+  PM_INVALID: 'finding',
+  PM_SUBJECT_NOT_FOUND: 'not_found',
   NUMBER_SCHEME_INVALID: 'finding',
   NUMBER_MALFORMED: 'finding',
   NUMBER_MIXED_DIGITS: 'finding',

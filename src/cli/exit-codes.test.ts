@@ -34,6 +34,8 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   'HTTP_BAD_REQUEST',
   'HTTP_PAYLOAD_TOO_LARGE',
   'HTTP_UNSUPPORTED_MEDIA_TYPE',
+  // Added with the codes (identification, issue 15).
+  'MISSING_REPORT_KEY_REQUIRED',
 ]);
 /** Codes of the `internal` class: none the CLI raises (HTTP_INTERNAL is the server's body for a crash). */
 const INTERNAL = new Set<string>(['HTTP_INTERNAL']);

@@ -169,6 +169,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./user.command.js')).userCommand,
   },
   {
+    name: 'missing',
+    summary: "missing-person reports from families: each sealed under its own key (never in clear in the ledger), contact reads recorded, erasure by destroying the key, candidate subjects",
+    load: async () => (await import('./missing.command.js')).missingCommand,
+  },
+  {
     name: 'sample',
     summary: 'sampling plans: freeze a frame, fix a seed, draw (each a ledger entry; in one step or three); show a plan and its cases',
     load: async () => (await import('./sample.command.js')).sampleCommand,

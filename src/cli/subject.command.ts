@@ -36,7 +36,8 @@ export const subjectCommand: Command = {
     'subject edit ID [fields…] --reason TEXT | subject link|unlink ID --item ID… --reason TEXT | subject merge ID --into ID --reason TEXT | ' +
     'subject split ID --item ID… [fields…] --reason TEXT | subject show ID | subject history ID | subject list | ' +
     'subject import FILE.csv|FILE.json --reason TEXT [--valid-only] | subject export [--format csv|json] [--out FILE] | ' +
-    'subject suggest [--accept ID… | --accept-all --reason TEXT]   (all with [--json]). ' +
+    'subject suggest [--accept ID… | --accept-all --reason TEXT] | ' +
+    'subject pm ID [--set FIELD=VALUE… | --file PM.json --reason TEXT] (post-mortem identification data; `custody missing codebook` lists the fields)   (all with [--json]). ' +
     "An import's items column takes item ids, SHA-256 digests, or paths in a delivery (DELIVERY:path, or the path alone when only one delivery has it), separated by ';'.",
   options: {
     number: { type: 'string' },
@@ -55,6 +56,8 @@ export const subjectCommand: Command = {
     'accept-all': { type: 'boolean' },
     format: { type: 'string' },
     out: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    file: { type: 'string' },
   },
   async run(args, io) {
     const [action, id, ...rest] = args.positionals;
@@ -87,6 +90,8 @@ export const subjectCommand: Command = {
         return write((a) =>
           splitSubject(a, needId(), list(args, 'item'), fieldsFrom(args), reason()),
         );
+      case 'pm':
+        return (await import('./missing.command.js')).runSubjectPm(args, io, needId());
       case 'show':
       case 'history': {
         const subjectId = needId();

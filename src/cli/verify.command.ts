@@ -3,6 +3,7 @@ import type { JsonValue } from '../core/index.js';
 import type { EntryDraft } from '../ledger/index.js';
 import { verifyArchive, type TrustedCheckpointInput, type VerifyReport } from '../integrity/archive-verify.service.js';
 import { readTrustedCheckpoints } from '../integrity/trusted-checkpoints.adapter.js';
+import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js';
 import { hashFiles } from '../store/hash-files.adapter.js';
 import { flag, list, printJson, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
@@ -18,7 +19,8 @@ export const verifyCommand: Command = {
   async run(args, io) {
     const trusted: TrustedCheckpointInput[] = await readTrustedCheckpoints(list(args, 'trusted-checkpoint'));
     const progress = progressLine(io, args);
-    const check = (archive: Archive) => verifyArchive({ archive, hashFiles: countingHashFiles(progress?.report) }, trusted, progress?.report);
+    const check = (archive: Archive) =>
+      verifyArchive({ archive, hashFiles: countingHashFiles(progress?.report), reportKeys: () => ReportKeyFiles.forArchive(archive.config.archiveDir).list() }, trusted, progress?.report);
     let recorded: number | null = null;
     let report: VerifyReport;
     if (flag(args, 'record')) {

@@ -15,6 +15,9 @@ import {
   type SourceRolesTable,
   type SourceReadsTable,
   type AccountsTable,
+  type MissingReportsTable,
+  type MissingReportReadsTable,
+  type SubjectPmTable,
   type DeliveriesTable,
   type IndexTable,
   type ItemsTable,
@@ -330,6 +333,26 @@ export class ArchiveIndexRepository {
 
   async listSourceReads(): Promise<SourceReadsTable[]> {
     return this.db.selectFrom('source_reads').selectAll().orderBy('seq').execute();
+  }
+
+  async listMissingReports(): Promise<MissingReportsTable[]> {
+    return this.db.selectFrom('missing_reports').selectAll().orderBy('recorded_seq').orderBy('id').execute();
+  }
+
+  async getMissingReport(id: string): Promise<MissingReportsTable | undefined> {
+    return this.db.selectFrom('missing_reports').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async listMissingReportReads(): Promise<MissingReportReadsTable[]> {
+    return this.db.selectFrom('missing_report_reads').selectAll().orderBy('seq').execute();
+  }
+
+  async getSubjectPm(subjectId: string): Promise<SubjectPmTable | undefined> {
+    return this.db.selectFrom('subject_pm').selectAll().where('subject_id', '=', subjectId).executeTakeFirst();
+  }
+
+  async listSubjectPm(): Promise<SubjectPmTable[]> {
+    return this.db.selectFrom('subject_pm').selectAll().orderBy('subject_id').execute();
   }
 
   async listUnits(): Promise<UnitsTable[]> {

@@ -355,4 +355,39 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009-identification': {
+    // Missing-person reports (sealed), reads of their contact, subjects' post-mortem records (issue 15).
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('missing_reports')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('org', 'text', (c) => c.notNull())
+        .addColumn('sealed_json', 'text', (c) => c.notNull())
+        .addColumn('digest', 'text', (c) => c.notNull())
+        .addColumn('codebook_version', 'text', (c) => c.notNull())
+        .addColumn('codebook_digest', 'text', (c) => c.notNull())
+        .addColumn('recorded_seq', 'bigint', (c) => c.notNull())
+        .addColumn('recorded_at', 'text', (c) => c.notNull())
+        .addColumn('recorded_by', 'text', (c) => c.notNull())
+        .addColumn('erased_seq', 'bigint')
+        .addColumn('erased_reason', 'text')
+        .execute();
+      await db.schema
+        .createTable('missing_report_reads')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('report_id', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('subject_pm')
+        .addColumn('subject_id', 'text', (c) => c.primaryKey())
+        .addColumn('pm_json', 'text', (c) => c.notNull())
+        .addColumn('codebook_version', 'text', (c) => c.notNull())
+        .addColumn('codebook_digest', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

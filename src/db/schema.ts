@@ -293,6 +293,43 @@ export interface AccountPasswordsTable {
   hash: string;
 }
 
+/**
+ * Missing-person reports (issue 15), projected from `missing.report` / `missing.erase` entries.
+ * Only non-identifying metadata in clear: the report's content (names, dates, marks, contact,
+ * consent) is the sealed ciphertext, whose key lives outside the index and the ledger.
+ */
+export interface MissingReportsTable {
+  id: string;
+  org: string;
+  sealed_json: string;
+  digest: string;
+  codebook_version: string;
+  codebook_digest: string;
+  recorded_seq: number;
+  recorded_at: string;
+  recorded_by: string;
+  erased_seq: number | null;
+  erased_reason: string | null;
+}
+
+/** Every read of a report's sealed contact (`missing.read`): who, when, why. */
+export interface MissingReportReadsTable {
+  seq: number;
+  report_id: string;
+  actor: string;
+  reason: string;
+  time: string;
+}
+
+/** A subject's post-mortem identification record (`pm.record`), the latest one in full. */
+export interface SubjectPmTable {
+  subject_id: string;
+  pm_json: string;
+  codebook_version: string;
+  codebook_digest: string;
+  seq: number;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -323,6 +360,9 @@ export interface Database {
   exam_adjudications: ExamAdjudicationsTable;
   accounts: AccountsTable;
   account_passwords: AccountPasswordsTable;
+  missing_reports: MissingReportsTable;
+  missing_report_reads: MissingReportReadsTable;
+  subject_pm: SubjectPmTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -348,6 +388,9 @@ export const INDEX_TABLES = {
   exam_submissions: 'id',
   exam_adjudications: 'id',
   accounts: 'id',
+  missing_reports: 'id',
+  missing_report_reads: 'seq',
+  subject_pm: 'subject_id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

@@ -20,6 +20,7 @@ import { compareIndexTable } from './compare-index.js';
 import { checkObjects } from './store-check.js';
 import { isFailure, type Finding } from './findings.js';
 import { LedgerReplayer } from './replay.js';
+import { checkReportKeys } from './report-keys-check.js';
 
 export interface TrustedCheckpointInput {
   name: string;
@@ -41,6 +42,8 @@ export interface VerifyReport {
 export interface VerifyDeps {
   archive: Archive;
   hashFiles: (paths: AsyncIterable<string>, onResult: (d: FileDigest) => void) => Promise<void>;
+  /** The ids of the missing-person report key files present (keys/reports/); not checked when absent. */
+  reportKeys?: () => Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -153,6 +156,9 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   // 6. Index against ledger.
   const index = await checkIndex(archive, replay, total);
   findings.push(...index.findings);
+
+  // 7. Missing-person report keys against the ledger (issue 15): a key deleted is an unrecorded erasure.
+  if (replay.complete && deps.reportKeys !== undefined) findings.push(...checkReportKeys(replay.index.table('missing_reports'), await deps.reportKeys()));
 
   return {
     ok: !findings.some(isFailure),

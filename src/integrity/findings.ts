@@ -40,7 +40,13 @@ export type FindingCode =
   /** A seed entry names a checkpoint that does not cover the frame, or not with the ledger's root. */
   | 'SAMPLE_SEED_CHECKPOINT_INVALID'
   | 'EXAMINATION_REVEAL_MISMATCH'
-  | 'EXAMINATION_UNREVEALED';
+  | 'EXAMINATION_UNREVEALED'
+  /** A missing-person report the ledger does not record as erased has no key file: it is lost, unrecorded. */
+  | 'REPORT_KEY_MISSING'
+  /** An erased report's key file is still there (an interrupted erase, or a restored copy). */
+  | 'REPORT_KEY_AFTER_ERASE'
+  /** A key file that no report in the ledger explains (an interrupted import, or planted). */
+  | 'REPORT_KEY_UNKNOWN';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -4,6 +4,7 @@ import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 import { int, manifestDigest, only, str, strOrNull } from './entry-fields.js';
 import { examinationMutations } from './examination-projection.js';
+import { identificationMutations } from './identification-projection.js';
 
 /**
  * How each ledger entry shows in the index database. Pure and stateless: the same function
@@ -183,6 +184,7 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
     return subjectMutations(entry, action);
   if (action.startsWith('source.')) return sourceMutations(entry, action);
   if (action.startsWith('account.')) return accountMutations(entry, action);
+  if (action.startsWith('missing.') || action.startsWith('pm.')) return identificationMutations(entry, action);
   const id = str(unit, 'id', entry);
   switch (action) {
     case 'unit.register':

@@ -70,7 +70,8 @@ const CHUNK = 5000;
  * ledger, custody/ledger-proofs.jsonl with one inclusion proof per line; and the PREMIS-style
  * events of those entries.
  * With --redact, source-register, -identity and -read entries (which carry the sealed identity or
- * a custodian's reason) stay out even of a full ledger, and are listed as withheld; so do, always,
+ * a custodian's reason) and missing-person report, -read and -erase entries stay out even of a
+ * full ledger, and are listed as withheld; so do, always,
  * the metadata-extraction entries of withdrawn objects.
  */
 export async function writeLedgerFiles(
@@ -118,6 +119,8 @@ export async function writeLedgerFiles(
             ? 'source record (sealed identity, custodian access): withheld under --redact'
             : opts.redact && isRedactedAccountRecord(e)
               ? 'staff account (sealed name): withheld under --redact'
+              : opts.redact && isMissingPersonRecord(e)
+              ? 'missing-person report (sealed family data, contact reads, erasures): withheld under --redact'
               : e.type === 'metadata extraction' && e.objects.some((o) => opts.withdrawn.has(o))
               ? // A withdrawal hides what was extracted from the object (GPS, EXIF); the ledger keeps it.
                 'metadata extracted from a withdrawn object (GPS, EXIF): withheld'
@@ -249,6 +252,12 @@ function isSourceRecord(e: LedgerEntry): boolean {
 function isRedactedAccountRecord(e: LedgerEntry): boolean {
   const { action, role } = e.details;
   return e.type === 'cataloguing' && action === 'account.add' && role !== 'examiner' && role !== 'adjudicator';
+}
+
+/** A family's report, a read of its contact, its erasure (issue 15): ciphertext and custodians' reasons. */
+function isMissingPersonRecord(e: LedgerEntry): boolean {
+  const action = e.details.action;
+  return e.type === 'cataloguing' && typeof action === 'string' && action.startsWith('missing.');
 }
 
 function stringsOf(v: JsonValue | undefined): string[] {

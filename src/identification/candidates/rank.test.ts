@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { SubjectsTable, UnitsTable } from '../../db/index.js';
+import type { ReportContent } from '../reports/report-content.js';
+import { ageFactor, dateFactor, marksFactor, rankCandidates, sexFactor, unitFactor } from './rank.js';
+
+const report = (over: Partial<ReportContent> = {}): ReportContent => ({
+  reference: null, name_ar: 'x', name_latin: null, father_name: null, grandfather_name: null, family_name: null, mother_name: null,
+  sex: 'male', birth: '1985', origin: null, event: 'arrest', event_date: '2013-05-21', event_place: null,
+  unit: { as_reported: 'AFI', id: 'U-AFI' }, am: {}, contact: null, consent: { orgs: [], photographs: 'no', liaison: null }, ...over,
+});
+const subject = (over: Partial<SubjectsTable> = {}): SubjectsTable => ({
+  id: 'S', number_raw: null, scheme_id: null, number_normalised: null, fields_json: '{}', unit_id: null, sex: null, age_band: null,
+  date_of_death: null, date_of_photography: null, notes: null, status: 'active', merged_into: null, created_seq: 1, updated_seq: 1, ...over,
+});
+const unit = (id: string, parent: string | null): UnitsTable =>
+  ({ id, name_en: id, parent_id: parent, code: null, code_text: null, name_ar: null, aliases_json: '[]', retired_seq: null, created_seq: 1, updated_seq: 1 });
+const units = [unit('U-AFI', null), unit('U-215', 'U-AFI'), unit('U-227', 'U-215'), unit('U-MI', null)];
+const parents = new Map(units.map((u) => [u.id, u.parent_id]));
+const names = new Map(units.map((u) => [u.id, u.name_en]));
+
+describe('unit of arrest against the subject unit and its parents', () => {
+  it.each([
+    ['same unit', 'U-AFI', 'agree'],
+    ['a branch under it', 'U-215', 'agree'],
+    ['two levels under it', 'U-227', 'agree'],
+    ['an unrelated unit', 'U-MI', 'disagree'],
+    ['no unit', null, 'missing'],
+  ] as const)('%s', (_, unitId, want) => {
+    expect(unitFactor(report(), subject({ unit_id: unitId }), parents, names).outcome).toBe(want);
+  });
+  it('a unit above the arresting branch does not agree (the subject was held elsewhere in the service)', () => {
+    expect(unitFactor(report({ unit: { as_reported: '215', id: 'U-215' } }), subject({ unit_id: 'U-AFI' }), parents, names).outcome).toBe('disagree');
+  });
+  it('an arresting body the registry does not know is missing, not a disagreement', () => {
+    expect(unitFactor(report({ unit: { as_reported: 'Branch of Nowhere', id: null } }), subject({ unit_id: 'U-MI' }), parents, names).outcome).toBe('missing');
+  });
+  it('a cycle in the registry ends', () => {
+    const loop = new Map([['A', 'B'], ['B', 'A']]);
+    expect(unitFactor(report(), subject({ unit_id: 'A' }), loop, names).outcome).toBe('disagree');
+  });
+});
+
+describe('date of death or photograph after the arrest', () => {
+  it.each([
+    ['death after', { date_of_death: '2013-08-01' }, '2013-05-21', 'agree'],
+    ['death the same day', { date_of_death: '2013-05-21' }, '2013-05-21', 'agree'],
+    ['death before', { date_of_death: '2013-05-20' }, '2013-05-21', 'disagree'],
+    ['photograph month of the arrest', { date_of_photography: '2013-05' }, '2013-05-21', 'agree'],
+    ['arrest year only, death that year', { date_of_death: '2013-01-02' }, '2013', 'agree'],
+    ['no subject date', {}, '2013-05-21', 'missing'],
+    ['no arrest date', { date_of_death: '2013-01-02' }, null, 'missing'],
+  ] as const)('%s', (_, s, event, want) => {
+    expect(dateFactor(report({ event_date: event }), subject(s)).outcome).toBe(want);
+  });
+});
+
+describe('sex and age band', () => {
+  it.each([
+    ['male', 'male', 'agree'],
+    ['male', 'female', 'disagree'],
+    ['male', 'undetermined', 'missing'],
+    [null, 'male', 'missing'],
+  ] as const)('report %s, subject %s', (r, s, want) => {
+    expect(sexFactor(report({ sex: r }), subject({ sex: s })).outcome).toBe(want);
+  });
+  it.each([
+    ['1985', '2013-08-01', '18-29', 'agree'],
+    ['1984', '2013-08-01', '18-29', 'agree'], // 28 or 29
+    ['1983', '2013-08-01', '18-29', 'agree'], // 29 or 30: uncertain by a year
+    ['1980', '2013-08-01', '18-29', 'close'],
+    ['1960', '2013-08-01', '18-29', 'disagree'],
+    ['1996', '2013-08-01', '<18', 'agree'],
+    ['1950', '2013-08-01', '60+', 'agree'],
+    ['1985', '2013-08-01', 'undetermined', 'missing'],
+  ] as const)('born %s, died %s, band %s', (birth, died, band, want) => {
+    expect(ageFactor(report({ birth }), subject({ date_of_death: died, age_band: band })).outcome).toBe(want);
+  });
+});
+
+describe('marks, AM against PM', () => {
+  const am = { marks: [{ region: 'face', kind: 'scar', description: null }, { region: 'chest', kind: 'tattoo', description: 'eagle' }] };
+  it.each([
+    ['both seen', [{ region: 'face', kind: 'scar' }, { region: 'chest', kind: 'tattoo' }], 'agree'],
+    ['one seen', [{ region: 'face', kind: 'scar' }], 'close'],
+    ['seen in an unspecified region', [{ region: 'unspecified', kind: 'scar' }, { region: 'chest', kind: 'tattoo' }], 'agree'],
+    ['none seen', [{ region: 'back', kind: 'scar' }], 'disagree'],
+    ['no PM marks recorded', undefined, 'missing'],
+  ] as const)('%s', (_, pm, want) => {
+    expect(marksFactor(report({ am }), pm === undefined ? {} : { marks: pm as never }).outcome).toBe(want);
+  });
+});
+
+describe('ranking', () => {
+  it('orders by fewest disagreements, then most agreements; excludes nobody but merged subjects', () => {
+    const ranked = rankCandidates({
+      report: report(),
+      subjects: [
+        subject({ id: 'wrong-branch', unit_id: 'U-MI', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' }),
+        subject({ id: 'all-agree', unit_id: 'U-215', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' }),
+        subject({ id: 'unknown' }),
+        subject({ id: 'merged', status: 'merged', merged_into: 'all-agree' }),
+        subject({ id: 'female-before', unit_id: 'U-AFI', sex: 'female', date_of_death: '2012-01-01' }),
+      ],
+      pm: new Map(),
+      units,
+    });
+    expect(ranked.map((c) => [c.rank, c.subject, c.agreed, c.disagreed])).toEqual([
+      [1, 'all-agree', 4, 0],
+      [2, 'unknown', 0, 0],
+      [3, 'wrong-branch', 3, 1],
+      [4, 'female-before', 1, 2],
+    ]);
+  });
+});

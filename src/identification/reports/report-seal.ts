@@ -1,0 +1,136 @@
+// Crypto-shredding of missing-person reports. node:crypto only: no primitive is written here.
+//
+// - Each report is sealed (AES-256-GCM, NIST SP 800-38D) under its own random 256-bit data key.
+//   The additional data binds the ciphertext to its report id and reporting organisation, so a
+//   ciphertext moved to another report does not open.
+// - The ledger holds the sealed report and its digest (SHA-256 of the canonical JSON of the sealed
+//   object); nothing else about the family.
+// - The data key is wrapped (AES-256-GCM again) under the key-encryption key (KEK), with the report
+//   id and the digest as additional data: a key file opens only for the ciphertext it was made for,
+//   so a planted or swapped key file is refused, not used.
+// - The wrapped key is a file of its own, keys/reports/<id>.key, outside the ledger and the index
+//   (report-keys.adapter.ts says why). Destroying it erases the report: the ciphertext that stays
+//   in the ledger (and in every export and backup of it) can no longer be opened by anyone.
+//
+// The KEK: HKDF-SHA256 (RFC 5869) of the archive's sealing key, which is itself derived from the
+// checkpoint-signing key in keys/checkpoint-signing.pem, encrypted under the archive's key
+// passphrase (archive/key-envelope.ts). So the KEK is held in the keys folder under the same
+// protection as the signing key, survives `custody key rewrap` (a new passphrase re-encrypts
+// the same key), and costs no second scrypt per command. A separate KEK file would add a second
+// secret to back up and lose, under the same passphrase, for no gain today; when the team
+// server's accounts exist, the data keys can be wrapped for each custodian's key instead.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { canonicalBytes, canonicalize, sha256, toHex } from '../../core/index.js';
+import { IdentificationError } from '../errors.js';
+
+export interface SealedReport {
+  alg: 'AES-256-GCM';
+  nonce: string;
+  ciphertext: string;
+  tag: string;
+}
+
+export const REPORT_KEY_FORMAT = 'custody-report-key';
+const NONCE = 12;
+const TAG = 16;
+
+/** The key-encryption key of the archive's report keys, from its sealing key. */
+export function reportKek(sealingKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', sealingKey, Buffer.alloc(0), 'custody missing-person report key wrap v1', 32));
+}
+
+export function newDataKey(): Buffer {
+  return randomBytes(32);
+}
+
+function contentAad(reportId: string, org: string): Buffer {
+  return canonicalBytes(['custody-missing-report', 1, reportId, org]);
+}
+
+/** The digest the ledger records: SHA-256 (hex) of the sealed object's canonical JSON. */
+export function sealedDigest(sealed: SealedReport): string {
+  return toHex(sha256(canonicalBytes(sealed)));
+}
+
+export function sealReport(dataKey: Buffer, reportId: string, org: string, plaintext: Buffer): { sealed: SealedReport; digest: string } {
+  const nonce = randomBytes(NONCE);
+  const cipher = createCipheriv('aes-256-gcm', dataKey, nonce, { authTagLength: TAG });
+  cipher.setAAD(contentAad(reportId, org));
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  const sealed: SealedReport = { alg: 'AES-256-GCM', nonce: nonce.toString('base64'), ciphertext: ciphertext.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
+  return { sealed, digest: sealedDigest(sealed) };
+}
+
+export function openReport(dataKey: Buffer, reportId: string, org: string, sealed: SealedReport): Buffer {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', dataKey, Buffer.from(sealed.nonce, 'base64'), { authTagLength: TAG });
+    decipher.setAAD(contentAad(reportId, org));
+    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]);
+  } catch (cause) {
+    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', `report ${reportId} does not open with its key: the sealed report or its key was altered`, { cause });
+  }
+}
+
+interface KeyFileHeader {
+  format: typeof REPORT_KEY_FORMAT;
+  version: 1;
+  report: string;
+  digest: string;
+  nonce: string;
+}
+
+/** The text of a report's key file: its data key wrapped under the KEK, bound to report and digest. */
+export function wrapDataKey(kek: Buffer, reportId: string, digest: string, dataKey: Buffer): string {
+  const header: KeyFileHeader = { format: REPORT_KEY_FORMAT, version: 1, report: reportId, digest, nonce: randomBytes(NONCE).toString('base64') };
+  const cipher = createCipheriv('aes-256-gcm', kek, Buffer.from(header.nonce, 'base64'), { authTagLength: TAG });
+  cipher.setAAD(canonicalBytes(header));
+  const wrapped = Buffer.concat([cipher.update(dataKey), cipher.final()]);
+  return `${canonicalize({ ...header, wrapped: wrapped.toString('base64'), tag: cipher.getAuthTag().toString('base64') })}\n`;
+}
+
+/**
+ * Opens a key file for this report and digest. The file is untrusted (anyone with the folder can
+ * write it): parsed strictly, and refused (MISSING_REPORT_KEY_INVALID) unless it authenticates
+ * under the KEK for exactly this report and ciphertext.
+ */
+export function unwrapDataKey(kek: Buffer, reportId: string, digest: string, text: string): Buffer {
+  const invalid = (why: string, cause?: unknown): IdentificationError =>
+    new IdentificationError('MISSING_REPORT_KEY_INVALID', `the key file of report ${reportId} is not valid: ${why}`, { cause });
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw invalid('it is not JSON', e);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalid('it is not a JSON object');
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).sort().join(',') !== 'digest,format,nonce,report,tag,version,wrapped') throw invalid('unexpected members');
+  if (o.format !== REPORT_KEY_FORMAT || o.version !== 1) throw invalid(`not a ${REPORT_KEY_FORMAT} version 1 file`);
+  if (o.report !== reportId || o.digest !== digest) throw invalid('it was made for another report or another ciphertext');
+  const b64 = (x: unknown, n: number): Buffer => {
+    const b = typeof x === 'string' ? Buffer.from(x, 'base64') : Buffer.alloc(0);
+    if (b.length !== n || b.toString('base64') !== x) throw invalid('a member is not base64 of the expected length');
+    return b;
+  };
+  const nonce = b64(o.nonce, NONCE);
+  const wrapped = b64(o.wrapped, 32);
+  const tag = b64(o.tag, TAG);
+  const header: KeyFileHeader = { format: REPORT_KEY_FORMAT, version: 1, report: reportId, digest, nonce: o.nonce as string };
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', kek, nonce, { authTagLength: TAG });
+    decipher.setAAD(canonicalBytes(header));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(wrapped), decipher.final()]);
+  } catch (e) {
+    throw invalid('it fails authentication under the archive key (altered, or from another archive)', e);
+  }
+}
+
+/** Parses a sealed object from the index (untrusted: its digest is checked against the key file's). */
+export function parseSealed(json: string): SealedReport {
+  const o = JSON.parse(json) as Partial<SealedReport>;
+  if (o.alg !== 'AES-256-GCM' || typeof o.nonce !== 'string' || typeof o.ciphertext !== 'string' || typeof o.tag !== 'string')
+    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', 'the sealed report is malformed');
+  return { alg: o.alg, nonce: o.nonce, ciphertext: o.ciphertext, tag: o.tag };
+}

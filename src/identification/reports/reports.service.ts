@@ -1,0 +1,235 @@
+// Missing-person reports: import (all or nothing), list, show (the contact only through an
+// audited read), erase (crypto-shredding). The ledger gets ciphertext and non-identifying
+// metadata only (report-seal.ts); the key of each report is a file of its own (report-keys.adapter.ts).
+import { canonicalBytes, hint, type JsonValue } from '../../core/index.js';
+import { UnitRegistry, type RowError } from '../../catalogue/units/index.js';
+import type { MissingReportsTable } from '../../db/index.js';
+import { IDENTIFICATION_CODEBOOK_VERSION, identificationCodebookDigest } from '../codebook/identification-codebook.js';
+import { IdentificationError } from '../errors.js';
+import type { MissingReportsPorts } from './ports.js';
+import { parseReportFields, withoutContact, type ReportContact, type ReportContent } from './report-content.js';
+import type { ReportRow } from './report-rows.js';
+import { newDataKey, openReport, parseSealed, reportKek, sealedDigest, sealReport, unwrapDataKey, wrapDataKey } from './report-seal.js';
+
+function kek(ports: MissingReportsPorts): Buffer {
+  if (ports.sealingKey === null)
+    throw new IdentificationError('MISSING_REPORT_KEY_REQUIRED', 'reports are sealed: this needs the archive key (open the archive for writing)', {
+      details: hint({ remedy: ['give-passphrase'] }),
+    });
+  return reportKek(ports.sealingKey);
+}
+
+function needReason(reason: string, what: string): string {
+  const r = reason.trim();
+  if (r === '') throw new IdentificationError('MISSING_REPORT_INVALID', `say why ${what}: it is recorded`, { details: hint({ field: 'reason' }) });
+  return r;
+}
+
+export interface ReportImportResult {
+  imported: number;
+  ids: string[];
+  /** Rows whose arresting body names no unit of the registry (kept as the family wrote it). */
+  units_unresolved: number;
+}
+
+/**
+ * Imports reports in one ledger batch, all or nothing: any row with a problem rejects the file
+ * (MISSING_REPORT_IMPORT_REJECTED, details.errors naming row and column) and nothing is written.
+ * Each report's key file is written before the batch; if the batch fails they are destroyed.
+ */
+export async function importReports(
+  ports: MissingReportsPorts,
+  rows: readonly ReportRow[],
+  rowErrors: readonly RowError[],
+  opts: { org: string | null },
+): Promise<ReportImportResult> {
+  const k = kek(ports);
+  const units = new UnitRegistry(await ports.listUnits());
+  const errors: RowError[] = [...rowErrors];
+  const accepted: { org: string; content: ReportContent }[] = [];
+  for (const r of rows) {
+    const res = parseReportFields(r.input, { org: opts.org, units });
+    if ('issues' in res) errors.push(...res.issues.map((i) => ({ row: r.row, ...i })));
+    else accepted.push(res);
+  }
+  errors.sort((a, b) => a.row - b.row);
+  if (errors.length > 0)
+    throw new IdentificationError('MISSING_REPORT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them`, { details: { errors } });
+  const codebook = { version: IDENTIFICATION_CODEBOOK_VERSION, digest: identificationCodebookDigest() };
+  const files: { id: string; text: string }[] = [];
+  const drafts: { [k: string]: JsonValue }[] = [];
+  for (const a of accepted) {
+    const id = ports.newId();
+    const dataKey = newDataKey();
+    try {
+      const { sealed, digest } = sealReport(dataKey, id, a.org, canonicalBytes(a.content));
+      files.push({ id, text: wrapDataKey(k, id, digest, dataKey) });
+      drafts.push({ action: 'missing.report', report: id, org: a.org, sealed: { ...sealed }, digest, codebook });
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+  try {
+    await ports.keys.writeAll(files);
+    await ports.commit(drafts);
+  } catch (e) {
+    // No entry names them: destroy them, so that no key outlives a failed import.
+    for (const f of files) await ports.keys.destroy(f.id).catch(() => undefined);
+    throw e;
+  }
+  const ids = files.map((f) => f.id);
+  return { imported: ids.length, ids, units_unresolved: accepted.filter((a) => a.content.unit !== null && a.content.unit.id === null).length };
+}
+
+async function findReport(ports: MissingReportsPorts, id: string): Promise<MissingReportsTable> {
+  const row = await ports.getReport(id);
+  if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${id}`);
+  return row;
+}
+
+function erasedError(row: MissingReportsTable): IdentificationError {
+  return new IdentificationError('MISSING_REPORT_ERASED', `report ${row.id} was erased (ledger entry ${String(row.erased_seq)}): its key is destroyed and no one can read it`, {
+    details: { report: row.id, erased_seq: row.erased_seq },
+  });
+}
+
+/** Opens a report's content. Refuses an erased report, a missing key, a key or ciphertext that fails authentication. */
+export async function openContent(ports: MissingReportsPorts, row: MissingReportsTable, k: Buffer = kek(ports)): Promise<ReportContent> {
+  if (row.erased_seq !== null) throw erasedError(row);
+  const text = await ports.keys.read(row.id);
+  if (text === null)
+    throw new IdentificationError('MISSING_REPORT_KEY_MISSING', `the key of report ${row.id} is missing (keys/reports/${row.id}.key): the report cannot be read; restore the file from a backup`, {
+      details: { report: row.id },
+    });
+  const sealed = parseSealed(row.sealed_json);
+  if (sealedDigest(sealed) !== row.digest)
+    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', `the sealed report ${row.id} in the index does not match its digest`, { details: hint({ remedy: ['verify'] }) });
+  const dataKey = unwrapDataKey(k, row.id, row.digest, text);
+  try {
+    return JSON.parse(openReport(dataKey, row.id, row.org, sealed).toString('utf8')) as ReportContent;
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+/** Whether the asking organisation may see this report: its own, or one its consent names. */
+export function withinConsent(viewerOrg: string | null, reportOrg: string, content: ReportContent): boolean {
+  return viewerOrg === null || viewerOrg === reportOrg || content.consent.orgs.includes(viewerOrg);
+}
+
+function forbidden(id: string): IdentificationError {
+  // Says nothing of the report beyond its existence, which the metadata list shows anyway.
+  return new IdentificationError('MISSING_REPORT_FORBIDDEN', `report ${id} is outside your organisation's consent scope`);
+}
+
+/** Opens a report for the asking organisation, refusing one outside its consent scope. */
+export async function openForViewer(ports: MissingReportsPorts, row: MissingReportsTable, k?: Buffer): Promise<ReportContent> {
+  const content = await openContent(ports, row, k);
+  if (!withinConsent(ports.viewerOrg, row.org, content)) throw forbidden(row.id);
+  return content;
+}
+
+export type KeyState = 'present' | 'missing' | 'destroyed' | 'left-after-erase';
+
+export interface ReportSummary {
+  id: string;
+  org: string;
+  recorded_at: string;
+  recorded_by: string;
+  recorded_seq: number;
+  erased_seq: number | null;
+  erased_reason: string | null;
+  contact_reads: number;
+  key: KeyState;
+  /** Only with names asked for (and the key): the names as the family gave them. */
+  name_ar?: string | null;
+  name_latin?: string | null;
+  /** With names asked for: why the names could not be shown (a code), or null. */
+  unreadable?: string | null;
+}
+
+/** Every report, by its metadata; with `names`, the names too (needs the archive key). */
+export async function listReports(ports: MissingReportsPorts, opts: { names: boolean }): Promise<ReportSummary[]> {
+  const k = opts.names ? kek(ports) : null;
+  const reads = await ports.listReads();
+  const out: ReportSummary[] = [];
+  for (const r of await ports.listReports()) {
+    const hasKey = (await ports.keys.read(r.id)) !== null;
+    const summary: ReportSummary = {
+      id: r.id,
+      org: r.org,
+      recorded_at: r.recorded_at,
+      recorded_by: r.recorded_by,
+      recorded_seq: Number(r.recorded_seq),
+      erased_seq: r.erased_seq === null ? null : Number(r.erased_seq),
+      erased_reason: r.erased_reason,
+      contact_reads: reads.filter((x) => x.report_id === r.id).length,
+      key: r.erased_seq === null ? (hasKey ? 'present' : 'missing') : hasKey ? 'left-after-erase' : 'destroyed',
+    };
+    if (k !== null) {
+      try {
+        const c = await openForViewer(ports, r, k);
+        Object.assign(summary, { name_ar: c.name_ar, name_latin: c.name_latin, unreadable: null });
+      } catch (e) {
+        if (!(e instanceof IdentificationError)) throw e;
+        Object.assign(summary, { name_ar: null, name_latin: null, unreadable: e.code });
+      }
+    }
+    out.push(summary);
+  }
+  return out;
+}
+
+export interface ReportView {
+  id: string;
+  org: string;
+  recorded_at: string;
+  recorded_by: string;
+  content: Omit<ReportContent, 'contact'> & { contact: ReportContact | 'sealed' | null };
+  /** The ledger entry that recorded this read of the contact, when the contact was asked for. */
+  contact_read_seq: number | null;
+}
+
+/**
+ * A report's content. The contact stays sealed unless `contactReason` is given: then the read
+ * (actor, report, reason) is written to the ledger first, and only then is the contact returned.
+ */
+export async function showReport(ports: MissingReportsPorts, id: string, opts: { contactReason: string | null }): Promise<ReportView> {
+  const reason = opts.contactReason === null ? null : needReason(opts.contactReason, 'the contact is read');
+  const row = await findReport(ports, id);
+  const content = await openForViewer(ports, row);
+  let seq: number | null = null;
+  if (reason !== null && content.contact !== null) [seq = null] = await ports.commit([{ action: 'missing.read', report: id, reason }]);
+  return {
+    id: row.id,
+    org: row.org,
+    recorded_at: row.recorded_at,
+    recorded_by: row.recorded_by,
+    content: reason === null ? withoutContact(content) : content,
+    contact_read_seq: seq,
+  };
+}
+
+/**
+ * Erases a report by destroying its key (crypto-shredding). The erasure is recorded in the ledger
+ * first, then the key file is overwritten and removed; the ciphertext stays in the ledger, which is
+ * never rewritten, and can no longer be opened. Run again after an interruption, it finishes.
+ */
+export async function eraseReport(ports: MissingReportsPorts, id: string, reason: string): Promise<{ id: string; seq: number; key_destroyed: boolean }> {
+  const why = needReason(reason, 'the report is erased');
+  const row = await findReport(ports, id);
+  // A destructive act is never based on the index alone: the ledger must record this report.
+  const recorded = await ports.ledgerDetails(Number(row.recorded_seq));
+  if (recorded?.action !== 'missing.report' || recorded.report !== id || recorded.digest !== row.digest)
+    throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `the index names report ${id}, but the ledger entry it points to does not record it: nothing was erased`, {
+      details: { report: id, ...hint({ remedy: ['verify'] }) },
+    });
+  if (row.erased_seq !== null) {
+    // An erasure recorded but interrupted before the key was destroyed: finish it.
+    if (await ports.keys.destroy(id)) return { id, seq: Number(row.erased_seq), key_destroyed: true };
+    throw erasedError(row);
+  }
+  const [seq = -1] = await ports.commit([{ action: 'missing.erase', report: id, digest: row.digest, reason: why }]);
+  const destroyed = await ports.keys.destroy(id);
+  return { id, seq, key_destroyed: destroyed };
+}

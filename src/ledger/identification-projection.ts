@@ -1,0 +1,78 @@
+// How identification entries (issue 15) show in the index: missing-person reports as sealed
+// ciphertext with non-identifying metadata, their erasure, the audited reads of their contact,
+// and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
+// ledger (keys/reports/<id>.key), so a rebuilt index holds exactly what the ledger holds.
+import { canonicalize, type JsonValue } from '../core/index.js';
+import type { Mutation } from '../db/index.js';
+import { bad, str } from './entry-fields.js';
+import type { LedgerEntry } from './entry.js';
+import { LedgerError } from './errors.js';
+
+function record(d: { [k: string]: JsonValue }, k: string, e: LedgerEntry): { [k: string]: JsonValue } {
+  const v = d[k];
+  if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) throw bad(e, k);
+  return v;
+}
+
+export function identificationMutations(entry: LedgerEntry, action: string): Mutation[] {
+  const d = entry.details;
+  switch (action) {
+    case 'missing.report': {
+      const codebook = record(d, 'codebook', entry);
+      return [
+        {
+          op: 'insert',
+          table: 'missing_reports',
+          row: {
+            id: str(d, 'report', entry),
+            org: str(d, 'org', entry),
+            sealed_json: canonicalize(record(d, 'sealed', entry)),
+            digest: str(d, 'digest', entry),
+            codebook_version: str(codebook, 'version', entry),
+            codebook_digest: str(codebook, 'digest', entry),
+            recorded_seq: entry.seq,
+            recorded_at: entry.time,
+            recorded_by: entry.actor,
+            erased_seq: null,
+            erased_reason: null,
+          },
+        },
+      ];
+    }
+    case 'missing.erase':
+      return [
+        {
+          op: 'update',
+          table: 'missing_reports',
+          key: str(d, 'report', entry),
+          set: { erased_seq: entry.seq, erased_reason: str(d, 'reason', entry) },
+        },
+      ];
+    case 'missing.read':
+      return [
+        {
+          op: 'insert',
+          table: 'missing_report_reads',
+          row: { seq: entry.seq, report_id: str(d, 'report', entry), actor: entry.actor, reason: str(d, 'reason', entry), time: entry.time },
+        },
+      ];
+    case 'pm.record': {
+      const codebook = record(d, 'codebook', entry);
+      return [
+        {
+          op: 'upsert',
+          table: 'subject_pm',
+          row: {
+            subject_id: str(d, 'subject', entry),
+            pm_json: canonicalize(record(d, 'pm', entry)),
+            codebook_version: str(codebook, 'version', entry),
+            codebook_digest: str(codebook, 'digest', entry),
+            seq: entry.seq,
+          },
+        },
+      ];
+    }
+    default:
+      throw new LedgerError('LEDGER_ENTRY_MALFORMED', `cataloguing entry ${entry.seq} has an unknown action ${action}`);
+  }
+}
