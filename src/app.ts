@@ -5,7 +5,7 @@ import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/ind
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
-import type { AccountsPorts } from './accounts/index.js';
+import type { AccountsPorts, Role } from './accounts/index.js';
 import {
   createEd25519Signer,
   createEd25519Verifier,
@@ -464,10 +464,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The accounts service's ports over an open archive (write mode: names are sealed under its key). */
-export function accountsPorts(archive: Archive): AccountsPorts {
+/**
+ * The accounts service's ports over an open archive (write mode: names are sealed under its key).
+ * `role` is the acting account's: a CLI command, run with file access and the archive key, acts
+ * as the administrator; the server passes the signed-in account's role.
+ */
+export function accountsPorts(archive: Archive, role: Role = 'administrator'): AccountsPorts {
   return {
     actor: archive.config.actor,
+    role,
     newId: archive.newId,
     sealingKey: archive.sealingKey,
     listAccounts: () => archive.index.listAccounts(),

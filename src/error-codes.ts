@@ -270,6 +270,7 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   ACCOUNT_DISABLED: 'conflict',
   ACCOUNT_PASSWORD_WEAK: 'usage',
   ACCOUNT_KEY_REQUIRED: 'usage',
+  ACCOUNT_FORBIDDEN: 'forbidden',
   NUMBER_SCHEME_INVALID: 'finding',
   NUMBER_MALFORMED: 'finding',
   NUMBER_MIXED_DIGITS: 'finding',
