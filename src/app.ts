@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/index.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
+import { assertNotServed } from './archive/served-marker.adapter.js';
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
 import type { AccountsPorts, Role } from './accounts/index.js';
@@ -167,6 +168,8 @@ export async function openArchive(
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
   const verifierKey = await readVerifierKeyFile(layout.publicKey);
+  // A served archive has one writer, the server: refuse at once, naming it, rather than wait for its lock.
+  if (mode === 'write' || opts.lock === true) await assertNotServed(layout.served, command);
   const lock =
     mode === 'write' || opts.lock === true
       ? await LedgerLock.acquire(

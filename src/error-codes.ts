@@ -312,6 +312,7 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   ARCHIVE_INVALID: 'finding',
   ARCHIVE_TREE_SIZE_INVALID: 'usage',
   ARCHIVE_NOT_SIGNED: 'finding',
+  ARCHIVE_SERVED: 'conflict',
   KEY_PASSPHRASE_REQUIRED: 'usage',
   KEY_PASSPHRASE_WRONG: 'forbidden',
   KEY_UNREADABLE: 'finding',

@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { archiveLayout } from '../archive/index.js';
+import { removeServedMarker, writeServedMarker } from '../archive/served-marker.adapter.js';
 import { SERVICE_CADENCE } from '../ledger/index.js';
 import { flag, str, UsageError, type Command } from './command.js';
 import { configFrom, withArchive } from './context.js';
@@ -45,6 +47,14 @@ export const serveCommand: Command = {
           logger: false,
         });
         const address = await server.listen({ port: Number(portText), host });
+        // The note that names this server to a CLI write that would otherwise wait for the lock.
+        const served = archiveLayout(config.archiveDir).served;
+        await writeServedMarker(served, {
+          pid: process.pid,
+          host,
+          port: Number(new URL(address).port),
+          started: new Date().toISOString(),
+        });
         io.stdout(
           `custody: serving ${config.archiveDir} at ${address} (Ctrl-C stops; the API is described at ${address}/api/openapi.json)\n`,
         );
@@ -57,7 +67,11 @@ export const serveCommand: Command = {
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
         });
-        await server.close();
+        try {
+          await server.close();
+        } finally {
+          await removeServedMarker(served);
+        }
         io.stdout('custody: stopped; the checkpoint is signed\n');
         return 0;
       },
