@@ -248,7 +248,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       ...(def.access === 'public' && def.method !== 'GET'
         ? { config: { rateLimit: { max: limits.perIpPerMinute, timeWindow: 60_000 } } }
         : {}),
-      preHandler: (request, _reply, done) => {
+      // Before the body is read: an unauthenticated or refused request is never parsed.
+      onRequest: (request, _reply, done) => {
         try {
           guard(def, request);
           done();
