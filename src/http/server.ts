@@ -82,8 +82,11 @@ export interface ServerState {
   groupCommit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
   readonly signIn: SignInGuard;
   readonly securityLog: SecurityLog;
-  /** Writes the hourly counts of failed sign-ins whose hour has ended (all of them with `all`). */
-  flushFailureCounts(all?: boolean): Promise<void>;
+  /**
+   * Writes the hourly counts of failed sign-ins whose hour has ended (all of them with `all`),
+   * through the write queue; `inQueue` when the caller already runs in it (the sign-in route).
+   */
+  flushFailureCounts(all?: boolean, inQueue?: boolean): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -134,11 +137,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     groupCommit: (drafts) => group.commit(drafts),
     signIn: signInGuard,
     securityLog,
-    async flushFailureCounts(all = false) {
+    async flushFailureCounts(all = false, inQueue = false) {
       const counts = signInGuard.takeCounts(all);
       if (counts.length === 0) return;
+      const queued = <T>(f: () => Promise<T>): Promise<T> => (inQueue ? f() : serialWrite(f));
       try {
-        await serialWrite(() =>
+        await queued(() =>
           opts.archive.commit(
             counts.map((c) => ({
               actor: opts.archive.config.actor,
@@ -380,5 +384,8 @@ function sendError(
   { status, body }: { status: number; body: ErrorBody },
 ): FastifyReply {
   if (!isErrorCode(body.code)) body.code = 'HTTP_INTERNAL';
+  const retry = body.details.retry_after_s;
+  if (body.code === 'HTTP_RATE_LIMITED' && typeof retry === 'number')
+    void reply.header('retry-after', String(retry));
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }

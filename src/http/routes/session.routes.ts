@@ -39,7 +39,7 @@ export const sessionRoutes: RouteDef[] = [
     async handler({ body, request, reply, archive }) {
       const { accounts, sessions, secureCookies, signIn } = request.server.custody;
       // The counts of failed sign-ins of hours that have ended go to the ledger first.
-      await request.server.custody.flushFailureCounts();
+      await request.server.custody.flushFailureCounts(false, true); // this route runs in the write queue
       const account = await accounts.find(body.name).catch(() => undefined);
       // A locked name is refused before its password is even checked (the lock is by the name's
       // MAC, whether or not an account has it).
