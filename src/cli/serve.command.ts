@@ -46,6 +46,18 @@ export const serveCommand: Command = {
           secureCookies: flag(args, 'secure-cookies'),
           logger: false,
         });
+        // The signal handlers first: a supervisor may stop the server as soon as it says it serves.
+        let stop: (signal: NodeJS.Signals) => void = () => undefined;
+        const stopped = new Promise<void>((resolve) => {
+          stop = (signal) => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            io.stderr(`custody: ${signal}: stopping (signing the checkpoint)\n`);
+            resolve();
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
         const address = await server.listen({ port: Number(portText), host });
         // The note that names this server to a CLI write that would otherwise wait for the lock.
         const served = archiveLayout(config.archiveDir).served;
@@ -58,15 +70,7 @@ export const serveCommand: Command = {
         io.stdout(
           `custody: serving ${config.archiveDir} at ${address} (Ctrl-C stops; the API is described at ${address}/api/openapi.json)\n`,
         );
-        await new Promise<void>((resolve) => {
-          const stop = (): void => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            resolve();
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
+        await stopped;
         try {
           await server.close();
         } finally {

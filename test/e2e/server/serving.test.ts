@@ -131,7 +131,7 @@ describeDatabases('serving: one writer', (db) => {
     serving = await startServe(archive);
     expect(serving.stderr()).toMatch(/open to other users \(mode 755\)/);
     serving.child.kill('SIGTERM');
-    expect((await serving.exited).code).toBe(0);
+    expect(await serving.exited, serving.stdout() + serving.stderr()).toEqual({ code: 0, signal: null });
   });
 
   it('kill -9 of the server during a commit, restart, then custody verify is clean and every acknowledged entry is there', async () => {
@@ -147,7 +147,7 @@ describeDatabases('serving: one writer', (db) => {
     // the marker of the dead server is ignored; restart, stop, verify
     serving = await startServe(archive);
     serving.child.kill('SIGTERM');
-    expect((await serving.exited).code).toBe(0);
+    expect(await serving.exited, serving.stdout() + serving.stderr()).toEqual({ code: 0, signal: null });
     await expectClean(archive);
     const entries = await ledgerLines(archive.dir);
     expect((entries.find((e) => e.seq === ackedSeq)?.details as Record<string, unknown>).note).toBe('acked');
