@@ -81,7 +81,7 @@ export function placeholderRequest(def: RouteDef): {
     if (schema !== undefined && !Value.Check(schema, value))
       throw new Error(`${def.method} ${def.url}: the placeholder ${what} does not pass its schema`);
   let url = def.url.replace(/:([A-Za-z_]+)/g, (_, name: string) =>
-    encodeURIComponent(String(params[name] ?? 'x')),
+    encodeURIComponent(String(params[name] as string | number | undefined ?? 'x')),
   );
   const qs = new URLSearchParams(
     Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]),

@@ -92,8 +92,8 @@ describeDatabases('serving: one writer', (db) => {
       custodyExpect(1, ['decide', objects[0]!, objects[1]!, '--same-image', '--archive', archive.dir, '--json'], archive.env),
       ...posts,
     ]);
-    expect(second!.stderr).toContain('ARCHIVE_SERVED');
-    expect(second!.stderr).toContain(`127.0.0.1:${marker.port}`);
+    expect(second.stderr).toContain('ARCHIVE_SERVED');
+    expect(second.stderr).toContain(`127.0.0.1:${marker.port}`);
     const acked = await Promise.all(answers.map(async (r) => { expect(r.status).toBe(201); return ((await r.json()) as { seq: number }).seq; }));
     // in-process too, and other write commands
     const inproc = await custodyIn(['user', 'disable', 'Investigator One', '--reason', 'x', '--archive', archive.dir, '--json'], archive.env);
