@@ -6,7 +6,8 @@
 // database). The server is a real `custody serve` subprocess on loopback; the clients run here.
 // SERVER_WRITES_SECONDS sets the measured time (default 10 s), SERVER_WRITES_CLIENTS the clients.
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { timeCommand } from './measure.js';
 
@@ -23,7 +24,15 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Promise<number | null> }> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return NaN;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
   const child = spawn('node', [CUSTODY, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -39,6 +48,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Pro
   });
   return {
     url,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       return exited;
@@ -86,6 +96,12 @@ export async function benchServerWrites(): Promise<string[]> {
       let measuring = false;
       const warmupMs = 1000;
       const start = performance.now();
+      let cpuAtWarm = 0;
+      const clientCpuAtWarm = { v: process.cpuUsage() };
+      setTimeout(() => {
+        void cpuSeconds(server.pid).then((c) => (cpuAtWarm = c));
+        clientCpuAtWarm.v = process.cpuUsage();
+      }, warmupMs);
       const endAt = start + warmupMs + seconds * 1000;
       let measuredFrom = 0;
       let measuredTo = 0;
@@ -115,12 +131,15 @@ export async function benchServerWrites(): Promise<string[]> {
           }
         }),
       );
+      const serverCpu = (await cpuSeconds(server.pid)) - cpuAtWarm;
+      const clientCpu = process.cpuUsage(clientCpuAtWarm.v);
       latencies.sort((a, b) => a - b);
       const rate = counted / ((measuredTo - measuredFrom) / 1000);
       const p50 = percentile(latencies, 50);
       const p99 = percentile(latencies, 99);
       out.push(
         `${name}: ${clients} clients, ${counted} decisions in ${((measuredTo - measuredFrom) / 1000).toFixed(1)} s: ${rate.toFixed(0)} entries/s (target ≥ 1,000); latency p50 ${p50.toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (target ≤ 100 ms), max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms; errors ${errors}`,
+        `${name}: CPU per entry: server ${((serverCpu / counted) * 1000).toFixed(2)} ms, clients ${(((clientCpu.user + clientCpu.system) / 1e6 / counted) * 1000).toFixed(2)} ms (load average ${loadavg()[0]?.toFixed(1) ?? '?'} on ${cpus().length} cores)`,
       );
     } finally {
       const code = await server.stop();
