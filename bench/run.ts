@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server-writes (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
@@ -11,11 +11,12 @@ import { benchExport } from './export.bench.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
 import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
 import { benchNearDuplicates } from './near-duplicates.bench.js';
+import { benchServerWrites } from './server-writes.bench.js';
 import { benchStartup } from './startup.bench.js';
 
 const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue,startup').split(',').map((s) => s.trim()),
+  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue,startup,server-writes').split(',').map((s) => s.trim()),
 );
 
 async function main(): Promise<void> {
@@ -59,6 +60,10 @@ async function main(): Promise<void> {
     console.log('\n== near-duplicate quality: planted variants, known groups ==');
     for (const line of await benchNearDuplicateQuality(Number(process.env.QUALITY_BASES ?? '200')))
       console.log(line);
+  }
+  if (only.has('server-writes')) {
+    console.log('\n== team server: writer throughput, 20 concurrent clients posting decisions (group commit) ==');
+    for (const line of await benchServerWrites()) console.log(line);
   }
 }
 

@@ -3,9 +3,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/index.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
+import { assertNotServed } from './archive/served-marker.adapter.js';
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
-import type { AccountsPorts } from './accounts/index.js';
+import type { AccountsPorts, Role } from './accounts/index.js';
 import {
   createEd25519Signer,
   createEd25519Verifier,
@@ -167,6 +168,8 @@ export async function openArchive(
   const layout = archiveLayout(config.archiveDir);
   const manifest = await readManifest(layout.manifest, config.archiveDir);
   const verifierKey = await readVerifierKeyFile(layout.publicKey);
+  // A served archive has one writer, the server: refuse at once, naming it, rather than wait for its lock.
+  if (mode === 'write' || opts.lock === true) await assertNotServed(layout.served, command);
   const lock =
     mode === 'write' || opts.lock === true
       ? await LedgerLock.acquire(
@@ -464,10 +467,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The accounts service's ports over an open archive (write mode: names are sealed under its key). */
-export function accountsPorts(archive: Archive): AccountsPorts {
+/**
+ * The accounts service's ports over an open archive (write mode: names are sealed under its key).
+ * `role` is the acting account's: a CLI command, run with file access and the archive key, acts
+ * as the administrator; the server passes the signed-in account's role.
+ */
+export function accountsPorts(archive: Archive, role: Role = 'administrator'): AccountsPorts {
   return {
     actor: archive.config.actor,
+    role,
     newId: archive.newId,
     sealingKey: archive.sealingKey,
     listAccounts: () => archive.index.listAccounts(),

@@ -5,6 +5,7 @@ import { AccountError } from './errors.js';
 import { hashPassword } from './password.js';
 import { isRole, ROLES, type Role } from './permissions.js';
 import type { AccountRecord, AccountsPorts } from './ports.js';
+import { requirePermission } from './require-permission.js';
 
 export interface AccountView {
   id: string;
@@ -84,6 +85,7 @@ export async function addAccount(
   ports: AccountsPorts,
   input: { name: string; role: string; org: string | null; password: string },
 ): Promise<{ id: string; role: Role; seq: number }> {
+  requirePermission(ports, 'accounts.manage');
   const { name, role: r } = validateNewAccount(input);
   const key = actorKey(name);
   if ((await opened(ports)).some((a) => actorKey(a.name) === key))
@@ -104,6 +106,7 @@ export async function addAccount(
 
 /** Sets a new password. The change is a ledger entry; the hash is not in it. */
 export async function changePassword(ports: AccountsPorts, name: string, password: string): Promise<{ id: string; seq: number }> {
+  requirePermission(ports, 'accounts.manage');
   checkPassword(password);
   const a = await find(ports, name);
   if (a.disabled_seq !== null) throw new AccountError('ACCOUNT_DISABLED', 'the account is disabled');
@@ -114,6 +117,7 @@ export async function changePassword(ports: AccountsPorts, name: string, passwor
 }
 
 export async function changeRole(ports: AccountsPorts, name: string, newRole: string, reason: string): Promise<{ id: string; role: Role; seq: number }> {
+  requirePermission(ports, 'accounts.manage');
   const r = role(newRole);
   requireReason(reason);
   const a = await find(ports, name);
@@ -123,6 +127,7 @@ export async function changeRole(ports: AccountsPorts, name: string, newRole: st
 }
 
 export async function disableAccount(ports: AccountsPorts, name: string, reason: string): Promise<{ id: string; seq: number }> {
+  requirePermission(ports, 'accounts.manage');
   requireReason(reason);
   const a = await find(ports, name);
   if (a.disabled_seq !== null) throw new AccountError('ACCOUNT_DISABLED', 'the account is already disabled');

@@ -7,5 +7,6 @@ export type AccountErrorCode =
   | 'ACCOUNT_ROLE_UNKNOWN'
   | 'ACCOUNT_DISABLED'
   | 'ACCOUNT_PASSWORD_WEAK'
-  | 'ACCOUNT_KEY_REQUIRED';
+  | 'ACCOUNT_KEY_REQUIRED'
+  | 'ACCOUNT_FORBIDDEN';
 export class AccountError extends CustodyError<AccountErrorCode> {}

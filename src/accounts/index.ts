@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './permissions.js';
 export * from './password.js';
 export * from './ports.js';
+export * from './require-permission.js';

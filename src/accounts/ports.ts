@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/index.js';
 import type { AccountsTable } from '../db/index.js';
+import type { Role } from './permissions.js';
 
 /** An account as the index holds it (projected from the ledger): the name is ciphertext. */
 export type AccountRecord = AccountsTable;
@@ -7,6 +8,11 @@ export type AccountRecord = AccountsTable;
 /** What the accounts service needs; the CLI (later the server) builds it per command or request. */
 export interface AccountsPorts {
   readonly actor: string;
+  /**
+   * The acting account's role: account management needs `accounts.manage` (requirePermission).
+   * A CLI command run with file access and the archive key is the administrator's.
+   */
+  readonly role: Role;
   newId(): string;
   /** The archive's sealing key (write mode); each account's name key is derived from it. */
   readonly sealingKey: Buffer | null;

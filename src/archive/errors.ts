@@ -6,6 +6,8 @@ export type ArchiveErrorCode =
   | 'ARCHIVE_INVALID'
   | 'ARCHIVE_TREE_SIZE_INVALID'
   | 'ARCHIVE_NOT_SIGNED'
+  /** A write (or a still-archive read) while `custody serve` is the archive's one writer (exit 1). */
+  | 'ARCHIVE_SERVED'
   | 'KEY_PASSPHRASE_REQUIRED'
   | 'KEY_PASSPHRASE_WRONG'
   | 'KEY_UNREADABLE'

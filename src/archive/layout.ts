@@ -7,6 +7,10 @@ export function archiveLayout(dir: string): {
   ledger: string;
   checkpoints: string;
   lock: string;
+  /** Written by `custody serve` while it runs: who serves the archive (served-marker.adapter.ts). */
+  served: string;
+  /** The server's rotating security log (failed sign-ins), never the ledger. */
+  logs: string;
   privateKey: string;
   publicKey: string;
   sqlite: string;
@@ -17,6 +21,8 @@ export function archiveLayout(dir: string): {
     ledger: join(dir, 'ledger', 'entries.jsonl'),
     checkpoints: join(dir, 'ledger', 'checkpoints'),
     lock: join(dir, 'ledger', 'writer.lock'),
+    served: join(dir, 'ledger', 'server.json'),
+    logs: join(dir, 'logs'),
     privateKey: join(dir, 'keys', 'checkpoint-signing.pem'),
     publicKey: join(dir, 'keys', 'checkpoint-verifier.txt'),
     sqlite: join(dir, 'index.sqlite'),

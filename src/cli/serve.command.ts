@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { archiveLayout } from '../archive/index.js';
+import { removeServedMarker, writeServedMarker } from '../archive/served-marker.adapter.js';
 import { SERVICE_CADENCE } from '../ledger/index.js';
 import { flag, str, UsageError, type Command } from './command.js';
 import { configFrom, withArchive } from './context.js';
@@ -44,20 +46,36 @@ export const serveCommand: Command = {
           secureCookies: flag(args, 'secure-cookies'),
           logger: false,
         });
-        const address = await server.listen({ port: Number(portText), host });
-        io.stdout(
-          `custody: serving ${config.archiveDir} at ${address} (the web UI: open ${address}/ in a browser; Ctrl-C stops; the API is described at ${address}/api/openapi.json)\n`,
-        );
-        await new Promise<void>((resolve) => {
-          const stop = (): void => {
+        // The signal handlers first: a supervisor may stop the server as soon as it says it serves.
+        let stop: (signal: NodeJS.Signals) => void = () => undefined;
+        const stopped = new Promise<void>((resolve) => {
+          stop = (signal) => {
             process.off('SIGINT', stop);
             process.off('SIGTERM', stop);
+            io.stderr(`custody: ${signal}: stopping (signing the checkpoint)\n`);
             resolve();
           };
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
         });
-        await server.close();
+        const address = await server.listen({ port: Number(portText), host });
+        // The note that names this server to a CLI write that would otherwise wait for the lock.
+        const served = archiveLayout(config.archiveDir).served;
+        await writeServedMarker(served, {
+          pid: process.pid,
+          host,
+          port: Number(new URL(address).port),
+          started: new Date().toISOString(),
+        });
+        io.stdout(
+          `custody: serving ${config.archiveDir} at ${address} (the web UI: open ${address}/ in a browser; Ctrl-C stops; the API is described at ${address}/api/openapi.json)\n`,
+        );
+        await stopped;
+        try {
+          await server.close();
+        } finally {
+          await removeServedMarker(served);
+        }
         io.stdout('custody: stopped; the checkpoint is signed\n');
         return 0;
       },

@@ -313,6 +313,11 @@ export class ArchiveIndexRepository {
     return this.db.selectFrom('accounts').selectAll().orderBy('created_seq').execute();
   }
 
+  /** One account's row (the server re-reads it on each request: still enabled, same role). */
+  async getAccount(accountId: string): Promise<AccountsTable | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  }
+
   async getAccountPassword(accountId: string): Promise<string | undefined> {
     const row = await this.db
       .selectFrom('account_passwords')

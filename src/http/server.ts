@@ -4,8 +4,12 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { accountsPorts, type Archive } from '../app.js';
 import { can } from '../accounts/index.js';
@@ -16,6 +20,16 @@ import { HttpError, type ErrorBody } from './errors.js';
 import { archiveFor, type RequestContext } from './request-context.js';
 import { fastifySchema, type RouteDef, type RouteInfo } from './routes/route.js';
 import { ALL_ROUTES } from './routes/index.js';
+import { archiveLayout } from '../archive/index.js';
+import type { EntryDraft } from '../ledger/index.js';
+import type { StoredEntry } from '../ledger/ledger.service.js';
+import { GroupCommit } from './group-commit.js';
+import { SecurityLog } from './security/security-log.adapter.js';
+import {
+  DEFAULT_SIGN_IN_LIMITS,
+  SignInGuard,
+  type SignInLimits,
+} from './security/sign-in-guard.js';
 import { AccountDirectory } from './session/account-directory.js';
 import { defaultUiDir, registerWebUi } from './web-ui.js';
 import { csrfMatches, SessionStore, type Session } from './session/session-store.js';
@@ -24,6 +38,16 @@ export const SESSION_COOKIE = 'custody_session';
 export const CSRF_HEADER = 'x-csrf-token';
 const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const BODY_LIMIT = 1024 * 1024;
+/** Every response: nothing loads, nothing frames it (the API answers JSON and evidence bytes). */
+const API_CSP = {
+  'default-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+};
+/** The readable docs (/api/docs) only: their own bundled script, styles and images, nothing fetched elsewhere. */
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export interface ServerOptions {
   /** Opened in write mode for the server's lifetime: the server is the archive's one writer. */
@@ -38,6 +62,10 @@ export interface ServerOptions {
   routes?: readonly RouteDef[];
   /** The built web UI (dist/ui of this checkout by default); null serves none. */
   uiDir?: string | null;
+  /** Lockout and rate limits of sign-in (tests lower them). */
+  signIn?: Partial<SignInLimits>;
+  /** The security log's size before it rotates (default 1 MiB). */
+  securityLogBytes?: number;
 }
 
 /** What every route handler may reach through `request.server.custody`. */
@@ -50,6 +78,18 @@ export interface ServerState {
   readonly secureCookies: boolean;
   /** Runs ledger-writing handlers one at a time. */
   serialWrite<T>(f: () => Promise<T>): Promise<T>;
+  /**
+   * Appends drafts together with those of concurrent requests (group commit, in the write
+   * queue); resolves with this request's entries once the batch is durable.
+   */
+  groupCommit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+  readonly signIn: SignInGuard;
+  readonly securityLog: SecurityLog;
+  /**
+   * Writes the hourly counts of failed sign-ins whose hour has ended (all of them with `all`),
+   * through the write queue; `inQueue` when the caller already runs in it (the sign-in route).
+   */
+  flushFailureCounts(all?: boolean, inQueue?: boolean): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -75,6 +115,23 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   let queue: Promise<unknown> = Promise.resolve();
   const routes = [...ALL_ROUTES, ...(opts.routes ?? [])];
+  const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...opts.signIn };
+  const securityLog = new SecurityLog(
+    archiveLayout(opts.archive.config.archiveDir).logs,
+    opts.securityLogBytes,
+  );
+  const signInGuard = new SignInGuard(
+    securityLogKey(opts.archive),
+    limits,
+    () => clock().getTime(),
+    securityLog,
+  );
+  const serialWrite = <T>(f: () => Promise<T>): Promise<T> => {
+    const run = queue.then(f, f);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const group = new GroupCommit((drafts) => serialWrite(() => opts.archive.commit(drafts)));
   const state: ServerState = {
     archive: opts.archive,
     sessions: new SessionStore(opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () => clock().getTime()),
@@ -82,10 +139,35 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     clock,
     routes: routes.map((r) => ({ method: r.method, url: r.url, access: r.access })),
     secureCookies: opts.secureCookies === true,
-    serialWrite<T>(f: () => Promise<T>): Promise<T> {
-      const run = queue.then(f, f);
-      queue = run.catch(() => undefined);
-      return run;
+    serialWrite,
+    groupCommit: (drafts) => group.commit(drafts),
+    signIn: signInGuard,
+    securityLog,
+    async flushFailureCounts(all = false, inQueue = false) {
+      const counts = signInGuard.takeCounts(all);
+      if (counts.length === 0) return;
+      const queued = <T>(f: () => Promise<T>): Promise<T> => (inQueue ? f() : serialWrite(f));
+      try {
+        await queued(() =>
+          opts.archive.commit(
+            counts.map((c) => ({
+              actor: opts.archive.config.actor,
+              type: 'cataloguing' as const,
+              items: [],
+              objects: [],
+              details: {
+                action: 'account.sign-in-failures',
+                account: c.account,
+                hour: c.hour,
+                count: c.count,
+              },
+            })),
+          ),
+        );
+      } catch (e) {
+        signInGuard.restoreCounts(counts);
+        throw e;
+      }
     },
   };
   // JSON only: a body of any other type is refused (415), never parsed as text.
@@ -95,6 +177,20 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.decorateRequest('sessionToken', undefined);
 
   await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
+    // HSTS only where TLS is (it would pin plain-HTTP loopback use otherwise).
+    strictTransportSecurity: opts.secureCookies === true,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, ctx) =>
+      new HttpError('HTTP_RATE_LIMITED', `too many requests: try again in ${ctx.after}`, {
+        details: { retry_after_s: Math.ceil(ctx.ttl / 1000) },
+      }),
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -130,11 +226,32 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         }),
   );
 
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
     request.sessionToken = token;
-    request.session = state.sessions.get(token);
-    done();
+    const session = state.sessions.get(token);
+    // The account may have been disabled or given another role since sign-in: its sessions end.
+    if (session !== undefined) {
+      const row = await opts.archive.index.getAccount(session.account);
+      if (row === undefined || row.disabled_seq !== null || row.role !== session.role) {
+        state.sessions.endAll(session.account);
+        state.accounts.invalidate();
+        request.session = undefined;
+        return;
+      }
+    }
+    request.session = session;
+  });
+  // Failed sign-ins of an hour that has ended become their count entry, checked each minute.
+  const countsTimer = setInterval(() => {
+    state
+      .flushFailureCounts()
+      .catch((e: unknown) => app.log.error({ err: e }, 'sign-in failure counts'));
+  }, 60_000);
+  countsTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(countsTimer);
+    await state.flushFailureCounts(true);
   });
 
   for (const def of routes) {
@@ -145,7 +262,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         ...fastifySchema(def),
         ...(def.access === 'public' ? {} : { security: [{ session: [] }] }),
       },
-      preHandler: (request, _reply, done) => {
+      // A public state-changing route (sign-in) is limited per IP address.
+      ...(def.access === 'public' && def.method !== 'GET'
+        ? { config: { rateLimit: { max: limits.perIpPerMinute, timeWindow: 60_000 } } }
+        : {}),
+      // Before the body is read: an unauthenticated or refused request is never parsed.
+      onRequest: (request, _reply, done) => {
         try {
           guard(def, request);
           done();
@@ -175,8 +297,28 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     });
   }
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  // Readable docs, from swagger-ui's bundled assets: nothing fetched from elsewhere.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: DOCS_CSP,
+    uiConfig: { validatorUrl: null, deepLinking: false },
+  });
   await app.ready();
   return app;
+}
+
+/** The key of the security log's name MACs: derived from the archive's sealing key, else random per run. */
+function securityLogKey(archive: Archive): Buffer {
+  if (archive.sealingKey === null) return randomBytes(32);
+  return Buffer.from(
+    hkdfSync(
+      'sha256',
+      archive.sealingKey,
+      Buffer.from(archive.manifest.id, 'utf8'),
+      'custody security log v1',
+      32,
+    ),
+  );
 }
 
 /** Signed in, holding the route's permission, and for state-changing requests the CSRF token. */
@@ -262,5 +404,8 @@ function sendError(
   { status, body }: { status: number; body: ErrorBody },
 ): FastifyReply {
   if (!isErrorCode(body.code)) body.code = 'HTTP_INTERNAL';
+  const retry = body.details.retry_after_s;
+  if (body.code === 'HTTP_RATE_LIMITED' && typeof retry === 'number')
+    void reply.header('retry-after', String(retry));
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }

@@ -599,6 +599,10 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
     case 'account.sign-in':
       // A record of who signed in when (the entry's actor and time); the index keeps nothing.
       return [];
+    case 'account.sign-in-failures':
+      // The count of failed sign-ins of an account in one hour {account, hour, count} (the
+      // failures themselves are in the server's security log, not the ledger); nothing to index.
+      return [];
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',

@@ -6,7 +6,15 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { openArchive, type Archive } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { buildServer, type ServerOptions } from '../../src/http/server.js';
-import { custodyInExpect, type TestArchive } from './archive-fixtures.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  CLEAN_ENV,
+  custodyInExpect,
+  sha256Hex,
+  writeExtraFiles,
+  type TestArchive,
+} from './archive-fixtures.js';
 import { makeTempDir } from './tmp.js';
 
 export const TEST_PASSWORD = 'pw-server-test-0000';
@@ -28,15 +36,23 @@ export async function servedArchive(
     dbUrl?: string | null;
     server?: Partial<ServerOptions>;
     before?: (a: TestArchive) => Promise<void>;
+    /** openArchive's options (e.g. writerCadence). */
+    open?: Parameters<typeof openArchive>[3];
+    /** Serve this existing archive (no init, no new accounts). */
+    reuse?: TestArchive;
   } = {},
 ): Promise<ServedArchive> {
-  const base = await makeTempDir(prefix);
   const env: Record<string, string> = opts.dbUrl ? { DATABASE_URL: opts.dbUrl } : {};
-  const archive: TestArchive = { dir: join(base, 'archive'), origin: '', verifierKey: '', env };
-  await custodyInExpect(0, ['init', '--archive', archive.dir], env);
-  const pw = join(base, 'pw');
-  await writeFile(pw, `${TEST_PASSWORD}\n`, { mode: 0o600 });
   const accounts = new Map<string, string>();
+  const archive: TestArchive = opts.reuse ?? {
+    dir: join(await makeTempDir(prefix), 'archive'),
+    origin: '',
+    verifierKey: '',
+    env,
+  };
+  if (opts.reuse === undefined) await custodyInExpect(0, ['init', '--archive', archive.dir], env);
+  const pw = join(archive.dir, '..', 'pw');
+  await writeFile(pw, `${TEST_PASSWORD}\n`, { mode: 0o600 });
   for (const [name, role] of users) {
     const r = await custodyInExpect(
       0,
@@ -61,6 +77,7 @@ export async function servedArchive(
     loadConfig(env, { archive: archive.dir, actor: 'server' }),
     'write',
     'serve',
+    opts.open,
   );
   const server = await buildServer({ archive: open, ...opts.server });
   return {
@@ -111,6 +128,93 @@ export async function signIn(
         url,
         headers: { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrf }), ...headers },
         ...(body === undefined ? {} : { payload: body as object }),
+      }),
+  };
+}
+
+/** Ingests `count` small random files into the archive (the objects decisions can name); their sha256s. */
+export async function ingestObjects(archive: TestArchive, count = 3): Promise<string[]> {
+  const root = join(await makeTempDir('server-objects'), 'files');
+  const files = await writeExtraFiles(root, count);
+  await custodyInExpect(
+    0,
+    ['ingest', root, '--source', 'SRC-SERVER', '--new-source', '--archive', archive.dir, '--json'],
+    archive.env,
+  );
+  return [...files.values()].map((b) => sha256Hex(b)).sort();
+}
+
+/** A `custody serve` subprocess on a free port of 127.0.0.1. */
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const BIN = fileURLToPath(new URL('../../bin/custody.js', import.meta.url));
+
+export async function startServe(
+  archive: TestArchive,
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--archive', archive.dir],
+    {
+      env: { ...process.env, ...CLEAN_ENV, CUSTODY_ACTOR: 'server', ...archive.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`custody serve did not start: ${out} ${err}`));
+    }, 60_000);
+    const check = (): void => {
+      const m = /serving .* at (http:\/\/[0-9.:]+)/.exec(out);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`custody serve exited: ${out} ${err}`));
+    });
+  });
+  return { url, child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** A signed-in client of a real server (fetch). */
+export async function signInOver(
+  url: string,
+  name: string,
+  password = TEST_PASSWORD,
+): Promise<{ post(path: string, body: unknown): Promise<Response> }> {
+  const r = await fetch(`${url}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password }),
+  });
+  if (r.status !== 200) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);
+  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { csrf_token } = (await r.json()) as { csrf_token: string };
+  return {
+    post: (path, body) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf_token },
+        body: JSON.stringify(body),
       }),
   };
 }

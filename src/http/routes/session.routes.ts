@@ -37,16 +37,30 @@ export const sessionRoutes: RouteDef[] = [
     },
     writes: true,
     async handler({ body, request, reply, archive }) {
-      const { accounts, sessions, secureCookies } = request.server.custody;
+      const { accounts, sessions, secureCookies, signIn } = request.server.custody;
+      // The counts of failed sign-ins of hours that have ended go to the ledger first.
+      await request.server.custody.flushFailureCounts(false, true); // this route runs in the write queue
       const account = await accounts.find(body.name).catch(() => undefined);
+      // A locked name is refused before its password is even checked (the lock is by the name's
+      // MAC, whether or not an account has it).
+      await signIn.assertNotLocked(body.name, request.ip, account?.id ?? null);
       const hash =
         account === undefined ? undefined : await archive.index.getAccountPassword(account.id);
       const ok = verifyPassword(body.password, hash ?? DECOY_HASH) && hash !== undefined;
-      if (account === undefined || !ok || account.disabled)
+      if (account === undefined || !ok || account.disabled) {
+        // The security log, never the ledger: the typed name only as a MAC, the password not at all.
+        await signIn.failed(
+          body.name,
+          request.ip,
+          account?.id ?? null,
+          account === undefined ? 'unknown-name' : ok ? 'disabled' : 'wrong-password',
+        );
         throw new HttpError(
           'HTTP_SIGN_IN_FAILED',
           'wrong name or password, or the account is disabled',
         );
+      }
+      signIn.succeeded(body.name);
       // A new session id at every sign-in: a cookie planted before it (fixation) is dropped.
       sessions.delete(request.sessionToken);
       const { token, session } = sessions.create(account.id, account.role as never);

@@ -1,0 +1,20 @@
+import { AccountError } from './errors.js';
+import { can, type Permission, type Role } from './permissions.js';
+
+/** Who is acting, as far as a permission check needs: the role of the request's account. */
+export interface ActingRole {
+  readonly role: Role;
+}
+
+/**
+ * The permission matrix enforced in the services, not only at the server's routes: a service
+ * calls this before it acts. A CLI command run with file access and the archive key acts as the
+ * administrator (whoever holds both can do anything to the files anyway); the server passes the
+ * signed-in account's role.
+ */
+export function requirePermission(ctx: ActingRole, permission: Permission): void {
+  if (!can(ctx.role, permission))
+    throw new AccountError('ACCOUNT_FORBIDDEN', `the ${ctx.role} role may not do this (${permission})`, {
+      details: { role: ctx.role, permission },
+    });
+}
