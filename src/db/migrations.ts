@@ -355,4 +355,16 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009-examination-plan-keys': {
+    // Issue 12 (i12k, sealing and blinded cases): each plan's wrapped key and, once the plan is
+    // closed, its published case-code key; each assignment's opaque case code. Rows of earlier
+    // plans keep null (their answers stay sealed under the archive's derived key).
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('samples').addColumn('plan_key_json', 'text').execute();
+      await db.schema.alterTable('samples').addColumn('case_code_key', 'text').execute();
+      await db.schema.alterTable('samples').addColumn('closed_seq', 'bigint').execute();
+      await db.schema.alterTable('exam_assignments').addColumn('code', 'text').execute();
+      await db.schema.createIndex('exam_assignments_code').on('exam_assignments').columns(['sample_id', 'code']).execute();
+    },
+  },
 };

@@ -224,6 +224,11 @@ export interface SamplesTable {
   seed_seq: number | null;
   manifest_digest: string | null;
   manifest_seq: number | null;
+  /** The plan's answer key, wrapped by the archive's examination KEK (null: a plan sealed the old way). */
+  plan_key_json: string | null;
+  /** Hex HMAC key of the plan's case codes, published by the close entry (null until then). */
+  case_code_key: string | null;
+  closed_seq: number | null;
 }
 
 /** One drawn member (a case): id is '<sample>/<member>'. */
@@ -242,6 +247,8 @@ export interface ExamAssignmentsTable {
   case_id: string;
   examiner: string;
   seq: number;
+  /** The case's opaque code, what examiners see (null for plans assigned before case codes). */
+  code: string | null;
 }
 
 /**
