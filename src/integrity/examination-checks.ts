@@ -7,6 +7,7 @@
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
 import { actorKey, type JsonValue } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
+import { caseCode } from '../examination/blind/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
 import { drawSimpleRandom, drawStratified, drawSystematic } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
@@ -28,6 +29,8 @@ export class ExaminationChecks {
   private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string> }>();
   /** Complete cases not yet revealed, by sample/case: withdrawn from the findings once revealed. */
   private readonly unrevealed = new Map<string, Finding>();
+  /** sample → the case codes its assignment recorded (plans assigned since issue 12). */
+  private readonly codes = new Map<string, { case: string; code: string | null }[]>();
 
   constructor(
     private readonly findings: Finding[],
@@ -50,8 +53,11 @@ export class ExaminationChecks {
     } else if (action === 'sample.manifest') {
       this.checkDraw(entry, d);
     } else if (action === 'examination.assign') {
-      for (const c of Array.isArray(d.cases) ? (d.cases as { case: string; examiners: string[] }[]) : [])
-        this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set() });
+      const cases = Array.isArray(d.cases) ? (d.cases as { case: string; code?: string; examiners: string[] }[]) : [];
+      for (const c of cases) this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set() });
+      this.codes.set(t('sample'), cases.map((c) => ({ case: c.case, code: typeof c.code === 'string' ? c.code : null })));
+    } else if (action === 'examination.close') {
+      this.checkCaseCodes(entry, t('sample'), t('case_code_key'));
     } else if (action === 'examination.submit') {
       this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
       this.noteSubmission(entry, t('sample'), t('case'), t('examiner'));
@@ -70,6 +76,20 @@ export class ExaminationChecks {
           });
       }
     }
+  }
+
+  /** The published key must give every recorded code: they were HMACs of the ids, not chosen. */
+  private checkCaseCodes(entry: LedgerEntry, sample: string, keyHex: string): void {
+    const cases = this.codes.get(sample) ?? [];
+    const key = /^[0-9a-f]{64}$/.test(keyHex) ? Buffer.from(keyHex, 'hex') : null;
+    const wrong = key === null ? cases.length || 1 : cases.filter((c) => c.code !== caseCode(key, c.case)).length;
+    if (cases.length > 0 && wrong === 0) return;
+    this.findings.push({
+      code: 'EXAMINATION_CASE_CODE_MISMATCH',
+      severity: 'error',
+      subject: `entry ${entry.seq}`,
+      message: `entry ${entry.seq} closes plan ${sample} with a case-code key that does not give ${cases.length === 0 ? 'any recorded case code' : `${wrong} of its ${cases.length} recorded case codes`}`,
+    });
   }
 
   private noteSubmission(entry: LedgerEntry, sample: string, caseId: string, examiner: string): void {

@@ -40,7 +40,9 @@ export type FindingCode =
   /** A seed entry names a checkpoint that does not cover the frame, or not with the ledger's root. */
   | 'SAMPLE_SEED_CHECKPOINT_INVALID'
   | 'EXAMINATION_REVEAL_MISMATCH'
-  | 'EXAMINATION_UNREVEALED';
+  | 'EXAMINATION_UNREVEALED'
+  /** A closed plan's published case-code key does not give the case codes its assignment recorded (issue 12). */
+  | 'EXAMINATION_CASE_CODE_MISMATCH';
 
 export type Severity = 'error' | 'warning' | 'info';
 

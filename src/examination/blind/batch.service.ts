@@ -66,8 +66,8 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
   const accepted: { line: number; case: string; answer: ExaminationAnswer }[] = [];
   const skipped: { line: number; case: string }[] = [];
   eachCase(lines, errors, (l, caseRef, err) => {
-    const caseId = refs.resolve(caseRef) ?? caseRef;
-    if (!members.has(caseId)) {
+    const caseId = refs.resolve(caseRef);
+    if (caseId === undefined || !members.has(caseId)) {
       err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseRef}`);
       return;
     }
@@ -126,10 +126,10 @@ export async function adjudicateCases(archive: Archive, ref: string, actor: stri
   const written: { line: number; case: string }[] = [];
   const skipped: { line: number; case: string }[] = [];
   eachCase(lines, errors, (l, caseRef, err) => {
-    const caseId = refs.resolve(caseRef) ?? caseRef;
+    const caseId = refs.resolve(caseRef) ?? '';
     const outcome = outcomes.get(caseId);
     if (outcome === undefined) {
-      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
+      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseRef}`);
       return;
     }
     if (outcome.answers === null) {

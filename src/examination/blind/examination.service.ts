@@ -15,7 +15,7 @@ import { ExamError } from './examination-errors.js';
 import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome } from './outcomes.js';
 import { seal, SealError, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey } from './plan-access.js';
+import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
 import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
 
 /**
@@ -65,7 +65,7 @@ export interface CaseForm {
 export async function caseForm(archive: Archive, ref: string, caseRef: string, examiner: string): Promise<CaseForm> {
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
-  const caseId = refs.resolve(caseRef) ?? caseRef;
+  const caseId = resolveCase(refs, sample, caseRef);
   await requireAssigned(archive, sample, caseId, examiner, caseRef);
   const itemIds = sample.unit_kind === 'items' ? [caseId] : (await archive.index.subjectItems(caseId)).map((l) => l.item_id);
   const images: CaseForm['images'] = [];
@@ -84,7 +84,7 @@ export async function caseForm(archive: Archive, ref: string, caseRef: string, e
 export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
-  const caseId = refs.resolve(caseRef) ?? caseRef;
+  const caseId = resolveCase(refs, sample, caseRef);
   const assigned = await requireAssigned(archive, sample, caseId, actor, caseRef);
   const key = await planAnswerKey(archive, sample);
   // Recorded under the name as assigned, whatever the case or spacing the examiner typed.
@@ -127,7 +127,7 @@ export async function revealCase(archive: Archive, sample: SamplesTable, caseId:
 export async function revealedCase(archive: Archive, ref: string, caseRef: string, actor?: string): Promise<CaseOutcome> {
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
-  const caseId = refs.resolve(caseRef) ?? caseRef;
+  const caseId = resolveCase(refs, sample, caseRef);
   const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
   if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseRef}`);
   if (outcome.answers === null) throw sealedError({ ...outcome, case: refs.shown(outcome.case) });
@@ -139,7 +139,7 @@ export async function adjudicateCase(archive: Archive, ref: string, caseRef: str
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
-  const caseId = (await caseRefs(archive, sample)).resolve(caseRef) ?? caseRef;
+  const caseId = resolveCase(await caseRefs(archive, sample), sample, caseRef);
   const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
   if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
   if (outcome.answers === null)
@@ -162,6 +162,12 @@ export function sealedError(outcome: CaseOutcome): ExamError {
     `case ${outcome.case}: answers stay sealed until all ${outcome.examiners.length} assigned examiners have submitted (${outcome.submitted.length} so far)`,
     { details: { case: outcome.case, submitted: outcome.submitted.length, assigned: outcome.examiners.length } },
   );
+}
+
+function resolveCase(refs: CaseRefs, sample: SamplesTable, caseRef: string): string {
+  const caseId = refs.resolve(caseRef);
+  if (caseId === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseRef}`);
+  return caseId;
 }
 
 async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: string, examiner: string, caseRef = caseId): Promise<string[]> {
