@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../core/index.js';
 import { drawSimpleRandom } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
+import { caseCode } from '../examination/blind/index.js';
 import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 
@@ -38,5 +39,31 @@ describe('ExaminationChecks on a sample taken in steps', () => {
 
   it('still redraws the members (SAMPLE_DRAW_MISMATCH)', () => {
     expect(run({ size: 5, root: ROOT.toString('hex') }, ['u1', 'u2']).map((f) => f.code)).toContain('SAMPLE_DRAW_MISMATCH');
+  });
+});
+
+describe('case codes published at close (issue 12)', () => {
+  const codeKey = Buffer.alloc(32, 7);
+  const assign = entry(5, {
+    action: 'examination.assign',
+    sample: 'S',
+    per_case: 2,
+    cases: ['s1', 's2'].map((c) => ({ case: c, code: caseCode(codeKey, c), examiners: ['x', 'y'] })),
+  });
+
+  it('the published key that gives every recorded code raises nothing', () => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    checks.collect(assign);
+    checks.collect(entry(9, { action: 'examination.close', sample: 'S', case_code_key: codeKey.toString('hex') }));
+    expect(findings).toEqual([]);
+  });
+
+  it('a published key that does not give the recorded codes (codes chosen, or the key swapped) is EXAMINATION_CASE_CODE_MISMATCH', () => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    checks.collect(assign);
+    checks.collect(entry(9, { action: 'examination.close', sample: 'S', case_code_key: Buffer.alloc(32, 8).toString('hex') }));
+    expect(findings.map((f) => [f.code, f.subject])).toEqual([['EXAMINATION_CASE_CODE_MISMATCH', 'entry 9']]);
   });
 });
