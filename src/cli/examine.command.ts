@@ -20,9 +20,11 @@ import {
   sampleCodebook,
 } from '../examination/blind/index.js';
 import { sameActor } from '../core/index.js';
+import type { Archive } from '../app.js';
+import { activePersonKey, type PersonSigner } from '../examination/blind/index.js';
 import { previewPaths } from '../jobs/analysis-worker.service.js';
-import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
-import { atOption, configFrom, wantsJson, withArchive } from './context.js';
+import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type Io, type ParsedArgs } from './command.js';
+import { atOption, configFrom, passphraseFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const examineCommand: Command = {
@@ -30,7 +32,7 @@ export const examineCommand: Command = {
   summary: 'blind, independent examination of a sample: assign examiners, print a case form, submit a sealed answer, see progress',
   usage:
     'custody examine assign PLAN --examiners A,B[,C…] [--per-case K] | examine form PLAN CASE [--json] [--unblurred] [--out FILE] | examine form PLAN [CASE] --csv [--out FILE] | ' +
-    'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl|FILE.csv (one {"case", "form"} per line, or the --csv sheet filled in; all lines or none) | examine status PLAN [--at N] | examine show PLAN CASE [--at N] | examine close PLAN   (as --actor / CUSTODY_ACTOR, an account id where the archive has accounts; CASE is the case code; all with [--json])',
+    'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl|FILE.csv (one {"case", "form"} per line, or the --csv sheet filled in; all lines or none) | examine status PLAN [--at N] | examine show PLAN CASE [--at N] | examine close PLAN   (submit with [--key-password-file FILE | --key-password-fd N] when the examiner has an enrolled key; as --actor / CUSTODY_ACTOR, an account id where the archive has accounts; CASE is the case code; all with [--json])',
   options: {
     examiners: { type: 'string' },
     'per-case': { type: 'string' },
@@ -39,6 +41,8 @@ export const examineCommand: Command = {
     out: { type: 'string' },
     csv: { type: 'boolean' },
     unblurred: { type: 'boolean' },
+    'key-password-file': { type: 'string' },
+    'key-password-fd': { type: 'string' },
     at: { type: 'string' },
   },
   async run(args, io) {
@@ -102,7 +106,7 @@ export const examineCommand: Command = {
           if (caseId !== undefined) throw new UsageError('with --forms, the cases are named in the file');
           const text = await readText(formsFile, '--forms');
           const r = await withArchive(args, io, 'write', 'examine submit', async (a) =>
-            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text)),
+            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text), await signerFor(a, args, io, actor)),
           );
           if (wantsJson(args)) printJson(io, { plan, examiner: actor, submitted: r.written, skipped: r.skipped });
           else
@@ -113,7 +117,7 @@ export const examineCommand: Command = {
           return 0;
         }
         const form = await readForm(args, this.usage);
-        const out = await withArchive(args, io, 'write', 'examine submit', (a) => submitAnswer(a, plan, needCase(), actor, form));
+        const out = await withArchive(args, io, 'write', 'examine submit', async (a) => submitAnswer(a, plan, needCase(), actor, form, await signerFor(a, args, io, actor)));
         if (wantsJson(args)) printJson(io, { plan, examiner: actor, ...out });
         else
           io.stdout(
@@ -170,6 +174,21 @@ export const examineCommand: Command = {
     }
   },
 };
+
+/**
+ * The examiner's signer, when they give their key password: their valid key, opened here (on
+ * their side) and used to sign the bytes the service builds. Without a key password, none: the
+ * service then refuses if the examiner has an enrolled key (EXAMINATION_SIGNATURE_REQUIRED).
+ */
+async function signerFor(a: Archive, args: ParsedArgs, io: Io, actor: string): Promise<PersonSigner | undefined> {
+  const password = passphraseFrom(args, io.env, { file: 'key-password-file', fd: 'key-password-fd' });
+  if (password === undefined) return undefined;
+  const key = activePersonKey(await a.index.listPersonKeys(), actor);
+  if (key === undefined) throw new UsageError(`a key password was given but ${actor} has no enrolled signing key (custody key enrol)`);
+  const { openPersonKey, signBytes } = await import('../accounts/person-key-file.adapter.js');
+  const privateKey = await openPersonKey(a.config.archiveDir, key.account_id, key.key_id, password);
+  return { keyId: key.key_id, sign: (message) => Promise.resolve(signBytes(privateKey, message)) };
+}
 
 async function readForm(args: ParsedArgs, usage: string): Promise<unknown> {
   const file = str(args, 'form');

@@ -15,6 +15,7 @@ import {
   type SourceRolesTable,
   type SourceReadsTable,
   type AccountsTable,
+  type PersonKeysTable,
   type DeliveriesTable,
   type IndexTable,
   type ItemsTable,
@@ -308,6 +309,11 @@ export class ArchiveIndexRepository {
 
   async listAccounts(): Promise<AccountsTable[]> {
     return this.db.selectFrom('accounts').selectAll().orderBy('created_seq').execute();
+  }
+
+  /** Every person key, enrolment order (issue 12). */
+  async listPersonKeys(): Promise<PersonKeysTable[]> {
+    return this.db.selectFrom('person_keys').selectAll().orderBy('enrol_seq').execute();
   }
 
   async getAccountPassword(accountId: string): Promise<string | undefined> {

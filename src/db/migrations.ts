@@ -356,7 +356,7 @@ export const MIGRATIONS: Record<string, Migration> = {
     },
   },
   '0009-examination-plan-keys': {
-    // Issue 12 (i12k, sealing and blinded cases): each plan's wrapped key and, once the plan is
+    // Issue 12 (i12k, sealing, blinded cases, per-person keys): each plan's wrapped key and, once the plan is
     // closed, its published case-code key; each assignment's opaque case code. Rows of earlier
     // plans keep null (their answers stay sealed under the archive's derived key).
     async up(db: Kysely<unknown>): Promise<void> {
@@ -365,6 +365,17 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('samples').addColumn('closed_seq', 'bigint').execute();
       await db.schema.alterTable('exam_assignments').addColumn('code', 'text').execute();
       await db.schema.createIndex('exam_assignments_code').on('exam_assignments').columns(['sample_id', 'code']).execute();
+      // Examiners' and adjudicators' own Ed25519 keys: enrolled, replaced, revoked (ledger entries).
+      await db.schema
+        .createTable('person_keys')
+        .addColumn('key_id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('enrol_seq', 'bigint', (c) => c.notNull())
+        .addColumn('ended_seq', 'bigint')
+        .addColumn('ended_reason', 'text')
+        .execute();
+      await db.schema.createIndex('person_keys_account').on('person_keys').column('account_id').execute();
     },
   },
 };

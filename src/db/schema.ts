@@ -330,6 +330,18 @@ export interface Database {
   exam_adjudications: ExamAdjudicationsTable;
   accounts: AccountsTable;
   account_passwords: AccountPasswordsTable;
+  person_keys: PersonKeysTable;
+}
+
+/** An examiner's or adjudicator's Ed25519 key (issue 12): valid from enrol_seq until ended_seq (replaced or revoked). */
+export interface PersonKeysTable {
+  key_id: string;
+  account_id: string;
+  /** base64 of the 32-byte public key. */
+  public_key: string;
+  enrol_seq: number;
+  ended_seq: number | null;
+  ended_reason: string | null;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -355,6 +367,7 @@ export const INDEX_TABLES = {
   exam_submissions: 'id',
   exam_adjudications: 'id',
   accounts: 'id',
+  person_keys: 'key_id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

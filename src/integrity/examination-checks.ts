@@ -5,7 +5,7 @@
 // reveals it; until then the examiners' work is stuck behind the seal). A seed fixed in a later
 // step names the published checkpoint it waited for: that checkpoint must cover the frame entry,
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
-import { actorKey, type JsonValue } from '../core/index.js';
+import { actorKey, personKeyId, personSignedBytes, sha256, toHex, verifyPersonSignature, type JsonValue } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
 import { caseCode } from '../examination/blind/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
@@ -31,6 +31,8 @@ export class ExaminationChecks {
   private readonly unrevealed = new Map<string, Finding>();
   /** sample → the case codes its assignment recorded (plans assigned since issue 12). */
   private readonly codes = new Map<string, { case: string; code: string | null }[]>();
+  /** People's signing keys by key id: whose, the public key, valid from (after) `from` until `to`. */
+  private readonly keys = new Map<string, { account: string; publicKey: Buffer; from: number; to: number | null }>();
 
   constructor(
     private readonly findings: Finding[],
@@ -58,7 +60,13 @@ export class ExaminationChecks {
       this.codes.set(t('sample'), cases.map((c) => ({ case: c.case, code: typeof c.code === 'string' ? c.code : null })));
     } else if (action === 'examination.close') {
       this.checkCaseCodes(entry, t('sample'), t('case_code_key'));
+    } else if (action === 'account.key.enrol') {
+      this.enrolKey(entry, d);
+    } else if (action === 'account.key.revoke') {
+      const k = this.keys.get(t('key_id'));
+      if (k !== undefined && k.to === null) k.to = entry.seq;
     } else if (action === 'examination.submit') {
+      this.checkSubmitSignature(entry, d);
       this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
       this.noteSubmission(entry, t('sample'), t('case'), t('examiner'));
     } else if (action === 'examination.reveal') {
@@ -76,6 +84,50 @@ export class ExaminationChecks {
           });
       }
     }
+  }
+
+  /** A self-signed enrolment (`custody key enrol v1`); a rotation ends the key it replaces. */
+  private enrolKey(entry: LedgerEntry, d: Record<string, JsonValue>): void {
+    const s = (k: string): string => (typeof d[k] === 'string' ? d[k] : '');
+    const publicKey = Buffer.from(s('public_key'), 'base64');
+    const fields = { account: s('account'), key_id: s('key_id'), public_key: s('public_key') };
+    const ok = personKeyId(publicKey) === fields.key_id && verifyPersonSignature(publicKey, personSignedBytes('key enrol', fields), Buffer.from(s('signature'), 'base64'));
+    if (!ok) {
+      this.findings.push({ code: 'PERSON_KEY_ENROLMENT_INVALID', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq} enrols key ${fields.key_id} for ${fields.account} without a valid self-signature by that key` });
+      return; // never a valid key for what follows
+    }
+    const replaced = typeof d.replaces === 'string' ? this.keys.get(d.replaces) : undefined;
+    if (replaced !== undefined && replaced.to === null) replaced.to = entry.seq;
+    this.keys.set(fields.key_id, { account: fields.account, publicKey, from: entry.seq, to: null });
+  }
+
+  /** A submission's signature: by the examiner's key valid at its seq, over `custody submit v1` and its fields. */
+  private checkSubmitSignature(entry: LedgerEntry, d: Record<string, JsonValue>): void {
+    const s = (k: string): string => (typeof d[k] === 'string' ? d[k] : '');
+    const validAt = (k: { from: number; to: number | null }): boolean => k.from < entry.seq && (k.to === null || entry.seq < k.to);
+    const sig = d.signature as { key_id?: unknown; value?: unknown } | undefined;
+    if (sig === undefined || sig === null) {
+      const had = [...this.keys.values()].some((k) => actorKey(k.account) === actorKey(s('examiner')) && validAt(k));
+      if (had)
+        this.findings.push({ code: 'EXAMINATION_SIGNATURE_MISSING', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}: ${s('examiner')} had an enrolled signing key but the submission is not signed` });
+      return;
+    }
+    const keyId = typeof sig.key_id === 'string' ? sig.key_id : '';
+    const key = this.keys.get(keyId);
+    const code = this.codes.get(s('sample'))?.find((c) => c.case === s('case'))?.code ?? s('case');
+    const fields = { plan: s('sample'), case: code, commitment: s('commitment'), sealed_sha256: toHex(sha256(Buffer.from(s('sealed'), 'utf8'))), key_id: keyId };
+    const problem =
+      key === undefined
+        ? `key ${keyId} was never enrolled`
+        : actorKey(key.account) !== actorKey(s('examiner'))
+          ? `key ${keyId} is ${key.account}'s, not the examiner's`
+          : !validAt(key)
+            ? `key ${keyId} was not valid at entry ${entry.seq} (enrolled at ${key.from}${key.to === null ? '' : `, ended at ${key.to}`})`
+            : !verifyPersonSignature(key.publicKey, personSignedBytes('submit', fields), Buffer.from(typeof sig.value === 'string' ? sig.value : '', 'base64'))
+              ? 'the signature does not verify'
+              : null;
+    if (problem !== null)
+      this.findings.push({ code: 'EXAMINATION_SIGNATURE_INVALID', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}, a submission by ${s('examiner')}: ${problem}` });
   }
 
   /** The published key must give every recorded code: they were HMACs of the ids, not chosen. */

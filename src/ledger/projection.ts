@@ -594,6 +594,22 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
           set: { disabled_seq: entry.seq, disabled_reason: str(d, 'reason', entry), updated_seq: entry.seq },
         },
       ];
+    case 'account.key.enrol': {
+      // A new key ends the one it replaces (rotation), in the same entry.
+      const replaces = strOrNull(d, 'replaces', entry);
+      return [
+        ...(replaces === null
+          ? []
+          : [{ op: 'update', table: 'person_keys', key: replaces, set: { ended_seq: entry.seq, ended_reason: 'replaced' } } satisfies Mutation]),
+        {
+          op: 'insert',
+          table: 'person_keys',
+          row: { key_id: str(d, 'key_id', entry), account_id: id, public_key: str(d, 'public_key', entry), enrol_seq: entry.seq, ended_seq: null, ended_reason: null },
+        },
+      ];
+    }
+    case 'account.key.revoke':
+      return [{ op: 'update', table: 'person_keys', key: str(d, 'key_id', entry), set: { ended_seq: entry.seq, ended_reason: str(d, 'reason', entry) } }];
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',

@@ -13,6 +13,8 @@ import { caseOutcomes, loadSample, sampleCodebook } from './outcomes.js';
 import { seal, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
 import { caseRefs, planAnswerKey } from './plan-access.js';
+import { signAct, type PersonSigner } from './person-signing.js';
+import { submitFields } from './examination.service.js';
 
 /** One problem in a batch file: where it is (file line, case, field) and what is wrong. */
 export interface BatchLineError {
@@ -52,7 +54,7 @@ export interface BatchResult {
 }
 
 /** Submits every line of a forms file as `examiner`, or nothing. */
-export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[]): Promise<BatchResult & { revealed: number }> {
+export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[], signer?: PersonSigner): Promise<BatchResult & { revealed: number }> {
   const sample = await loadSample(archive, ref);
   const codebook = sampleCodebook(sample);
   const key = await planAnswerKey(archive, sample);
@@ -92,12 +94,14 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
   });
   refuseIfAny(errors, lines.length);
   const drafts: EntryDraft[] = [];
+  const keys = await archive.index.listPersonKeys();
   const written: { line: number; case: string; commitment: string; revealed: boolean }[] = [];
   for (const a of accepted) {
     const { commitment, salt } = commit(a.answer);
     const context = `${sample.id}/${a.case}/${examiner}`;
     const sealed = seal(key, context, { answer: a.answer as unknown as JsonValue, salt });
-    drafts.push(draft(archive, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed }, examiner));
+    const signature = await signAct(keys, examiner, 'submit', submitFields(sample, refs.code(a.case), commitment, sealed), signer);
+    drafts.push(draft(archive, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }, examiner));
     const others = submitted.get(a.case) ?? [];
     const revealed = others.length + 1 === (assigned.get(a.case) ?? []).length;
     if (revealed) {

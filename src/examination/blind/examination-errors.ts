@@ -31,6 +31,10 @@ export type ExamErrorCode =
   /** An examiner asked for revealed answers of a plan before finishing all of their own cases in it. */
   | 'EXAMINATION_REVEAL_WITHHELD'
   /** Closing a plan whose cases are not all final, or one closed already. */
-  | 'EXAMINATION_CLOSE_REFUSED';
+  | 'EXAMINATION_CLOSE_REFUSED'
+  /** The examiner or adjudicator has an enrolled key: their act must be signed with it. */
+  | 'EXAMINATION_SIGNATURE_REQUIRED'
+  /** A signature that does not verify with the person's key valid now, or made with another key. */
+  | 'EXAMINATION_SIGNATURE_INVALID';
 
 export class ExamError extends CustodyError<ExamErrorCode> {}

@@ -6,7 +6,7 @@
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
 import type { Archive } from '../../app.js';
-import { actorKey, sameActor, type JsonValue } from '../../core/index.js';
+import { actorKey, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
@@ -17,6 +17,7 @@ import { seal, SealError, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
 import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
 import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
+import { signAct, type PersonSigner } from './person-signing.js';
 
 /**
  * Assigns every case to `perCase` of `examiners`, rotating through them in the order given. The
@@ -81,7 +82,7 @@ export async function caseForm(archive: Archive, ref: string, caseRef: string, e
  * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
  * examiner of the case, reveals every answer and salt in the next entry.
  */
-export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown, signer?: PersonSigner): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -99,7 +100,11 @@ export async function submitAnswer(archive: Archive, ref: string, caseRef: strin
   const { commitment, salt } = commit(answer);
   const context = `${sample.id}/${caseId}/${examiner}`;
   const sealed = seal(key, context, { answer: answer as unknown as JsonValue, salt });
-  await archive.commit([draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed }, examiner)]);
+  // Signed on the examiner's side when they have an enrolled key: plan, case code, commitment and the sealed answer's digest.
+  const signature = await signAct(await archive.index.listPersonKeys(), examiner, 'submit', submitFields(sample, refs.code(caseId), commitment, sealed), signer);
+  await archive.commit([
+    draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }, examiner),
+  ]);
   archive.crash('examination-submitted');
   const submitted = existing.length + 1;
   const revealed = submitted === assigned.length;
@@ -162,6 +167,11 @@ export function sealedError(outcome: CaseOutcome): ExamError {
     `case ${outcome.case}: answers stay sealed until all ${outcome.examiners.length} assigned examiners have submitted (${outcome.submitted.length} so far)`,
     { details: { case: outcome.case, submitted: outcome.submitted.length, assigned: outcome.examiners.length } },
   );
+}
+
+/** What a submission's signature covers (core/person-signature.ts, `custody submit v1`). */
+export function submitFields(sample: SamplesTable, caseCodeOrId: string, commitment: string, sealed: string): { [k: string]: JsonValue } {
+  return { plan: sample.id, case: caseCodeOrId, commitment, sealed_sha256: toHex(sha256(Buffer.from(sealed, 'utf8'))) };
 }
 
 function resolveCase(refs: CaseRefs, sample: SamplesTable, caseRef: string): string {

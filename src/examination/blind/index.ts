@@ -12,3 +12,4 @@ export * from './blind-access.js';
 export * from './plan-key.js';
 export * from './plan-access.js';
 export * from './examiners.js';
+export * from './person-signing.js';

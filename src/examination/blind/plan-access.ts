@@ -28,6 +28,8 @@ export interface CaseRefs {
   resolve(ref: string): string | undefined;
   /** What an examiner is shown for a case: its code, or its id for a plan without codes. */
   shown(caseId: string): string;
+  /** The case's code whatever the archive (its id for a plan without codes): what signatures cover. */
+  code(caseId: string): string;
 }
 
 /**
@@ -52,5 +54,6 @@ export async function caseRefs(archive: PlanPorts, sample: SamplesTable): Promis
   return {
     resolve: (ref) => byCode.get(ref) ?? (members.has(ref) ? ref : undefined),
     shown: (caseId) => (team ? (codeOf.get(caseId) ?? caseId) : caseId),
+    code: (caseId) => codeOf.get(caseId) ?? caseId,
   };
 }
