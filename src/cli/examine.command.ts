@@ -20,11 +20,10 @@ import {
   sampleCodebook,
 } from '../examination/blind/index.js';
 import { sameActor } from '../core/index.js';
-import type { Archive } from '../app.js';
-import { activePersonKey, type PersonSigner } from '../examination/blind/index.js';
+import { signerFor } from './person-key.js';
 import { previewPaths } from '../jobs/analysis-worker.service.js';
-import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type Io, type ParsedArgs } from './command.js';
-import { atOption, configFrom, passphraseFrom, wantsJson, withArchive } from './context.js';
+import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
+import { atOption, configFrom, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const examineCommand: Command = {
@@ -174,21 +173,6 @@ export const examineCommand: Command = {
     }
   },
 };
-
-/**
- * The examiner's signer, when they give their key password: their valid key, opened here (on
- * their side) and used to sign the bytes the service builds. Without a key password, none: the
- * service then refuses if the examiner has an enrolled key (EXAMINATION_SIGNATURE_REQUIRED).
- */
-async function signerFor(a: Archive, args: ParsedArgs, io: Io, actor: string): Promise<PersonSigner | undefined> {
-  const password = passphraseFrom(args, io.env, { file: 'key-password-file', fd: 'key-password-fd' });
-  if (password === undefined) return undefined;
-  const key = activePersonKey(await a.index.listPersonKeys(), actor);
-  if (key === undefined) throw new UsageError(`a key password was given but ${actor} has no enrolled signing key (custody key enrol)`);
-  const { openPersonKey, signBytes } = await import('../accounts/person-key-file.adapter.js');
-  const privateKey = await openPersonKey(a.config.archiveDir, key.account_id, key.key_id, password);
-  return { keyId: key.key_id, sign: (message) => Promise.resolve(signBytes(privateKey, message)) };
-}
 
 async function readForm(args: ParsedArgs, usage: string): Promise<unknown> {
   const file = str(args, 'form');

@@ -3,7 +3,8 @@
 import { unlink } from 'node:fs/promises';
 import type { Archive } from '../app.js';
 import { resolveAccountId } from '../accounts/accounts.service.js';
-import { createPersonKey, signPersonAct } from '../accounts/person-key-file.adapter.js';
+import { createPersonKey, openPersonKey, signBytes, signPersonAct } from '../accounts/person-key-file.adapter.js';
+import { activePersonKey, type PersonSigner } from '../examination/blind/index.js';
 import { enrolmentFields, enrolPersonKey, revokePersonKey, type PersonKeysPorts } from '../accounts/person-keys.service.js';
 import { printJson, str, UsageError, type Io, type ParsedArgs } from './command.js';
 import { passphraseFrom, wantsJson, withArchive } from './context.js';
@@ -59,3 +60,18 @@ export async function personKeyAction(action: 'enrol' | 'revoke', args: ParsedAr
   }
   return 0;
 }
+
+/**
+ * The examiner's or adjudicator's signer, when they give their key password: their valid key, opened here (on
+ * their side) and used to sign the bytes the service builds. Without a key password, none: the
+ * service then refuses if the examiner has an enrolled key (EXAMINATION_SIGNATURE_REQUIRED).
+ */
+export async function signerFor(a: Archive, args: ParsedArgs, io: Io, actor: string): Promise<PersonSigner | undefined> {
+  const password = keyPasswordFrom(args, io);
+  if (password === undefined) return undefined;
+  const key = activePersonKey(await a.index.listPersonKeys(), actor);
+  if (key === undefined) throw new UsageError(`a key password was given but ${actor} has no enrolled signing key (custody key enrol)`);
+  const privateKey = await openPersonKey(a.config.archiveDir, key.account_id, key.key_id, password);
+  return { keyId: key.key_id, sign: (message) => Promise.resolve(signBytes(privateKey, message)) };
+}
+

@@ -5,7 +5,7 @@
 // reveals it; until then the examiners' work is stuck behind the seal). A seed fixed in a later
 // step names the published checkpoint it waited for: that checkpoint must cover the frame entry,
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
-import { actorKey, personKeyId, personSignedBytes, sha256, toHex, verifyPersonSignature, type JsonValue } from '../core/index.js';
+import { actorKey, canonicalBytes, personKeyId, personSignedBytes, sha256, toHex, verifyPersonSignature, type JsonValue, type PersonAct } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
 import { caseCode } from '../examination/blind/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
@@ -65,8 +65,12 @@ export class ExaminationChecks {
     } else if (action === 'account.key.revoke') {
       const k = this.keys.get(t('key_id'));
       if (k !== undefined && k.to === null) k.to = entry.seq;
+    } else if (action === 'examination.adjudicate') {
+      const fields = { plan: t('sample'), case: this.codeOf(t('sample'), t('case')), decisions_sha256: toHex(sha256(canonicalBytes(d.decisions ?? null))), final_sha256: toHex(sha256(canonicalBytes(d.final ?? null))) };
+      this.checkActSignature(entry, entry.actor, 'adjudicate', fields, d.signature);
     } else if (action === 'examination.submit') {
-      this.checkSubmitSignature(entry, d);
+      const fields = { plan: t('sample'), case: this.codeOf(t('sample'), t('case')), commitment: t('commitment'), sealed_sha256: toHex(sha256(Buffer.from(t('sealed'), 'utf8'))) };
+      this.checkActSignature(entry, t('examiner'), 'submit', fields, d.signature);
       this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
       this.noteSubmission(entry, t('sample'), t('case'), t('examiner'));
     } else if (action === 'examination.reveal') {
@@ -101,33 +105,35 @@ export class ExaminationChecks {
     this.keys.set(fields.key_id, { account: fields.account, publicKey, from: entry.seq, to: null });
   }
 
-  /** A submission's signature: by the examiner's key valid at its seq, over `custody submit v1` and its fields. */
-  private checkSubmitSignature(entry: LedgerEntry, d: Record<string, JsonValue>): void {
-    const s = (k: string): string => (typeof d[k] === 'string' ? d[k] : '');
+  private codeOf(sample: string, caseId: string): string {
+    return this.codes.get(sample)?.find((c) => c.case === caseId)?.code ?? caseId;
+  }
+
+  /** A signed act: by the person's key valid at its seq, over `custody <act> v1` and its fields. */
+  private checkActSignature(entry: LedgerEntry, person: string, act: PersonAct, fields: { [k: string]: JsonValue }, signature: JsonValue | undefined): void {
     const validAt = (k: { from: number; to: number | null }): boolean => k.from < entry.seq && (k.to === null || entry.seq < k.to);
-    const sig = d.signature as { key_id?: unknown; value?: unknown } | undefined;
-    if (sig === undefined || sig === null) {
-      const had = [...this.keys.values()].some((k) => actorKey(k.account) === actorKey(s('examiner')) && validAt(k));
+    const what = act === 'submit' ? 'a submission' : 'an adjudication';
+    const sig = (signature ?? null) as { key_id?: unknown; value?: unknown } | null;
+    if (sig === null || typeof sig !== 'object') {
+      const had = [...this.keys.values()].some((k) => actorKey(k.account) === actorKey(person) && validAt(k));
       if (had)
-        this.findings.push({ code: 'EXAMINATION_SIGNATURE_MISSING', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}: ${s('examiner')} had an enrolled signing key but the submission is not signed` });
+        this.findings.push({ code: 'EXAMINATION_SIGNATURE_MISSING', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}: ${person} had an enrolled signing key but ${what} is not signed` });
       return;
     }
     const keyId = typeof sig.key_id === 'string' ? sig.key_id : '';
     const key = this.keys.get(keyId);
-    const code = this.codes.get(s('sample'))?.find((c) => c.case === s('case'))?.code ?? s('case');
-    const fields = { plan: s('sample'), case: code, commitment: s('commitment'), sealed_sha256: toHex(sha256(Buffer.from(s('sealed'), 'utf8'))), key_id: keyId };
     const problem =
       key === undefined
         ? `key ${keyId} was never enrolled`
-        : actorKey(key.account) !== actorKey(s('examiner'))
-          ? `key ${keyId} is ${key.account}'s, not the examiner's`
+        : actorKey(key.account) !== actorKey(person)
+          ? `key ${keyId} is ${key.account}'s, not ${person}'s`
           : !validAt(key)
             ? `key ${keyId} was not valid at entry ${entry.seq} (enrolled at ${key.from}${key.to === null ? '' : `, ended at ${key.to}`})`
-            : !verifyPersonSignature(key.publicKey, personSignedBytes('submit', fields), Buffer.from(typeof sig.value === 'string' ? sig.value : '', 'base64'))
+            : !verifyPersonSignature(key.publicKey, personSignedBytes(act, { ...fields, key_id: keyId }), Buffer.from(typeof sig.value === 'string' ? sig.value : '', 'base64'))
               ? 'the signature does not verify'
               : null;
     if (problem !== null)
-      this.findings.push({ code: 'EXAMINATION_SIGNATURE_INVALID', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}, a submission by ${s('examiner')}: ${problem}` });
+      this.findings.push({ code: 'EXAMINATION_SIGNATURE_INVALID', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}, ${what} by ${person}: ${problem}` });
   }
 
   /** The published key must give every recorded code: they were HMACs of the ids, not chosen. */

@@ -14,7 +14,7 @@ import { seal, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
 import { caseRefs, planAnswerKey } from './plan-access.js';
 import { signAct, type PersonSigner } from './person-signing.js';
-import { submitFields } from './examination.service.js';
+import { adjudicateFields, submitFields } from './examination.service.js';
 
 /** One problem in a batch file: where it is (file line, case, field) and what is wrong. */
 export interface BatchLineError {
@@ -117,7 +117,7 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
 }
 
 /** Adjudicates every line of a batch file as `adjudicator`, or nothing. */
-export async function adjudicateCases(archive: Archive, ref: string, actor: string, lines: readonly AdjudicateLine[]): Promise<BatchResult> {
+export async function adjudicateCases(archive: Archive, ref: string, actor: string, lines: readonly AdjudicateLine[], signer?: PersonSigner): Promise<BatchResult> {
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
@@ -127,6 +127,7 @@ export async function adjudicateCases(archive: Archive, ref: string, actor: stri
   const previous = new Map((await archive.examinations.adjudications(sample.id)).map((a) => [a.case_id, a]));
   const errors: BatchLineError[] = [];
   const drafts: EntryDraft[] = [];
+  const toSign: { caseId: string; decisions: JsonValue; final: JsonValue }[] = [];
   const written: { line: number; case: string }[] = [];
   const skipped: { line: number; case: string }[] = [];
   eachCase(lines, errors, (l, caseRef, err) => {
@@ -157,7 +158,7 @@ export async function adjudicateCases(archive: Archive, ref: string, actor: stri
     }
     try {
       const final = applyAdjudication(codebook, outcome.answers, l.decisions);
-      drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions, final: final as unknown as JsonValue }, adjudicator));
+      toSign.push({ caseId, decisions, final: final as unknown as JsonValue });
       written.push({ line: l.line, case: caseId });
     } catch (e) {
       if (!(e instanceof ExaminationError)) throw e;
@@ -165,6 +166,11 @@ export async function adjudicateCases(archive: Archive, ref: string, actor: stri
     }
   });
   refuseIfAny(errors, lines.length);
+  const keys = await archive.index.listPersonKeys();
+  for (const t of toSign) {
+    const signature = await signAct(keys, adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(t.caseId), t.decisions, t.final), signer);
+    drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: t.caseId, decisions: t.decisions, final: t.final, ...(signature === null ? {} : { signature: { ...signature } }) }, adjudicator));
+  }
   if (drafts.length > 0) await archive.commit(drafts);
   return { written, skipped };
 }

@@ -6,7 +6,7 @@
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
 import type { Archive } from '../../app.js';
-import { actorKey, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
+import { actorKey, canonicalBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
@@ -140,7 +140,7 @@ export async function revealedCase(archive: Archive, ref: string, caseRef: strin
   return outcome;
 }
 
-export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string): Promise<CaseOutcome> {
+export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
@@ -155,8 +155,11 @@ export async function adjudicateCase(archive: Archive, ref: string, caseRef: str
   if ((outcome.disagreements ?? []).length === 0)
     throw new ExamError('EXAMINATION_NOTHING_TO_ADJUDICATE', `the examiners of case ${caseId} agree on every field`);
   const final = applyAdjudication(sampleCodebook(sample), outcome.answers, decisions);
+  const recorded = decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
+  const refs = await caseRefs(archive, sample);
+  const signature = await signAct(await archive.index.listPersonKeys(), adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(caseId), recorded, final as unknown as JsonValue), signer);
   await archive.commit([
-    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason })), final: final as unknown as JsonValue }, adjudicator),
+    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: recorded, final: final as unknown as JsonValue, ...(signature === null ? {} : { signature: { ...signature } }) }, adjudicator),
   ]);
   return { ...outcome, final, adjudicated: true, status: 'final' };
 }
@@ -172,6 +175,11 @@ export function sealedError(outcome: CaseOutcome): ExamError {
 /** What a submission's signature covers (core/person-signature.ts, `custody submit v1`). */
 export function submitFields(sample: SamplesTable, caseCodeOrId: string, commitment: string, sealed: string): { [k: string]: JsonValue } {
   return { plan: sample.id, case: caseCodeOrId, commitment, sealed_sha256: toHex(sha256(Buffer.from(sealed, 'utf8'))) };
+}
+
+/** What an adjudication's signature covers (`custody adjudicate v1`). */
+export function adjudicateFields(sample: SamplesTable, caseCodeOrId: string, decisions: JsonValue, final: JsonValue): { [k: string]: JsonValue } {
+  return { plan: sample.id, case: caseCodeOrId, decisions_sha256: toHex(sha256(canonicalBytes(decisions))), final_sha256: toHex(sha256(canonicalBytes(final))) };
 }
 
 function resolveCase(refs: CaseRefs, sample: SamplesTable, caseRef: string): string {
