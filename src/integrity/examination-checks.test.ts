@@ -3,7 +3,7 @@ import type { JsonValue } from '../core/index.js';
 import { drawSimpleRandom } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { personKeyId, personSignedBytes, sha256, toHex } from '../core/index.js';
+import { canonicalBytes, personKeyId, personSignedBytes, sha256, toHex } from '../core/index.js';
 import { rawPublicKey } from '../archive/index.js';
 import { caseCode } from '../examination/blind/index.js';
 import { ExaminationChecks } from './examination-checks.js';
@@ -110,5 +110,14 @@ describe('people\'s signatures (issue 12)', () => {
   it('an enrolment not signed by its own key is PERSON_KEY_ENROLMENT_INVALID, and the key signs nothing after', () => {
     const other = generateKeyPairSync('ed25519').privateKey;
     expect(run(enrol(2, sign(null, personSignedBytes('key enrol', enrolFields), other)), assign, submit(4))).toEqual(['PERSON_KEY_ENROLMENT_INVALID', 'EXAMINATION_SIGNATURE_INVALID']);
+  });
+  it('an adjudication signed over its decisions and final answer verifies; a final answer changed afterwards is EXAMINATION_SIGNATURE_INVALID', () => {
+    const decisions = [{ field: 'age_band', value: '30-39', reason: 'teeth' }];
+    const final = { sex: 'male', age_band: '30-39' };
+    const fields = { plan: 'S', case: 'k-000000000001', decisions_sha256: toHex(sha256(canonicalBytes(decisions))), final_sha256: toHex(sha256(canonicalBytes(final))), key_id: keyId };
+    const signature = { key_id: keyId, value: sign(null, personSignedBytes('adjudicate', fields), privateKey).toString('base64') };
+    const adjudicate = (f: JsonValue): LedgerEntry => ({ ...entry(6, { action: 'examination.adjudicate', sample: 'S', case: 's1', decisions, final: f, signature }), actor: 'acc-a' });
+    expect(run(enrol(2), assign, adjudicate(final))).toEqual([]);
+    expect(run(enrol(2), assign, adjudicate({ ...final, age_band: '60+' }))).toEqual(['EXAMINATION_SIGNATURE_INVALID']);
   });
 });
