@@ -355,7 +355,7 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
-  '0009-examination-plan-keys': {
+  '0010-examination-plan-keys': {
     // Issue 12 (i12k, sealing, blinded cases, per-person keys): each plan's wrapped key and, once the plan is
     // closed, its published case-code key; each assignment's opaque case code. Rows of earlier
     // plans keep null (their answers stay sealed under the archive's derived key).
