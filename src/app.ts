@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/index.js';
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import { assertNotServed } from './archive/served-marker.adapter.js';
+import { openExaminationKek, type ExaminationKek } from './archive/examination-kek.adapter.js';
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
 import type { AccountsPorts, Role } from './accounts/index.js';
@@ -73,6 +74,12 @@ export interface Archive {
    * else can, and the sealed answers can live in the ledger itself.
    */
   readonly sealingKey: Buffer | null;
+  /**
+   * Write mode only (null otherwise): the examination key-encryption key, random and under the key
+   * passphrase (archive/examination-kek.adapter.ts), made on first use. It wraps each plan's
+   * answer key; plans assigned before it keep `sealingKey` above.
+   */
+  examinationKek(): Promise<ExaminationKek | null>;
   readonly publicKey: KeyObject;
   readonly verifierKey: string;
   readonly newId: () => string;
@@ -308,6 +315,7 @@ export async function openArchive(
       await store.cleanTemp();
       await checkpoints.cleanTemp();
     }
+    let kek: Promise<ExaminationKek | null> | undefined;
     const archive: Archive = {
       config,
       manifest,
@@ -317,6 +325,11 @@ export async function openArchive(
       jobs: new JobRepository(db),
       examinations: new ExaminationRepository(db),
       sealingKey: privateKey === null ? null : sealingKeyFrom(privateKey, manifest.id),
+      examinationKek() {
+        if (privateKey === null) return Promise.resolve(null);
+        kek ??= openExaminationKek(config.archiveDir, manifest.id, config.keyPassphrase, true);
+        return kek;
+      },
       publicKey,
       verifierKey,
       newId: createUlidFactory(),

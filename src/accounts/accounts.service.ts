@@ -72,6 +72,19 @@ async function find(ports: AccountsPorts, name: string): Promise<AccountRecord> 
   return hit.record;
 }
 
+/**
+ * The account id a person is named by: an id as given, or a name (opened with the archive key, so
+ * in write mode). Unchanged when the archive has no accounts (the free-text names of before).
+ */
+export async function resolveAccountId(ports: Pick<AccountsPorts, 'listAccounts' | 'sealingKey'>, nameOrId: string): Promise<string> {
+  const accounts = await ports.listAccounts();
+  const raw = nameOrId.trim();
+  if (accounts.length === 0 || accounts.some((a) => a.id === raw) || ports.sealingKey === null) return nameOrId;
+  const key = actorKey(raw);
+  const hit = accounts.find((a) => actorKey(openName(ports as AccountsPorts, a)) === key);
+  return hit === undefined ? nameOrId : hit.id;
+}
+
 /** Checks a new account's name, role and password without touching anything (init checks first). */
 export function validateNewAccount(input: { name: string; role: string; password: string }): { name: string; role: Role } {
   const name = validName(input.name);

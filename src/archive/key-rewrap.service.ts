@@ -1,5 +1,6 @@
 import { LedgerLock } from '../ledger/ledger-lock.adapter.js';
 import { SCRYPT_DEFAULTS, type ScryptParams } from './key-envelope.js';
+import { rewrapExaminationKek } from './examination-kek.adapter.js';
 import { archiveLayout } from './layout.js';
 import { assertSigningKeyMatches } from './signing-key-record.adapter.js';
 import { openSigningKeyFile, replaceSigningKey, signingKeyFileKdf, type SigningKeyFormat } from './signing-key.adapter.js';
@@ -58,6 +59,8 @@ export async function rewrapSigningKey(req: RewrapRequest): Promise<RewrapResult
       };
     }
     await replaceSigningKey(layout.privateKey, privateKey, target);
+    // The examination KEK is under the same passphrase: it follows the signing key.
+    await rewrapExaminationKek(req.archiveDir, req.passphrase, target);
     return {
       rewrapped: true,
       from: format,

@@ -5,19 +5,22 @@ import { ExamError, caseOutcomes, loadSample } from '../examination/blind/index.
 import type { AdjudicationDecision } from '../examination/commitment/index.js';
 import { list, printJson, str, UsageError, type Command } from './command.js';
 import { configFrom, wantsJson, withArchive } from './context.js';
+import { signerFor } from './person-key.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const adjudicateCommand: Command = {
   name: 'adjudicate',
   summary: "decide where a case's examiners disagree, with a reason for each decision (after every answer is revealed)",
   usage:
-    'custody adjudicate PLAN [CASE] --list | custody adjudicate PLAN --batch FILE.json|FILE.jsonl ([{"case", "decisions": [{field, value, reason}]}], or one {"case", "decisions"} per line; all cases or none) | custody adjudicate PLAN CASE --set FIELD=VALUE… --reason TEXT | custody adjudicate PLAN CASE --decisions FILE.json   (as --actor; [--json])',
+    'custody adjudicate PLAN [CASE] --list | custody adjudicate PLAN --batch FILE.json|FILE.jsonl ([{"case", "decisions": [{field, value, reason}]}], or one {"case", "decisions"} per line; all cases or none) | custody adjudicate PLAN CASE --set FIELD=VALUE… --reason TEXT | custody adjudicate PLAN CASE --decisions FILE.json   (as --actor; [--key-password-file FILE | --key-password-fd N] when the adjudicator has an enrolled key; [--json])',
   options: {
     list: { type: 'boolean' },
     set: { type: 'string', multiple: true },
     reason: { type: 'string' },
     decisions: { type: 'string' },
     batch: { type: 'string' },
+    'key-password-file': { type: 'string' },
+    'key-password-fd': { type: 'string' },
   },
   async run(args, io) {
     const [plan, caseId, ...rest] = args.positionals;
@@ -35,7 +38,7 @@ export const adjudicateCommand: Command = {
     if (batch !== undefined && plan !== undefined && caseId === undefined) {
       const lines = await readBatch(batch);
       const adjudicator = configFrom(args, io).actor;
-      const r = await withArchive(args, io, 'write', 'adjudicate', (a) => adjudicateCases(a, plan, adjudicator, lines));
+      const r = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCases(a, plan, adjudicator, lines, await signerFor(a, args, io, adjudicator)));
       if (wantsJson(args)) printJson(io, { plan, adjudicator, adjudicated: r.written.length, skipped: r.skipped });
       else io.stdout(`${r.written.length} case(s) adjudicated${r.skipped.length > 0 ? `; ${r.skipped.length} skipped, already adjudicated with the same decisions` : ''}\n`);
       return 0;
@@ -57,7 +60,7 @@ export const adjudicateCommand: Command = {
     }
     const decisions = await readDecisions(str(args, 'decisions'), list(args, 'set'), str(args, 'reason'), this.usage);
     const adjudicator = configFrom(args, io).actor;
-    const c = await withArchive(args, io, 'write', 'adjudicate', (a) => adjudicateCase(a, plan, caseId, decisions, adjudicator));
+    const c = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCase(a, plan, caseId, decisions, adjudicator, await signerFor(a, args, io, adjudicator)));
     if (wantsJson(args)) printJson(io, { plan, case: caseId, adjudicator, decisions, final: c.final });
     else io.stdout(`case ${caseId} adjudicated: ${decisions.length} decision(s)\n`);
     return 0;

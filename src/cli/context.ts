@@ -91,6 +91,7 @@ export async function withArchive<T>(
   const printed = printWarnings(0);
   let out: T;
   try {
+    if (BLIND_GUARDED.some((c) => command === c || command.startsWith(`${c} `))) await refuseIfBlinded(archive, configFrom(args, io).actor, command);
     out = await fn(archive);
   } catch (e) {
     await archive.close().catch((closeError: unknown) => {
@@ -114,4 +115,52 @@ export function atOption(args: ParsedArgs): number | undefined {
   if (at === undefined) return undefined;
   if (!/^[0-9]+$/.test(at)) throw new UsageError(`--at takes a tree size (a whole number of ledger entries), got "${at}"`);
   return Number(at);
+}
+
+/**
+ * The read commands an examiner with unfinished cases may not run (issue 12, "Blinded cases"):
+ * each shows catalogue fields, ledger entries, proofs, item details or near-duplicates, or counts
+ * over them. Blindness is enforced by the examination service (blind-access.ts); this list only
+ * says which commands ask it. `examine form|status|show|submit` apply their own rules, by case code.
+ */
+export const BLIND_GUARDED: readonly string[] = [
+  'subject',
+  'items',
+  'show',
+  'log',
+  'prove',
+  'similar',
+  'clusters',
+  'exif',
+  'preview',
+  'authenticity',
+  'deliveries',
+  'tail',
+  'unit',
+  'sample',
+  'source',
+  'scheme',
+  'stats',
+  'agreement',
+  'adjudicate --list',
+  'report',
+  'export',
+];
+
+/** Refuses with BLIND_REFUSED when `actor` has unfinished cases in some plan. */
+export async function refuseIfBlinded(archive: Archive, actor: string, what: string): Promise<void> {
+  const { blindScope, assertNotBlinded } = await import('../examination/blind/index.js');
+  const ex = archive.examinations;
+  const scope = await blindScope(
+    {
+      listAccounts: () => archive.index.listAccounts(),
+      listSamples: () => ex.listSamples(),
+      members: (id) => ex.members(id),
+      assignments: (id) => ex.assignments(id),
+      submissions: (id) => ex.submissions(id),
+      allSubjectItems: () => ex.allSubjectItems(),
+    },
+    actor,
+  );
+  assertNotBlinded(scope, `\`${what}\``);
 }

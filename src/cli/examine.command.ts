@@ -4,18 +4,23 @@ import { extname } from 'node:path';
 import {
   assignExaminers,
   caseForm,
+  closePlan,
   revealedCase,
   submitAnswer,
 } from '../examination/blind/examination.service.js';
+import { resolveAccountId } from '../accounts/accounts.service.js';
 import { submitAnswers, type SubmitLine } from '../examination/blind/batch.service.js';
 import {
   formCsv,
   parseFormCsv,
   readableSheet,
   caseOutcomes,
+  caseRefs,
   loadSample,
   sampleCodebook,
 } from '../examination/blind/index.js';
+import { sameActor } from '../core/index.js';
+import { signerFor } from './person-key.js';
 import { previewPaths } from '../jobs/analysis-worker.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
 import { atOption, configFrom, wantsJson, withArchive } from './context.js';
@@ -26,7 +31,7 @@ export const examineCommand: Command = {
   summary: 'blind, independent examination of a sample: assign examiners, print a case form, submit a sealed answer, see progress',
   usage:
     'custody examine assign PLAN --examiners A,B[,C…] [--per-case K] | examine form PLAN CASE [--json] [--unblurred] [--out FILE] | examine form PLAN [CASE] --csv [--out FILE] | ' +
-    'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl|FILE.csv (one {"case", "form"} per line, or the --csv sheet filled in; all lines or none) | examine status PLAN [--at N] | examine show PLAN CASE [--at N]   (as --actor / CUSTODY_ACTOR; all with [--json])',
+    'examine submit PLAN CASE --form FILE.json | examine submit PLAN --forms FILE.jsonl|FILE.csv (one {"case", "form"} per line, or the --csv sheet filled in; all lines or none) | examine status PLAN [--at N] | examine show PLAN CASE [--at N] | examine close PLAN   (submit with [--key-password-file FILE | --key-password-fd N] when the examiner has an enrolled key; as --actor / CUSTODY_ACTOR, an account id where the archive has accounts; CASE is the case code; all with [--json])',
   options: {
     examiners: { type: 'string' },
     'per-case': { type: 'string' },
@@ -35,6 +40,8 @@ export const examineCommand: Command = {
     out: { type: 'string' },
     csv: { type: 'boolean' },
     unblurred: { type: 'boolean' },
+    'key-password-file': { type: 'string' },
+    'key-password-fd': { type: 'string' },
     at: { type: 'string' },
   },
   async run(args, io) {
@@ -50,7 +57,11 @@ export const examineCommand: Command = {
         const examiners = requireStr(args, 'examiners', this).split(',');
         const perCaseText = str(args, 'per-case');
         const perCase = perCaseText === undefined ? undefined : parseNonNegativeInt(perCaseText, '--per-case');
-        const out = await withArchive(args, io, 'write', 'examine assign', (a) => assignExaminers(a, plan, examiners, perCase));
+        const out = await withArchive(args, io, 'write', 'examine assign', async (a) => {
+          // Names of accounts become their ids (the service checks each is an examiner account).
+          const ids = await Promise.all(examiners.map((e) => resolveAccountId({ listAccounts: () => a.index.listAccounts(), sealingKey: a.sealingKey }, e)));
+          return assignExaminers(a, plan, ids, perCase);
+        });
         if (wantsJson(args)) printJson(io, { plan, ...out });
         else io.stdout(`${out.cases} cases assigned, ${out.perCase} examiners each\n`);
         return 0;
@@ -65,7 +76,10 @@ export const examineCommand: Command = {
           // An answer sheet for the examiner's cases still to answer (or the one named).
           const sheet = await withArchive(args, io, 'read', 'examine form --csv', async (a) => {
             const sample = await loadSample(a, plan);
-            const mine = (await caseOutcomes(a, sample)).filter((c) => c.examiners.includes(actor) && !c.submitted.includes(actor)).map((c) => c.case);
+            const refs = await caseRefs(a, sample);
+            const mine = (await caseOutcomes(a, sample))
+              .filter((c) => c.examiners.some((e) => sameActor(e, actor)) && !c.submitted.some((e) => sameActor(e, actor)))
+              .map((c) => refs.shown(c.case));
             const cases = caseId === undefined ? mine : (await caseForm(a, plan, caseId, actor)).case;
             return formCsv(sampleCodebook(sample), typeof cases === 'string' ? [cases] : cases);
           });
@@ -91,7 +105,7 @@ export const examineCommand: Command = {
           if (caseId !== undefined) throw new UsageError('with --forms, the cases are named in the file');
           const text = await readText(formsFile, '--forms');
           const r = await withArchive(args, io, 'write', 'examine submit', async (a) =>
-            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text)),
+            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text), await signerFor(a, args, io, actor)),
           );
           if (wantsJson(args)) printJson(io, { plan, examiner: actor, submitted: r.written, skipped: r.skipped });
           else
@@ -102,8 +116,8 @@ export const examineCommand: Command = {
           return 0;
         }
         const form = await readForm(args, this.usage);
-        const out = await withArchive(args, io, 'write', 'examine submit', (a) => submitAnswer(a, plan, needCase(), actor, form));
-        if (wantsJson(args)) printJson(io, { plan, case: caseId, examiner: actor, ...out });
+        const out = await withArchive(args, io, 'write', 'examine submit', async (a) => submitAnswer(a, plan, needCase(), actor, form, await signerFor(a, args, io, actor)));
+        if (wantsJson(args)) printJson(io, { plan, examiner: actor, ...out });
         else
           io.stdout(
             `sealed: commitment ${out.commitment} (${out.submitted} of ${out.assigned} examiners)` +
@@ -112,15 +126,32 @@ export const examineCommand: Command = {
         return 0;
       }
       case 'status': {
-        const rows = await withArchive(args, io, 'read', 'examine status', async (a) => caseOutcomes(a, await loadSample(a, plan)), { at: atOption(args) });
-        // Progress only: who has submitted, never what.
-        const out = rows.map((c) => ({ case: c.case, examiners: c.examiners, submitted: c.submitted, status: c.status, disagreements: c.disagreements?.length ?? null }));
+        const out = await withArchive(
+          args,
+          io,
+          'read',
+          'examine status',
+          async (a) => {
+            const sample = await loadSample(a, plan);
+            const refs = await caseRefs(a, sample);
+            const rows = await caseOutcomes(a, sample);
+            // Progress only: who has submitted, never what. An examiner of the plan sees their own
+            // queue, by case code: not which subjects, nor the others' cases.
+            const team = (await a.index.listAccounts()).length > 0;
+            const mine = team ? rows.filter((c) => c.examiners.some((e) => sameActor(e, actor))) : [];
+            const shown = mine.length > 0 ? mine : rows;
+            // Not even how many fields the others disagreed on, before the examiner's last case.
+            const unfinished = mine.some((c) => !c.submitted.some((e) => sameActor(e, actor)));
+            return shown.map((c) => ({ case: refs.shown(c.case), examiners: c.examiners, submitted: c.submitted, status: c.status, disagreements: unfinished ? null : (c.disagreements?.length ?? null) }));
+          },
+          { at: atOption(args) },
+        );
         if (wantsJson(args)) printJson(io, { plan, cases: out });
         else for (const c of out) io.stdout(`${c.case}\t${c.status}\t${c.submitted.length}/${c.examiners.length}${c.disagreements === null ? '' : `\t${c.disagreements} disagreement(s)`}\n`);
         return 0;
       }
       case 'show': {
-        const c = await withArchive(args, io, 'read', 'examine show', (a) => revealedCase(a, plan, needCase()), { at: atOption(args) });
+        const c = await withArchive(args, io, 'read', 'examine show', (a) => revealedCase(a, plan, needCase(), actor), { at: atOption(args) });
         if (wantsJson(args)) printJson(io, { plan, ...c });
         else {
           io.stdout(`case ${c.case}: ${c.status}\n`);
@@ -129,9 +160,16 @@ export const examineCommand: Command = {
         }
         return 0;
       }
+      case 'close': {
+        // Publishes the plan's case-code key: anyone can then link codes to cases.
+        const r = await withArchive(args, io, 'write', 'examine close', (a) => closePlan(a, plan));
+        if (wantsJson(args)) printJson(io, r);
+        else io.stdout(`plan ${r.plan} closed (entry ${r.seq}): its case-code key is published, ${r.cases} case codes can be linked\n`);
+        return 0;
+      }
       case undefined:
       default:
-        throw new UsageError(`examine what? assign, form, submit, status or show\nusage: ${this.usage}`);
+        throw new UsageError(`examine what? assign, form, submit, status, show or close\nusage: ${this.usage}`);
     }
   },
 };

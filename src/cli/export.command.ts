@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openArchive } from '../app.js';
 import { exportBag, packageRoot, type ExportResult } from '../reports/export/index.js';
 import { flag, printJson, requireStr, str, UsageError, type Command } from './command.js';
-import { atOption, configFrom, wantsJson } from './context.js';
+import { atOption, configFrom, refuseIfBlinded, wantsJson } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 import { progressLine } from './progress.js';
 
@@ -57,8 +57,16 @@ export const exportCommand: Command = {
     const progress = progressLine(io, args);
     const result = await exportBag(
       {
-        open: (mode, size) =>
-          openArchive(config, mode, 'export', size === undefined ? {} : { at: size }),
+        open: async (mode, size) => {
+          const archive = await openArchive(config, mode, 'export', size === undefined ? {} : { at: size });
+          try {
+            await refuseIfBlinded(archive, config.actor, 'export');
+          } catch (e) {
+            await archive.close();
+            throw e;
+          }
+          return archive;
+        },
         now: Date.now,
         archiveDir: config.archiveDir,
         removedPartial: (p) =>

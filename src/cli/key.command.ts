@@ -7,6 +7,8 @@ import { configFrom, passphraseFrom, wantsJson, withArchive } from './context.js
 const USAGE = [
   'custody key --public [--json]',
   '       custody key rewrap [--new-passphrase-file FILE | --new-passphrase-fd N] [--json]',
+  '       custody key enrol --user NAME|ID (--key-password-file FILE | --key-password-fd N) [--json]   (an examiner\'s or adjudicator\'s own signing key)',
+  '       custody key revoke --user NAME|ID --reason TEXT [--json]',
 ].join('\n');
 
 export const keyCommand: Command = {
@@ -17,11 +19,16 @@ export const keyCommand: Command = {
     public: { type: 'boolean' },
     'new-passphrase-file': { type: 'string' },
     'new-passphrase-fd': { type: 'string' },
+    user: { type: 'string' },
+    reason: { type: 'string' },
+    'key-password-file': { type: 'string' },
+    'key-password-fd': { type: 'string' },
   },
   async run(args, io) {
     const [action, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`unexpected ${rest.join(' ')}\nusage: ${USAGE}`);
     if (action === 'rewrap') return rewrap(args, io);
+    if (action === 'enrol' || action === 'revoke') return (await import('./person-key.js')).personKeyAction(action, args, io, USAGE);
     if (action !== undefined) throw new UsageError(`unknown action "${action}"\nusage: ${USAGE}`);
     if (!flag(args, 'public')) throw new UsageError(`only the public verifier key is ever printed: say --public\nusage: ${USAGE}`);
     const config = configFrom(args, io);

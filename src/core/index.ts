@@ -8,3 +8,4 @@ export * from './checkpoint.js';
 export * from './actor-name.js';
 export * from './calendar-date.js';
 export * from './csv.js';
+export * from './person-signature.js';

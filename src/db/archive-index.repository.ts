@@ -18,6 +18,7 @@ import {
   type MissingReportsTable,
   type MissingReportReadsTable,
   type SubjectPmTable,
+  type PersonKeysTable,
   type DeliveriesTable,
   type IndexTable,
   type ItemsTable,
@@ -28,7 +29,16 @@ import {
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** What `custody items --format` prints of an item (listItemColumns). */
-const ITEM_TABLE_COLUMNS = ['id', 'name', 'relative_path', 'delivery_id', 'sha256', 'size', 'media_type', 'received_at'] as const;
+const ITEM_TABLE_COLUMNS = [
+  'id',
+  'name',
+  'relative_path',
+  'delivery_id',
+  'sha256',
+  'size',
+  'media_type',
+  'received_at',
+] as const;
 export type ItemTableColumn = (typeof ITEM_TABLE_COLUMNS)[number];
 
 /**
@@ -315,7 +325,16 @@ export class ArchiveIndexRepository {
 
   /** One account's row (the server re-reads it on each request: still enabled, same role). */
   async getAccount(accountId: string): Promise<AccountsTable | undefined> {
-    return this.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    return this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  /** Every person key, enrolment order (issue 12). */
+  async listPersonKeys(): Promise<PersonKeysTable[]> {
+    return this.db.selectFrom('person_keys').selectAll().orderBy('enrol_seq').execute();
   }
 
   async getAccountPassword(accountId: string): Promise<string | undefined> {
@@ -341,11 +360,20 @@ export class ArchiveIndexRepository {
   }
 
   async listMissingReports(): Promise<MissingReportsTable[]> {
-    return this.db.selectFrom('missing_reports').selectAll().orderBy('recorded_seq').orderBy('id').execute();
+    return this.db
+      .selectFrom('missing_reports')
+      .selectAll()
+      .orderBy('recorded_seq')
+      .orderBy('id')
+      .execute();
   }
 
   async getMissingReport(id: string): Promise<MissingReportsTable | undefined> {
-    return this.db.selectFrom('missing_reports').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('missing_reports')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async listMissingReportReads(): Promise<MissingReportReadsTable[]> {
@@ -353,7 +381,11 @@ export class ArchiveIndexRepository {
   }
 
   async getSubjectPm(subjectId: string): Promise<SubjectPmTable | undefined> {
-    return this.db.selectFrom('subject_pm').selectAll().where('subject_id', '=', subjectId).executeTakeFirst();
+    return this.db
+      .selectFrom('subject_pm')
+      .selectAll()
+      .where('subject_id', '=', subjectId)
+      .executeTakeFirst();
   }
 
   async listSubjectPm(): Promise<SubjectPmTable[]> {
@@ -361,7 +393,13 @@ export class ArchiveIndexRepository {
   }
 
   async listUnits(): Promise<UnitsTable[]> {
-    return this.db.selectFrom('units').selectAll().orderBy('code').orderBy('code_text').orderBy('id').execute();
+    return this.db
+      .selectFrom('units')
+      .selectAll()
+      .orderBy('code')
+      .orderBy('code_text')
+      .orderBy('id')
+      .execute();
   }
 
   async getObject(sha256: string): Promise<ObjectsTable | undefined> {

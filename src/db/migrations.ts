@@ -290,7 +290,11 @@ export const MIGRATIONS: Record<string, Migration> = {
         .addColumn('position', 'bigint', (c) => c.notNull())
         .addColumn('stratum', 'text')
         .execute();
-      await db.schema.createIndex('sample_members_sample').on('sample_members').columns(['sample_id', 'position']).execute();
+      await db.schema
+        .createIndex('sample_members_sample')
+        .on('sample_members')
+        .columns(['sample_id', 'position'])
+        .execute();
       for (const table of ['exam_assignments', 'exam_submissions'] as const) {
         let t = db.schema
           .createTable(table)
@@ -309,7 +313,11 @@ export const MIGRATIONS: Record<string, Migration> = {
                 .addColumn('salt', 'text')
                 .addColumn('reveal_seq', 'bigint');
         await t.execute();
-        await db.schema.createIndex(`${table}_case`).on(table).columns(['sample_id', 'case_id']).execute();
+        await db.schema
+          .createIndex(`${table}_case`)
+          .on(table)
+          .columns(['sample_id', 'case_id'])
+          .execute();
       }
       await db.schema
         .createTable('exam_adjudications')
@@ -329,9 +337,18 @@ export const MIGRATIONS: Record<string, Migration> = {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema.alterTable('units').addColumn('code_text', 'text').execute();
       await db.schema.alterTable('units').addColumn('retired_seq', 'bigint').execute();
-      await db.schema.createIndex('units_code_text').on('units').column('code_text').unique().execute();
+      await db.schema
+        .createIndex('units_code_text')
+        .on('units')
+        .column('code_text')
+        .unique()
+        .execute();
       // Subject import names photographs by their path in the delivery.
-      await db.schema.createIndex('items_relative_path').on('items').column('relative_path').execute();
+      await db.schema
+        .createIndex('items_relative_path')
+        .on('items')
+        .column('relative_path')
+        .execute();
     },
   },
   '0008-accounts': {
@@ -387,6 +404,37 @@ export const MIGRATIONS: Record<string, Migration> = {
         .addColumn('codebook_version', 'text', (c) => c.notNull())
         .addColumn('codebook_digest', 'text', (c) => c.notNull())
         .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0010-examination-plan-keys': {
+    // Issue 12 (i12k, sealing, blinded cases, per-person keys): each plan's wrapped key and, once the plan is
+    // closed, its published case-code key; each assignment's opaque case code. Rows of earlier
+    // plans keep null (their answers stay sealed under the archive's derived key).
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('samples').addColumn('plan_key_json', 'text').execute();
+      await db.schema.alterTable('samples').addColumn('case_code_key', 'text').execute();
+      await db.schema.alterTable('samples').addColumn('closed_seq', 'bigint').execute();
+      await db.schema.alterTable('exam_assignments').addColumn('code', 'text').execute();
+      await db.schema
+        .createIndex('exam_assignments_code')
+        .on('exam_assignments')
+        .columns(['sample_id', 'code'])
+        .execute();
+      // Examiners' and adjudicators' own Ed25519 keys: enrolled, replaced, revoked (ledger entries).
+      await db.schema
+        .createTable('person_keys')
+        .addColumn('key_id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('enrol_seq', 'bigint', (c) => c.notNull())
+        .addColumn('ended_seq', 'bigint')
+        .addColumn('ended_reason', 'text')
+        .execute();
+      await db.schema
+        .createIndex('person_keys_account')
+        .on('person_keys')
+        .column('account_id')
         .execute();
     },
   },

@@ -224,6 +224,11 @@ export interface SamplesTable {
   seed_seq: number | null;
   manifest_digest: string | null;
   manifest_seq: number | null;
+  /** The plan's answer key, wrapped by the archive's examination KEK (null: a plan sealed the old way). */
+  plan_key_json: string | null;
+  /** Hex HMAC key of the plan's case codes, published by the close entry (null until then). */
+  case_code_key: string | null;
+  closed_seq: number | null;
 }
 
 /** One drawn member (a case): id is '<sample>/<member>'. */
@@ -242,6 +247,8 @@ export interface ExamAssignmentsTable {
   case_id: string;
   examiner: string;
   seq: number;
+  /** The case's opaque code, what examiners see (null for plans assigned before case codes). */
+  code: string | null;
 }
 
 /**
@@ -363,6 +370,18 @@ export interface Database {
   missing_reports: MissingReportsTable;
   missing_report_reads: MissingReportReadsTable;
   subject_pm: SubjectPmTable;
+  person_keys: PersonKeysTable;
+}
+
+/** An examiner's or adjudicator's Ed25519 key (issue 12): valid from enrol_seq until ended_seq (replaced or revoked). */
+export interface PersonKeysTable {
+  key_id: string;
+  account_id: string;
+  /** base64 of the 32-byte public key. */
+  public_key: string;
+  enrol_seq: number;
+  ended_seq: number | null;
+  ended_reason: string | null;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -391,6 +410,7 @@ export const INDEX_TABLES = {
   missing_reports: 'id',
   missing_report_reads: 'seq',
   subject_pm: 'subject_id',
+  person_keys: 'key_id',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

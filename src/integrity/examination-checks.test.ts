@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../core/index.js';
 import { drawSimpleRandom } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { canonicalBytes, personKeyId, personSignedBytes, sha256, toHex } from '../core/index.js';
+import { rawPublicKey } from '../archive/index.js';
+import { caseCode } from '../examination/blind/index.js';
 import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 
@@ -38,5 +42,82 @@ describe('ExaminationChecks on a sample taken in steps', () => {
 
   it('still redraws the members (SAMPLE_DRAW_MISMATCH)', () => {
     expect(run({ size: 5, root: ROOT.toString('hex') }, ['u1', 'u2']).map((f) => f.code)).toContain('SAMPLE_DRAW_MISMATCH');
+  });
+});
+
+describe('case codes published at close (issue 12)', () => {
+  const codeKey = Buffer.alloc(32, 7);
+  const assign = entry(5, {
+    action: 'examination.assign',
+    sample: 'S',
+    per_case: 2,
+    cases: ['s1', 's2'].map((c) => ({ case: c, code: caseCode(codeKey, c), examiners: ['x', 'y'] })),
+  });
+
+  it('the published key that gives every recorded code raises nothing', () => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    checks.collect(assign);
+    checks.collect(entry(9, { action: 'examination.close', sample: 'S', case_code_key: codeKey.toString('hex') }));
+    expect(findings).toEqual([]);
+  });
+
+  it('a published key that does not give the recorded codes (codes chosen, or the key swapped) is EXAMINATION_CASE_CODE_MISMATCH', () => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    checks.collect(assign);
+    checks.collect(entry(9, { action: 'examination.close', sample: 'S', case_code_key: Buffer.alloc(32, 8).toString('hex') }));
+    expect(findings.map((f) => [f.code, f.subject])).toEqual([['EXAMINATION_CASE_CODE_MISMATCH', 'entry 9']]);
+  });
+});
+
+describe('people\'s signatures (issue 12)', () => {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const pub = rawPublicKey(privateKey);
+  const keyId = personKeyId(pub);
+  const enrolFields = { account: 'acc-a', key_id: keyId, public_key: pub.toString('base64') };
+  const enrol = (seq: number, signature = sign(null, personSignedBytes('key enrol', enrolFields), privateKey)) =>
+    entry(seq, { action: 'account.key.enrol', ...enrolFields, algorithm: 'Ed25519', fingerprint: 'f', replaces: null, signature: signature.toString('base64') });
+  const assign = entry(3, { action: 'examination.assign', sample: 'S', per_case: 2, cases: [{ case: 's1', code: 'k-000000000001', examiners: ['acc-a', 'acc-b'] }] });
+  const submit = (seq: number, opts: { signed?: boolean; commitmentSigned?: string } = {}) => {
+    const sealed = 'c2VhbGVk';
+    const fields = { plan: 'S', case: 'k-000000000001', commitment: opts.commitmentSigned ?? 'abc', sealed_sha256: toHex(sha256(Buffer.from(sealed, 'utf8'))), key_id: keyId };
+    const signature = { key_id: keyId, value: sign(null, personSignedBytes('submit', fields), privateKey).toString('base64') };
+    return entry(seq, { action: 'examination.submit', sample: 'S', case: 's1', examiner: 'acc-a', commitment: 'abc', sealed, ...(opts.signed === false ? {} : { signature }) });
+  };
+  const run = (...entries: LedgerEntry[]): string[] => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    for (const e of entries) checks.collect(e);
+    return findings.map((f) => f.code);
+  };
+
+  it('a signature by the examiner\'s key valid at the seq raises nothing', () => {
+    expect(run(enrol(2), assign, submit(4))).toEqual([]);
+  });
+  it('a signature over other bytes (the commitment changed afterwards) is EXAMINATION_SIGNATURE_INVALID', () => {
+    expect(run(enrol(2), assign, submit(4, { commitmentSigned: 'abd' }))).toEqual(['EXAMINATION_SIGNATURE_INVALID']);
+  });
+  it('a signature made with a key revoked before the submission is EXAMINATION_SIGNATURE_INVALID', () => {
+    expect(run(enrol(2), assign, entry(4, { action: 'account.key.revoke', account: 'acc-a', key_id: keyId, reason: 'lost' }), submit(5))).toEqual(['EXAMINATION_SIGNATURE_INVALID']);
+  });
+  it('a signature made before the key was enrolled is EXAMINATION_SIGNATURE_INVALID', () => {
+    expect(run(assign, submit(4), enrol(5))).toEqual(['EXAMINATION_SIGNATURE_INVALID']);
+  });
+  it('an unsigned submission by an examiner with a valid key is EXAMINATION_SIGNATURE_MISSING', () => {
+    expect(run(enrol(2), assign, submit(4, { signed: false }))).toEqual(['EXAMINATION_SIGNATURE_MISSING']);
+  });
+  it('an enrolment not signed by its own key is PERSON_KEY_ENROLMENT_INVALID, and the key signs nothing after', () => {
+    const other = generateKeyPairSync('ed25519').privateKey;
+    expect(run(enrol(2, sign(null, personSignedBytes('key enrol', enrolFields), other)), assign, submit(4))).toEqual(['PERSON_KEY_ENROLMENT_INVALID', 'EXAMINATION_SIGNATURE_INVALID']);
+  });
+  it('an adjudication signed over its decisions and final answer verifies; a final answer changed afterwards is EXAMINATION_SIGNATURE_INVALID', () => {
+    const decisions = [{ field: 'age_band', value: '30-39', reason: 'teeth' }];
+    const final = { sex: 'male', age_band: '30-39' };
+    const fields = { plan: 'S', case: 'k-000000000001', decisions_sha256: toHex(sha256(canonicalBytes(decisions))), final_sha256: toHex(sha256(canonicalBytes(final))), key_id: keyId };
+    const signature = { key_id: keyId, value: sign(null, personSignedBytes('adjudicate', fields), privateKey).toString('base64') };
+    const adjudicate = (f: JsonValue): LedgerEntry => ({ ...entry(6, { action: 'examination.adjudicate', sample: 'S', case: 's1', decisions, final: f, signature }), actor: 'acc-a' });
+    expect(run(enrol(2), assign, adjudicate(final))).toEqual([]);
+    expect(run(enrol(2), assign, adjudicate({ ...final, age_band: '60+' }))).toEqual(['EXAMINATION_SIGNATURE_INVALID']);
   });
 });

@@ -46,7 +46,15 @@ export type FindingCode =
   /** An erased report's key file is still there (an interrupted erase, or a restored copy). */
   | 'REPORT_KEY_AFTER_ERASE'
   /** A key file that no report in the ledger explains (an interrupted import, or planted). */
-  | 'REPORT_KEY_UNKNOWN';
+  | 'REPORT_KEY_UNKNOWN'
+  /** A closed plan's published case-code key does not give the case codes its assignment recorded (issue 12). */
+  | 'EXAMINATION_CASE_CODE_MISMATCH'
+  /** A key enrolment whose self-signature does not verify, or whose key id is not its key's. */
+  | 'PERSON_KEY_ENROLMENT_INVALID'
+  /** A signed submission whose signature does not verify, or whose key was not the examiner's valid key at its seq. */
+  | 'EXAMINATION_SIGNATURE_INVALID'
+  /** A submission without a signature by an examiner who had a valid enrolled key at its seq. */
+  | 'EXAMINATION_SIGNATURE_MISSING';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -93,8 +93,10 @@ export class LedgerReplayer {
       case 'examination':
         this.examination.collect(entry);
         break;
-      case 'decision':
       case 'cataloguing':
+        this.examination.collect(entry); // people's signing keys (account.key.*)
+        break;
+      case 'decision':
       case 'dissemination':
       case 'quarantine':
         break;

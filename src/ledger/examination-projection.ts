@@ -21,18 +21,29 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
       ];
     case 'sample.manifest':
       return manifestRows(entry);
-    case 'examination.assign':
-      return list(d, 'cases', entry).flatMap((c) => {
-        const kase = record({ c }, 'c', entry);
-        const caseId = str(kase, 'case', entry);
-        return strings(kase, 'examiners', entry).map(
-          (examiner): Mutation => ({
-            op: 'insert',
-            table: 'exam_assignments',
-            row: { id: `${str(d, 'sample', entry)}/${caseId}/${examiner}`, sample_id: str(d, 'sample', entry), case_id: caseId, examiner, seq: entry.seq },
-          }),
-        );
-      });
+    case 'examination.assign': {
+      // Plans assigned since issue 12 carry their wrapped answer key and a code per case.
+      const planKey: Mutation[] =
+        d.plan_key === undefined ? [] : [{ op: 'update', table: 'samples', key: str(d, 'sample', entry), set: { plan_key_json: canonicalize(record(d, 'plan_key', entry)) } }];
+      return [
+        ...planKey,
+        ...list(d, 'cases', entry).flatMap((c) => {
+          const kase = record({ c }, 'c', entry);
+          const caseId = str(kase, 'case', entry);
+          const code = strOrNull(kase, 'code', entry);
+          return strings(kase, 'examiners', entry).map(
+            (examiner): Mutation => ({
+              op: 'insert',
+              table: 'exam_assignments',
+              row: { id: `${str(d, 'sample', entry)}/${caseId}/${examiner}`, sample_id: str(d, 'sample', entry), case_id: caseId, examiner, seq: entry.seq, code },
+            }),
+          );
+        }),
+      ];
+    }
+    case 'examination.close':
+      // The case-code key, published so anyone can link codes to subjects (and `verify` checks them).
+      return [{ op: 'update', table: 'samples', key: str(d, 'sample', entry), set: { case_code_key: str(d, 'case_code_key', entry), closed_seq: entry.seq } }];
     case 'examination.submit': {
       const sample = str(d, 'sample', entry);
       const caseId = str(d, 'case', entry);
@@ -120,6 +131,9 @@ function frameRow(entry: LedgerEntry, s: Details): Mutation {
     seed_seq: null,
     manifest_digest: null,
     manifest_seq: null,
+    plan_key_json: null,
+    case_code_key: null,
+    closed_seq: null,
   };
   return { op: 'insert', table: 'samples', row };
 }

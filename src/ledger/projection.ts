@@ -184,7 +184,8 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
     return subjectMutations(entry, action);
   if (action.startsWith('source.')) return sourceMutations(entry, action);
   if (action.startsWith('account.')) return accountMutations(entry, action);
-  if (action.startsWith('missing.') || action.startsWith('pm.')) return identificationMutations(entry, action);
+  if (action.startsWith('missing.') || action.startsWith('pm.'))
+    return identificationMutations(entry, action);
   const id = str(unit, 'id', entry);
   switch (action) {
     case 'unit.register':
@@ -585,7 +586,12 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
       return [{ op: 'update', table: 'accounts', key: id, set: { updated_seq: entry.seq } }];
     case 'account.role':
       return [
-        { op: 'update', table: 'accounts', key: id, set: { role: str(d, 'role', entry), updated_seq: entry.seq } },
+        {
+          op: 'update',
+          table: 'accounts',
+          key: id,
+          set: { role: str(d, 'role', entry), updated_seq: entry.seq },
+        },
       ];
     case 'account.disable':
       return [
@@ -593,7 +599,11 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
           op: 'update',
           table: 'accounts',
           key: id,
-          set: { disabled_seq: entry.seq, disabled_reason: str(d, 'reason', entry), updated_seq: entry.seq },
+          set: {
+            disabled_seq: entry.seq,
+            disabled_reason: str(d, 'reason', entry),
+            updated_seq: entry.seq,
+          },
         },
       ];
     case 'account.sign-in':
@@ -603,6 +613,43 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
       // The count of failed sign-ins of an account in one hour {account, hour, count} (the
       // failures themselves are in the server's security log, not the ledger); nothing to index.
       return [];
+    case 'account.key.enrol': {
+      // A new key ends the one it replaces (rotation), in the same entry.
+      const replaces = strOrNull(d, 'replaces', entry);
+      return [
+        ...(replaces === null
+          ? []
+          : [
+              {
+                op: 'update',
+                table: 'person_keys',
+                key: replaces,
+                set: { ended_seq: entry.seq, ended_reason: 'replaced' },
+              } satisfies Mutation,
+            ]),
+        {
+          op: 'insert',
+          table: 'person_keys',
+          row: {
+            key_id: str(d, 'key_id', entry),
+            account_id: id,
+            public_key: str(d, 'public_key', entry),
+            enrol_seq: entry.seq,
+            ended_seq: null,
+            ended_reason: null,
+          },
+        },
+      ];
+    }
+    case 'account.key.revoke':
+      return [
+        {
+          op: 'update',
+          table: 'person_keys',
+          key: str(d, 'key_id', entry),
+          set: { ended_seq: entry.seq, ended_reason: str(d, 'reason', entry) },
+        },
+      ];
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',

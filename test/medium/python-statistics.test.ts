@@ -95,6 +95,9 @@ function expectedStatistics(input: Input): Pick<StatisticsReport, 'cases' | 'dem
     seed_seq: 2,
     manifest_digest: '1'.repeat(64),
     manifest_seq: 3,
+    plan_key_json: null,
+    case_code_key: null,
+    closed_seq: null,
   };
   const outcomes = cases.map((c, position) => ({
     case: c.case,

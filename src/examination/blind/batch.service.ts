@@ -11,6 +11,10 @@ import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } fr
 import type { ExamErrorCode } from './examination-errors.js';
 import { caseOutcomes, loadSample, sampleCodebook } from './outcomes.js';
 import { seal, unseal } from './seal.js';
+import { checkStaff } from './examiners.js';
+import { caseRefs, planAnswerKey } from './plan-access.js';
+import { signAct, type PersonSigner } from './person-signing.js';
+import { adjudicateFields, submitFields } from './examination.service.js';
 
 /** One problem in a batch file: where it is (file line, case, field) and what is wrong. */
 export interface BatchLineError {
@@ -50,9 +54,11 @@ export interface BatchResult {
 }
 
 /** Submits every line of a forms file as `examiner`, or nothing. */
-export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[]): Promise<BatchResult & { revealed: number }> {
+export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[], signer?: PersonSigner): Promise<BatchResult & { revealed: number }> {
   const sample = await loadSample(archive, ref);
   const codebook = sampleCodebook(sample);
+  const key = await planAnswerKey(archive, sample);
+  const refs = await caseRefs(archive, sample);
   const members = new Set((await archive.examinations.members(sample.id)).map((m) => m.member_id));
   const assigned = group(await archive.examinations.assignments(sample.id));
   // The examiner as assigned ('dr-a' for ' DR-A'): actor names compare case-folded (12b).
@@ -61,13 +67,14 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
   const errors: BatchLineError[] = [];
   const accepted: { line: number; case: string; answer: ExaminationAnswer }[] = [];
   const skipped: { line: number; case: string }[] = [];
-  eachCase(lines, errors, (l, caseId, err) => {
-    if (!members.has(caseId)) {
-      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
+  eachCase(lines, errors, (l, caseRef, err) => {
+    const caseId = refs.resolve(caseRef);
+    if (caseId === undefined || !members.has(caseId)) {
+      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseRef}`);
       return;
     }
     if (!(assigned.get(caseId) ?? []).some((a) => sameActor(a.examiner, examiner))) {
-      err('EXAMINATION_NOT_ASSIGNED', 'case', `${examiner} is not assigned to case ${caseId}`);
+      err('EXAMINATION_NOT_ASSIGNED', 'case', `${examiner} is not assigned to case ${caseRef}`);
       return;
     }
     let answer: ExaminationAnswer;
@@ -81,46 +88,53 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
     }
     const own = (submitted.get(caseId) ?? []).find((s) => sameActor(s.examiner, examiner));
     if (own === undefined) accepted.push({ line: l.line, case: caseId, answer });
-    else if (sameAsCommitted(archive, sample, own, answer)) skipped.push({ line: l.line, case: caseId });
+    else if (sameAsCommitted(key, sample, own, answer)) skipped.push({ line: l.line, case: refs.shown(caseId) });
     // Never say how they differ: the sealed answer stays sealed.
-    else err('EXAMINATION_ALREADY_SUBMITTED', null, `${examiner} already submitted a different answer for case ${caseId}; a sealed answer cannot be changed`);
+    else err('EXAMINATION_ALREADY_SUBMITTED', null, `${examiner} already submitted a different answer for case ${caseRef}; a sealed answer cannot be changed`);
   });
   refuseIfAny(errors, lines.length);
   const drafts: EntryDraft[] = [];
+  const keys = await archive.index.listPersonKeys();
   const written: { line: number; case: string; commitment: string; revealed: boolean }[] = [];
   for (const a of accepted) {
     const { commitment, salt } = commit(a.answer);
     const context = `${sample.id}/${a.case}/${examiner}`;
-    const sealed = seal(archive.sealingKey, context, { answer: a.answer as unknown as JsonValue, salt });
-    drafts.push(draft(archive, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed }, examiner));
+    const sealed = seal(key, context, { answer: a.answer as unknown as JsonValue, salt });
+    const signature = await signAct(keys, examiner, 'submit', submitFields(sample, refs.code(a.case), commitment, sealed), signer);
+    drafts.push(draft(archive, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }, examiner));
     const others = submitted.get(a.case) ?? [];
     const revealed = others.length + 1 === (assigned.get(a.case) ?? []).length;
     if (revealed) {
-      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(archive, sample, s) }));
+      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, s) }));
       answers.push({ examiner, commitment, answer: a.answer as unknown as JsonValue, salt });
       answers.sort((x, y) => (x.examiner < y.examiner ? -1 : x.examiner > y.examiner ? 1 : 0));
       drafts.push(draft(archive, { action: 'examination.reveal', sample: sample.id, case: a.case, answers }));
     }
-    written.push({ line: a.line, case: a.case, commitment, revealed });
+    written.push({ line: a.line, case: refs.shown(a.case), commitment, revealed });
   }
   if (drafts.length > 0) await archive.commit(drafts);
   return { written, skipped, revealed: written.filter((w) => w.revealed).length };
 }
 
 /** Adjudicates every line of a batch file as `adjudicator`, or nothing. */
-export async function adjudicateCases(archive: Archive, ref: string, adjudicator: string, lines: readonly AdjudicateLine[]): Promise<BatchResult> {
+export async function adjudicateCases(archive: Archive, ref: string, actor: string, lines: readonly AdjudicateLine[], signer?: PersonSigner): Promise<BatchResult> {
   const sample = await loadSample(archive, ref);
+  const accounts = await archive.index.listAccounts();
+  const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
+  const refs = await caseRefs(archive, sample);
   const codebook = sampleCodebook(sample);
   const outcomes = new Map((await caseOutcomes(archive, sample)).map((c) => [c.case, c]));
   const previous = new Map((await archive.examinations.adjudications(sample.id)).map((a) => [a.case_id, a]));
   const errors: BatchLineError[] = [];
   const drafts: EntryDraft[] = [];
+  const toSign: { caseId: string; decisions: JsonValue; final: JsonValue }[] = [];
   const written: { line: number; case: string }[] = [];
   const skipped: { line: number; case: string }[] = [];
-  eachCase(lines, errors, (l, caseId, err) => {
+  eachCase(lines, errors, (l, caseRef, err) => {
+    const caseId = refs.resolve(caseRef) ?? '';
     const outcome = outcomes.get(caseId);
     if (outcome === undefined) {
-      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseId}`);
+      err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseRef}`);
       return;
     }
     if (outcome.answers === null) {
@@ -144,7 +158,7 @@ export async function adjudicateCases(archive: Archive, ref: string, adjudicator
     }
     try {
       const final = applyAdjudication(codebook, outcome.answers, l.decisions);
-      drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions, final: final as unknown as JsonValue }, adjudicator));
+      toSign.push({ caseId, decisions, final: final as unknown as JsonValue });
       written.push({ line: l.line, case: caseId });
     } catch (e) {
       if (!(e instanceof ExaminationError)) throw e;
@@ -152,6 +166,11 @@ export async function adjudicateCases(archive: Archive, ref: string, adjudicator
     }
   });
   refuseIfAny(errors, lines.length);
+  const keys = await archive.index.listPersonKeys();
+  for (const t of toSign) {
+    const signature = await signAct(keys, adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(t.caseId), t.decisions, t.final), signer);
+    drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: t.caseId, decisions: t.decisions, final: t.final, ...(signature === null ? {} : { signature: { ...signature } }) }, adjudicator));
+  }
   if (drafts.length > 0) await archive.commit(drafts);
   return { written, skipped };
 }
@@ -171,13 +190,13 @@ function fieldsOf(e: ExaminationError): { field: string | null; message: string 
 }
 
 /** Compares through the commitment, with the salt opened from our own sealed copy. */
-function sameAsCommitted(archive: Archive, sample: SamplesTable, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
-  const salt = s.salt ?? openSealed(archive, sample, s).salt;
+function sameAsCommitted(key: Buffer | null, sample: SamplesTable, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
+  const salt = s.salt ?? openSealed(key, sample, s).salt;
   return verifyReveal(s.commitment, answer, salt);
 }
 
-function openSealed(archive: Archive, sample: SamplesTable, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
-  const opened = unseal(archive.sealingKey, `${sample.id}/${s.case_id}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+function openSealed(key: Buffer | null, sample: SamplesTable, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
+  const opened = unseal(key, `${sample.id}/${s.case_id}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
   return { answer: opened.answer, salt: opened.salt };
 }
 

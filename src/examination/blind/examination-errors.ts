@@ -23,6 +23,18 @@ export type ExamErrorCode =
   /** A revealed answer and salt do not hash to the commitment made earlier: the ledger was altered. */
   | 'EXAMINATION_REVEAL_MISMATCH'
   /** The codebook recorded with the plan does not match its digest. */
-  | 'EXAMINATION_CODEBOOK_MISMATCH';
+  | 'EXAMINATION_CODEBOOK_MISMATCH'
+  /** An examiner of a plan asked to read its subjects' catalogue, ledger or items before finishing their cases. */
+  | 'BLIND_REFUSED'
+  /** An administrator (the archive's key holder), or an account without the role, named as examiner or adjudicator. */
+  | 'ASSIGNMENT_ROLE_REFUSED'
+  /** An examiner asked for revealed answers of a plan before finishing all of their own cases in it. */
+  | 'EXAMINATION_REVEAL_WITHHELD'
+  /** Closing a plan whose cases are not all final, or one closed already. */
+  | 'EXAMINATION_CLOSE_REFUSED'
+  /** The examiner or adjudicator has an enrolled key: their act must be signed with it. */
+  | 'EXAMINATION_SIGNATURE_REQUIRED'
+  /** A signature that does not verify with the person's key valid now, or made with another key. */
+  | 'EXAMINATION_SIGNATURE_INVALID';
 
 export class ExamError extends CustodyError<ExamErrorCode> {}

@@ -6,36 +6,50 @@
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
 import type { Archive } from '../../app.js';
-import {
-  ActorError,
-  actorKey,
-  normaliseActor,
-  sameActor,
-  type JsonValue,
-} from '../../core/index.js';
+import { actorKey, canonicalBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import { ExamError } from './examination-errors.js';
 import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome } from './outcomes.js';
-import { seal, unseal } from './seal.js';
+import { seal, SealError, unseal } from './seal.js';
+import { checkStaff } from './examiners.js';
+import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
+import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
+import { signAct, type PersonSigner } from './person-signing.js';
 
-/** Assigns every case to `perCase` of `examiners`, rotating through them in the order given. */
+/**
+ * Assigns every case to `perCase` of `examiners`, rotating through them in the order given. The
+ * plan gets its own random answer key, wrapped by the archive's examination KEK, and each case an
+ * opaque code (plan-key.ts); in an archive with accounts, examiners are examiner accounts
+ * (examiners.ts: an administrator is refused).
+ */
 export async function assignExaminers(archive: Archive, ref: string, examiners: readonly string[], perCase?: number): Promise<{ cases: number; perCase: number }> {
   const sample = await loadSample(archive, ref);
   if (sample.manifest_seq === null) throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} has no drawn members yet`);
   if ((await archive.examinations.assignments(sample.id)).length > 0)
     throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} is already assigned`);
   // Each examiner once, compared case-folded: 'dr-a' and ' DR-A' would be one person twice.
-  const names = examiners.map((e) => examinerName(e));
+  const accounts = await archive.index.listAccounts();
+  const names = examiners.map((e) => checkStaff(accounts, e, 'examiner'));
   const k = perCase ?? names.length;
   if (new Set(names.map(actorKey)).size !== names.length) throw new ExamError('EXAMINATION_ASSIGN_INVALID', 'examiners must be named, each once');
   if (k < 2 || k > names.length)
     throw new ExamError('EXAMINATION_ASSIGN_INVALID', `each case needs two or more independent examiners, and at most the ${names.length} named (got ${k} per case)`);
+  const kek = await archive.examinationKek();
+  if (kek === null) throw new SealError('SEAL_KEY_MISSING', 'assigning a plan makes its sealing key: this needs the archive opened for writing');
+  const planKey = newPlanKey(kek, sample.id);
+  const codeKey = caseCodeKey(planKey.key);
   const members = await archive.examinations.members(sample.id);
-  const cases = members.map((m, p) => ({ case: m.member_id, examiners: Array.from({ length: k }, (_, j) => names[(p + j) % names.length] as string).sort() }));
-  await archive.commit([draft(archive, { action: 'examination.assign', sample: sample.id, per_case: k, cases })]);
+  const cases = members.map((m, p) => ({
+    case: m.member_id,
+    code: caseCode(codeKey, m.member_id),
+    examiners: Array.from({ length: k }, (_, j) => names[(p + j) % names.length] as string).sort(),
+  }));
+  // 48 bits per code: a collision within one plan is astronomically unlikely, and never let pass.
+  if (new Set(cases.map((c) => c.code)).size !== cases.length) throw new Error('two cases of the plan drew the same case code; assign again');
+  await archive.commit([draft(archive, { action: 'examination.assign', sample: sample.id, per_case: k, plan_key: { ...planKey.record }, cases })]);
   return { cases: cases.length, perCase: k };
 }
 
@@ -49,9 +63,11 @@ export interface CaseForm {
 }
 
 /** The blank form for an assigned examiner, without the number, the unit or the dates. */
-export async function caseForm(archive: Archive, ref: string, caseId: string, examiner: string): Promise<CaseForm> {
+export async function caseForm(archive: Archive, ref: string, caseRef: string, examiner: string): Promise<CaseForm> {
   const sample = await loadSample(archive, ref);
-  await requireAssigned(archive, sample, caseId, examiner);
+  const refs = await caseRefs(archive, sample);
+  const caseId = resolveCase(refs, sample, caseRef);
+  await requireAssigned(archive, sample, caseId, examiner, caseRef);
   const itemIds = sample.unit_kind === 'items' ? [caseId] : (await archive.index.subjectItems(caseId)).map((l) => l.item_id);
   const images: CaseForm['images'] = [];
   for (const id of itemIds) {
@@ -59,34 +75,41 @@ export async function caseForm(archive: Archive, ref: string, caseId: string, ex
     if (item !== undefined) images.push({ item: item.id, sha256: item.sha256, media_type: item.media_type });
   }
   const codebook = sampleCodebook(sample);
-  return { sample: sample.name, case: caseId, codebook: { version: codebook.version, digest: sample.codebook_digest }, images, form: blankForm(codebook) };
+  return { sample: sample.name, case: refs.shown(caseId), codebook: { version: codebook.version, digest: sample.codebook_digest }, images, form: blankForm(codebook) };
 }
 
 /**
  * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
  * examiner of the case, reveals every answer and salt in the next entry.
  */
-export async function submitAnswer(archive: Archive, ref: string, caseId: string, actor: string, form: unknown): Promise<{ commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown, signer?: PersonSigner): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
   const sample = await loadSample(archive, ref);
-  const assigned = await requireAssigned(archive, sample, caseId, actor);
+  const refs = await caseRefs(archive, sample);
+  const caseId = resolveCase(refs, sample, caseRef);
+  const assigned = await requireAssigned(archive, sample, caseId, actor, caseRef);
+  const key = await planAnswerKey(archive, sample);
   // Recorded under the name as assigned, whatever the case or spacing the examiner typed.
   const examiner = assigned.find((a) => sameActor(a, actor)) ?? actor;
   const existing = await archive.examinations.submissions(sample.id, caseId);
   if (existing.some((s) => sameActor(s.examiner, examiner)))
-    throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${examiner} already submitted for case ${caseId}; a sealed answer cannot be changed`);
+    throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${examiner} already submitted for case ${caseRef}; a sealed answer cannot be changed`);
   // Every answer already in must open with this key, or the reveal never could (a changed signing
   // key): refused here, before anything is appended.
-  for (const s of existing) unseal(archive.sealingKey, `${sample.id}/${caseId}/${s.examiner}`, s.sealed);
+  for (const s of existing) unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed);
   const answer = parseExaminationForm(sampleCodebook(sample), form);
   const { commitment, salt } = commit(answer);
   const context = `${sample.id}/${caseId}/${examiner}`;
-  const sealed = seal(archive.sealingKey, context, { answer: answer as unknown as JsonValue, salt });
-  await archive.commit([draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed }, examiner)]);
+  const sealed = seal(key, context, { answer: answer as unknown as JsonValue, salt });
+  // Signed on the examiner's side when they have an enrolled key: plan, case code, commitment and the sealed answer's digest.
+  const signature = await signAct(await archive.index.listPersonKeys(), examiner, 'submit', submitFields(sample, refs.code(caseId), commitment, sealed), signer);
+  await archive.commit([
+    draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }, examiner),
+  ]);
   archive.crash('examination-submitted');
   const submitted = existing.length + 1;
   const revealed = submitted === assigned.length;
   if (revealed) await revealCase(archive, sample, caseId);
-  return { commitment, submitted, assigned: assigned.length, revealed };
+  return { case: refs.shown(caseId), commitment, submitted, assigned: assigned.length, revealed };
 }
 
 /**
@@ -94,8 +117,9 @@ export async function submitAnswer(archive: Archive, ref: string, caseId: string
  * in one reveal entry. `system` is the catch-up (reveal-catch-up.ts): its actor and reason.
  */
 export async function revealCase(archive: Archive, sample: SamplesTable, caseId: string, system?: { actor: string; reason: string }): Promise<void> {
+  const key = await planAnswerKey(archive, sample);
   const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
-    const opened = unseal(archive.sealingKey, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+    const opened = unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
     if (!verifyReveal(s.commitment, opened.answer as never, opened.salt))
       throw new ExamError('EXAMINATION_REVEAL_MISMATCH', `case ${caseId}: ${s.examiner}'s sealed answer does not match the commitment`);
     return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
@@ -105,16 +129,22 @@ export async function revealCase(archive: Archive, sample: SamplesTable, caseId:
 }
 
 /** One case's outcome; refuses (EXAMINATION_SEALED) while answers are still sealed. */
-export async function revealedCase(archive: Archive, ref: string, caseId: string): Promise<CaseOutcome> {
+export async function revealedCase(archive: Archive, ref: string, caseRef: string, actor?: string): Promise<CaseOutcome> {
   const sample = await loadSample(archive, ref);
+  const refs = await caseRefs(archive, sample);
+  const caseId = resolveCase(refs, sample, caseRef);
   const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
-  if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
-  if (outcome.answers === null) throw sealedError(outcome);
+  if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseRef}`);
+  if (outcome.answers === null) throw sealedError({ ...outcome, case: refs.shown(outcome.case) });
+  if (actor !== undefined) await assertMayReadAnswers(archive, sample, actor);
   return outcome;
 }
 
-export async function adjudicateCase(archive: Archive, ref: string, caseId: string, decisions: readonly AdjudicationDecision[], adjudicator: string): Promise<CaseOutcome> {
+export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
   const sample = await loadSample(archive, ref);
+  const accounts = await archive.index.listAccounts();
+  const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
+  const caseId = resolveCase(await caseRefs(archive, sample), sample, caseRef);
   const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
   if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
   if (outcome.answers === null)
@@ -125,8 +155,11 @@ export async function adjudicateCase(archive: Archive, ref: string, caseId: stri
   if ((outcome.disagreements ?? []).length === 0)
     throw new ExamError('EXAMINATION_NOTHING_TO_ADJUDICATE', `the examiners of case ${caseId} agree on every field`);
   const final = applyAdjudication(sampleCodebook(sample), outcome.answers, decisions);
+  const recorded = decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
+  const refs = await caseRefs(archive, sample);
+  const signature = await signAct(await archive.index.listPersonKeys(), adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(caseId), recorded, final as unknown as JsonValue), signer);
   await archive.commit([
-    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason })), final: final as unknown as JsonValue }, adjudicator),
+    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: recorded, final: final as unknown as JsonValue, ...(signature === null ? {} : { signature: { ...signature } }) }, adjudicator),
   ]);
   return { ...outcome, final, adjudicated: true, status: 'final' };
 }
@@ -139,21 +172,61 @@ export function sealedError(outcome: CaseOutcome): ExamError {
   );
 }
 
-async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: string, examiner: string): Promise<string[]> {
+/** What a submission's signature covers (core/person-signature.ts, `custody submit v1`). */
+export function submitFields(sample: SamplesTable, caseCodeOrId: string, commitment: string, sealed: string): { [k: string]: JsonValue } {
+  return { plan: sample.id, case: caseCodeOrId, commitment, sealed_sha256: toHex(sha256(Buffer.from(sealed, 'utf8'))) };
+}
+
+/** What an adjudication's signature covers (`custody adjudicate v1`). */
+export function adjudicateFields(sample: SamplesTable, caseCodeOrId: string, decisions: JsonValue, final: JsonValue): { [k: string]: JsonValue } {
+  return { plan: sample.id, case: caseCodeOrId, decisions_sha256: toHex(sha256(canonicalBytes(decisions))), final_sha256: toHex(sha256(canonicalBytes(final))) };
+}
+
+function resolveCase(refs: CaseRefs, sample: SamplesTable, caseRef: string): string {
+  const caseId = refs.resolve(caseRef);
+  if (caseId === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseRef}`);
+  return caseId;
+}
+
+async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: string, examiner: string, caseRef = caseId): Promise<string[]> {
   const members = await archive.examinations.members(sample.id);
-  if (!members.some((m) => m.member_id === caseId)) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
+  if (!members.some((m) => m.member_id === caseId)) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseRef}`);
   const assigned = (await archive.examinations.assignments(sample.id, caseId)).map((a) => a.examiner);
-  if (!assigned.some((a) => sameActor(a, examiner))) throw new ExamError('EXAMINATION_NOT_ASSIGNED', `${examiner} is not assigned to case ${caseId} of plan ${sample.name}`);
+  if (!assigned.some((a) => sameActor(a, examiner))) throw new ExamError('EXAMINATION_NOT_ASSIGNED', `${examiner} is not assigned to case ${caseRef} of plan ${sample.name}`);
   return assigned;
 }
 
-function examinerName(raw: string): string {
-  try {
-    return normaliseActor(raw, 'an examiner name');
-  } catch (e) {
-    if (e instanceof ActorError) throw new ExamError('EXAMINATION_ASSIGN_INVALID', e.message, { cause: e });
-    throw e;
-  }
+/**
+ * When answers are revealed (issue 12): an examiner of the plan sees any other examiner's answer
+ * only once all of their own cases in it are submitted, so that a colleague's thresholds, learnt
+ * from an early reveal, cannot shape later answers. Agreement uses the sealed first answers anyway.
+ */
+export async function assertMayReadAnswers(archive: Archive, sample: SamplesTable, actor: string): Promise<void> {
+  if ((await archive.index.listAccounts()).length === 0) return; // free-text actors: no identity to hold to it
+  const mine = (await archive.examinations.assignments(sample.id)).filter((a) => sameActor(a.examiner, actor));
+  if (mine.length === 0) return;
+  const done = new Set((await archive.examinations.submissions(sample.id)).filter((s) => sameActor(s.examiner, actor)).map((s) => s.case_id));
+  const left = mine.filter((a) => !done.has(a.case_id)).length;
+  if (left > 0)
+    throw new ExamError('EXAMINATION_REVEAL_WITHHELD', `${actor} has ${left} case(s) of plan ${sample.name} still to submit; the other examiners' answers are shown after the last`, {
+      details: { plan: sample.name, cases_left: left },
+    });
+}
+
+/**
+ * Closes a plan whose every case is final: publishes its case-code key, so that anyone can link
+ * each code to its subject or item (and `custody verify` recomputes every code from it).
+ */
+export async function closePlan(archive: Archive, ref: string): Promise<{ plan: string; cases: number; seq: number }> {
+  const sample = await loadSample(archive, ref);
+  if (sample.closed_seq !== null) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} is already closed (entry ${sample.closed_seq})`);
+  if (sample.plan_key_json === null) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} has no plan key (assigned before plan keys, or not assigned): there is no case-code key to publish`);
+  const outcomes = await caseOutcomes(archive, sample);
+  const open = outcomes.filter((c) => c.status !== 'final').length;
+  if (open > 0) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} has ${open} case(s) not final yet`, { details: { cases_open: open } });
+  const codeKey = caseCodeKey(openPlanKey(await archive.examinationKek(), sample.id, sample.plan_key_json));
+  const [stored] = await archive.commit([draft(archive, { action: 'examination.close', sample: sample.id, case_code_key: codeKey.toString('hex') })]);
+  return { plan: sample.name, cases: outcomes.length, seq: stored?.entry.seq ?? 0 };
 }
 
 function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {

@@ -8,3 +8,8 @@ export * from './form-sheet.js';
 export * from './outcomes.js';
 export * from './reveal-catch-up.js';
 export * from './seal.js';
+export * from './blind-access.js';
+export * from './plan-key.js';
+export * from './plan-access.js';
+export * from './examiners.js';
+export * from './person-signing.js';

@@ -28,6 +28,9 @@ function plan(strata: { name: string; frame_size: number }[]): SamplesTable {
     seed_seq: 2,
     manifest_digest: 'd'.repeat(64),
     manifest_seq: 3,
+    plan_key_json: null,
+    case_code_key: null,
+    closed_seq: null,
   };
 }
 
