@@ -28,7 +28,10 @@ async function scene(seed: string): Promise<Buffer> {
     .raw()
     .toBuffer();
   addGrain(pixels, s, 0);
-  return sharp(pixels, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(pixels, { raw: { width: W, height: H, channels: 3 } })
+    .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test' } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 async function cropOf(jpeg: Buffer): Promise<Buffer> {
@@ -37,6 +40,7 @@ async function cropOf(jpeg: Buffer): Promise<Buffer> {
   return sharp(jpeg)
     .extract({ left, top, width: Math.round(BOX.right * W) - left, height: Math.round(BOX.bottom * H) - top })
     .modulate({ brightness: 1.1 })
+    .keepMetadata()
     .jpeg({ quality: 80 })
     .toBuffer();
 }
@@ -78,6 +82,9 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     bytes.set('original.jpg', original);
     bytes.set('cropped.jpg', await cropOf(original));
     bytes.set('other.jpg', await scene('scene-b'));
+    // Two more photographs from the same camera, so that its usual size is known.
+    bytes.set('third.jpg', await scene('scene-c'));
+    bytes.set('fourth.jpg', await scene('scene-d'));
     const src = join(base, 'src');
     await mkdir(src, { recursive: true });
     for (const [name, b] of bytes) await writeFile(join(src, name), b);
@@ -98,13 +105,20 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     expect(s.matches.map((x) => x.sha256)).not.toContain(sha256Hex(bytes.get('other.jpg')!));
   });
 
+  it('DIMENSIONS_UNLIKE_CAMERA names the likely original of a crop', async () => {
+    const r = await run(0, 'authenticity', sha256Hex(bytes.get('cropped.jpg')!), '--json');
+    const out = JSON.parse(r.stdout) as { indicators: { code: string; evidence: Record<string, unknown> }[] };
+    const dims = out.indicators.find((i) => i.code === 'DIMENSIONS_UNLIKE_CAMERA');
+    expect(dims?.evidence.likelyOriginal).toBe(sha256Hex(bytes.get('original.jpg')!));
+  });
+
   it('caches the pairs in the index, keyed by the analyses, and show reads the same cluster', async () => {
     const rows = await withIndexDb(archive, (sql) =>
       sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_cache'"),
     );
     expect(rows).toHaveLength(1);
     const cache = JSON.parse(rows[0]!.value) as { key: { analyses: number }; pairs: unknown[] };
-    expect(cache.key.analyses).toBe(3);
+    expect(cache.key.analyses).toBe(5);
     expect(cache.pairs).toHaveLength(1);
     const c = await show('original.jpg');
     expect(c.cluster?.objects.sort()).toEqual(
@@ -146,10 +160,14 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     const [row] = await withIndexDb(archive, (sql) =>
       sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_cache'"),
     );
-    expect((JSON.parse(row!.value) as { key: { analyses: number } }).key.analyses).toBe(4);
+    expect((JSON.parse(row!.value) as { key: { analyses: number } }).key.analyses).toBe(6);
   });
 
-  it('verify and rebuild are unaffected by the cache', async () => {
+  it('verify passes with the cache in the index; after a rebuild the clusters are the same', async () => {
+    await run(0, 'verify');
+    const before = await show('original.jpg');
+    await run(0, 'rebuild');
+    expect((await show('original.jpg')).cluster?.objects).toEqual(before.cluster?.objects);
     await run(0, 'verify');
   });
 });
