@@ -102,6 +102,14 @@ export function findSimilarPairs(
 
 type CropInfo = NonNullable<SimilarPair['crop']>;
 
+/** PDQ matches closer than this are copies, not crops: not aligned. */
+const MIN_ALIGNED_DISTANCE = 8;
+
+/** More than half a per cent cut from some side. */
+function isCut(b: CropBox): boolean {
+  return b.left > 0.005 || b.top > 0.005 || b.right < 0.995 || b.bottom < 0.995;
+}
+
 /**
  * Crops that the hash signals miss: candidates from looser hash searches, verified by aligning
  * the two objects' grey rasters (analyses without one, from before custody-image/3, take no
@@ -134,10 +142,12 @@ function alignCrops(objects: readonly HashedObject[], best: Map<string, Match>):
     best.set(`${a}:${b}`, { a, b, distance, kind: 'crop' });
     out.set(`${a}:${b}`, crop);
   }
+  // Matches found by the hashes: the box too, where they are crops. A small crop (1–3 % a side)
+  // often stays within the PDQ threshold; near-identical copies (distance < 8) are not aligned.
   for (const m of best.values()) {
-    if (m.kind !== 'crop' || out.has(`${m.a}:${m.b}`)) continue;
+    if (out.has(`${m.a}:${m.b}`) || (m.kind !== 'crop' && m.distance < MIN_ALIGNED_DISTANCE)) continue;
     const crop = verify(m.a, m.b);
-    if (crop !== null) out.set(`${m.a}:${m.b}`, crop);
+    if (crop !== null && (m.kind === 'crop' || isCut(crop.box))) out.set(`${m.a}:${m.b}`, crop);
   }
   return out;
 }
