@@ -25,7 +25,11 @@ import {
   union,
   type Regions,
 } from './region-hashes.js';
-import { ensureQualityCorpus, VARIANT_KINDS, type QualityFile } from './variants.js';
+import { alignment } from './crop-alignment.js';
+import { ensureQualityCorpus, QUALITY_SEED, VARIANT_KINDS, type QualityFile } from './variants.js';
+
+/** QUALITY_OFFLINE=1 also measures the offline region-hash alternatives (one more decode per file). */
+const OFFLINE = process.env.QUALITY_OFFLINE === '1';
 
 export async function benchNearDuplicateQuality(bases: number): Promise<string[]> {
   const corpus = await ensureQualityCorpus(bases);
@@ -38,10 +42,11 @@ export async function benchNearDuplicateQuality(bases: number): Promise<string[]
   const started = Date.now();
   const { objects, regions } = await analyseAll(files);
   out.push(
-    `analysis: ${((Date.now() - started) / 1000).toFixed(1)} s for ${files.length} files (analyzeImage + offline region hashes, 2 in flight)`,
+    `seed ${QUALITY_SEED}; ${files.filter((f) => f.kind === 'setting').length} same-setting/different-subject hard negatives`,
+    `analysis: ${((Date.now() - started) / 1000).toFixed(1)} s for ${files.length} files (analyzeImage${OFFLINE ? ' + offline region hashes' : ''}, 2 in flight)`,
   );
 
-  const evaluate = (label: string, search: () => Pair[], detail = false): void => {
+  const evaluate = (label: string, search: () => Pair[], detail = false): number => {
     const t0 = performance.now();
     const pairs = search();
     const ms = performance.now() - t0;
@@ -50,9 +55,10 @@ export async function benchNearDuplicateQuality(bases: number): Promise<string[]
       `${label.padEnd(46)} ${ms.toFixed(0).padStart(5)} ms  P ${m.precision.toFixed(4)} (${m.fp} false) strict ${m.strict.toFixed(4)} (+${m.burst} burst), ` +
         `R ${m.recall.toFixed(4)} (${m.tp}/${m.truth}), vs base ${m.baseRecall.toFixed(4)}; clusters P ${m.clusterPrecision.toFixed(4)} R ${m.clusterRecall.toFixed(4)}`,
     );
-    if (!detail) return;
+    if (!detail) return m.baseRecall;
     out.push(
-      `  false positives: ${m.fpSameDay} another scene from the same camera and day, ${m.fp - m.fpSameDay} another scene`,
+      `  false positives: ${m.fpSetting} with a same-setting/different-subject negative, ${m.fpSameDay} another scene from the same camera and day, ${m.fp - m.fpSameDay - m.fpSetting} another scene`,
+      `  burst frames (reported apart, not in P): ${m.burst} burst ↔ own-scene pairs found`,
     );
     out.push('  recall per variant kind: pairs with the base | pairs with the other variants');
     for (const [kind, r] of m.perKind) {
@@ -67,21 +73,24 @@ export async function benchNearDuplicateQuality(bases: number): Promise<string[]
         .map(([k, v]) => `${k} ${v[1] - v[0]}/${v[1]}`)
         .join(', ')}`,
     );
+    return m.baseRecall;
   };
 
   const toPairs = (ps: { a: string; b: string }[]): Pair[] =>
     ps.map((p) => ({ a: Number(p.a), b: Number(p.b) }));
-  findSimilarPairs(objects); // warm up the search code before timing it
+  findSimilarPairs(objects, { align: false }); // warm up the search code before timing it
   out.push(
     'configuration                                   search  precision (false), strict, recall over pairs (found/all), vs base; over clusters',
   );
   let reference: Pair[] = [];
   evaluate(
-    'default (PDQ 31 + dihedral + crops at 24)',
-    () => (reference = toPairs(findSimilarPairs(objects))),
+    'before: PDQ 31 + dihedral + crops at 24',
+    () => (reference = toPairs(findSimilarPairs(objects, { align: false }))),
     true,
   );
   out.push(cropDistances(files, objects));
+  out.push(...alignment(files, objects, reference, evaluate));
+  if (!OFFLINE) return out;
   const pdq = objects.map((o) => o.pdq);
   const turns = objects.map((o) => o.dihedral);
   const crops = objects.map((o) => o.crops);
@@ -239,8 +248,11 @@ async function analyseAll(
             pdq: r.pdq.hash,
             dihedral: DIHEDRAL_VARIANTS.map((k) => r.pdq!.dihedral[k] ?? r.pdq!.hash),
             crops: r.crops.map((c) => c.hash),
+            ...(r.align_grey === undefined
+              ? {}
+              : { grey: Uint8Array.from(Buffer.from(r.align_grey.data, 'base64')) }),
           };
-          regions[i] = await regionHashes(files[i]!.path);
+          if (OFFLINE) regions[i] = await regionHashes(files[i]!.path);
         }
       }),
     );
@@ -254,6 +266,7 @@ async function analyseAll(
 interface AnalysisJson {
   pdq: { hash: string; dihedral: Record<string, string> } | null;
   crops: { hash: string }[];
+  align_grey?: { size: number; data: string };
   warnings: string[];
 }
 

@@ -20,6 +20,8 @@ export interface Score {
   clusterPrecision: number;
   clusterRecall: number;
   fpSameDay: number;
+  /** False pairs with a same-setting/different-subject hard negative (counted in fp). */
+  fpSetting: number;
   perKind: Map<string, { base: [number, number]; other: [number, number] }>;
   kindPairs: Map<string, [number, number]>;
 }
@@ -30,11 +32,13 @@ export function score(files: QualityFile[], pairs: Pair[]): Score {
   let tp = 0;
   let burst = 0;
   let fpSameDay = 0;
+  let fpSetting = 0;
   for (const p of pairs) {
     const a = files[p.a]!;
     const b = files[p.b]!;
     if (a.group === b.group) tp++;
     else if (a.sceneSeed === b.sceneSeed) burst++;
+    else if (a.kind === 'setting' || b.kind === 'setting') fpSetting++;
     else if (a.camera === b.camera && a.day === b.day) fpSameDay++;
   }
   const byGroup = new Map<number, number[]>();
@@ -86,6 +90,7 @@ export function score(files: QualityFile[], pairs: Pair[]): Score {
     clusterPrecision: c.predicted === 0 ? 1 : c.tp / c.predicted,
     clusterRecall: c.tp / truth,
     fpSameDay,
+    fpSetting,
     perKind,
     kindPairs,
   };

@@ -1,5 +1,6 @@
 import type { Archive } from '../app.js';
 import type { AnalysesTable, ItemsTable } from '../db/index.js';
+import { archiveSimilarity } from './similarity/archive-similarity.service.js';
 import {
   computeIndicators,
   summariseCollection,
@@ -21,15 +22,39 @@ export async function loadImageFacts(archive: Archive): Promise<ImageFacts[]> {
     else list.push(i);
   }
   const objects = new Map((await archive.index.listObjects()).map((o) => [o.sha256, o]));
-  return (await archive.index.listAnalyses())
+  const analyses = await archive.index.listAnalyses();
+  const cropOf = await cropOriginals(archive, analyses);
+  return analyses
     .filter((a) => !withdrawn.has(a.sha256))
-    .map((a) =>
-      toFacts(
+    .map((a) => {
+      const facts = toFacts(
         a,
         items.get(a.sha256) ?? [],
         objects.get(a.sha256)?.media_type ?? 'application/octet-stream',
-      ),
-    );
+      );
+      const crop = cropOf.get(a.sha256);
+      return crop === undefined ? facts : { ...facts, cropOf: crop };
+    });
+}
+
+/**
+ * For each object verified as a crop of another (near-duplicate pairs, cached in the index),
+ * the likely original and the box: DIMENSIONS_UNLIKE_CAMERA names it.
+ */
+async function cropOriginals(
+  archive: Archive,
+  analyses: readonly AnalysesTable[],
+): Promise<Map<string, { sha256: string; box: string }>> {
+  const out = new Map<string, { sha256: string; box: string }>();
+  const { pairs } = await archiveSimilarity(archive, { analyses });
+  for (const p of pairs) {
+    if (p.crop === undefined) continue;
+    const cropped = p.crop.original === p.a ? p.b : p.a;
+    const b = p.crop.box;
+    if (!out.has(cropped))
+      out.set(cropped, { sha256: p.crop.original, box: [b.left, b.top, b.right, b.bottom].join(',') });
+  }
+  return out;
 }
 
 function toFacts(a: AnalysesTable, items: ItemsTable[], mediaType: string): ImageFacts {

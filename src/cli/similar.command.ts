@@ -29,7 +29,13 @@ export const similarCommand: Command = {
         );
       const matches = s.pairs
         .filter((p) => p.a === sha256 || p.b === sha256)
-        .map((p) => ({ sha256: p.a === sha256 ? p.b : p.a, distance: p.distance, kind: p.kind }))
+        .map((p) => ({
+          sha256: p.a === sha256 ? p.b : p.a,
+          distance: p.distance,
+          kind: p.kind,
+          // A verified crop: which is the likely original and the box of it the other shows.
+          ...(p.crop === undefined ? {} : { crop: p.crop }),
+        }))
         .sort((x, y) => x.distance - y.distance || (x.sha256 < y.sha256 ? -1 : 1));
       const labels = await CatalogueLabels.load(archive);
       return {
@@ -48,7 +54,7 @@ export const similarCommand: Command = {
       if (out.matches.length === 0) io.stdout('No similar objects within the threshold.\n');
       for (const m of out.matches)
         io.stdout(
-          `${m.sha256}  distance ${String(m.distance).padStart(3)}  ${m.kind}  ${m.item_labels.map((l) => `${itemText(l, l.item)} [${l.item}]`).join('; ')}\n`,
+          `${m.sha256}  distance ${String(m.distance).padStart(3)}  ${m.kind}${cropText(out.sha256, m)}  ${m.item_labels.map((l) => `${itemText(l, l.item)} [${l.item}]`).join('; ')}\n`,
         );
       io.stdout(
         `${out.matches.length} similar objects${out.cluster === null ? '' : ` (cluster ${out.cluster})`}\n`,
@@ -57,3 +63,15 @@ export const similarCommand: Command = {
     return 0;
   },
 };
+
+/** ' (crop of this: left 2.0 %, top 0.0 % … cut)' for a verified crop, else ''. */
+function cropText(
+  self: string,
+  m: { sha256: string; crop?: { original: string; box: { left: number; top: number; right: number; bottom: number } } },
+): string {
+  if (m.crop === undefined) return '';
+  const b = m.crop.box;
+  const pct = (v: number): string => `${(v * 100).toFixed(1)} %`;
+  const cut = `cut left ${pct(b.left)}, top ${pct(b.top)}, right ${pct(1 - b.right)}, bottom ${pct(1 - b.bottom)}`;
+  return m.crop.original === self ? ` (a crop of this image: ${cut})` : ` (this image is a crop of it: ${cut})`;
+}

@@ -58,6 +58,25 @@ export class ArchiveIndexRepository {
     return row === undefined ? 0 : Number(row.value);
   }
 
+  /**
+   * A derived value kept beside the index (a cache, never part of the record): the caller checks
+   * what it reads, since anyone with the folder can edit it. Not for keys the index owns.
+   */
+  async getDerived(key: string): Promise<string | undefined> {
+    if (key === 'ledger_size') throw new Error('ledger_size is not a derived value');
+    const row = await this.db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  }
+
+  async putDerived(key: string, value: string): Promise<void> {
+    if (key === 'ledger_size') throw new Error('ledger_size is not a derived value');
+    await this.db
+      .insertInto('meta')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
+
   /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
   async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
     await this.inTransaction(async (trx) => {

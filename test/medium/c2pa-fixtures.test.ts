@@ -239,21 +239,7 @@ describe('readC2pa on generated JPEGs', () => {
   });
 
   it('garbage JUMBF in an APP11 segment: unreadable with a warning, no throw', async () => {
-    const jumd = Buffer.concat([
-      u32(30),
-      Buffer.from('jumd'),
-      MANIFEST_STORE_UUID,
-      Buffer.from([3]),
-      Buffer.from('c2pa\0'),
-    ]);
-    const inner = Buffer.concat([u32(8 + 300), Buffer.from('jumb'), noise(300, 11)]);
-    const superbox = Buffer.concat([
-      u32(8 + jumd.length + inner.length),
-      Buffer.from('jumb'),
-      jumd,
-      inner,
-    ]);
-    const r = await timed(withApp11(plain, Buffer.concat([jpegXtHeader(1), superbox])));
+    const r = await timed(withApp11(plain, Buffer.concat([jpegXtHeader(1), garbageC2paSuperbox()])));
     expect(r.state).toBe('unreadable');
     expect(r.warnings.join('\n')).toMatch(/C2PA reader: C2pa\(JumbfParseError/);
     expect(r.ms).toBeLessThan(ANSWER_BOUND_MS);
@@ -277,6 +263,41 @@ describe('readC2pa on generated JPEGs', () => {
     ]);
   });
 
+  it('a plain JPEG is answered without starting the reader (no JUMBF, APP11 or provenance anywhere)', async () => {
+    // A reader that gives up after 1 ms answers 'unreadable' for any file it is asked about
+    // (see the fixture test above): 'none' here shows the reader was never asked.
+    const reader = new C2paReaderAdapter({ timeoutMs: 1 });
+    try {
+      const r = await reader.readC2pa(plain, 'image/jpeg');
+      expect(r).toMatchObject({ state: 'none', codes: [], activeManifest: null, warnings: [] });
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('a JUMBF that comes late (after 640 KB of other segments) is not skipped: the reader finds it', async () => {
+    const late = withApp11(plain, Buffer.concat([jpegXtHeader(1), garbageC2paSuperbox()]));
+    const filler = Buffer.concat(
+      Array.from({ length: 10 }, () => {
+        const seg = Buffer.alloc(4 + 65_000);
+        seg.writeUInt16BE(0xffed, 0); // APP13, zeros: nothing a scan of the first segments would see
+        seg.writeUInt16BE(65_002, 2);
+        return seg;
+      }),
+    );
+    const file = Buffer.concat([late.subarray(0, 2), filler, late.subarray(2)]);
+    expect(file.indexOf(Buffer.from('jumb'))).toBeGreaterThan(640_000);
+    const r = await timed(file);
+    expect(r.state).toBe('unreadable');
+    expect(r.warnings.join('\n')).toMatch(/C2PA reader: C2pa\(JumbfParseError/);
+    const hurried = new C2paReaderAdapter({ timeoutMs: 1 });
+    try {
+      expect((await hurried.readC2pa(file, 'image/jpeg')).state).toBe('unreadable');
+    } finally {
+      await hurried.close();
+    }
+  });
+
   it('bytes the reader does not know as any format: none, with a warning', async () => {
     const r = await timed(Buffer.from('not an image at all'), 'text/plain');
     expect(r.state).toBe('none');
@@ -285,6 +306,19 @@ describe('readC2pa on generated JPEGs', () => {
 });
 
 const MANIFEST_STORE_UUID = Buffer.from('6332706100110010800000aa00389b71', 'hex');
+
+/** A C2PA manifest-store superbox whose content is noise. */
+function garbageC2paSuperbox(): Buffer {
+  const jumd = Buffer.concat([
+    u32(30),
+    Buffer.from('jumd'),
+    MANIFEST_STORE_UUID,
+    Buffer.from([3]),
+    Buffer.from('c2pa\0'),
+  ]);
+  const inner = Buffer.concat([u32(8 + 300), Buffer.from('jumb'), noise(300, 11)]);
+  return Buffer.concat([u32(8 + jumd.length + inner.length), Buffer.from('jumb'), jumd, inner]);
+}
 
 function firstApp11(jpeg: Buffer): number {
   for (

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { mayHoldC2pa } from './c2pa-presence.js';
 import { C2paError } from './errors.js';
 import {
   resultFromManifestStore,
@@ -102,6 +103,10 @@ export class C2paReaderAdapter {
         `${bytes.byteLength} bytes exceed the C2PA reader's limit of ${this.#maxBytes}; not read`,
       );
     }
+    // A JPEG without any trace of JUMBF, APP11 or a provenance reference has no manifest to read:
+    // the reader's own answer for it is this one (JumbfNotFound: state none, no warning).
+    if (mediaType === 'image/jpeg' && !mayHoldC2pa(bytes))
+      return { state: 'none', codes: [], activeManifest: null, warnings: [] };
     const outcome = await this.#ask(bytes, mediaType, timeoutMs);
     if (bytes.byteLength > RECYCLE_ABOVE_BYTES) this.#kill();
     switch (outcome.kind) {

@@ -10,10 +10,10 @@ import {
   ImageError,
   writePreviews,
 } from './image-decode.adapter.js';
-import { CROP_REGIONS, cropRaster, halveWhileAbove } from './raster.js';
+import { ALIGN_GREY_SIZE, CROP_REGIONS, cropRaster, greyThumbnail, halveWhileAbove } from './raster.js';
 
 /** Bumped whenever what an analysis records changes; recorded in every result. */
-export const ANALYZER = 'custody-image/2';
+export const ANALYZER = 'custody-image/3';
 
 // Which media types it takes: isAnalysable in jobs/analyze-image.job.ts.
 
@@ -48,6 +48,7 @@ export async function analyzeImage(
   let pdq: PdqResult | null = null;
   let crops: { region: string; hash: string }[] = [];
   let decoded: { width: number; height: number } | null = null;
+  let grey: { size: number; data: string } | null = null;
   try {
     const d = await decodeForAnalysis(bytes, undefined, maxPixels);
     decoded = { width: d.fullWidth, height: d.fullHeight };
@@ -57,6 +58,8 @@ export async function analyzeImage(
       const r = cropRaster(small, c.box);
       return { region: c.name, hash: pdqFromRgb(r.data, r.width, r.height, r.channels).hash };
     });
+    const g = greyThumbnail(small, ALIGN_GREY_SIZE);
+    grey = { size: ALIGN_GREY_SIZE, data: Buffer.from(g).toString('base64') };
     await writePreviews(d.raster, exif.fields.orientation, 256, deps.previewPaths(sha256, 256));
   } catch (e) {
     if (e instanceof ImageError) {
@@ -101,6 +104,9 @@ export async function analyzeImage(
     pdq:
       pdq === null ? null : { hash: pdq.hash, quality: pdq.quality, dihedral: { ...pdq.dihedral } },
     crops,
+    // Since custody-image/3: the frame as a small square greyscale raster, for crop alignment
+    // (analysis/similarity/crop-align). Absent from earlier analyses, which match as before.
+    ...(grey === null ? {} : { align_grey: grey }),
     thumbnail:
       exif.fields.thumbnail === null
         ? null

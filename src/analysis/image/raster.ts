@@ -78,3 +78,36 @@ export function cropRaster(r: Raster, box: readonly [number, number, number, num
   }
   return { data: out, width: w, height: h, channels: r.channels };
 }
+
+/** Side of the greyscale raster kept for crop alignment (ALIGN_GREY in the analysis). */
+export const ALIGN_GREY_SIZE = 32;
+
+/**
+ * The whole frame as a `size`×`size` greyscale raster (BT.601 luma, area average), stretched to a
+ * square whatever the aspect. A crop B of A then maps onto A by a scale and an offset per axis,
+ * which is what analysis/similarity/crop-align searches for; resizing and re-compression vanish at
+ * this size. Costs one pass over the decoded raster.
+ */
+export function greyThumbnail(r: Raster, size: number = ALIGN_GREY_SIZE): Uint8Array {
+  const sums = new Float64Array(size * size);
+  const counts = new Float64Array(size * size);
+  const c = r.channels;
+  const colOf = new Int32Array(r.width);
+  for (let x = 0; x < r.width; x++) colOf[x] = Math.min(size - 1, Math.floor((x * size) / r.width));
+  for (let y = 0; y < r.height; y++) {
+    const row = Math.min(size - 1, Math.floor((y * size) / r.height)) * size;
+    let i = y * r.width * c;
+    for (let x = 0; x < r.width; x++, i += c) {
+      const luma =
+        c >= 3
+          ? 0.299 * (r.data[i] ?? 0) + 0.587 * (r.data[i + 1] ?? 0) + 0.114 * (r.data[i + 2] ?? 0)
+          : (r.data[i] ?? 0);
+      const k = row + (colOf[x] ?? 0);
+      sums[k] = (sums[k] ?? 0) + luma;
+      counts[k] = (counts[k] ?? 0) + 1;
+    }
+  }
+  const out = new Uint8Array(size * size);
+  for (let k = 0; k < out.length; k++) out[k] = Math.round((sums[k] ?? 0) / Math.max(1, counts[k] ?? 0));
+  return out;
+}

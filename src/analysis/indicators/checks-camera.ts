@@ -114,13 +114,19 @@ export function checkDimensions(ctx: CheckContext): Indicator | null {
     explanation:
       `The image is ${f.width ?? '?'}×${f.height ?? '?'} pixels (aspect ${aspect ?? '?'}${aspectSeen ? ', seen' : ', never seen'} ` +
       `for this model), while the ${others} other images from the ${modelLabel(f)} in the collection are ` +
-      `${listInWords(usual)}. Cropping or resizing changes the size; so do in-camera size or aspect settings.`,
+      `${listInWords(usual)}. Cropping or resizing changes the size; so do in-camera size or aspect settings.` +
+      (f.cropOf === undefined
+        ? ''
+        : ` It matches a part of object ${f.cropOf.sha256} (box ${f.cropOf.box} of that image), its likely original.`),
     evidence: {
       dimensions: `${f.width ?? '?'}x${f.height ?? '?'}`,
       aspectRatio: aspect,
       aspectRatioSeenForModel: aspectSeen ? 'yes' : 'no',
       modelDimensions: usual,
       otherImagesCompared: others,
+      ...(f.cropOf === undefined
+        ? {}
+        : { likelyOriginal: f.cropOf.sha256, likelyOriginalBox: f.cropOf.box }),
     },
   };
 }

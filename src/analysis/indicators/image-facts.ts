@@ -61,6 +61,12 @@ export interface ImageFacts {
   pdq: string | null;
   /** PDQ of the embedded EXIF thumbnail (IFD1), 64 hex; null when absent or undecodable. */
   thumbnailPdq: string | null;
+  /**
+   * When a near-duplicate search verified this image as a crop of another object: that object's
+   * SHA-256 (the likely original) and the box of it this image shows, as 'left,top,right,bottom'
+   * fractions of the original's width and height.
+   */
+  cropOf?: { sha256: string; box: string };
 }
 
 export type EvidenceValue = string | number | null | string[];

@@ -144,6 +144,26 @@ describe('DIMENSIONS_UNLIKE_CAMERA', () => {
     });
   });
 
+  it('names the likely original when the image was verified as a crop of another object', () => {
+    const c = cleanCollection();
+    const target = shotOf(c, 'A', 10);
+    const original = 'a'.repeat(64);
+    const altered = alter(c, target, {
+      width: 5000,
+      height: 3500,
+      cropOf: { sha256: original, box: '0.03,0.01,0.88,0.96' },
+    });
+    const found = raisedIndicator(altered, target, 'DIMENSIONS_UNLIKE_CAMERA');
+    expect(found.evidence).toMatchObject({
+      likelyOriginal: original,
+      likelyOriginalBox: '0.03,0.01,0.88,0.96',
+    });
+    expect(found.explanation).toContain(original);
+    // Without a verified crop, no original is named.
+    const plain = raisedIndicator(alter(c, target, { width: 5000, height: 3500 }), target, 'DIMENSIONS_UNLIKE_CAMERA');
+    expect(plain.evidence.likelyOriginal).toBeUndefined();
+  });
+
   it("is raised for a resized image, noting that the aspect ratio is the camera's", () => {
     const c = cleanCollection();
     const target = shotOf(c, 'A', 10);

@@ -1,6 +1,8 @@
 import { findPairs, type HashRecord } from '../near-duplicates/index.js';
 import { hammingDistance } from '../pdq/hash256.js'; // not the index: it loads sharp
 import { buildClusters, type Match } from './clusters.js';
+import type { AlignTransform, CropBox } from './crop-align.js';
+import { alignPair, cropCandidates, verifiesCrop } from './crop-match.js';
 
 /** What the similarity search needs of each analysed object. */
 export interface HashedObject {
@@ -10,6 +12,8 @@ export interface HashedObject {
   dihedral: string[];
   /** Crop-region hashes (see analysis/image/raster CROP_REGIONS). */
   crops: string[];
+  /** The small square greyscale raster for crop alignment (analyses since custody-image/3). */
+  grey?: Uint8Array;
 }
 
 export interface SimilarPair {
@@ -17,6 +21,12 @@ export interface SimilarPair {
   b: string;
   distance: number;
   kind: Match['kind'];
+  /**
+   * For a crop whose alignment was verified: which of the two is the larger view (the likely
+   * original), the box of it the other shows (fractions of its stored width and height: left
+   * and top edges, right and bottom edges), and how the crop was turned or mirrored.
+   */
+  crop?: { original: string; box: CropBox; transform: AlignTransform };
 }
 
 export interface SimilarityCluster {
@@ -37,7 +47,7 @@ export const DEFAULT_CROP_THRESHOLD = 24;
  */
 export function findSimilarPairs(
   objects: readonly HashedObject[],
-  opts: { threshold?: number; cropThreshold?: number } = {},
+  opts: { threshold?: number; cropThreshold?: number; align?: boolean } = {},
 ): SimilarPair[] {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
   const cropThreshold = Math.min(threshold, opts.cropThreshold ?? DEFAULT_CROP_THRESHOLD);
@@ -74,15 +84,72 @@ export function findSimilarPairs(
     if (prior === undefined) best.set(key, { a, b, distance: p.distance, kind: 'crop' });
     else if (prior.kind === 'crop' && p.distance < prior.distance) prior.distance = p.distance;
   }
+  const crops = opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best);
   return [...best.values()]
-    .map((m) => ({
-      a: objects[m.a]?.sha256 ?? '',
-      b: objects[m.b]?.sha256 ?? '',
-      distance: m.distance,
-      kind: m.kind,
-    }))
+    .map((m) => {
+      const crop = crops.get(`${m.a}:${m.b}`);
+      return {
+        a: objects[m.a]?.sha256 ?? '',
+        b: objects[m.b]?.sha256 ?? '',
+        distance: m.distance,
+        kind: m.kind,
+        ...(crop === undefined ? {} : { crop }),
+      };
+    })
     .map((p) => (p.a < p.b ? p : { ...p, a: p.b, b: p.a }))
     .sort((x, y) => (x.a === y.a ? (x.b < y.b ? -1 : 1) : x.a < y.a ? -1 : 1));
+}
+
+type CropInfo = NonNullable<SimilarPair['crop']>;
+
+/** PDQ matches closer than this are copies, not crops: not aligned. */
+const MIN_ALIGNED_DISTANCE = 8;
+
+/** More than half a per cent cut from some side. */
+function isCut(b: CropBox): boolean {
+  return b.left > 0.005 || b.top > 0.005 || b.right < 0.995 || b.bottom < 0.995;
+}
+
+/**
+ * Crops that the hash signals miss: candidates from looser hash searches, verified by aligning
+ * the two objects' grey rasters (analyses without one, from before custody-image/3, take no
+ * part). Adds the verified pairs to `best` as 'crop' matches, and returns the crop box of every
+ * 'crop' match whose alignment verifies.
+ */
+function alignCrops(objects: readonly HashedObject[], best: Map<string, Match>): Map<string, CropInfo> {
+  const out = new Map<string, CropInfo>();
+  const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
+  if (withGrey.length < 2) return out;
+  const inputs = withGrey.map((i) => {
+    const o = objects[i]!;
+    return { pdq: hexBytes(o.pdq), dihedral: o.dihedral.map(hexBytes), crops: o.crops.map(hexBytes) };
+  });
+  const verify = (a: number, b: number): CropInfo | null => {
+    const ga = objects[a]?.grey;
+    const gb = objects[b]?.grey;
+    if (ga === undefined || gb === undefined || ga.length !== gb.length) return null;
+    const v = alignPair(a, b, ga, gb, Math.round(Math.sqrt(ga.length)));
+    if (v === null || !verifiesCrop(v)) return null;
+    return { original: objects[v.original]?.sha256 ?? '', box: v.box, transform: v.transform };
+  };
+  for (const [key, distance] of cropCandidates(inputs)) {
+    const [x, y] = key.split(':').map(Number) as [number, number];
+    const a = Math.min(withGrey[x]!, withGrey[y]!);
+    const b = Math.max(withGrey[x]!, withGrey[y]!);
+    if (best.has(`${a}:${b}`)) continue;
+    const crop = verify(a, b);
+    if (crop === null) continue;
+    best.set(`${a}:${b}`, { a, b, distance, kind: 'crop' });
+    out.set(`${a}:${b}`, crop);
+  }
+  // Matches found by the hashes: the box too, where they are crops. A small crop (1–3 % a side)
+  // often stays within the PDQ threshold; near-identical copies (distance < 8) are not aligned.
+  for (const m of best.values()) {
+    if (out.has(`${m.a}:${m.b}`) || (m.kind !== 'crop' && m.distance < MIN_ALIGNED_DISTANCE)) continue;
+    const crop = verify(m.a, m.b);
+    if (crop !== null && (m.kind === 'crop' || isCut(crop.box))) out.set(`${m.a}:${m.b}`, crop);
+  }
+  return out;
 }
 
 /** Connected components over the pairs; id = smallest member digest (stable while members are). */

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
+import { alignCrop, transformSquare, type AlignTransform } from './crop-align.js';
+
+/** A photo-like synthetic raster: a horizon, smooth blobs and some blocks, from a seed. */
+function scene(seed: number, width = 480, height = 360): Raster {
+  let s = seed >>> 0;
+  const rnd = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const blobs = Array.from({ length: 6 }, () => ({
+    x: rnd(),
+    y: rnd(),
+    r: 0.05 + 0.2 * rnd(),
+    v: 255 * rnd(),
+  }));
+  const horizon = 0.3 + 0.4 * rnd();
+  const [fu, fv, phase] = [10 + 30 * rnd(), 10 + 30 * rnd(), 6 * rnd()];
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const u = x / width;
+      const v = y / height;
+      let g = v < horizon ? 200 - 80 * v : 90 + 40 * Math.sin(u * fu + v * fv + phase);
+      for (const b of blobs) {
+        const d = ((u - b.x) ** 2 + (v - b.y) ** 2) / (b.r * b.r);
+        if (d < 1) g = g * d + b.v * (1 - d);
+      }
+      const i = (y * width + x) * 3;
+      data[i] = data[i + 1] = data[i + 2] = Math.max(0, Math.min(255, Math.round(g)));
+    }
+  }
+  return { data, width, height, channels: 3 };
+}
+
+/** Cut `box` (left, top, right, bottom fractions) out of r. */
+function crop(r: Raster, [l, t, rr, b]: [number, number, number, number]): Raster {
+  return cropRaster(r, [l, t, rr - l, b - t]);
+}
+
+describe('alignCrop', () => {
+  const cases: { box: [number, number, number, number]; turn: AlignTransform }[] = [
+    { box: [0.02, 0.01, 0.97, 0.99], turn: 'original' }, // 1–3 % per side, uneven
+    { box: [0, 0, 0.88, 1], turn: 'original' }, // one side, 12 %
+    { box: [0.14, 0.03, 1, 0.9], turn: 'original' }, // three sides
+    { box: [0.1, 0.15, 0.95, 0.87], turn: 'rotate90' },
+    { box: [0.05, 0, 1, 0.92], turn: 'flipX' },
+    { box: [0.01, 0.12, 0.9, 1], turn: 'rotate270' },
+  ];
+  for (const [k, c] of cases.entries()) {
+    it(`finds the crop box within 2 % (${c.turn}, box ${c.box.join(', ')})`, () => {
+      const original = scene(100 + k);
+      const cut = crop(original, c.box);
+      const grey = transformSquare(greyThumbnail(cut), 32, c.turn);
+      // transformSquare's inverse turn is among the 8 the search tries.
+      const a = alignCrop(greyThumbnail(original), Uint8Array.from(grey), 32);
+      expect(a).not.toBeNull();
+      expect(a!.score).toBeGreaterThan(0.95);
+      expect(a!.detail).toBeGreaterThan(0.8);
+      const [l, t, r, b] = c.box;
+      expect(Math.abs(a!.box.left - l)).toBeLessThanOrEqual(0.02);
+      expect(Math.abs(a!.box.top - t)).toBeLessThanOrEqual(0.02);
+      expect(Math.abs(a!.box.right - r)).toBeLessThanOrEqual(0.02);
+      expect(Math.abs(a!.box.bottom - b)).toBeLessThanOrEqual(0.02);
+    });
+  }
+
+  it('scores a different scene low', () => {
+    const a = alignCrop(greyThumbnail(scene(1)), greyThumbnail(crop(scene(2), [0.05, 0.05, 0.95, 0.95])), 32);
+    expect(a!.detail).toBeLessThan(0.5);
+  });
+
+  it('refuses rasters of the wrong size', () => {
+    expect(alignCrop(new Uint8Array(10), new Uint8Array(1024), 32)).toBeNull();
+  });
+});

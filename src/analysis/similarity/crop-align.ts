@@ -1,0 +1,482 @@
+// Crop alignment: is one image a crop of another (up to a rotation or flip, a resize, a
+// re-compression or a change of brightness), and which box of the original does it show?
+//
+// Works on the small square greyscale rasters kept with each analysis (image/raster
+// greyThumbnail): the whole frame stretched to N×N. Stretching turns any axis-aligned crop into a
+// scale and an offset per axis (x_A = ox + sx·x_B in fractions of the frame), so the search is
+// over four numbers, and separable: the column means of B match the column means of A's rows
+// [oy, oy+sy] resampled by (sx, ox), and likewise for rows. A coarse 1-D search on those profiles,
+// alternated between the axes, finds the box; a 2-D refinement and a normalised cross-correlation
+// over the whole box (and its worst quarter) verify it. Pure; a few milliseconds per pair.
+
+/** The 8 ways a square raster can be turned or mirrored, as (x, y) -> source index maps. */
+export const ALIGN_TRANSFORMS = [
+  'original',
+  'rotate90',
+  'rotate180',
+  'rotate270',
+  'flipX',
+  'flipY',
+  'flipPlus1',
+  'flipMinus1',
+] as const;
+export type AlignTransform = (typeof ALIGN_TRANSFORMS)[number];
+
+/**
+ * Where the other image sits in the original, in fractions of the original's stored width and
+ * height (pixels as decoded, before any EXIF orientation): left and top edges, right and bottom
+ * edges, from the original's top-left corner. A 3 % cut on the right only is {0, 0, 0.97, 1}.
+ */
+export interface CropBox {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface CropAlignment {
+  box: CropBox;
+  /** How the other image was turned or mirrored relative to the original's pixels. */
+  transform: AlignTransform;
+  /** Normalised cross-correlation over the box (−1…1) and over its worst quarter. */
+  score: number;
+  worstQuarter: number;
+  /**
+   * The same correlation on the detail (each pixel minus its 3×3 neighbourhood): the horizon and
+   * the vignette that every outdoor photo shares do not count here, so this is what verifies.
+   */
+  detail: number;
+  /** The detail correlation of the worst quarter. */
+  detailQuarter: number;
+  /**
+   * After fitting brightness and contrast over the whole box, the largest RMS residual of the
+   * 16 blocks (4×4), relative to the other image's contrast: a changed subject leaves a block
+   * that does not fit, where re-compression and resizing leave little anywhere.
+   */
+  residual: number;
+}
+
+export interface AlignOptions {
+  /** Smallest side of the box kept, as a fraction (0.7 = up to 30 % cut from one axis). */
+  minScale?: number;
+}
+
+/** Largest total cut per axis considered by default: 15 % from each side. */
+export const DEFAULT_MIN_SCALE = 0.7;
+const STEP = 0.01;
+
+/**
+ * The best alignment of `other` as a crop of `original` (both `size`×`size` rasters, row-major),
+ * over the 8 turns and flips; null when the rasters are not square and equal in size.
+ *
+ * @example
+ *   const a = alignCrop(greyOfOriginal, greyOfCrop, 32);
+ *   // a.box ≈ { left: 0.03, top: 0, right: 0.95, bottom: 0.98 }, a.score ≈ 0.99
+ */
+export function alignCrop(
+  original: Uint8Array,
+  other: Uint8Array,
+  size: number,
+  opts: AlignOptions = {},
+): CropAlignment | null {
+  if (original.length !== size * size || other.length !== size * size || size < 8) return null;
+  const minScale = opts.minScale ?? DEFAULT_MIN_SCALE;
+  const a = Float32Array.from(original);
+  // A first pass on the profiles ranks the 8 turns; the full search runs on the two best.
+  const colA = profile(a, size, 'cols', 0, 1);
+  const rowA = profile(a, size, 'rows', 0, 1);
+  const ranked = ALIGN_TRANSFORMS.map((t) => {
+    const b = transformSquare(other, size, t);
+    const r =
+      search1d(colA, profile(b, size, 'cols', 0, 1), minScale).r +
+      search1d(rowA, profile(b, size, 'rows', 0, 1), minScale).r;
+    return { t, b, r };
+  }).sort((x, y) => y.r - x.r);
+  let best: CropAlignment | null = null;
+  for (const { t, b } of ranked.slice(0, 2)) {
+    const found = alignOne(a, b, size, minScale);
+    if (best === null || found.detail > best.detail) best = { ...found, transform: t };
+  }
+  return best;
+}
+
+interface Params {
+  sx: number;
+  ox: number;
+  sy: number;
+  oy: number;
+}
+
+function alignOne(
+  a: Float32Array,
+  b: Float32Array,
+  n: number,
+  minScale: number,
+): Omit<CropAlignment, 'transform'> {
+  let p: Params = { sx: 1, ox: 0, sy: 1, oy: 0 };
+  const colB = profile(b, n, 'cols', 0, 1);
+  const rowB = profile(b, n, 'rows', 0, 1);
+  for (let round = 0; round < 2; round++) {
+    const x = search1d(profile(a, n, 'cols', p.oy, p.oy + p.sy), colB, minScale);
+    p = { ...p, sx: x.s, ox: x.o };
+    const y = search1d(profile(a, n, 'rows', p.ox, p.ox + p.sx), rowB, minScale);
+    p = { ...p, sy: y.s, oy: y.o };
+  }
+  p = refine(a, b, n, p, minScale);
+  const { score, worstQuarter, detail, detailQuarter, residual } = score2d(a, b, n, p);
+  return {
+    box: {
+      left: clamp01(p.ox),
+      top: clamp01(p.oy),
+      right: clamp01(p.ox + p.sx),
+      bottom: clamp01(p.oy + p.sy),
+    },
+    score,
+    worstQuarter,
+    detail,
+    detailQuarter,
+    residual,
+  };
+}
+
+/** Mean of each column over rows [from, to) (fractions), or of each row over columns. */
+function profile(
+  g: Float32Array,
+  n: number,
+  axis: 'cols' | 'rows',
+  from: number,
+  to: number,
+): Float32Array {
+  const lo = Math.max(0, Math.min(n - 1, Math.floor(from * n)));
+  const hi = Math.max(lo + 1, Math.min(n, Math.ceil(to * n)));
+  const out = new Float32Array(n);
+  for (let k = lo; k < hi; k++) {
+    for (let i = 0; i < n; i++) {
+      const v = axis === 'cols' ? g[k * n + i] : g[i * n + k];
+      out[i] = (out[i] ?? 0) + (v ?? 0);
+    }
+  }
+  return out;
+}
+
+/**
+ * Scale and offset of `b` within `a` (1-D profiles), maximising their correlation: a coarse grid
+ * (steps of 2 %), then a fine one (0.5 %) around its best.
+ */
+function search1d(
+  a: Float32Array,
+  b: Float32Array,
+  minScale: number,
+): { s: number; o: number; r: number } {
+  const n = b.length;
+  const bn = normalise(b);
+  const sampled = new Float32Array(n);
+  const at = (s: number, o: number): number => {
+    for (let i = 0; i < n; i++) sampled[i] = sample1d(a, (o + (s * (i + 0.5)) / n) * n - 0.5);
+    return dotNormalised(sampled, bn);
+  };
+  let best = { s: 1, o: 0, r: -Infinity };
+  for (let s = 1; s >= minScale - 1e-9; s -= 2 * STEP) {
+    for (let o = 0; o + s <= 1 + 1e-9; o += 2 * STEP) {
+      const r = at(s, o);
+      if (r > best.r) best = { s, o, r };
+    }
+  }
+  const coarse = best;
+  for (let ds = -4; ds <= 4; ds++) {
+    const s = coarse.s + (ds * STEP) / 2;
+    if (s < minScale - 1e-9 || s > 1 + 1e-9) continue;
+    for (let dO = -4; dO <= 4; dO++) {
+      const o = coarse.o + (dO * STEP) / 2;
+      if (o < -1e-9 || o + s > 1 + 1e-9) continue;
+      const r = at(s, o);
+      if (r > best.r) best = { s, o, r };
+    }
+  }
+  return best;
+}
+
+/** `x` minus its mean, scaled to unit length (all zeros when flat). */
+function normalise(x: Float32Array): Float32Array {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m += x[i] ?? 0;
+  m /= x.length;
+  let ss = 0;
+  const out = new Float32Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const d = (x[i] ?? 0) - m;
+    out[i] = d;
+    ss += d * d;
+  }
+  const k = ss < 1e-9 ? 0 : 1 / Math.sqrt(ss);
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) * k;
+  return out;
+}
+
+/** Correlation of `x` with an already normalised `yn`. */
+function dotNormalised(x: Float32Array, yn: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m += x[i] ?? 0;
+  m /= x.length;
+  let xy = 0;
+  let xx = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = (x[i] ?? 0) - m;
+    xy += d * (yn[i] ?? 0);
+    xx += d * d;
+  }
+  return xx < 1e-9 ? 0 : xy / Math.sqrt(xx);
+}
+
+/** Coordinate descent on the 2-D correlation, from `p`, with halving steps. */
+function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale: number): Params {
+  const bn = normalise(b);
+  const sampled = new Float32Array(n * n);
+  const at = (q: Params): number => dotNormalised(resample(a, n, q, sampled), bn);
+  let cur = p;
+  let cur2 = at(cur);
+  for (let step = STEP / 2; step >= STEP / 4; step /= 2) {
+    let improved = true;
+    for (let guard = 0; improved && guard < 6; guard++) {
+      improved = false;
+      for (const key of ['sx', 'ox', 'sy', 'oy'] as const) {
+        for (const d of [-step, step]) {
+          const q = { ...cur, [key]: cur[key] + d };
+          if (!valid(q, minScale)) continue;
+          const s = at(q);
+          if (s > cur2 + 1e-6) {
+            cur = q;
+            cur2 = s;
+            improved = true;
+          }
+        }
+      }
+    }
+  }
+  return cur;
+}
+
+/** `a` resampled into b's frame under `p` (bilinear), into `out`. */
+function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Float32Array {
+  for (let y = 0; y < n; y++) {
+    const ay = (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5;
+    for (let x = 0; x < n; x++) {
+      const ax = (p.ox + (p.sx * (x + 0.5)) / n) * n - 0.5;
+      out[y * n + x] = sample2d(a, n, ax, ay);
+    }
+  }
+  return out;
+}
+
+function valid(p: Params, minScale: number): boolean {
+  const tol = 0.01;
+  return (
+    p.sx >= minScale - tol &&
+    p.sy >= minScale - tol &&
+    p.sx <= 1 + tol &&
+    p.sy <= 1 + tol &&
+    p.ox >= -tol &&
+    p.oy >= -tol &&
+    p.ox + p.sx <= 1 + tol &&
+    p.oy + p.sy <= 1 + tol
+  );
+}
+
+/** Correlation of `b` with `a` resampled into b's frame, overall and in the worst quarter. */
+function score2d(
+  a: Float32Array,
+  b: Float32Array,
+  n: number,
+  p: Params,
+): Omit<CropAlignment, 'box' | 'transform'> {
+  const sampled = resample(a, n, p, new Float32Array(n * n));
+  const score = correlation(sampled, b);
+  const ha = highPass(sampled, n);
+  const hb = highPass(b, n);
+  return {
+    score,
+    worstQuarter: worstQuarterOf(sampled, b, n),
+    detail: correlation(ha, hb),
+    detailQuarter: worstQuarterOf(ha, hb, n),
+    residual: worstBlockResidual(sampled, b, n),
+  };
+}
+
+function worstBlockResidual(x: Float32Array, y: Float32Array, n: number): number {
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n * n; i++) {
+    mx += x[i] ?? 0;
+    my += y[i] ?? 0;
+  }
+  mx /= n * n;
+  my /= n * n;
+  let xy = 0;
+  let xx = 0;
+  let yy = 0;
+  for (let i = 0; i < n * n; i++) {
+    const dx = (x[i] ?? 0) - mx;
+    const dy = (y[i] ?? 0) - my;
+    xy += dx * dy;
+    xx += dx * dx;
+    yy += dy * dy;
+  }
+  if (yy < 1e-9) return 1;
+  const gain = xx < 1e-9 ? 0 : xy / xx;
+  const sd = Math.sqrt(yy / (n * n));
+  const block = n >> 2;
+  let worst = 0;
+  for (let by = 0; by < 4; by++) {
+    for (let bx = 0; bx < 4; bx++) {
+      let ss = 0;
+      for (let j = 0; j < block; j++) {
+        for (let i = 0; i < block; i++) {
+          const k = (by * block + j) * n + bx * block + i;
+          const r = (y[k] ?? 0) - my - gain * ((x[k] ?? 0) - mx);
+          ss += r * r;
+        }
+      }
+      worst = Math.max(worst, Math.sqrt(ss / (block * block)) / sd);
+    }
+  }
+  return worst;
+}
+
+function worstQuarterOf(x: Float32Array, y: Float32Array, n: number): number {
+  const h = n >> 1;
+  let worst = Infinity;
+  const qa = new Float32Array(h * h);
+  const qb = new Float32Array(h * h);
+  for (const [x0, y0] of [
+    [0, 0],
+    [h, 0],
+    [0, h],
+    [h, h],
+  ] as const) {
+    for (let j = 0; j < h; j++) {
+      for (let i = 0; i < h; i++) {
+        qa[j * h + i] = x[(y0 + j) * n + x0 + i] ?? 0;
+        qb[j * h + i] = y[(y0 + j) * n + x0 + i] ?? 0;
+      }
+    }
+    worst = Math.min(worst, correlation(qa, qb));
+  }
+  return worst;
+}
+
+/** Each pixel minus the mean of its 3×3 neighbourhood (edges: the pixels that exist). */
+function highPass(g: Float32Array, n: number): Float32Array {
+  const out = new Float32Array(n * n);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      let sum = 0;
+      let count = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx < 0 || yy < 0 || xx >= n || yy >= n) continue;
+          sum += g[yy * n + xx] ?? 0;
+          count++;
+        }
+      }
+      out[y * n + x] = (g[y * n + x] ?? 0) - sum / count;
+    }
+  }
+  return out;
+}
+
+function sample1d(a: Float32Array, pos: number): number {
+  const n = a.length;
+  const p = Math.max(0, Math.min(n - 1, pos));
+  const i = Math.min(n - 2, Math.floor(p));
+  const f = p - i;
+  return (a[i] ?? 0) * (1 - f) + (a[i + 1] ?? 0) * f;
+}
+
+function sample2d(a: Float32Array, n: number, x: number, y: number): number {
+  const px = Math.max(0, Math.min(n - 1, x));
+  const py = Math.max(0, Math.min(n - 1, y));
+  const i = Math.min(n - 2, Math.floor(px));
+  const j = Math.min(n - 2, Math.floor(py));
+  const fx = px - i;
+  const fy = py - j;
+  const top = (a[j * n + i] ?? 0) * (1 - fx) + (a[j * n + i + 1] ?? 0) * fx;
+  const bottom = (a[(j + 1) * n + i] ?? 0) * (1 - fx) + (a[(j + 1) * n + i + 1] ?? 0) * fx;
+  return top * (1 - fy) + bottom * fy;
+}
+
+/** Pearson correlation; 0 when either side is flat. */
+function correlation(x: Float32Array, y: Float32Array): number {
+  const n = x.length;
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += x[i] ?? 0;
+    sy += y[i] ?? 0;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let xy = 0;
+  let xx = 0;
+  let yy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = (x[i] ?? 0) - mx;
+    const dy = (y[i] ?? 0) - my;
+    xy += dx * dy;
+    xx += dx * dx;
+    yy += dy * dy;
+  }
+  return xx < 1e-9 || yy < 1e-9 ? 0 : xy / Math.sqrt(xx * yy);
+}
+
+/**
+ * `g` turned or mirrored as the PDQ dihedral variants are (analysis/pdq/dct): rotate90 is a
+ * quarter turn clockwise, flipX mirrors left–right, flipY top–bottom, flipPlus1 transposes.
+ */
+export function transformSquare(g: Uint8Array, n: number, t: AlignTransform): Float32Array {
+  const out = new Float32Array(n * n);
+  const m = n - 1;
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      let sx = x;
+      let sy = y;
+      switch (t) {
+        case 'original':
+          break;
+        case 'rotate90':
+          sx = y;
+          sy = m - x;
+          break;
+        case 'rotate180':
+          sx = m - x;
+          sy = m - y;
+          break;
+        case 'rotate270':
+          sx = m - y;
+          sy = x;
+          break;
+        case 'flipX':
+          sx = m - x;
+          break;
+        case 'flipY':
+          sy = m - y;
+          break;
+        case 'flipPlus1':
+          sx = y;
+          sy = x;
+          break;
+        case 'flipMinus1':
+          sx = m - y;
+          sy = m - x;
+          break;
+      }
+      out[y * n + x] = g[sy * n + sx] ?? 0;
+    }
+  }
+  return out;
+}
+
+function clamp01(v: number): number {
+  return Math.round(Math.max(0, Math.min(1, v)) * 10000) / 10000;
+}

@@ -1,0 +1,106 @@
+// Crop matches: a cheap prefilter over the hashes every analysis records (region hashes against
+// full hashes, and the full hash over the 8 turns and flips, both at loose distances) selects
+// candidate pairs; each candidate is verified by aligning the two small greyscale rasters
+// (crop-align.ts), which also estimates the crop box. Measured in
+// bench/near-duplicate-quality.bench.ts (thresholds tuned on one generator seed, reported on
+// another).
+import { findPairs, type HashRecord } from '../near-duplicates/index.js';
+import { alignCrop, type AlignTransform, type CropBox } from './crop-align.js';
+
+/** Region hash ↔ full hash distance that makes a pair a candidate for alignment. */
+export const CANDIDATE_REGION_THRESHOLD = 64;
+/** Full hash (min over the 8 turns and flips) distance that makes a pair a candidate. */
+export const CANDIDATE_FULL_THRESHOLD = 80;
+/** Alignment verifies a crop when the detail correlation reaches this (see crop-align.ts). */
+export const VERIFY_MIN_DETAIL = 0.85;
+/** …and no block of the box is further off than this (residual; see crop-align.ts). */
+export const VERIFY_MAX_RESIDUAL = 0.35;
+
+export interface CropCandidateInput {
+  pdq: Uint8Array;
+  dihedral: Uint8Array[];
+  crops: Uint8Array[];
+}
+
+/** Candidate pairs (a < b by index) from the loose hash searches, with the smallest distance. */
+export function cropCandidates(
+  objects: readonly CropCandidateInput[],
+  regionThreshold = CANDIDATE_REGION_THRESHOLD,
+  fullThreshold = CANDIDATE_FULL_THRESHOLD,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (x: number, y: number, d: number): void => {
+    if (x === y) return;
+    const key = x < y ? `${x}:${y}` : `${y}:${x}`;
+    const prior = out.get(key);
+    if (prior === undefined || d < prior) out.set(key, d);
+  };
+  const full: HashRecord[] = objects.map((o, i) => ({ id: i, hash: o.pdq, dihedral: o.dihedral }));
+  for (const p of findPairs(full, { threshold: fullThreshold, dihedral: true }))
+    add(p.a, p.b, p.distance);
+  const n = objects.length;
+  const owner: number[] = [];
+  // Full hashes with their turns and flips, so that a turned crop meets the original's regions.
+  const records: HashRecord[] = objects.map((o, i) => ({ id: i, hash: o.pdq, dihedral: o.dihedral }));
+  objects.forEach((o, i) => {
+    for (const c of o.crops) {
+      owner.push(i);
+      records.push({ id: n + owner.length - 1, hash: c });
+    }
+  });
+  for (const p of findPairs(records, { threshold: regionThreshold, dihedral: true })) {
+    if (p.a >= n === p.b >= n) continue;
+    const original = p.a >= n ? p.b : p.a;
+    add(owner[(p.a >= n ? p.a : p.b) - n] ?? original, original, p.distance);
+  }
+  return out;
+}
+
+export interface VerifiedCrop {
+  /** Index of the object that is the larger view (the likely original). */
+  original: number;
+  /** Index of the object that shows a part of it. */
+  cropped: number;
+  /** The box of the original that the cropped one shows (fractions; see CropBox). */
+  box: CropBox;
+  transform: AlignTransform;
+  detail: number;
+  worstQuarter: number;
+  detailQuarter: number;
+  residual: number;
+}
+
+/**
+ * Aligns the two rasters both ways (either may be the crop) and keeps the better; whether it
+ * verifies is `verifiesCrop`'s call, so that the bench can try thresholds on the same alignments.
+ */
+export function alignPair(
+  a: number,
+  b: number,
+  greyA: Uint8Array,
+  greyB: Uint8Array,
+  size: number,
+): VerifiedCrop | null {
+  const ab = alignCrop(greyA, greyB, size);
+  const ba = alignCrop(greyB, greyA, size);
+  if (ab === null || ba === null) return null;
+  const [original, cropped, al] = ab.detail >= ba.detail ? [a, b, ab] : [b, a, ba];
+  return {
+    original,
+    cropped,
+    box: al.box,
+    transform: al.transform,
+    detail: al.detail,
+    worstQuarter: al.worstQuarter,
+    detailQuarter: al.detailQuarter,
+    residual: al.residual,
+  };
+}
+
+export function verifiesCrop(
+  v: VerifiedCrop,
+  minDetail = VERIFY_MIN_DETAIL,
+  maxResidual = VERIFY_MAX_RESIDUAL,
+): boolean {
+  return v.detail >= minDetail && v.residual <= maxResidual;
+}

@@ -1,0 +1,146 @@
+// The near-duplicate pairs, cached in the index (its `meta` table) so that `show --json` and the
+// UI do not search the whole archive on every call. The index is rebuilt from the ledger and
+// may be edited by anyone with the folder, so the cache is trusted only as far as it can be
+// checked cheaply:
+// - it is keyed by the analyses' ledger size (the highest analysis seq and their number) and by
+//   the SHA-256 of every input it was computed from (each object's digest, analysis seq and
+//   hashes, the withdrawn set, the thresholds, the matcher's version): a new analysis, a
+//   withdrawal or an edited hash in the index changes the digest, and the pairs are recomputed;
+// - each cached pair must name two current objects in order, with a known kind, and a hash
+//   distance that is recomputed from the inputs and must agree (a planted or altered hash pair
+//   is refused); a crop found by alignment must carry a well-formed box.
+// A refused cache is recomputed, never trusted in part. Clusters are not cached: they are
+// rebuilt from the pairs (union–find, cheap).
+import { createHash } from 'node:crypto';
+import { hammingDistance } from '../pdq/hash256.js'; // not the index: it loads sharp
+import { ALIGN_TRANSFORMS, type AlignTransform } from './crop-align.js';
+import type { HashedObject, SimilarPair } from './similarity.service.js';
+
+/** The `meta` key the cache is kept under. */
+export const SIMILARITY_CACHE_KEY = 'near_duplicates_cache';
+/** Bumped whenever the matching changes what it finds. */
+export const MATCHER_VERSION = 'near-dup/2';
+
+export interface CacheKey {
+  /** Highest ledger seq of the analyses the pairs were computed from, and their number. */
+  analysesSize: number;
+  analyses: number;
+  /** SHA-256 over every input (see cacheKeyOf). */
+  inputs: string;
+}
+
+/** The key for these inputs: computed from the index on every read, compared with the cache's. */
+export function cacheKeyOf(
+  objects: readonly (HashedObject & { seq: number })[],
+  settings: { threshold?: number },
+): CacheKey {
+  // The grey rasters are not hashed: they sit in the analyses' ledger entries, which the seq
+  // names and the ledger authenticates; the hashes are hashed, since they are read from the index.
+  const h = createHash('sha256');
+  h.update(`${MATCHER_VERSION}\n${settings.threshold ?? '-'}\n`);
+  const sorted = [...objects].sort((x, y) => (x.sha256 < y.sha256 ? -1 : 1));
+  for (const o of sorted)
+    h.update(`${o.sha256}\t${o.seq}\t${o.pdq}\t${o.dihedral.join(',')}\t${o.crops.join(',')}\n`);
+  return {
+    analysesSize: objects.reduce((m, o) => Math.max(m, o.seq + 1), 0),
+    analyses: objects.length,
+    inputs: h.digest('hex'),
+  };
+}
+
+export function encodeCache(key: CacheKey, pairs: readonly SimilarPair[]): string {
+  return JSON.stringify({ key, pairs });
+}
+
+/**
+ * The cached pairs if the cache is for exactly these inputs and every pair checks out against
+ * them; null otherwise (absent, stale, malformed or tampered): the caller recomputes.
+ */
+export function decodeCache(
+  text: string | undefined,
+  key: CacheKey,
+  objects: readonly HashedObject[],
+  settings: { threshold?: number; cropThreshold?: number },
+): SimilarPair[] | null {
+  if (text === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  // Untrusted (a row anyone with the folder can edit): every field is checked.
+  if (!isRecord(parsed) || !isRecord(parsed.key) || !Array.isArray(parsed.pairs)) return null;
+  const k = parsed.key;
+  if (k.analysesSize !== key.analysesSize || k.analyses !== key.analyses || k.inputs !== key.inputs)
+    return null;
+  const byDigest = new Map(objects.map((o) => [o.sha256, o]));
+  const threshold = settings.threshold ?? 31;
+  const out: SimilarPair[] = [];
+  for (const p of parsed.pairs) {
+    const pair = checkPair(p, byDigest, threshold);
+    if (pair === null) return null;
+    out.push(pair);
+  }
+  return out;
+}
+
+function checkPair(
+  p: unknown,
+  byDigest: Map<string, HashedObject>,
+  threshold: number,
+): SimilarPair | null {
+  if (!isRecord(p)) return null;
+  const { a, b, distance, kind, crop } = p;
+  if (typeof a !== 'string' || typeof b !== 'string' || a >= b) return null;
+  const oa = byDigest.get(a);
+  const ob = byDigest.get(b);
+  if (oa === undefined || ob === undefined || typeof distance !== 'number') return null;
+  if (kind === 'pdq') {
+    if (hammingDistance(oa.pdq, ob.pdq) !== distance || distance > threshold) return null;
+  } else if (kind === 'pdq-dihedral') {
+    const d = Math.min(
+      ...[oa.pdq, ...oa.dihedral].map((h) => hammingDistance(h, ob.pdq)),
+      ...ob.dihedral.map((h) => hammingDistance(h, oa.pdq)),
+    );
+    if (d !== distance || d > threshold) return null;
+  } else if (kind === 'crop') {
+    // A region hash of one against the full hash of the other (or, for an aligned crop, the
+    // prefilter's distance): it must be a distance some pair of their hashes has.
+    const fulls = (o: HashedObject): string[] => [o.pdq, ...o.dihedral];
+    const near = [
+      ...oa.crops.flatMap((c) => fulls(ob).map((h) => hammingDistance(c, h))),
+      ...ob.crops.flatMap((c) => fulls(oa).map((h) => hammingDistance(c, h))),
+      ...fulls(oa).map((h) => hammingDistance(h, ob.pdq)),
+    ];
+    if (!near.includes(distance)) return null;
+  } else return null;
+  const out: SimilarPair = { a, b, distance, kind };
+  if (crop !== undefined) {
+    const c = checkCrop(crop, a, b);
+    if (c === null) return null;
+    out.crop = c;
+  }
+  return out;
+}
+
+function checkCrop(v: unknown, a: string, b: string): SimilarPair['crop'] | null {
+  if (!isRecord(v) || !isRecord(v.box)) return null;
+  const { original, transform } = v;
+  const { left, top, right, bottom } = v.box;
+  if (original !== a && original !== b) return null;
+  if (!ALIGN_TRANSFORMS.includes(transform as AlignTransform)) return null;
+  const edges = [left, top, right, bottom];
+  if (!edges.every((e) => typeof e === 'number' && e >= 0 && e <= 1)) return null;
+  const [l, t, r, bo] = edges as number[];
+  if (l! >= r! || t! >= bo!) return null;
+  return {
+    original: original,
+    transform: transform as AlignTransform,
+    box: { left: l!, top: t!, right: r!, bottom: bo! },
+  };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

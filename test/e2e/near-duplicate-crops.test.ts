@@ -1,0 +1,173 @@
+// Near-duplicates through the CLI (issue 14): an uneven crop is clustered with its original,
+// with the crop box and the likely original recorded; the pairs are cached in the index, the
+// cache follows new analyses, and a tampered cache is not trusted.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { addGrain, describeScene, paintScene } from '../../src/demo/scene-paint.js';
+import {
+  custodyInExpect,
+  sha256Hex,
+  withIndexDb,
+  type TestArchive,
+} from '../support/archive-fixtures.js';
+import { describeDatabases } from '../support/postgres.js';
+import { makeTempDir } from '../support/tmp.js';
+
+const W = 640;
+const H = 480;
+/** Cut 3 % left, 1 % top, 12 % right, 4 % bottom: uneven, no fixed window lines up. */
+const BOX = { left: 0.03, top: 0.01, right: 0.88, bottom: 0.96 };
+
+/** A photo-like scene from the demo painter, with its sensor grain (texture PDQ can hold on to). */
+async function scene(seed: string): Promise<Buffer> {
+  const s = describeScene(seed);
+  const pixels = await sharp(paintScene(s, 0, W / 2, H / 2), { raw: { width: W / 2, height: H / 2, channels: 3 } })
+    .resize(W, H, { fit: 'fill', kernel: 'linear' })
+    .raw()
+    .toBuffer();
+  addGrain(pixels, s, 0);
+  return sharp(pixels, { raw: { width: W, height: H, channels: 3 } })
+    .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test' } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+async function cropOf(jpeg: Buffer): Promise<Buffer> {
+  const left = Math.round(BOX.left * W);
+  const top = Math.round(BOX.top * H);
+  return sharp(jpeg)
+    .extract({ left, top, width: Math.round(BOX.right * W) - left, height: Math.round(BOX.bottom * H) - top })
+    .modulate({ brightness: 1.1 })
+    .keepMetadata()
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+interface SimilarJson {
+  sha256: string;
+  cluster: string | null;
+  matches: {
+    sha256: string;
+    kind: string;
+    crop?: { original: string; box: typeof BOX; transform: string };
+  }[];
+}
+
+interface ShowJson {
+  cluster: { id: string; objects: string[] } | null;
+}
+
+describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => {
+  let archive: TestArchive;
+  let base: string;
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  const bytes = new Map<string, Buffer>();
+  const run = (code: number, ...args: string[]) =>
+    custodyInExpect(code, [...args, '--archive', archive.dir], archive.env);
+  const similar = async (name: string): Promise<SimilarJson> =>
+    JSON.parse((await run(0, 'similar', sha256Hex(bytes.get(name)!), '--json')).stdout) as SimilarJson;
+  const show = async (name: string): Promise<ShowJson> =>
+    JSON.parse((await run(0, 'show', sha256Hex(bytes.get(name)!), '--json')).stdout) as ShowJson;
+
+  beforeAll(async () => {
+    const made = await db.makeUrl();
+    cleanup = made.cleanup;
+    base = await makeTempDir(`near-dup-crops-${db.kind}`);
+    const env: Record<string, string> = made.url === null ? {} : { DATABASE_URL: made.url };
+    archive = { dir: join(base, 'archive'), origin: '', verifierKey: '', env };
+    await custodyInExpect(0, ['init', '--archive', archive.dir], env);
+    const original = await scene('scene-a');
+    bytes.set('original.jpg', original);
+    bytes.set('cropped.jpg', await cropOf(original));
+    bytes.set('other.jpg', await scene('scene-b'));
+    // Two more photographs from the same camera, so that its usual size is known.
+    bytes.set('third.jpg', await scene('scene-c'));
+    bytes.set('fourth.jpg', await scene('scene-d'));
+    const src = join(base, 'src');
+    await mkdir(src, { recursive: true });
+    for (const [name, b] of bytes) await writeFile(join(src, name), b);
+    await run(0, 'ingest', src, '--source', 'LARK', '--new-source', '--analyze');
+  });
+
+  afterAll(() => cleanup());
+
+  it('clusters an uneven crop with its original, naming the original and the box within 2 %', async () => {
+    const s = await similar("cropped.jpg");
+    const original = sha256Hex(bytes.get('original.jpg')!);
+    const m = s.matches.find((x) => x.sha256 === original);
+    expect(m?.kind).toBe('crop');
+    expect(m?.crop?.original).toBe(original);
+    expect(m?.crop?.transform).toBe('original');
+    for (const edge of ['left', 'top', 'right', 'bottom'] as const)
+      expect(Math.abs((m?.crop?.box[edge] ?? -1) - BOX[edge]), edge).toBeLessThanOrEqual(0.02);
+    expect(s.matches.map((x) => x.sha256)).not.toContain(sha256Hex(bytes.get('other.jpg')!));
+  });
+
+  it('DIMENSIONS_UNLIKE_CAMERA names the likely original of a crop', async () => {
+    const r = await run(0, 'authenticity', sha256Hex(bytes.get('cropped.jpg')!), '--json');
+    const out = JSON.parse(r.stdout) as { indicators: { code: string; evidence: Record<string, unknown> }[] };
+    const dims = out.indicators.find((i) => i.code === 'DIMENSIONS_UNLIKE_CAMERA');
+    expect(dims?.evidence.likelyOriginal).toBe(sha256Hex(bytes.get('original.jpg')!));
+  });
+
+  it('caches the pairs in the index, keyed by the analyses, and show reads the same cluster', async () => {
+    const rows = await withIndexDb(archive, (sql) =>
+      sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_cache'"),
+    );
+    expect(rows).toHaveLength(1);
+    const cache = JSON.parse(rows[0]!.value) as { key: { analyses: number }; pairs: unknown[] };
+    expect(cache.key.analyses).toBe(5);
+    expect(cache.pairs).toHaveLength(1);
+    const c = await show('original.jpg');
+    expect(c.cluster?.objects.sort()).toEqual(
+      [sha256Hex(bytes.get('original.jpg')!), sha256Hex(bytes.get('cropped.jpg')!)].sort(),
+    );
+  });
+
+  it('a tampered cache is not trusted: a planted pair is refused and the pairs recomputed', async () => {
+    const other = sha256Hex(bytes.get('other.jpg')!);
+    const original = sha256Hex(bytes.get('original.jpg')!);
+    const [a, b] = [other, original].sort();
+    await withIndexDb(archive, async (sql) => {
+      const [row] = await sql.rows<{ value: string }>(
+        "SELECT value FROM meta WHERE key = 'near_duplicates_cache'",
+      );
+      const cache = JSON.parse(row!.value) as { pairs: unknown[] };
+      cache.pairs.push({ a, b, distance: 3, kind: 'pdq' });
+      await sql.exec("UPDATE meta SET value = ? WHERE key = 'near_duplicates_cache'", [
+        JSON.stringify(cache),
+      ]);
+    });
+    const s = await show('other.jpg');
+    expect(s.cluster).toBeNull();
+    const [row] = await withIndexDb(archive, (sql) =>
+      sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_cache'"),
+    );
+    expect((JSON.parse(row!.value) as { pairs: unknown[] }).pairs).toHaveLength(1);
+  });
+
+  it('a new analysis invalidates the cache: the new crop joins the cluster', async () => {
+    const second = await sharp(await cropOf(bytes.get('original.jpg')!)).rotate(90).jpeg({ quality: 85 }).toBuffer();
+    bytes.set('second.jpg', second);
+    const src = join(base, 'src2');
+    await mkdir(src, { recursive: true });
+    await writeFile(join(src, 'second.jpg'), second);
+    await run(0, 'ingest', src, '--source', 'LARK', '--analyze');
+    const c = await show('original.jpg');
+    expect(c.cluster?.objects).toContain(sha256Hex(second));
+    const [row] = await withIndexDb(archive, (sql) =>
+      sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_cache'"),
+    );
+    expect((JSON.parse(row!.value) as { key: { analyses: number } }).key.analyses).toBe(6);
+  });
+
+  it('verify passes with the cache in the index; after a rebuild the clusters are the same', async () => {
+    await run(0, 'verify');
+    const before = await show('original.jpg');
+    await run(0, 'rebuild');
+    expect((await show('original.jpg')).cluster?.objects).toEqual(before.cluster?.objects);
+    await run(0, 'verify');
+  });
+});
