@@ -4,3 +4,4 @@
 // (src/app.ts) builds the adapters.
 export * from './errors.js';
 export * from './layout.js';
+export * from './item-views.js';

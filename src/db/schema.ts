@@ -298,6 +298,22 @@ export interface MetaTable {
   value: string;
 }
 
+/**
+ * An audited view (issue 12, "Views are evidence too"): one 'dissemination' entry whose
+ * details.action is 'view.*' (an original downloaded, an unblurred rendition, a protected
+ * identity read), at most one per (actor, item, hour, action).
+ */
+export interface ViewsTable {
+  seq: number;
+  actor: string;
+  action: string;
+  item_id: string | null;
+  sha256: string | null;
+  /** The UTC hour of the view, 'YYYY-MM-DDTHH'. */
+  hour: string;
+  time: string;
+}
+
 export interface Database {
   deliveries: DeliveriesTable;
   objects: ObjectsTable;
@@ -323,6 +339,7 @@ export interface Database {
   exam_adjudications: ExamAdjudicationsTable;
   accounts: AccountsTable;
   account_passwords: AccountPasswordsTable;
+  views: ViewsTable;
 }
 
 /** Tables whose every row comes from the ledger, with their primary keys, in dump order. */
@@ -348,6 +365,7 @@ export const INDEX_TABLES = {
   exam_submissions: 'id',
   exam_adjudications: 'id',
   accounts: 'id',
+  views: 'seq',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;
