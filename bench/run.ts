@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
@@ -11,11 +11,12 @@ import { benchExport } from './export.bench.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
 import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
 import { benchNearDuplicates } from './near-duplicates.bench.js';
+import { benchServerLoad } from './server-load.bench.js';
 import { benchStartup } from './startup.bench.js';
 
 const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue,startup').split(',').map((s) => s.trim()),
+  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue,startup,server').split(',').map((s) => s.trim()),
 );
 
 async function main(): Promise<void> {
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
   if (only.has('catalogue')) {
     console.log('\n== catalogue bulk work: subjects linked by file name, the items table ==');
     for (const line of await benchCatalogue()) console.log(line);
+  }
+  if (only.has('server')) {
+    console.log('\n== team server under load: 20 sessions over 50,000 items (SERVER_LOAD_ITEMS, SERVER_LOAD_SECONDS) ==');
+    for (const line of await benchServerLoad()) console.log(line);
   }
   if (only.has('neardup')) {
     console.log('\n== near-duplicate search: exact PDQ search against brute force (NEAR_DUP_SIZES) ==');

@@ -79,29 +79,36 @@ export class ItemQueryRepository {
       q.after === undefined
         ? sql`1 = 1`
         : sql`(${sortExpr} ${cmp} ${q.after.key} or (${sortExpr} = ${q.after.key} and i.id ${cmp} ${q.after.id}))`;
+    // The page's ids first, joining only what the filter and the order need (an offset deep into
+    // 50,000 items then walks one index), then the page's 50 rows with everything shown.
+    const f = q.filter;
+    const filtersA = f.camera !== undefined || f.takenFrom !== undefined || f.takenTo !== undefined;
+    const needsA = filtersA || q.sort === 'taken';
+    const needsSi = f.unit !== undefined || f.sampled !== undefined || f.examined !== undefined;
+    const joinA = needsA ? sql`left join analyses a on a.sha256 = i.sha256` : sql``;
+    const joinSi = needsSi ? sql`left join subject_items si on si.item_id = i.id` : sql``;
+    const joinS = f.unit !== undefined ? sql`left join subjects s on s.id = si.subject_id` : sql``;
     const rows = await sql<ItemListRow>`
       select i.id, i.seq, i.delivery_id, i.name, i.relative_path, i.sha256, i.size, i.media_type,
              i.received_at, o.withdrawn_seq, a.make, a.model, a.date_time_original,
              case when a.sha256 is null then 0 else 1 end as analysed,
-             si.subject_id, s.unit_id, ${sortExpr} as sort_key
-      from items i
+             si.subject_id, s.unit_id, p.sort_key
+      from (
+        select i.id as id, ${sortExpr} as sort_key from items i ${joinA} ${joinSi} ${joinS}
+        where ${where} and ${keyset}
+        order by ${sortExpr} ${dir}, i.id ${dir}
+        limit ${q.limit} offset ${q.after === undefined ? (q.offset ?? 0) : 0}
+      ) p
+      join items i on i.id = p.id
       left join objects o on o.sha256 = i.sha256
       left join analyses a on a.sha256 = i.sha256
       left join subject_items si on si.item_id = i.id
       left join subjects s on s.id = si.subject_id
-      where ${where} and ${keyset}
-      order by ${sortExpr} ${dir}, i.id ${dir}
-      limit ${q.limit} offset ${q.after === undefined ? (q.offset ?? 0) : 0}
+      order by p.sort_key ${dir}, p.id ${dir}
     `.execute(this.db);
-    const needsJoins = Object.keys(q.filter).some((k) => k !== 'delivery');
-    const total = needsJoins
-      ? await sql<{ n: number }>`
-          select count(*) as n from items i
-          left join analyses a on a.sha256 = i.sha256
-          left join subject_items si on si.item_id = i.id
-          left join subjects s on s.id = si.subject_id
-          where ${where}`.execute(this.db)
-      : await sql<{ n: number }>`select count(*) as n from items i where ${where}`.execute(this.db);
+    const total = await sql<{ n: number }>`
+      select count(*) as n from items i ${filtersA ? joinA : sql``} ${joinSi} ${joinS}
+      where ${where}`.execute(this.db);
     return {
       rows: rows.rows.map((r) => ({
         ...r,
