@@ -10,8 +10,7 @@ const ULID = /^[0-9A-Za-z]{26}$/;
 
 export const auditCommand: Command = {
   name: 'audit',
-  summary:
-    'who saw what, and when: downloads of originals and unblurred renditions through the server (ledger entries)',
+  summary: 'who saw what, and when: audited views of evidence through the server',
   usage:
     'custody audit views [--item ID] [--user ACCOUNT-ID | --names --user NAME] [--since TIME] [--limit N] [--names] [--json]   ' +
     '(newest first; staff names are sealed: --names opens them with the archive key)',

@@ -71,7 +71,10 @@ export class ItemQueryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async page(q: ItemPageQuery): Promise<{ rows: ItemListRow[]; total: number }> {
-    const where = whereOf(q.filter);
+    // A camera is matched (case-insensitively) against the distinct cameras first, so the item
+    // query compares exact (make, model) pairs, which the analyses_camera index serves.
+    const cameras = q.filter.camera === undefined ? undefined : await this.camerasMatching(q.filter.camera);
+    const where = whereOf(q.filter, cameras);
     const sortExpr = sql.raw(SORT_EXPR[q.sort]);
     const dir = sql.raw(q.order === 'desc' ? 'desc' : 'asc');
     const cmp = sql.raw(q.order === 'desc' ? '<' : '>');
@@ -129,6 +132,17 @@ export class ItemQueryRepository {
     return collectionGeneration(this.db);
   }
 
+  private async camerasMatching(camera: string): Promise<{ make: string | null; model: string | null }[]> {
+    const c = camera.toLowerCase();
+    const all = await this.db.selectFrom('analyses').select(['make', 'model']).distinct().execute();
+    return all.filter(
+      (r) =>
+        r.make?.toLowerCase() === c ||
+        r.model?.toLowerCase() === c ||
+        (r.make !== null && r.model !== null && `${r.make} ${r.model}`.toLowerCase() === c),
+    );
+  }
+
   /** Audited views, newest first, filtered by item, actor and time (all bound parameters). */
   async views(f: {
     item?: string;
@@ -158,13 +172,16 @@ export class ItemQueryRepository {
   }
 }
 
-function whereOf(f: ItemFilter) {
+function whereOf(f: ItemFilter, cameras?: { make: string | null; model: string | null }[]) {
   const parts = [sql`1 = 1`];
   if (f.delivery !== undefined) parts.push(sql`i.delivery_id = ${f.delivery}`);
-  if (f.camera !== undefined) {
-    const c = f.camera.toLowerCase();
+  if (cameras !== undefined) {
+    const eq = (col: string, v: string | null) =>
+      v === null ? sql`${sql.ref(col)} is null` : sql`${sql.ref(col)} = ${v}`;
     parts.push(
-      sql`(lower(a.make) = ${c} or lower(a.model) = ${c} or lower(a.make || ' ' || a.model) = ${c})`,
+      cameras.length === 0
+        ? sql`1 = 0`
+        : sql`(${sql.join(cameras.map((c) => sql`(${eq('a.make', c.make)} and ${eq('a.model', c.model)})`), sql` or `)})`,
     );
   }
   if (f.takenFrom !== undefined) parts.push(sql`a.date_time_original >= ${f.takenFrom}`);

@@ -377,6 +377,8 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('items_name').on('items').columns(['name', 'id']).execute();
       await db.schema.createIndex('analyses_taken').on('analyses').column('date_time_original').execute();
       await db.schema.createIndex('analyses_model').on('analyses').column('model').execute();
+      // A camera's items in date order: the item list's camera filter sorted by date taken.
+      await db.schema.createIndex('analyses_camera_taken').on('analyses').columns(['make', 'model', 'date_time_original']).execute();
       await db.schema.createIndex('subjects_unit').on('subjects').column('unit_id').execute();
       await db.schema.createIndex('sample_members_member').on('sample_members').column('member_id').execute();
       await db.schema.createIndex('exam_submissions_case_only').on('exam_submissions').column('case_id').execute();
