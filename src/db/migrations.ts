@@ -355,7 +355,7 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
-  '0009-server-reads': {
+  '0011-server-reads': {
     // The team server's read routes (issue 12): the audited views (one row per 'dissemination'
     // entry of a 'view.*' action, projected from the ledger, so a restart does not re-record an
     // hour already recorded), and indexes for the item list's filters and sort orders.
