@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server-writes (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server-writes|server (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
@@ -12,11 +12,17 @@ import { benchIngestVerify } from './ingest-verify.bench.js';
 import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
 import { benchNearDuplicates } from './near-duplicates.bench.js';
 import { benchServerWrites } from './server-writes.bench.js';
+import { benchServerLoad } from './server-load.bench.js';
 import { benchStartup } from './startup.bench.js';
 
 const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'ingest,analysis,neardup,quality,export,catalogue,startup,server-writes').split(',').map((s) => s.trim()),
+  (
+    process.env.BENCH_ONLY ??
+    'ingest,analysis,neardup,quality,export,catalogue,startup,server-writes,server'
+  )
+    .split(',')
+    .map((s) => s.trim()),
 );
 
 async function main(): Promise<void> {
@@ -45,15 +51,25 @@ async function main(): Promise<void> {
   }
   if (only.has('export')) {
     const corpus = await ensureJpegCorpus(`jpeg-${count}`, count, [4, 12]);
-    console.log('\n== tribunal export: a whole archive as a BagIt bag, and its offline verification ==');
+    console.log(
+      '\n== tribunal export: a whole archive as a BagIt bag, and its offline verification ==',
+    );
     for (const line of await benchExport(corpus)) console.log(line);
   }
   if (only.has('catalogue')) {
     console.log('\n== catalogue bulk work: subjects linked by file name, the items table ==');
     for (const line of await benchCatalogue()) console.log(line);
   }
+  if (only.has('server')) {
+    console.log(
+      '\n== team server under load: 20 sessions over 50,000 items (SERVER_LOAD_ITEMS, SERVER_LOAD_SECONDS) ==',
+    );
+    for (const line of await benchServerLoad()) console.log(line);
+  }
   if (only.has('neardup')) {
-    console.log('\n== near-duplicate search: exact PDQ search against brute force (NEAR_DUP_SIZES) ==');
+    console.log(
+      '\n== near-duplicate search: exact PDQ search against brute force (NEAR_DUP_SIZES) ==',
+    );
     for (const line of await benchNearDuplicates()) console.log(line);
   }
   if (only.has('quality')) {
@@ -62,7 +78,9 @@ async function main(): Promise<void> {
       console.log(line);
   }
   if (only.has('server-writes')) {
-    console.log('\n== team server: writer throughput, 20 concurrent clients posting decisions (group commit) ==');
+    console.log(
+      '\n== team server: writer throughput, 20 concurrent clients posting decisions (group commit) ==',
+    );
     for (const line of await benchServerWrites()) console.log(line);
   }
 }

@@ -363,6 +363,7 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   HTTP_RATE_LIMITED: 'unavailable',
   HTTP_SIGN_IN_FAILED: 'forbidden',
   HTTP_INTERNAL: 'internal',
+  HTTP_RANGE_NOT_SATISFIABLE: 'usage',
 };
 
 /** True when `code` is one of Custody's codes. */

@@ -5,3 +5,4 @@
 export * from './errors.js';
 export * from './layout.js';
 export { sealSigningKey, openSigningKey, rawPublicKey } from './key-envelope.js';
+export * from './item-views.js';

@@ -1,7 +1,7 @@
 import { printJson, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { indexSourceLine } from './index-source.js';
-import { deliveryView } from './item-view.js';
+import { deliveryView } from '../archive/index.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const deliveriesCommand: Command = {

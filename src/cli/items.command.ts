@@ -2,7 +2,7 @@ import { itemsCsv, itemsTable } from '../catalogue/items-table.service.js';
 import { flag, printJson, str, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { indexSourceLine } from './index-source.js';
-import { itemView } from './item-view.js';
+import { itemView } from '../archive/index.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const itemsCommand: Command = {

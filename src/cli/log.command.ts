@@ -1,5 +1,5 @@
-import { entryNames, trailIds, type TrailTarget } from '../catalogue/index.js';
-import { toHex } from '../core/index.js';
+import { type TrailTarget } from '../catalogue/index.js';
+import { ledgerRows } from '../catalogue/ledger-entries.service.js';
 import { parseNonNegativeInt, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
@@ -27,19 +27,15 @@ export const logCommand: Command = {
       const size = archive.ledger.size;
       const from = str(args, 'from') === undefined ? 0 : parseNonNegativeInt(str(args, 'from'), '--from');
       const to = str(args, 'to') === undefined ? size : Math.min(size, parseNonNegativeInt(str(args, 'to'), '--to'));
-      const ids = targets[0] === undefined ? null : await trailIds(archive, targets[0]);
-      for (let a = from; a < to; a += 1000) {
-        for (const s of await archive.ledger.read(a, Math.min(to, a + 1000))) {
-          if (ids !== null && !entryNames(s.entry, ids)) continue;
-          printed++;
-          if (wantsJson(args)) {
-            io.stdout(`${JSON.stringify({ index: s.entry.seq, entry: s.entry, leaf_hash: toHex(s.leafHash), canonical: s.bytes.toString('base64') })}\n`);
-          } else {
-            const e = s.entry;
-            const action = typeof e.details.action === 'string' ? ` ${e.details.action}` : '';
-            const what = [...e.items.map((i) => `item ${i}`), ...e.objects.map((o) => `object ${o.slice(0, 16)}…`)].join(' ');
-            io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${tt(e.actor)}  ${e.type}${action}${what === '' ? '' : `  ${what}`}\n`);
-          }
+      const target = targets[0];
+      for await (const row of ledgerRows(archive, { from, to, ...(target === undefined ? {} : { target }) })) {
+        printed++;
+        if (wantsJson(args)) io.stdout(`${JSON.stringify(row)}\n`);
+        else {
+          const e = row.entry;
+          const action = typeof e.details.action === 'string' ? ` ${e.details.action}` : '';
+          const what = [...e.items.map((i) => `item ${i}`), ...e.objects.map((o) => `object ${o.slice(0, 16)}…`)].join(' ');
+          io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${tt(e.actor)}  ${e.type}${action}${what === '' ? '' : `  ${what}`}\n`);
         }
       }
     });

@@ -164,6 +164,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./serve.command.js')).serveCommand,
   },
   {
+    name: 'audit',
+    summary: 'who saw what, and when: audited views of evidence through the server',
+    load: async () => (await import('./audit.command.js')).auditCommand,
+  },
+  {
     name: 'user',
     summary: 'staff accounts and roles: names sealed in the ledger, passwords hashed (scrypt) in the index only',
     load: async () => (await import('./user.command.js')).userCommand,

@@ -1,5 +1,4 @@
-import type { Archive } from '../app.js';
-import { toHex } from '../core/index.js';
+import { consistencyProofView, inclusionProofView } from '../ledger/proof.service.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 
@@ -15,34 +14,12 @@ export const proveCommand: Command = {
       if (kind === 'inclusion') {
         if (b !== undefined) throw new UsageError(`usage: ${this.usage}`);
         const seq = parseNonNegativeInt(a, 'seq');
-        const size = str(args, 'size') === undefined ? await defaultSize(archive, seq + 1) : parseNonNegativeInt(str(args, 'size'), '--size');
-        const proof = archive.ledger.inclusionProof(seq, size);
-        const [entry] = await archive.ledger.read(seq, seq + 1);
-        return {
-          type: 'inclusion',
-          index: seq,
-          tree_size: size,
-          leaf_hash: toHex(entry?.leafHash ?? Buffer.alloc(0)),
-          root: toHex(archive.ledger.root(size)),
-          proof: proof.map(toHex),
-          canonical: entry?.bytes.toString('base64') ?? '',
-          checkpoint: await archive.ledger.checkpointAt(size),
-        };
+        const size = str(args, 'size');
+        return inclusionProofView(archive.ledger, seq, size === undefined ? undefined : parseNonNegativeInt(size, '--size'));
       }
       if (kind === 'consistency') {
         const oldSize = parseNonNegativeInt(a, 'old-size');
-        const newSize = b === undefined ? await defaultSize(archive, oldSize) : parseNonNegativeInt(b, 'new-size');
-        const proof = archive.ledger.consistencyProof(oldSize, newSize);
-        return {
-          type: 'consistency',
-          old_size: oldSize,
-          new_size: newSize,
-          old_root: toHex(archive.ledger.root(oldSize)),
-          new_root: toHex(archive.ledger.root(newSize)),
-          proof: proof.map(toHex),
-          old_checkpoint: await archive.ledger.checkpointAt(oldSize),
-          new_checkpoint: await archive.ledger.checkpointAt(newSize),
-        };
+        return consistencyProofView(archive.ledger, oldSize, b === undefined ? undefined : parseNonNegativeInt(b, 'new-size'));
       }
       throw new UsageError(`prove what? "inclusion" or "consistency"\nusage: ${this.usage}`);
     });
@@ -58,8 +35,3 @@ export const proveCommand: Command = {
   },
 };
 
-/** The latest signed tree size that covers `atLeast` entries, else the whole ledger. */
-async function defaultSize(archive: Archive, atLeast: number): Promise<number> {
-  const signed = (await archive.ledger.checkpointSizes()).at(-1);
-  return signed !== undefined && signed >= atLeast ? signed : archive.ledger.size;
-}

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CatalogueLabels, unitText } from '../catalogue/labels.service.js';
-import { describeAttribution, unitChangesAfter, type UnitAttribution } from '../catalogue/units/attribution.service.js';
+import { unitText } from '../catalogue/labels.service.js';
+import { type UnitAttribution } from '../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { loadSample } from '../examination/blind/index.js';
 import { PlanError } from '../examination/sampling/plan.service.js';
-import { computeStatistics } from '../examination/statistics/statistics.service.js';
+import { statisticsView } from '../examination/statistics/statistics-view.service.js';
 import type { StatisticsReport } from '../examination/statistics/index.js';
 import { deathsByUnitMonthSpec, prevalenceChartSpec, renderSvgDocument } from '../reports/charts/index.js';
 import { printJson, str, UsageError, type Command, type Io } from './command.js';
@@ -21,7 +21,7 @@ export const statsCommand: Command = {
     const [plan, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     const charts = str(args, 'charts');
-    const { report, counts, changes, labels } = await withArchive(args, io, 'read', 'stats', async (a) => {
+    const { view, counts } = await withArchive(args, io, 'read', 'stats', async (a) => {
       let ref = plan;
       if (ref === undefined) {
         const all = await a.examinations.listSamples();
@@ -35,20 +35,13 @@ export const statsCommand: Command = {
       });
       // The catalogue counts feed only the deaths-by-unit-month chart.
       return {
-        report: await computeStatistics(a, sample),
+        view: await statisticsView(a, sample),
         counts: charts === undefined ? null : await catalogueCounts(a),
-        changes: await unitChangesAfter(a, sample.frame_seq),
-        labels: await CatalogueLabels.load(a),
       };
     }, { at: atOption(args) ?? 'signed' }); // a replay of the ledger at the checkpoint, never the live index
+    const { report, attribution } = view;
     if (charts !== undefined && counts !== null) await writeCharts(charts, report, counts.by_unit.map((u) => [u.unit, u.name_en ?? u.name_ar ?? u.unit]), counts.by_unit_month);
-    const attribution = describeAttribution(report.checkpoint.tree_size, { stratify: report.sample.stratify, frameSeq: report.sample.entries.frame }, changes);
-    // Unit breakdown rows gain the unit's code and both names beside its id (fields added only).
-    const findings = report.findings.map((f) => ({
-      ...f,
-      breakdowns: { ...f.breakdowns, unit: f.breakdowns.unit.map((b) => ({ ...b, unit: labels.unit(b.key) })) },
-    }));
-    if (wantsJson(args)) printJson(io, { ...report, findings, unit_attribution: attribution });
+    if (wantsJson(args)) printJson(io, view.json);
     else printText(io, report, attribution);
     return 0;
   },

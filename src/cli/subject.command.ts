@@ -9,7 +9,6 @@ import {
   linkItems,
   mergeSubjects,
   splitSubject,
-  SubjectError,
   updateSubject,
   type SubjectInput,
 } from '../catalogue/subjects/subjects.service.js';
@@ -26,6 +25,7 @@ import {
 } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
+import { subjectDetail, subjectView } from '../catalogue/subjects/subject-view.service.js';
 
 export const subjectCommand: Command = {
   name: 'subject',
@@ -95,20 +95,9 @@ export const subjectCommand: Command = {
       case 'show':
       case 'history': {
         const subjectId = needId();
-        const out = await withArchive(args, io, 'read', 'subject show', async (a) => {
-          const s = await a.index.getSubject(subjectId);
-          if (s === undefined)
-            throw new SubjectError('SUBJECT_NOT_FOUND', `no subject ${subjectId}`);
-          const items = (await a.index.subjectItems(subjectId)).map((l) => l.item_id);
-          const history = await a.index.subjectEvents(subjectId);
-          return {
-            ...s,
-            fields: JSON.parse(s.fields_json) as unknown,
-            fields_json: undefined,
-            items,
-            history,
-          };
-        });
+        const out = await withArchive(args, io, 'read', 'subject show', (a) =>
+          subjectDetail(a.index, subjectId),
+        );
         if (wantsJson(args)) printJson(io, action === 'history' ? out.history : out);
         else if (action === 'history')
           for (const h of out.history)
@@ -128,11 +117,7 @@ export const subjectCommand: Command = {
         if (wantsJson(args))
           printJson(
             io,
-            subjects.map((s) => ({
-              ...s,
-              fields: JSON.parse(s.fields_json) as unknown,
-              fields_json: undefined,
-            })),
+            subjects.map(subjectView),
           );
         else
           for (const s of subjects)

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { DbError } from './errors.js';
+import { ItemQueryRepository } from './item-query.repository.js';
 import {
   INDEX_TABLES,
   type AnalysesTable,
@@ -46,7 +47,12 @@ export type ItemTableColumn = (typeof ITEM_TABLE_COLUMNS)[number];
  * through ledger mutations (`applyEntries`), in one transaction with the ledger high-water mark.
  */
 export class ArchiveIndexRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The server's item list and audited views (filters, paging). */
+  readonly queries: ItemQueryRepository;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.queries = new ItemQueryRepository(db);
+  }
 
   /** Number of ledger entries the index reflects. */
   async ledgerSize(): Promise<number> {

@@ -438,4 +438,61 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0011-server-reads': {
+    // The team server's read routes (issue 12): the audited views (one row per 'dissemination'
+    // entry of a 'view.*' action, projected from the ledger, so a restart does not re-record an
+    // hour already recorded), and indexes for the item list's filters and sort orders.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('views')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('item_id', 'text')
+        .addColumn('sha256', 'text')
+        .addColumn('hour', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('views_key')
+        .on('views')
+        .columns(['actor', 'item_id', 'hour', 'action'])
+        .execute();
+      await db.schema.createIndex('views_item').on('views').columns(['item_id', 'seq']).execute();
+      await db.schema
+        .createIndex('items_delivery_seq')
+        .on('items')
+        .columns(['delivery_id', 'seq'])
+        .execute();
+      await db.schema
+        .createIndex('items_received')
+        .on('items')
+        .columns(['received_at', 'id'])
+        .execute();
+      await db.schema.createIndex('items_name').on('items').columns(['name', 'id']).execute();
+      await db.schema
+        .createIndex('analyses_taken')
+        .on('analyses')
+        .column('date_time_original')
+        .execute();
+      await db.schema.createIndex('analyses_model').on('analyses').column('model').execute();
+      // A camera's items in date order: the item list's camera filter sorted by date taken.
+      await db.schema
+        .createIndex('analyses_camera_taken')
+        .on('analyses')
+        .columns(['make', 'model', 'date_time_original'])
+        .execute();
+      await db.schema.createIndex('subjects_unit').on('subjects').column('unit_id').execute();
+      await db.schema
+        .createIndex('sample_members_member')
+        .on('sample_members')
+        .column('member_id')
+        .execute();
+      await db.schema
+        .createIndex('exam_submissions_case_only')
+        .on('exam_submissions')
+        .column('case_id')
+        .execute();
+    },
+  },
 };

@@ -342,6 +342,22 @@ export interface MetaTable {
   value: string;
 }
 
+/**
+ * An audited view (issue 12, "Views are evidence too"): one 'dissemination' entry whose
+ * details.action is 'view.*' (an original downloaded, an unblurred rendition, a protected
+ * identity read), at most one per (actor, item, hour, action).
+ */
+export interface ViewsTable {
+  seq: number;
+  actor: string;
+  action: string;
+  item_id: string | null;
+  sha256: string | null;
+  /** The UTC hour of the view, 'YYYY-MM-DDTHH'. */
+  hour: string;
+  time: string;
+}
+
 export interface Database {
   deliveries: DeliveriesTable;
   objects: ObjectsTable;
@@ -371,6 +387,7 @@ export interface Database {
   missing_report_reads: MissingReportReadsTable;
   subject_pm: SubjectPmTable;
   person_keys: PersonKeysTable;
+  views: ViewsTable;
 }
 
 /** An examiner's or adjudicator's Ed25519 key (issue 12): valid from enrol_seq until ended_seq (replaced or revoked). */
@@ -411,6 +428,7 @@ export const INDEX_TABLES = {
   missing_report_reads: 'seq',
   subject_pm: 'subject_id',
   person_keys: 'key_id',
+  views: 'seq',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

@@ -34,13 +34,14 @@ describe('HTTP status of an error', () => {
     }
   });
 
-  it("gives the server's own codes their precise status: 401, 413, 415, 429", () => {
+  it("gives the server's own codes their precise status: 401, 413, 415, 416, 429", () => {
     expect(HTTP_STATUS_FOR_CODE).toEqual({
       HTTP_UNAUTHENTICATED: 401,
       HTTP_SIGN_IN_FAILED: 401,
       HTTP_PAYLOAD_TOO_LARGE: 413,
       HTTP_UNSUPPORTED_MEDIA_TYPE: 415,
       HTTP_RATE_LIMITED: 429,
+      HTTP_RANGE_NOT_SATISFIABLE: 416,
     });
     expect(httpStatusFor(new CustodyError('HTTP_UNAUTHENTICATED', 'x'))).toBe(401);
   });

@@ -22,6 +22,7 @@ export const HTTP_STATUS_FOR_CODE: Readonly<Record<string, number>> = {
   HTTP_PAYLOAD_TOO_LARGE: 413,
   HTTP_UNSUPPORTED_MEDIA_TYPE: 415,
   HTTP_RATE_LIMITED: 429,
+  HTTP_RANGE_NOT_SATISFIABLE: 416,
 };
 
 /** The HTTP status for a thrown value (a CustodyError by its code, or its code's class; anything else 500). */

@@ -11,6 +11,7 @@ export type HttpErrorCode =
   | 'HTTP_CSRF'
   | 'HTTP_RATE_LIMITED'
   | 'HTTP_SIGN_IN_FAILED'
+  | 'HTTP_RANGE_NOT_SATISFIABLE'
   | 'HTTP_INTERNAL';
 
 export class HttpError extends CustodyError<HttpErrorCode> {}

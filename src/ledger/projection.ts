@@ -2,7 +2,7 @@ import { canonicalize, type JsonValue } from '../core/index.js';
 import { INDEX_TABLES, type IndexTable, type Mutation, type Row } from '../db/index.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
-import { int, manifestDigest, only, str, strOrNull } from './entry-fields.js';
+import { bad, int, manifestDigest, only, str, strOrNull } from './entry-fields.js';
 import { examinationMutations } from './examination-projection.js';
 import { identificationMutations } from './identification-projection.js';
 
@@ -157,13 +157,37 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     case 'examination':
       out.push(...examinationMutations(entry));
       break;
+    case 'dissemination':
+      // An export is its own record (no index rows); an audited view is indexed, so that the
+      // server records one per (account, item, hour) across restarts.
+      if (typeof d.action === 'string' && d.action.startsWith('view.')) out.push(viewMutation(entry));
+      break;
     case 'creation':
     case 'fixity check':
-    case 'dissemination': // the entry itself is the record of an export; no index rows
     case 'quarantine': // the entry itself records what was set aside; no index rows
       break;
   }
   return out;
+}
+
+/** An audited view: 'dissemination' with details.action 'view.original' | 'view.unblurred' | … */
+function viewMutation(entry: LedgerEntry): Mutation {
+  const d = entry.details;
+  const hour = str(d, 'hour', entry);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}$/.test(hour)) throw bad(entry, 'hour');
+  return {
+    op: 'insert',
+    table: 'views',
+    row: {
+      seq: entry.seq,
+      actor: entry.actor,
+      action: str(d, 'action', entry),
+      item_id: entry.items[0] ?? null,
+      sha256: entry.objects[0] ?? null,
+      hour,
+      time: entry.time,
+    },
+  };
 }
 
 /** Catalogue entries: `details.action` names the change, `details.unit` carries the fields. */

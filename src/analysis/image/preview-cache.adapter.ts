@@ -49,6 +49,11 @@ export async function ensurePreviews(
   return paths;
 }
 
+/** A preview file's bytes (a path from ensurePreviews). */
+export function readPreview(path: string): Promise<Buffer> {
+  return readFile(path);
+}
+
 /** A removed preview file: its path relative to the archive folder and its SHA-256 (null: not a regular file). */
 export interface RemovedPreview {
   path: string;

@@ -101,3 +101,18 @@ export function computeIndicators(
   const others = collection.filter((f) => f.sha256 !== target.sha256);
   return evaluateIndicators(buildCollectionIndex([target, ...others]), target, settings);
 }
+
+/**
+ * The indicators of any image of `collection`, judged against the rest, with the collection's
+ * index built once (a long-lived reader asks for many images of one collection).
+ */
+export function indicatorEvaluator(
+  collection: readonly ImageFacts[],
+): (sha256: string, opts: IndicatorOptions) => Indicator[] | null {
+  const index = buildCollectionIndex(collection);
+  const bySha = new Map(collection.map((f) => [f.sha256, f]));
+  return (sha256, opts) => {
+    const target = bySha.get(sha256);
+    return target === undefined ? null : evaluateIndicators(index, target, validateOptions(opts));
+  };
+}

@@ -8,7 +8,7 @@ export type {
   IndicatorCode,
   EvidenceValue,
 } from './image-facts.js';
-export { computeIndicators, type IndicatorOptions } from './compute.js';
+export { computeIndicators, indicatorEvaluator, type IndicatorOptions } from './compute.js';
 export { summariseCollection, type CollectionSummary, type CameraSummary } from './summary.js';
 export { INDICATOR_DISCLAIMER, INDICATOR_DOCS } from './docs.js';
 export { editorNamedIn } from './editing-software.js';

@@ -1,9 +1,25 @@
+import { auditRoutes } from './audit.routes.js';
+import { catalogueRoutes } from './catalogue.routes.js';
+import { evidenceRoutes } from './evidence.routes.js';
+import { itemRoutes } from './items.routes.js';
+import { ledgerRoutes } from './ledger.routes.js';
 import type { RouteDef } from './route.js';
 import { decisionRoutes } from './decisions.routes.js';
 import { sessionRoutes } from './session.routes.js';
+import { statisticsRoutes } from './statistics.routes.js';
 import { statusRoutes } from './status.routes.js';
 
 /** Every route of the server, by area. A new area's routes are added here. */
-export const ALL_ROUTES: readonly RouteDef[] = [...sessionRoutes, ...statusRoutes, ...decisionRoutes];
+export const ALL_ROUTES: readonly RouteDef[] = [
+  ...sessionRoutes,
+  ...statusRoutes,
+  ...itemRoutes,
+  ...evidenceRoutes,
+  ...catalogueRoutes,
+  ...statisticsRoutes,
+  ...ledgerRoutes,
+  ...auditRoutes,
+  ...decisionRoutes,
+];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';

@@ -1,0 +1,86 @@
+// What the server computes once and reuses across requests, each keyed on what it depends on:
+// the collection-wide facts the indicators and near-duplicate clusters are judged against (keyed
+// on the index's item, analysis and withdrawal counts), the custody-trail index (caught up with
+// the ledger), and each plan's statistics at each signed checkpoint (a signed size never changes).
+import type { Archive } from '../app.js';
+import { loadImageFacts } from '../analysis/authenticity.service.js';
+import { indicatorEvaluator, type ImageFacts, type Indicator } from '../analysis/indicators/index.js';
+import {
+  archiveSimilarity,
+  type ArchiveSimilarity,
+} from '../analysis/similarity/archive-similarity.service.js';
+import { TrailIndex } from '../catalogue/index.js';
+
+export interface CollectionFacts {
+  facts: ImageFacts[];
+  similarity: ArchiveSimilarity;
+  indicators: (sha256: string, opts: { now: string }) => Indicator[] | null;
+  /** Objects raising each indicator, judged at `at` (made on first use, again after an hour). */
+  raising?: { at: number; byCode: Map<string, string[]> };
+}
+
+export class ServerDerived {
+  private collection: { key: string; value: Promise<CollectionFacts> } | null = null;
+  private readonly trail = new TrailIndex();
+  private trailCatchUp: Promise<void> = Promise.resolve();
+  readonly statistics = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly archive: Archive) {}
+
+  async collectionFacts(): Promise<CollectionFacts> {
+    const key = await this.archive.index.queries.generation();
+    if (this.collection?.key !== key) {
+      const value = (async () => {
+        const facts = await loadImageFacts(this.archive);
+        return {
+          facts,
+          similarity: await archiveSimilarity(this.archive),
+          indicators: indicatorEvaluator(facts),
+        };
+      })();
+      this.collection = { key, value };
+      value.catch(() => {
+        if (this.collection?.value === value) this.collection = null;
+      });
+    }
+    return this.collection.value;
+  }
+
+  /** The objects raising indicator `code` now (judged at most an hour ago). */
+  async objectsRaising(code: string): Promise<string[]> {
+    const c = await this.collectionFacts();
+    const now = Date.now();
+    if (c.raising === undefined || now - c.raising.at > 3_600_000) {
+      const byCode = new Map<string, string[]>();
+      const at = new Date(now).toISOString();
+      for (const f of c.facts)
+        for (const i of c.indicators(f.sha256, { now: at }) ?? []) {
+          const list = byCode.get(i.code);
+          if (list === undefined) byCode.set(i.code, [f.sha256]);
+          else list.push(f.sha256);
+        }
+      c.raising = { at: now, byCode };
+    }
+    return c.raising.byCode.get(code) ?? [];
+  }
+
+  /** The seqs of the entries naming any of `ids`, after catching up with the ledger. */
+  async trailSeqs(ids: ReadonlySet<string>): Promise<number[]> {
+    const run = this.trailCatchUp.then(() => this.trail.catchUp(this.archive.ledger));
+    this.trailCatchUp = run.catch(() => undefined);
+    await run;
+    return this.trail.seqsNaming(ids);
+  }
+}
+
+const perServer = new WeakMap<object, ServerDerived>();
+
+/** The derived state of the server whose state object is `key` (request.server.custody). */
+export function derivedOf(key: { archive: Archive }): ServerDerived {
+  let d = perServer.get(key);
+  if (d === undefined) {
+    d = new ServerDerived(key.archive);
+    perServer.set(key, d);
+  }
+  return d;
+}

@@ -1,0 +1,61 @@
+import { Type } from 'typebox';
+import { openArchive } from '../../app.js';
+import { latestSignedCheckpoint } from '../../ledger/index.js';
+import { loadSample } from '../../examination/blind/index.js';
+import { statisticsView } from '../../examination/statistics/statistics-view.service.js';
+import { derivedOf } from '../derived.js';
+import { defineRoute, type RouteDef } from './route.js';
+import { Open } from './schemas.js';
+
+export const PLAN_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$';
+
+export const statisticsRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/statistics/:plan',
+    access: { permission: 'statistics.read' },
+    summary:
+      "a plan's prevalence estimates, intervals, breakdowns and agreement at the latest signed checkpoint (as `custody stats --json`)",
+    tags: ['statistics'],
+    schema: {
+      params: Type.Object(
+        { plan: Type.String({ pattern: PLAN_PATTERN, description: 'the plan name or id' }) },
+        { additionalProperties: false },
+      ),
+      response: {
+        200: Open({
+          sample: Open({ name: Type.String() }),
+          checkpoint: Open({ tree_size: Type.Integer(), root: Type.String() }),
+          findings: Type.Array(Open({})),
+          unit_attribution: Open({}),
+        }),
+      },
+    },
+    async handler({ params, archive, request }) {
+      const live = request.server.custody.archive;
+      // As the CLI: over a replay of the ledger at the latest signed checkpoint, never the live
+      // index. A signed size never changes, so its statistics are computed once per plan.
+      const signed = await latestSignedCheckpoint({
+        ledger: live.ledger,
+        verifierKey: live.verifierKey,
+        origin: live.manifest.origin,
+      });
+      const cache = derivedOf(request.server.custody).statistics;
+      const key = `${signed ?? 'none'}\u0000${params.plan}`;
+      let out = cache.get(key);
+      if (out === undefined) {
+        out = (async () => {
+          const at = await openArchive(archive.config, 'read', 'stats', { at: 'signed' });
+          try {
+            return (await statisticsView(at, await loadSample(at, params.plan))).json;
+          } finally {
+            await at.close();
+          }
+        })();
+        cache.set(key, out);
+        out.catch(() => cache.delete(key));
+      }
+      return out;
+    },
+  }),
+];
