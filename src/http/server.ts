@@ -137,7 +137,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     sessions: new SessionStore(opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () => clock().getTime()),
     accounts: new AccountDirectory(() => accountsPorts(opts.archive)),
     clock,
-    routes: routes.map((r) => ({ method: r.method, url: r.url, access: r.access })),
+    routes: routes.map((r) => ({ method: r.method, url: r.url, access: r.access, blind: r.blind })),
     secureCookies: opts.secureCookies === true,
     serialWrite,
     groupCommit: (drafts) => group.commit(drafts),
@@ -281,6 +281,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
           session === undefined
             ? null
             : { actor: session.account, role: session.role, clock, newId: opts.archive.newId };
+        if (ctx !== null) await guardBlindness(def, ctx, opts.archive, request.params);
         const run = () =>
           def.handler({
             params: request.params,
@@ -408,4 +409,27 @@ function sendError(
   if (body.code === 'HTTP_RATE_LIMITED' && typeof retry === 'number')
     void reply.header('retry-after', String(retry));
   return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Blindness at the door of each route (issue 12): only examiners and adjudicators can hold
+ * assignments, so only their requests pay for the look-up; the examination service decides.
+ */
+async function guardBlindness(def: RouteDef, ctx: RequestContext, archive: Archive, params: unknown): Promise<void> {
+  if (def.blind === 'none' || (ctx.role !== 'examiner' && ctx.role !== 'adjudicator')) return;
+  const { blindScope, assertNotBlinded, assertMayReadItem } = await import('../examination/blind/index.js');
+  const ex = archive.examinations;
+  const scope = await blindScope(
+    {
+      listAccounts: () => archive.index.listAccounts(),
+      listSamples: () => ex.listSamples(),
+      members: (id) => ex.members(id),
+      assignments: (id) => ex.assignments(id),
+      submissions: (id) => ex.submissions(id),
+      allSubjectItems: () => ex.allSubjectItems(),
+    },
+    ctx.actor,
+  );
+  if (def.blind === 'refused') assertNotBlinded(scope, `${def.method} ${def.url}`);
+  else assertMayReadItem(scope, (params as { id?: string }).id ?? '');
 }

@@ -8,6 +8,7 @@ export const auditRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/audit/views',
+    blind: 'refused',
     access: { permission: 'ledger.read' },
     summary:
       'who saw what, and when: downloads of originals and unblurred renditions, newest first (names only for those who may open staff names)',

@@ -20,6 +20,7 @@ export const catalogueRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/subjects',
+    blind: 'refused',
     access: { permission: 'evidence.read' },
     summary: 'subjects, a page at a time, optionally of one unit (as `custody subject list --json`)',
     tags: ['catalogue'],
@@ -55,6 +56,7 @@ export const catalogueRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/subjects/:id',
+    blind: 'refused',
     access: { permission: 'evidence.read' },
     summary: 'one subject with its items and history (as `custody subject show --json`)',
     tags: ['catalogue'],
@@ -76,6 +78,7 @@ export const catalogueRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/units',
+    blind: 'refused',
     access: { permission: 'evidence.read' },
     summary: 'the units, with codes, names, aliases and parents (as `custody unit list --json`)',
     tags: ['catalogue'],

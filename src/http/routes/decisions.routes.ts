@@ -8,6 +8,7 @@ export const decisionRoutes: RouteDef[] = [
   defineRoute({
     method: 'POST',
     url: '/api/decisions',
+    blind: 'refused',
     access: { permission: 'catalogue.write' },
     summary:
       "record a decision on two or more objects (same image, same subject, or different), as `custody decide` does; answered once the entry is durable",

@@ -100,6 +100,7 @@ export const evidenceRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/items/:id/original',
+    blind: 'per-item',
     access: { permission: 'evidence.read' },
     summary:
       "the item's original bytes, streamed, with range requests; ETag is the SHA-256; each download is a ledger entry (one per account, item and hour)",
@@ -164,6 +165,7 @@ export const evidenceRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/items/:id/preview',
+    blind: 'per-item',
     access: { permission: 'evidence.read' },
     summary:
       'a WebP preview (blurred greyscale unless unblurred=true; an unblurred one is a ledger entry, one per account, item and hour)',

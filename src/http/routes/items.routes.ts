@@ -110,6 +110,7 @@ export const itemRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/items',
+    blind: 'refused',
     access: { permission: 'evidence.read' },
     summary:
       'items, filtered (delivery, camera, dates, unit, indicator, cluster, sampled, examined) and paged (offset or cursor)',
@@ -173,6 +174,7 @@ export const itemRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/items/:id',
+    blind: 'refused',
     access: { permission: 'evidence.read' },
     summary:
       'one item: its object, metadata, indicators, near-duplicate cluster, decisions, subject and custody trail',

@@ -14,6 +14,7 @@ export const ledgerRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/ledger',
+    blind: 'refused',
     access: { permission: 'ledger.read' },
     summary:
       'ledger entries from `from`, a page at a time, each with its leaf hash and canonical bytes (as `custody log --json`); optionally one thing\'s trail',
@@ -73,6 +74,7 @@ export const ledgerRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/checkpoints',
+    blind: 'none',
     access: { permission: 'ledger.read' },
     summary:
       'the latest signed checkpoint (its signature and root verified): tree size, root in hex and base64, the signed note',
@@ -119,6 +121,7 @@ export const ledgerRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/proofs/:seq',
+    blind: 'refused',
     access: { permission: 'ledger.read' },
     summary:
       'an RFC 9162 inclusion proof of entry `seq` in the tree of `size` entries (default: the latest signed checkpoint that covers it), as `custody prove inclusion --json`',

@@ -14,6 +14,17 @@ export type Access = 'public' | 'signed-in' | { permission: Permission };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * What the route shows of the catalogue, for blindness (issue 12, "Blinded cases"): an examiner or
+ * adjudicator with cases still to submit in a plan is refused
+ * - `refused`: the whole route (lists, the ledger, proofs, statistics, details that name units,
+ *   subjects or near-duplicates: what cannot be narrowed to records outside the plan);
+ * - `per-item`: the route for the items of their plans (`params.id` is an item id);
+ * and nothing of a `none` route, which shows nothing of the catalogue (their session, the
+ * archive's counts and signed root). Every route declares one; the blindness test walks them all.
+ */
+export type Blindness = 'refused' | 'per-item' | 'none';
+
 interface Schemas {
   params?: TSchema;
   querystring?: TSchema;
@@ -42,6 +53,7 @@ export interface RouteDef<S extends Schemas = Schemas> {
   method: Method;
   url: string;
   access: Access;
+  blind: Blindness;
   /** One line for the API description. */
   summary: string;
   tags: string[];
@@ -64,6 +76,7 @@ export interface RouteInfo {
   method: Method;
   url: string;
   access: Access;
+  blind: Blindness;
 }
 
 export function fastifySchema(def: RouteDef): FastifySchema {

@@ -22,6 +22,7 @@ export const sessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'POST',
     url: '/api/session',
+    blind: 'none',
     access: 'public',
     summary: 'sign in: a new session cookie (HttpOnly, SameSite=Strict) and its CSRF token',
     tags: ['session'],
@@ -85,6 +86,7 @@ export const sessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/session',
+    blind: 'none',
     access: 'signed-in',
     summary: 'the signed-in account, its role, and the CSRF token of its session',
     tags: ['session'],
@@ -99,6 +101,7 @@ export const sessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'DELETE',
     url: '/api/session',
+    blind: 'none',
     access: 'signed-in',
     summary: 'sign out',
     tags: ['session'],

@@ -13,6 +13,7 @@ export const statisticsRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/statistics/:plan',
+    blind: 'refused',
     access: { permission: 'statistics.read' },
     summary:
       "a plan's prevalence estimates, intervals, breakdowns and agreement at the latest signed checkpoint (as `custody stats --json`)",

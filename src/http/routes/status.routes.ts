@@ -6,6 +6,7 @@ export const statusRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
     url: '/api/status',
+    blind: 'none',
     access: 'signed-in',
     summary: 'the archive: ledger size, latest signed checkpoint, verifier key, counts',
     tags: ['archive'],
