@@ -32,7 +32,7 @@ export const MODULE_LAYERS = [
   ['analysis'],
   ['archive', 'catalogue', 'jobs'],
   ['examination', 'ingest', 'accounts'],
-  ['integrity', 'demo'],
+  ['integrity', 'demo', 'identification'],
   ['reports', 'verify'],
 ];
 
