@@ -16,6 +16,8 @@ const COMPARISON_CASES: readonly (readonly [string, string, NameLevel])[] = [
   ['أحمد علي', 'علي أحمد', 'normalised'],
   ['Ahmad Ali', 'Ahmad Mohammed Ali', 'subset'],
   ['أحمد', 'احمد محمد العلي', 'subset'],
+  ['Mohammed Ali', 'محمود علي', 'skeleton'],
+  ['Hassan', 'Hussein Hamdan', 'skeleton'],
   ['Khaled', 'Kaled', 'different'],
   ['Omar', '', 'missing'],
 ];

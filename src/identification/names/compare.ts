@@ -4,13 +4,23 @@
 import { jaroWinkler } from './jaro-winkler.js';
 import { tokenKey } from './name-key.js';
 import { tokens } from './tokens.js';
+import { shapesCompatible, vowelShape, type VowelShape } from './vowels.js';
 
 /**
- * exact: the same text (case and spacing aside); normalised: the same parts by key, in any order
- * and either script; subset: every part of one is a part of the other (dropped parts); different:
- * none of these; missing: one side is empty.
+ * exact: the same text (case and spacing aside); normalised: the same parts, in any order and
+ * either script (same key, vowels compatible: vowels.ts); subset: every part of one is a part of
+ * the other (dropped parts); skeleton: the same or contained parts by key alone, the vowels
+ * disagreeing (محمد / محمود, Hassan / Hussein, or French ou for a short u); different: none of
+ * these; missing: one side is empty.
  */
-export const NAME_LEVELS = ['exact', 'normalised', 'subset', 'different', 'missing'] as const;
+export const NAME_LEVELS = [
+  'exact',
+  'normalised',
+  'subset',
+  'skeleton',
+  'different',
+  'missing',
+] as const;
 export type NameLevel = (typeof NAME_LEVELS)[number];
 
 export interface NameComparison {
@@ -26,6 +36,7 @@ export interface PreparedName {
   readonly keys: readonly string[];
   /** The keys sorted, joined: equal for names with the same parts in any order. */
   readonly bag: string;
+  readonly shapes: readonly VowelShape[];
 }
 
 /** Reads a name once: its folded text, parts and keys. */
@@ -37,18 +48,28 @@ export function prepareName(name: string): PreparedName {
     tokens: parts,
     keys,
     bag: [...keys].sort().join(' '),
+    shapes: parts.map((t) => vowelShape(t)),
   };
 }
 
-/** True when every key of `small` is found in `large`, each used once. */
-function isSubBag(small: readonly string[], large: readonly string[]): boolean {
-  const left = [...large];
-  for (const k of small) {
-    const i = left.indexOf(k);
-    if (i < 0) return false;
-    left.splice(i, 1);
-  }
-  return true;
+/**
+ * True when every part of `small` meets a part of `large` (each used once): by key alone, or
+ * (strict) by key with compatible vowels.
+ */
+function isSubBag(small: PreparedName, large: PreparedName, strict: boolean): boolean {
+  const used = new Array<boolean>(large.keys.length).fill(false);
+  return small.keys.every((k, i) => {
+    const j = large.keys.findIndex(
+      (l, jj) =>
+        !used[jj] &&
+        l === k &&
+        (!strict ||
+          shapesCompatible(small.shapes[i] as VowelShape, large.shapes[jj] as VowelShape)),
+    );
+    if (j < 0) return false;
+    used[j] = true;
+    return true;
+  });
 }
 
 /** Monge–Elkan: the mean, over the parts of the shorter name, of the best Jaro–Winkler in the other. */
@@ -68,9 +89,11 @@ function keySimilarity(a: readonly string[], b: readonly string[]): number {
 export function comparePrepared(a: PreparedName, b: PreparedName): NameComparison {
   if (a.keys.length === 0 || b.keys.length === 0) return { level: 'missing', similarity: 0 };
   if (a.text === b.text) return { level: 'exact', similarity: 1 };
-  if (a.bag === b.bag) return { level: 'normalised', similarity: 1 };
-  const [short, long] = a.keys.length <= b.keys.length ? [a.keys, b.keys] : [b.keys, a.keys];
-  if (isSubBag(short, long)) return { level: 'subset', similarity: 1 };
+  const [short, long] = a.keys.length <= b.keys.length ? [a, b] : [b, a];
+  if (isSubBag(short, long, true)) {
+    return { level: a.keys.length === b.keys.length ? 'normalised' : 'subset', similarity: 1 };
+  }
+  if (isSubBag(short, long, false)) return { level: 'skeleton', similarity: 1 };
   return { level: 'different', similarity: keySimilarity(a.keys, b.keys) };
 }
 

@@ -21,7 +21,7 @@ const replace =
   (s: string): string =>
     s.replace(pattern, replacement);
 
-/** Latin spellings, in the order the rules apply. Placeholders: C = sh (ش), X = kh (خ). */
+/** Latin spellings, in the order the rules apply. Placeholders: C = sh (ش), X = kh (خ), U = ou (a long u). */
 export const LATIN_KEY_RULES: readonly KeyRule[] = [
   {
     rule: 'Kurdish Hawar letters: c is j (ج), ş is sh, ç is ch, x is kh, ğ is gh',
@@ -104,8 +104,8 @@ export const LATIN_KEY_RULES: readonly KeyRule[] = [
     distinct: [['Alma', 'Ma']],
   },
   {
-    rule: 'French ou is w before a vowel (Ouassim), u otherwise (Youssef)',
-    apply: (s) => s.replace(/ou(?=[aeiy])/g, 'w').replace(/ou/g, 'u'),
+    rule: 'French ou is w before a vowel (Ouassim), a long u (U) otherwise (Youssef)',
+    apply: (s) => s.replace(/ou(?=[aeiy])/g, 'w').replace(/ou/g, 'U'),
     same: [
       ['Ouassim', 'Wassim', 'وسيم'],
       ['Youssef', 'Yusuf', 'Yousef', 'يوسف'],
@@ -155,7 +155,7 @@ export const LATIN_KEY_RULES: readonly KeyRule[] = [
   },
 ];
 
-/** Arabic letters to key letters; a = a vowel seat (ا and ع), w and y are vowels unless first. */
+/** Arabic letters to key letters; a (ا) and ' (ع, a vowel seat) are vowels, so are w and y unless first. */
 export const ARABIC_KEY_LETTERS: readonly {
   letter: string;
   key: string;
@@ -178,7 +178,7 @@ export const ARABIC_KEY_LETTERS: readonly {
   { letter: 'ض', key: 'd', same: ['رمضان', 'Ramadan'] },
   { letter: 'ط', key: 't', same: ['طارق', 'Tarek'] },
   { letter: 'ظ', key: 'z', same: ['ظافر', 'Dhafer'] },
-  { letter: 'ع', key: 'a', same: ['عمر', 'Omar'] },
+  { letter: 'ع', key: "'", same: ['عمر', 'Omar'] },
   { letter: 'غ', key: 'g', same: ['غسان', 'Ghassan'] },
   { letter: 'ف', key: 'f', same: ['فراس', 'Firas'] },
   { letter: 'ق', key: 'k', same: ['قاسم', 'Qasim'] },
@@ -230,7 +230,7 @@ export const SKELETON_RULES: readonly KeyRule[] = [
   {
     rule: 'vowels are dropped; y and w are vowels too, unless they open the part',
     apply: (s) =>
-      (/^[yw]/.test(s) ? s[0] : '') + s.slice(/^[yw]/.test(s) ? 1 : 0).replace(/[aeiouyw]/g, ''),
+      (/^[yw]/.test(s) ? s[0] : '') + s.slice(/^[yw]/.test(s) ? 1 : 0).replace(/[aeiouywU']/g, ''),
     same: [
       ['Ayman', 'Aiman', 'أيمن'],
       ['Walid', 'وليد'],
@@ -279,10 +279,16 @@ export const KEY_TABLES: KeyTables = {
  *   tokenKey('mohammed') // 'mhmd'
  */
 export function tokenKey(token: string, tables: KeyTables = KEY_TABLES): string {
+  let out = beforeSkeleton(token, tables);
+  for (const row of tables.skeleton) out = row.apply(out);
+  return out;
+}
+
+/** A part through its script's table, before the skeleton rules: vowels still in (vowels.ts reads them). */
+export function beforeSkeleton(token: string, tables: KeyTables = KEY_TABLES): string {
   const arabic = hasArabic(token);
   let out = arabic ? normaliseArabic(token) : token.toLowerCase();
   for (const row of arabic ? tables.arabic : tables.latin) out = row.apply(out);
-  for (const row of tables.skeleton) out = row.apply(out);
   return out;
 }
 
