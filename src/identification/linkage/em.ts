@@ -1,0 +1,125 @@
+// Fellegi–Sunter parameters by expectation–maximisation (I. P. Fellegi and A. B. Sunter, "A
+// Theory for Record Linkage", JASA 64 (1969) 1183–1210; W. E. Winkler, "Using the EM Algorithm
+// for Weight Computation in the Fellegi–Sunter Model of Record Linkage", 1988; T. Enamorado,
+// B. Fifield and K. Imai, "Using a Probabilistic Model to Assist Merging of Large-Scale
+// Administrative Records", APSR 113 (2019), the fastLink paper). Under conditional independence a
+// pair's comparison vector γ has P(γ | match) = Π m_f(γ_f) and P(γ | non-match) = Π u_f(γ_f); EM
+// fits m, u and the match share λ over the pattern counts. A missing field has m = u and drops out.
+//
+// The counts describe ALL pairs, as in fastLink: the candidate pairs count once each, and a
+// random sample of the pairs blocking left out stands for them, weighted up to their number.
+// λ is therefore the share of matches among all pairs, and the probabilities are calibrated to the
+// whole population, not to the candidates (which Splink corrects for with its blocking rules).
+import { MISSING } from './fields.js';
+
+export interface PatternCount {
+  /** The level index of each field (MISSING where a side has no value). */
+  readonly levels: readonly number[];
+  /** How many pairs show this pattern (a weighted count for sampled pairs). */
+  readonly count: number;
+}
+
+export interface EmParameters {
+  readonly m: number[][];
+  readonly u: number[][];
+  readonly lambda: number;
+}
+
+export interface EmResult extends EmParameters {
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
+/** Posterior probabilities are kept in [ε, 1 − ε] so that no level's u (or m) collapses to 0. */
+const POSTERIOR_FLOOR = 1e-12;
+/** Pseudo-observations pulling each class's level shares toward the other class's (a weak prior). */
+const PRIOR_WEIGHT = 1;
+
+/** log P(γ | class) under the level probabilities p. */
+function logLikelihood(levels: readonly number[], p: readonly number[][]): number {
+  let sum = 0;
+  for (let f = 0; f < levels.length; f++) {
+    const k = levels[f] ?? MISSING;
+    if (k !== MISSING) sum += Math.log(p[f]?.[k] ?? 0);
+  }
+  return sum;
+}
+
+/** The posterior match probability of a pattern. */
+export function matchPosterior(levels: readonly number[], params: EmParameters): number {
+  const lm = Math.log(params.lambda) + logLikelihood(levels, params.m);
+  const lu = Math.log(1 - params.lambda) + logLikelihood(levels, params.u);
+  const g = 1 / (1 + Math.exp(lu - lm));
+  return Math.min(1 - POSTERIOR_FLOOR, Math.max(POSTERIOR_FLOOR, g));
+}
+
+/**
+ * Runs EM from `init` until no parameter moves by more than `tolerance` (λ relatively), or
+ * `maxIterations`. Levels with no pair at all keep m = u (no evidence).
+ */
+export function estimateParameters(
+  patterns: readonly PatternCount[],
+  levelCounts: readonly number[],
+  init: EmParameters,
+  opts: { maxIterations: number; tolerance: number },
+): EmResult {
+  let { m, u, lambda } = {
+    m: init.m.map((r) => [...r]),
+    u: init.u.map((r) => [...r]),
+    lambda: init.lambda,
+  };
+  const total = patterns.reduce((s, p) => s + p.count, 0);
+  for (let it = 1; it <= opts.maxIterations; it++) {
+    const cm = levelCounts.map((k) => new Array<number>(k).fill(0));
+    const cu = levelCounts.map((k) => new Array<number>(k).fill(0));
+    let matches = 0;
+    for (const p of patterns) {
+      const g = matchPosterior(p.levels, { m, u, lambda });
+      matches += p.count * g;
+      p.levels.forEach((k, f) => {
+        if (k === MISSING) return;
+        (cm[f] as number[])[k] = ((cm[f] as number[])[k] ?? 0) + p.count * g;
+        (cu[f] as number[])[k] = ((cu[f] as number[])[k] ?? 0) + p.count * (1 - g);
+      });
+    }
+    const next = {
+      m: cm.map((row, f) => shares(row, cu[f] ?? [], u[f] ?? [])),
+      u: cu.map((row, f) => shares(row, cm[f] ?? [], m[f] ?? [])),
+      lambda: matches / total,
+    };
+    const delta = Math.max(
+      maxDiff(next.m, m),
+      maxDiff(next.u, u),
+      Math.abs(next.lambda - lambda) / Math.max(lambda, Number.MIN_VALUE),
+    );
+    ({ m, u, lambda } = next);
+    if (delta < opts.tolerance) return { m, u, lambda, iterations: it, converged: true };
+  }
+  return { m, u, lambda, iterations: opts.maxIterations, converged: false };
+}
+
+/**
+ * The level shares of one class: counts plus PRIOR_WEIGHT pseudo-observations spread like the
+ * other class, over the levels some pair shows. A level no pair shows gets 0 in both classes: it
+ * scores no pair, and its weight is reported as 0.
+ */
+function shares(
+  own: readonly number[],
+  other: readonly number[],
+  otherShares: readonly number[],
+): number[] {
+  const seen = own.map((c, k) => c > 0 || (other[k] ?? 0) > 0);
+  const sum = own.reduce((a, b) => a + b, 0);
+  const prior = otherShares.reduce((a, s, k) => a + (seen[k] === true ? s : 0), 0);
+  return own.map((c, k) =>
+    seen[k] === true
+      ? (c + PRIOR_WEIGHT * (otherShares[k] ?? 0)) / (sum + PRIOR_WEIGHT * prior)
+      : 0,
+  );
+}
+
+function maxDiff(a: readonly number[][], b: readonly number[][]): number {
+  let d = 0;
+  a.forEach((row, f) => row.forEach((x, k) => (d = Math.max(d, Math.abs(x - (b[f]?.[k] ?? 0))))));
+  return d;
+}
