@@ -49,6 +49,7 @@ import type { PdqErrorCode } from './analysis/pdq/index.js';
 import type { NearDuplicateErrorCode } from './analysis/near-duplicates/index.js';
 import type { ArchiveErrorCode } from './archive/index.js';
 import type { AccountErrorCode } from './accounts/index.js';
+import type { LinkageErrorCode } from './identification/linkage/index.js';
 
 /** Every code a CustodyError may carry. */
 export type ErrorCode =
@@ -87,7 +88,8 @@ export type ErrorCode =
   | PdqErrorCode
   | NearDuplicateErrorCode
   | ArchiveErrorCode
-  | AccountErrorCode;
+  | AccountErrorCode
+  | LinkageErrorCode;
 
 /**
  * What kind of refusal an error is.
@@ -268,6 +270,8 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   ACCOUNT_DISABLED: 'conflict',
   ACCOUNT_PASSWORD_WEAK: 'usage',
   ACCOUNT_KEY_REQUIRED: 'usage',
+  // identification/linkage
+  LINKAGE_INVALID_INPUT: 'finding',
   NUMBER_SCHEME_INVALID: 'finding',
   NUMBER_MALFORMED: 'finding',
   NUMBER_MIXED_DIGITS: 'finding',

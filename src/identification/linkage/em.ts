@@ -35,22 +35,34 @@ const POSTERIOR_FLOOR = 1e-12;
 /** Pseudo-observations pulling each class's level shares toward the other class's (a weak prior). */
 const PRIOR_WEIGHT = 1;
 
-/** log P(γ | class) under the level probabilities p. */
-function logLikelihood(levels: readonly number[], p: readonly number[][]): number {
+/** log P(γ | class) under the level log-probabilities. */
+function logLikelihood(levels: readonly number[], logP: readonly Float64Array[]): number {
   let sum = 0;
   for (let f = 0; f < levels.length; f++) {
     const k = levels[f] ?? MISSING;
-    if (k !== MISSING) sum += Math.log(p[f]?.[k] ?? 0);
+    if (k !== MISSING) sum += (logP[f] as Float64Array)[k] ?? 0;
   }
   return sum;
 }
 
-/** The posterior match probability of a pattern. */
-export function matchPosterior(levels: readonly number[], params: EmParameters): number {
-  const lm = Math.log(params.lambda) + logLikelihood(levels, params.m);
-  const lu = Math.log(1 - params.lambda) + logLikelihood(levels, params.u);
+const logs = (p: readonly number[][]): Float64Array[] =>
+  p.map((row) => Float64Array.from(row, Math.log));
+
+function posterior(
+  levels: readonly number[],
+  logM: Float64Array[],
+  logU: Float64Array[],
+  lambda: number,
+): number {
+  const lm = Math.log(lambda) + logLikelihood(levels, logM);
+  const lu = Math.log(1 - lambda) + logLikelihood(levels, logU);
   const g = 1 / (1 + Math.exp(lu - lm));
   return Math.min(1 - POSTERIOR_FLOOR, Math.max(POSTERIOR_FLOOR, g));
+}
+
+/** The posterior match probability of a pattern. */
+export function matchPosterior(levels: readonly number[], params: EmParameters): number {
+  return posterior(levels, logs(params.m), logs(params.u), params.lambda);
 }
 
 /**
@@ -68,23 +80,56 @@ export function estimateParameters(
     u: init.u.map((r) => [...r]),
     lambda: init.lambda,
   };
-  const total = patterns.reduce((s, p) => s + p.count, 0);
-  for (let it = 1; it <= opts.maxIterations; it++) {
-    const cm = levelCounts.map((k) => new Array<number>(k).fill(0));
-    const cu = levelCounts.map((k) => new Array<number>(k).fill(0));
-    let matches = 0;
-    for (const p of patterns) {
-      const g = matchPosterior(p.levels, { m, u, lambda });
-      matches += p.count * g;
-      p.levels.forEach((k, f) => {
-        if (k === MISSING) return;
-        (cm[f] as number[])[k] = ((cm[f] as number[])[k] ?? 0) + p.count * g;
-        (cu[f] as number[])[k] = ((cu[f] as number[])[k] ?? 0) + p.count * (1 - g);
-      });
+  // Flat arrays: the loop below runs (patterns × fields × iterations) times.
+  const fields = levelCounts.length;
+  const offsets = levelCounts.map((_, f) => levelCounts.slice(0, f).reduce((a, b) => a + b, 0));
+  const width = levelCounts.reduce((a, b) => a + b, 0);
+  const cells = new Int32Array(patterns.length * fields); // flat level index per field, -1 missing
+  const counts = Float64Array.from(patterns, (p) => p.count);
+  patterns.forEach((p, i) => {
+    for (let f = 0; f < fields; f++) {
+      const k = p.levels[f] ?? MISSING;
+      cells[i * fields + f] = k === MISSING ? -1 : (offsets[f] ?? 0) + k;
     }
+  });
+  const total = counts.reduce((a, b) => a + b, 0);
+  for (let it = 1; it <= opts.maxIterations; it++) {
+    const logM = Float64Array.from(m.flat(), Math.log);
+    const logU = Float64Array.from(u.flat(), Math.log);
+    const cm = new Float64Array(width);
+    const cu = new Float64Array(width);
+    const [priorM, priorU] = [Math.log(lambda), Math.log(1 - lambda)];
+    let matches = 0;
+    for (let i = 0; i < counts.length; i++) {
+      let lm = priorM;
+      let lu = priorU;
+      for (let f = 0; f < fields; f++) {
+        const c = cells[i * fields + f] ?? -1;
+        if (c >= 0) {
+          lm += logM[c] ?? 0;
+          lu += logU[c] ?? 0;
+        }
+      }
+      const g = Math.min(
+        1 - POSTERIOR_FLOOR,
+        Math.max(POSTERIOR_FLOOR, 1 / (1 + Math.exp(lu - lm))),
+      );
+      const n = counts[i] ?? 0;
+      matches += n * g;
+      for (let f = 0; f < fields; f++) {
+        const c = cells[i * fields + f] ?? -1;
+        if (c >= 0) {
+          cm[c] = (cm[c] ?? 0) + n * g;
+          cu[c] = (cu[c] ?? 0) + n * (1 - g);
+        }
+      }
+    }
+    const rows = (flat: Float64Array): number[][] =>
+      levelCounts.map((k, f) => Array.from(flat.subarray(offsets[f] ?? 0, (offsets[f] ?? 0) + k)));
+    const [cmRows, cuRows] = [rows(cm), rows(cu)];
     const next = {
-      m: cm.map((row, f) => shares(row, cu[f] ?? [], u[f] ?? [])),
-      u: cu.map((row, f) => shares(row, cm[f] ?? [], m[f] ?? [])),
+      m: cmRows.map((row, f) => shares(row, cuRows[f] ?? [], u[f] ?? [])),
+      u: cuRows.map((row, f) => shares(row, cmRows[f] ?? [], m[f] ?? [])),
       lambda: matches / total,
     };
     const delta = Math.max(

@@ -25,6 +25,7 @@ const NAME_FIELD_LEVELS = [
   'exact',
   'normalised',
   'subset',
+  'skeleton',
   'jw_high',
   'jw_mid',
   'different',
@@ -160,22 +161,18 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-/** A name comparison as a level index of NAME_FIELD_LEVELS. */
+/** A name comparison as a level index of NAME_FIELD_LEVELS ('different' split by Jaro–Winkler band). */
 export function nameLevel(c: NameComparison): number {
-  switch (c.level) {
-    case 'exact':
-      return 0;
-    case 'normalised':
-      return 1;
-    case 'subset':
-      return 2;
-    case 'skeleton':
-      return 3;
-    case 'missing':
-      return MISSING;
-    case 'different':
-      return c.similarity >= JW_HIGH ? 4 : c.similarity >= JW_MID ? 5 : 6;
-  }
+  if (c.level === 'missing') return MISSING;
+  const level: (typeof NAME_FIELD_LEVELS)[number] =
+    c.level !== 'different'
+      ? c.level
+      : c.similarity >= JW_HIGH
+        ? 'jw_high'
+        : c.similarity >= JW_MID
+          ? 'jw_mid'
+          : 'different';
+  return NAME_FIELD_LEVELS.indexOf(level);
 }
 
 function compareOptionalName(a: PreparedName | undefined, b: PreparedName | undefined): number {

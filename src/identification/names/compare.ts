@@ -72,6 +72,21 @@ function isSubBag(small: PreparedName, large: PreparedName, strict: boolean): bo
   });
 }
 
+/** Jaro–Winkler of two keys, remembered: linkage compares the same few thousand keys again and again. */
+const jwCache = new Map<string, number>();
+const JW_CACHE_LIMIT = 500_000;
+function keyJaroWinkler(k: string, l: string): number {
+  if (k === l) return 1;
+  const id = k < l ? `${k}\u0000${l}` : `${l}\u0000${k}`;
+  let v = jwCache.get(id);
+  if (v === undefined) {
+    if (jwCache.size >= JW_CACHE_LIMIT) jwCache.clear();
+    v = jaroWinkler(k, l);
+    jwCache.set(id, v);
+  }
+  return v;
+}
+
 /** Monge–Elkan: the mean, over the parts of the shorter name, of the best Jaro–Winkler in the other. */
 function keySimilarity(a: readonly string[], b: readonly string[]): number {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
@@ -79,7 +94,7 @@ function keySimilarity(a: readonly string[], b: readonly string[]): number {
   let sum = 0;
   for (const k of short) {
     let best = 0;
-    for (const l of long) best = Math.max(best, k === l ? 1 : jaroWinkler(k, l));
+    for (const l of long) best = Math.max(best, keyJaroWinkler(k, l));
     sum += best;
   }
   return sum / short.length;

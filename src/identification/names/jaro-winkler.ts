@@ -19,21 +19,23 @@ export const WINKLER_BOOST_THRESHOLD = 0.7;
  *   jaro('MARTHA', 'MARHTA') // 0.944…
  */
 export function jaro(a: string, b: string): number {
-  const s = Array.from(a);
-  const t = Array.from(b);
+  // Code units are code points unless a surrogate pair is present (Arabic and Latin never are).
+  const surrogates = /[\uD800-\uDFFF]/u;
+  const s: ArrayLike<string> = surrogates.test(a) ? Array.from(a) : a;
+  const t: ArrayLike<string> = surrogates.test(b) ? Array.from(b) : b;
   if (s.length === 0 && t.length === 0) return 1;
   if (s.length === 0 || t.length === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(s.length, t.length) / 2) - 1);
-  const sMatched = new Array<boolean>(s.length).fill(false);
-  const tMatched = new Array<boolean>(t.length).fill(false);
+  const sMatched = new Uint8Array(s.length);
+  const tMatched = new Uint8Array(t.length);
   let matches = 0;
   for (let i = 0; i < s.length; i++) {
     const lo = Math.max(0, i - window);
     const hi = Math.min(t.length - 1, i + window);
     for (let j = lo; j <= hi; j++) {
-      if (tMatched[j] || s[i] !== t[j]) continue;
-      sMatched[i] = true;
-      tMatched[j] = true;
+      if (tMatched[j] === 1 || s[i] !== t[j]) continue;
+      sMatched[i] = 1;
+      tMatched[j] = 1;
       matches++;
       break;
     }
@@ -42,8 +44,8 @@ export function jaro(a: string, b: string): number {
   let k = 0;
   let outOfOrder = 0;
   for (let i = 0; i < s.length; i++) {
-    if (!sMatched[i]) continue;
-    while (!tMatched[k]) k++;
+    if (sMatched[i] === 0) continue;
+    while (tMatched[k] === 0) k++;
     if (s[i] !== t[k]) outOfOrder++;
     k++;
   }

@@ -107,6 +107,16 @@ function align(a: PreparedParts, b: PreparedParts): Record<NamePart, NameCompari
  */
 export function alignNameParts(a: PreparedParts, b: PreparedParts): PartsAlignment {
   const asWritten = align(a, b);
+  // Only a pair whose given or family names disagree as written can read better swapped.
+  const agreed = (c: NameComparison): boolean =>
+    ['exact', 'normalised', 'subset'].includes(c.level);
+  if (
+    b.given === undefined ||
+    b.family === undefined ||
+    (agreed(asWritten.given) && agreed(asWritten.family))
+  ) {
+    return { order: 'as-written', parts: asWritten };
+  }
   const swappedB: PreparedParts = { ...b, given: b.family, family: b.given };
   const swapped = align(a, swappedB);
   return agreements(swapped) > agreements(asWritten)
