@@ -79,7 +79,7 @@ export function benchIdentificationLinkage(people: number, reports: number): str
       `${result.blocking.candidate_pairs} candidate pairs; EM ${result.model.iterations} iterations ` +
       `(converged ${result.model.converged}), λ ${result.model.lambda.toExponential(3)}`,
   );
-  for (const threshold of [0.5, 0.9, 0.99]) {
+  for (const threshold of [0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 0.99]) {
     const predicted = new Set(
       result.pairs.filter((p) => p.probability >= threshold).map((p) => `${p.a}|${p.b}`),
     );

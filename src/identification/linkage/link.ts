@@ -6,7 +6,8 @@
 // output is sorted.
 import { seededPrng } from '../../stats/index.js';
 import { BLOCKING_RULES, candidatePairs, type BlockingRule } from './blocking.js';
-import { estimateParameters, matchPosterior, type EmParameters, type PatternCount } from './em.js';
+import { estimateParameters, type EmParameters, type PatternCount } from './em.js';
+import { termFrequencies, tfAdjustment } from './term-frequency.js';
 import {
   LINK_FIELDS,
   MISSING,
@@ -32,6 +33,7 @@ export const LINKAGE_DEFAULTS = {
   maxIterations: 500,
   tolerance: 1e-6,
   maxBlockSize: 2_000,
+  termFrequencies: true,
 } as const;
 
 const LEVEL_COUNTS = LINK_FIELDS.map((f) => f.levels.length);
@@ -222,18 +224,34 @@ export function linkRecords(
   );
   const fields = fieldParameters(fit);
   const prior = log2(fit.lambda / (1 - fit.lambda));
+  const tf = o.termFrequencies ? termFrequencies(records) : undefined;
   const pairs: LinkedPair[] = [];
   cand.pairs.forEach((code, idx) => {
     const levels = vectors[idx] ?? [];
-    let weight = prior;
-    levels.forEach((k, f) => {
-      if (k !== MISSING) weight += fields[f]?.levels[k]?.weight ?? 0;
-    });
-    const probability = matchPosterior(levels, fit);
-    if (probability < o.minPairProbability) return;
     const a = records[Math.floor(code / n)] as PreparedRecord;
     const b = records[code % n] as PreparedRecord;
-    pairs.push({ a: a.id, b: b.id, weight, probability, agreements: agreementsOf(levels) });
+    let weight = prior;
+    const adjustments: Record<string, number> = {};
+    levels.forEach((k, f) => {
+      if (k === MISSING) return;
+      const level = fields[f]?.levels[k];
+      weight += level?.weight ?? 0;
+      if (tf !== undefined && k <= 1 && level !== undefined) {
+        const adj = tfAdjustment(tf, LINK_FIELDS[f]?.name ?? '', a, b, level.u);
+        if (adj !== 0) adjustments[LINK_FIELDS[f]?.name ?? ''] = adj;
+        weight += adj;
+      }
+    });
+    const probability = 1 / (1 + 2 ** -weight);
+    if (probability < o.minPairProbability) return;
+    pairs.push({
+      a: a.id,
+      b: b.id,
+      weight,
+      probability,
+      agreements: agreementsOf(levels),
+      tf_adjustments: adjustments,
+    });
   });
   pairs.sort(
     (x, y) =>

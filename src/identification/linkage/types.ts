@@ -44,6 +44,8 @@ export interface LinkageOptions {
   readonly tolerance?: number;
   /** Blocks larger than this are skipped and reported (a quadratic blow-up otherwise). Default 2,000. */
   readonly maxBlockSize?: number;
+  /** Adjust name agreements by how common the name is (term-frequency.ts). Default true. */
+  readonly termFrequencies?: boolean;
 }
 
 export interface LevelParameters {
@@ -70,10 +72,14 @@ export interface LinkageModel {
 export interface LinkedPair {
   readonly a: string;
   readonly b: string;
-  /** Match weight in bits: log2(λ/(1−λ)) + Σ log2(m/u). */
+  /** Match weight in bits: log2(λ/(1−λ)) + Σ log2(m/u) + Σ tf_adjustments. */
   readonly weight: number;
+  /** 1 / (1 + 2^−weight). */
   readonly probability: number;
+  /** The level of each field: why the pair ranks where it does. */
   readonly agreements: Readonly<Record<string, string>>;
+  /** Bits added to a name agreement for a rare name, taken for a common one (term-frequency.ts). */
+  readonly tf_adjustments: Readonly<Record<string, number>>;
 }
 
 export interface BlockingSummary {
