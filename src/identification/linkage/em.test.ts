@@ -74,6 +74,33 @@ describe('EM', () => {
     expect(Math.abs(fit.lambda - TRUE_LAMBDA)).toBeLessThan(0.005);
   });
 
+  it('with u held at the random-pair shares (Splink), still recovers m and λ, and caps λ', () => {
+    const init = {
+      m: TRUE_M.map((row) => row.map((_, k) => (k === 0 ? 0.6 : 0.4 / (row.length - 1)))),
+      u: TRUE_U.map((row) => [...row]),
+      lambda: 0.2,
+    };
+    const opts = { maxIterations: 1000, tolerance: 1e-9, fixU: true };
+    const fit = estimateParameters(
+      population(),
+      TRUE_M.map((r) => r.length),
+      init,
+      opts,
+    );
+    expect(fit.u).toEqual(TRUE_U);
+    fit.m.forEach((row, f) =>
+      row.forEach((x, k) => expect(Math.abs(x - (TRUE_M[f]?.[k] ?? 0))).toBeLessThan(0.035)),
+    );
+    expect(Math.abs(fit.lambda - TRUE_LAMBDA)).toBeLessThan(0.005);
+    const capped = estimateParameters(
+      population(),
+      TRUE_M.map((r) => r.length),
+      init,
+      { ...opts, maxLambda: 0.01 },
+    );
+    expect(capped.lambda).toBe(0.01);
+  });
+
   it('computes the Fellegi–Sunter posterior of a pattern as the formula does by hand', () => {
     // Two fields agreeing: P(match | γ) = λ·m1·m2 / (λ·m1·m2 + (1−λ)·u1·u2)
     //   = 0.01·0.9·0.8 / (0.01·0.9·0.8 + 0.99·0.1·0.25) = 0.0072 / 0.03195 = 0.225352…

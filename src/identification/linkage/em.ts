@@ -73,7 +73,14 @@ export function estimateParameters(
   patterns: readonly PatternCount[],
   levelCounts: readonly number[],
   init: EmParameters,
-  opts: { maxIterations: number; tolerance: number },
+  opts: {
+    maxIterations: number;
+    tolerance: number;
+    /** Keep u at init.u (estimated from random pairs, as Splink does) and fit m and λ only. */
+    fixU?: boolean;
+    /** An upper bound on λ: a population cannot have more matches than this share of pairs. */
+    maxLambda?: number;
+  },
 ): EmResult {
   let { m, u, lambda } = {
     m: init.m.map((r) => [...r]),
@@ -129,8 +136,8 @@ export function estimateParameters(
     const [cmRows, cuRows] = [rows(cm), rows(cu)];
     const next = {
       m: cmRows.map((row, f) => shares(row, cuRows[f] ?? [], u[f] ?? [])),
-      u: cuRows.map((row, f) => shares(row, cmRows[f] ?? [], m[f] ?? [])),
-      lambda: matches / total,
+      u: opts.fixU === true ? u : cuRows.map((row, f) => shares(row, cmRows[f] ?? [], m[f] ?? [])),
+      lambda: Math.min(matches / total, opts.maxLambda ?? 1),
     };
     const delta = Math.max(
       maxDiff(next.m, m),

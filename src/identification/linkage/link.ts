@@ -34,6 +34,7 @@ export const LINKAGE_DEFAULTS = {
   tolerance: 1e-6,
   maxBlockSize: 2_000,
   termFrequencies: true,
+  estimateU: 'sample',
 } as const;
 
 const LEVEL_COUNTS = LINK_FIELDS.map((f) => f.levels.length);
@@ -183,6 +184,11 @@ export function linkRecords(
   rules: readonly BlockingRule[] = BLOCKING_RULES,
 ): LinkageResult {
   const o: Required<LinkageOptions> = { ...LINKAGE_DEFAULTS, ...options };
+  if (o.estimateU !== 'sample' && o.estimateU !== 'em') {
+    throw new LinkageError('LINKAGE_INVALID_INPUT', 'estimateU is sample or em', {
+      details: { field: 'estimateU' },
+    });
+  }
   checkOptions(o);
   const records = input.map(prepareRecord).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   records.forEach((r, i) => {
@@ -220,6 +226,10 @@ export function linkRecords(
     {
       maxIterations: o.maxIterations,
       tolerance: o.tolerance,
+      fixU: o.estimateU === 'sample',
+      // No more matches than two per report: keeps EM from taking a large class (all the pairs
+      // that share a common given name, say) for the matches, which it did on 20,000 reports.
+      maxLambda: Math.min(0.5, (2 * n) / Math.max(space, 1)),
     },
   );
   const fields = fieldParameters(fit);

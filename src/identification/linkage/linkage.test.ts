@@ -199,6 +199,9 @@ describe('linkRecords refuses what it cannot read', () => {
     ['a sex other than male or female', [{ ...ok, sex: 'm' as never }], 'sex'],
   ] as const)('%s', (_, records, field) => expectCode(() => linkRecords(records), field));
 
+  it('a source of u other than sample or em', () =>
+    expectCode(() => linkRecords([ok], { estimateU: 'both' as never }), 'estimateU'));
+
   it('a threshold outside (0, 1)', () =>
     expectCode(() => linkRecords([ok], { threshold: 1 }), 'threshold'));
 });
