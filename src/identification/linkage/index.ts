@@ -1,6 +1,6 @@
 // Fellegi–Sunter record linkage of missing-person reports (issue 15). Pure: no I/O. It proposes
 // pairs and clusters for review; it never merges reports.
-export { linkRecords, LINKAGE_DEFAULTS } from './link.js';
+export { linkRecords, isSeedPair, LINKAGE_DEFAULTS } from './link.js';
 export { BLOCKING_RULES, candidatePairs, type BlockingRule, type Candidates } from './blocking.js';
 export {
   LINK_FIELDS,

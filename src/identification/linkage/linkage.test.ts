@@ -6,6 +6,7 @@ import {
   birthYearLevel,
   compareRecords,
   dateLevel,
+  isSeedPair,
   linkRecords,
   parsePartialDate,
   prepareRecord,
@@ -174,6 +175,21 @@ describe('linkRecords', () => {
     },
     SLOW,
   );
+});
+
+describe('isSeedPair (the start of EM)', () => {
+  const levels = (given: number, rest: Partial<Record<string, number>>): number[] =>
+    LINK_FIELDS.map((f) => (f.name === 'given' ? given : (rest[f.name] ?? -1)));
+  it.each([
+    ['given and two supports', levels(1, { father: 0, birth_year: 1 }), true],
+    ['given and one support', levels(0, { father: 0 }), false],
+    ['no given name agreement', levels(3, { father: 0, family: 0, mother: 0 }), false],
+    [
+      'a date within a month counts, a year does not',
+      levels(0, { family: 1, arrest_date: 3 }),
+      false,
+    ],
+  ] as const)('%s', (_, v, seed) => expect(isSeedPair(v)).toBe(seed));
 });
 
 const expectCode = (f: () => unknown, field: string): void => {
