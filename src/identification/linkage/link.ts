@@ -64,24 +64,28 @@ function pairSpace(records: readonly PreparedRecord[], crossOrgOnly: boolean): n
   return total;
 }
 
-/** A seeded random sample of the pairs that are not candidates. */
+/**
+ * A seeded random sample of all pairs, each marked whether blocking made it a candidate. u comes
+ * from all of them (excluding the candidates would leave out many of the pairs that agree by
+ * chance on a common name, and underestimate u); the non-candidates stand for the pairs blocking
+ * left out in EM's counts.
+ */
 function samplePairs(
   records: readonly PreparedRecord[],
   candidates: ReadonlySet<number>,
   size: number,
   o: Required<LinkageOptions>,
-): [number, number][] {
+): [number, number, boolean][] {
   const n = records.length;
   const rng = seededPrng(o.seed);
-  const out: [number, number][] = [];
+  const out: [number, number, boolean][] = [];
   for (let tries = 0; out.length < size && tries < size * 20; tries++) {
     const x = rng.nextInt(n);
     const y = rng.nextInt(n);
     if (x === y) continue;
     const [i, j] = x < y ? [x, y] : [y, x];
-    if (candidates.has(i * n + j)) continue;
     if (o.crossOrgOnly && records[i]?.org === records[j]?.org) continue;
-    out.push([i, j]);
+    out.push([i, j, candidates.has(i * n + j)]);
   }
   return out;
 }
@@ -243,12 +247,17 @@ export function linkRecords(
   );
   const space = pairSpace(records, o.crossOrgOnly);
   const rest = Math.max(0, space - cand.pairs.length);
-  const sample = samplePairs(records, candidateSet, Math.min(o.uSampleSize, rest), o).map(
-    ([i, j]) => compareRecords(records[i] as PreparedRecord, records[j] as PreparedRecord),
+  const drawn = samplePairs(records, candidateSet, Math.min(o.uSampleSize, space), o).map(
+    ([i, j, candidate]) => ({
+      levels: compareRecords(records[i] as PreparedRecord, records[j] as PreparedRecord),
+      candidate,
+    }),
   );
+  const sample = drawn.map((d) => d.levels);
+  const outside = drawn.filter((d) => !d.candidate).map((d) => d.levels);
   const counts = new Map<string, PatternCount>();
   for (const v of vectors) addPattern(counts, v, 1);
-  for (const v of sample) addPattern(counts, v, rest / Math.max(sample.length, 1));
+  for (const v of outside) addPattern(counts, v, rest / Math.max(outside.length, 1));
   const patterns = [...counts.keys()].sort().map((k) => counts.get(k) as PatternCount);
   const fit = estimateParameters(
     patterns,
