@@ -51,6 +51,7 @@ import type { ArchiveErrorCode } from './archive/index.js';
 import type { AccountErrorCode } from './accounts/index.js';
 import type { HttpErrorCode } from './http/index.js';
 import type { IdentificationErrorCode } from './identification/index.js';
+import type { LinkageErrorCode } from './identification/linkage/index.js';
 
 /** Every code a CustodyError may carry. */
 export type ErrorCode =
@@ -91,7 +92,8 @@ export type ErrorCode =
   | ArchiveErrorCode
   | AccountErrorCode
   | HttpErrorCode
-  | IdentificationErrorCode;
+  | IdentificationErrorCode
+  | LinkageErrorCode;
 
 /**
  * What kind of refusal an error is.
@@ -292,6 +294,8 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   PM_INVALID: 'finding',
   PM_SUBJECT_NOT_FOUND: 'not_found',
   ACCOUNT_FORBIDDEN: 'forbidden',
+  // identification/linkage
+  LINKAGE_INVALID_INPUT: 'finding',
   NUMBER_SCHEME_INVALID: 'finding',
   NUMBER_MALFORMED: 'finding',
   NUMBER_MIXED_DIGITS: 'finding',

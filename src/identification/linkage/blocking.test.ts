@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { BLOCKING_RULES, candidatePairs } from './blocking.js';
+import { prepareRecord } from './fields.js';
+import type { LinkRecord } from './types.js';
+
+/** For each rule, two reports of one person that this rule pairs and no other rule does. */
+const ONLY_THIS_RULE: Readonly<Record<string, readonly [LinkRecord, LinkRecord]>> = {
+  'given+family': [
+    { id: 'a', org: 'x', name_ar: 'أحمد', family: 'الحسن' },
+    { id: 'b', org: 'y', name_latin: 'Al-Hassan Ahmed' },
+  ],
+  'given+father': [
+    { id: 'a', org: 'x', name_ar: 'خالد', father: 'عمر' },
+    { id: 'b', org: 'y', name_latin: 'Khalid', father: 'Umar' },
+  ],
+  'father+birth_year': [
+    { id: 'a', org: 'x', name_ar: 'خاد', father: 'عمر', birth_year: 1980 },
+    { id: 'b', org: 'y', name_latin: 'Khaled', father: 'Omar', birth_year: 1980 },
+  ],
+  'given+birth_year': [
+    { id: 'a', org: 'x', name_ar: 'خالد', birth_year: 1980 },
+    { id: 'b', org: 'y', name_latin: 'Khaled', birth_year: 1980 },
+  ],
+  'family+birth_year': [
+    { id: 'a', org: 'x', name_ar: 'خاد', family: 'الخطيب', birth_year: 1980 },
+    { id: 'b', org: 'y', name_latin: 'Khaled', family: 'Al-Khatib', birth_year: 1980 },
+  ],
+  'father+family': [
+    { id: 'a', org: 'x', name_ar: 'خاد', father: 'عمر', family: 'الخطيب' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', father: 'Omar', family: 'Khatib' },
+  ],
+  'given+mother': [
+    { id: 'a', org: 'x', name_ar: 'خالد', mother: 'فاطمة' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', mother: 'Fatmeh' },
+  ],
+  'given+origin': [
+    { id: 'a', org: 'x', name_ar: 'خالد', origin: 'حماة' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', origin: 'Hama' },
+  ],
+  'origin+arrest_month': [
+    { id: 'a', org: 'x', name_ar: 'خاد', origin: 'حماة', arrest_date: '2012-03-14' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', origin: 'Hama', arrest_date: '2012-03' },
+  ],
+};
+
+const OPTS = { crossOrgOnly: false, maxBlockSize: 100 };
+
+describe('blocking: one test per rule', () => {
+  it('has an example for every rule', () => {
+    expect(Object.keys(ONLY_THIS_RULE).sort()).toEqual(BLOCKING_RULES.map((r) => r.name).sort());
+  });
+
+  it.each(BLOCKING_RULES.map((rule) => [rule.name, rule] as const))(
+    '%s finds a pair no other rule finds',
+    (name, rule) => {
+      const records = (ONLY_THIS_RULE[name] ?? []).map(prepareRecord);
+      expect(candidatePairs(records, [rule], OPTS).pairs).toEqual([1]); // the pair (0, 1), coded 0·2 + 1
+      const others = BLOCKING_RULES.filter((r) => r !== rule);
+      expect(candidatePairs(records, others, OPTS).pairs).toEqual([]);
+    },
+  );
+
+  it('skips a block larger than the limit and says so', () => {
+    const records = Array.from({ length: 5 }, (_, i) =>
+      prepareRecord({ id: `r${i}`, org: 'x', name_ar: 'محمد', family: 'الحسن' }),
+    );
+    const out = candidatePairs(records, BLOCKING_RULES.slice(0, 1), {
+      crossOrgOnly: false,
+      maxBlockSize: 4,
+    });
+    expect(out.pairs).toEqual([]);
+    expect(out.oversized).toEqual([{ rule: 'given+family', key: 'hsn|mhmd', size: 5 }]);
+  });
+});

@@ -1,0 +1,37 @@
+// Fellegi–Sunter record linkage of missing-person reports (issue 15). Pure: no I/O. It proposes
+// pairs and clusters for review; it never merges reports.
+export { linkRecords, isSeedPair, LINKAGE_DEFAULTS } from './link.js';
+export { BLOCKING_RULES, candidatePairs, type BlockingRule, type Candidates } from './blocking.js';
+export {
+  LINK_FIELDS,
+  MISSING,
+  JW_HIGH,
+  JW_MID,
+  compareRecords,
+  prepareRecord,
+  dateLevel,
+  birthYearLevel,
+  parsePartialDate,
+  type LinkField,
+  type PartialDate,
+  type PreparedRecord,
+} from './fields.js';
+export {
+  estimateParameters,
+  matchPosterior,
+  type EmParameters,
+  type EmResult,
+  type PatternCount,
+} from './em.js';
+export {
+  LinkageError,
+  type BlockingSummary,
+  type FieldParameters,
+  type LevelParameters,
+  type LinkRecord,
+  type LinkageErrorCode,
+  type LinkageModel,
+  type LinkageOptions,
+  type LinkageResult,
+  type LinkedPair,
+} from './types.js';

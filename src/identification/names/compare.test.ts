@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { compareNames, type NameLevel } from './compare.js';
+import {
+  NAME_PART_LAYOUTS,
+  alignNameParts,
+  prepareParts,
+  splitNameParts,
+  type NameParts,
+} from './name-parts.js';
+
+/** Pairs of names and the level they must compare at. */
+const COMPARISON_CASES: readonly (readonly [string, string, NameLevel])[] = [
+  ['Mohammed Al-Hassan', 'mohammed  al-hassan', 'exact'],
+  ['Mohammed Al-Hassan', 'محمد الحسن', 'normalised'],
+  ['Mhd Abdul Rahman', 'Muhammad Abd al-Rahman', 'normalised'],
+  ['أحمد علي', 'علي أحمد', 'normalised'],
+  ['Ahmad Ali', 'Ahmad Mohammed Ali', 'subset'],
+  ['أحمد', 'احمد محمد العلي', 'subset'],
+  ['Mohammed Ali', 'محمود علي', 'skeleton'],
+  ['Hassan', 'Hussein Hamdan', 'skeleton'],
+  ['Khaled', 'Kaled', 'different'],
+  ['Omar', '', 'missing'],
+];
+
+describe('compareNames: one test per case', () => {
+  it.each(COMPARISON_CASES)('%s / %s → %s', (a, b, level) => {
+    expect(compareNames(a, b).level).toBe(level);
+    expect(compareNames(b, a).level).toBe(level);
+  });
+});
+
+describe('compareNames', () => {
+  it('gives a Jaro–Winkler similarity below 1 to names that differ, higher for closer ones', () => {
+    const typo = compareNames('Khaled', 'Khalid Hamdan'); // same key, kept as subset
+    expect(typo).toEqual({ level: 'subset', similarity: 1 });
+    const close = compareNames('Mahmoud', 'Mahmud Hamdan');
+    expect(close.level).toBe('subset');
+    const near = compareNames('Khaled', 'Kaled');
+    const far = compareNames('Khaled', 'Samir');
+    expect(near.similarity).toBeGreaterThan(0.7);
+    expect(near.similarity).toBeLessThan(1);
+    expect(far.similarity).toBeLessThan(near.similarity);
+  });
+});
+
+describe('splitNameParts: one test per layout', () => {
+  it.each(NAME_PART_LAYOUTS.map((row) => [row.parts, row] as const))('%i parts', (_, row) => {
+    const [name, expected] = row.example;
+    expect(splitNameParts(name)).toEqual(expected);
+  });
+
+  it('keeps the first three positions and the last of a longer name', () => {
+    expect(splitNameParts('a b c d e')).toEqual({
+      given: 'a',
+      father: 'b',
+      grandfather: 'c',
+      family: 'e',
+    });
+    expect(splitNameParts('  ')).toEqual({});
+  });
+});
+
+/** Name-part order and dropped parts: each row is two reports of one person. */
+const ORDER_CASES: readonly (readonly [
+  string,
+  NameParts,
+  NameParts,
+  'as-written' | 'family-first',
+])[] = [
+  [
+    'the same order, Arabic against Latin',
+    { given: 'أحمد', father: 'محمد', family: 'الحسن' },
+    { given: 'Ahmad', father: 'Mohammed', family: 'Al Hassan' },
+    'as-written',
+  ],
+  [
+    'family name written first in Latin letters',
+    { given: 'أحمد', family: 'الحسن' },
+    { given: 'Al Hassan', family: 'Ahmad' },
+    'family-first',
+  ],
+  [
+    'a dropped grandfather leaves the other parts aligned',
+    { given: 'Ahmad', father: 'Mohammed', grandfather: 'Ali', family: 'Hamdan' },
+    { given: 'احمد', father: 'محمد', family: 'حمدان' },
+    'as-written',
+  ],
+];
+
+describe('alignNameParts: one test per order case', () => {
+  it.each(ORDER_CASES)('%s', (_, a, b, order) => {
+    const aligned = alignNameParts(prepareParts(a), prepareParts(b));
+    expect(aligned.order).toBe(order);
+    expect(['exact', 'normalised']).toContain(aligned.parts.given.level);
+    expect(['exact', 'normalised']).toContain(aligned.parts.family.level);
+  });
+});

@@ -1,0 +1,138 @@
+// Comparing two names across scripts, part order and dropped parts. The level says how the names
+// agree (the levels of a Fellegi–Sunter comparison); the similarity, a Jaro–Winkler score on the
+// keys, says how close they are when they do not.
+import { jaroWinkler } from './jaro-winkler.js';
+import { tokenKey } from './name-key.js';
+import { tokens } from './tokens.js';
+import { shapesCompatible, vowelShape, type VowelShape } from './vowels.js';
+
+/**
+ * exact: the same text (case and spacing aside); normalised: the same parts, in any order and
+ * either script (same key, vowels compatible: vowels.ts); subset: every part of one is a part of
+ * the other (dropped parts); skeleton: the same or contained parts by key alone, the vowels
+ * disagreeing (محمد / محمود, Hassan / Hussein, or French ou for a short u); different: none of
+ * these; missing: one side is empty.
+ */
+export const NAME_LEVELS = [
+  'exact',
+  'normalised',
+  'subset',
+  'skeleton',
+  'different',
+  'missing',
+] as const;
+export type NameLevel = (typeof NAME_LEVELS)[number];
+
+export interface NameComparison {
+  readonly level: NameLevel;
+  /** Jaro–Winkler on the keys, part by part (Monge–Elkan from the shorter name), in [0, 1]. */
+  readonly similarity: number;
+}
+
+/** A name read once, for comparing many times (linkage compares each record with many). */
+export interface PreparedName {
+  readonly text: string;
+  readonly tokens: readonly string[];
+  readonly keys: readonly string[];
+  /** The keys sorted, joined: equal for names with the same parts in any order. */
+  readonly bag: string;
+  readonly shapes: readonly VowelShape[];
+}
+
+/** Reads a name once: its folded text, parts and keys. */
+export function prepareName(name: string): PreparedName {
+  const parts = tokens(name);
+  const keys = parts.map((t) => tokenKey(t));
+  return {
+    text: name.normalize('NFC').toLowerCase().replace(/\s+/gu, ' ').trim(),
+    tokens: parts,
+    keys,
+    bag: [...keys].sort().join(' '),
+    shapes: parts.map((t) => vowelShape(t)),
+  };
+}
+
+/**
+ * True when every part of `small` meets a part of `large` (each used once): by key alone, or
+ * (strict) by key with compatible vowels.
+ */
+function isSubBag(small: PreparedName, large: PreparedName, strict: boolean): boolean {
+  const used = new Array<boolean>(large.keys.length).fill(false);
+  return small.keys.every((k, i) => {
+    const j = large.keys.findIndex(
+      (l, jj) =>
+        !used[jj] &&
+        l === k &&
+        (!strict ||
+          shapesCompatible(small.shapes[i] as VowelShape, large.shapes[jj] as VowelShape)),
+    );
+    if (j < 0) return false;
+    used[j] = true;
+    return true;
+  });
+}
+
+/** Jaro–Winkler of two keys, remembered: linkage compares the same few thousand keys again and again. */
+const jwCache = new Map<string, number>();
+const JW_CACHE_LIMIT = 500_000;
+function keyJaroWinkler(k: string, l: string): number {
+  if (k === l) return 1;
+  const id = k < l ? `${k}\u0000${l}` : `${l}\u0000${k}`;
+  let v = jwCache.get(id);
+  if (v === undefined) {
+    if (jwCache.size >= JW_CACHE_LIMIT) jwCache.clear();
+    v = jaroWinkler(k, l);
+    jwCache.set(id, v);
+  }
+  return v;
+}
+
+/** Monge–Elkan: the mean, over the parts of the shorter name, of the best Jaro–Winkler in the other. */
+function keySimilarity(a: readonly string[], b: readonly string[]): number {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length === 0) return 0;
+  let sum = 0;
+  for (const k of short) {
+    let best = 0;
+    for (const l of long) best = Math.max(best, keyJaroWinkler(k, l));
+    sum += best;
+  }
+  return sum / short.length;
+}
+
+/** Compares two prepared names. */
+export function comparePrepared(a: PreparedName, b: PreparedName): NameComparison {
+  if (a.keys.length === 0 || b.keys.length === 0) return { level: 'missing', similarity: 0 };
+  if (a.text === b.text) return { level: 'exact', similarity: 1 };
+  const [short, long] = a.keys.length <= b.keys.length ? [a, b] : [b, a];
+  if (isSubBag(short, long, true)) {
+    return { level: a.keys.length === b.keys.length ? 'normalised' : 'subset', similarity: 1 };
+  }
+  if (isSubBag(short, long, false)) return { level: 'skeleton', similarity: 1 };
+  return { level: 'different', similarity: keySimilarity(a.keys, b.keys) };
+}
+
+/**
+ * Compares two names, in Arabic script or Latin letters, in any part order.
+ *
+ * @example
+ *   compareNames('Mohammed Al-Hassan', 'محمد الحسن') // { level: 'normalised', similarity: 1 }
+ *   compareNames('Ahmad Ali', 'Ahmad Mohammed Ali') // { level: 'subset', similarity: 1 }
+ *   compareNames('Khaled', 'Kaled') // { level: 'different', similarity: 0.9… }
+ */
+export function compareNames(a: string, b: string): NameComparison {
+  return comparePrepared(prepareName(a), prepareName(b));
+}
+
+/** Rank of a level, lower is stronger agreement. */
+export function levelRank(level: NameLevel): number {
+  return NAME_LEVELS.indexOf(level);
+}
+
+/** The stronger of two comparisons: the better level, then the higher similarity. */
+export function betterComparison(x: NameComparison, y: NameComparison): NameComparison {
+  const dx = levelRank(x.level);
+  const dy = levelRank(y.level);
+  if (dx !== dy) return dx < dy ? x : y;
+  return x.similarity >= y.similarity ? x : y;
+}
