@@ -34,6 +34,7 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   'HTTP_BAD_REQUEST',
   'HTTP_PAYLOAD_TOO_LARGE',
   'HTTP_UNSUPPORTED_MEDIA_TYPE',
+  'HTTP_RANGE_NOT_SATISFIABLE',
   // Added with the codes (identification, issue 15).
   'MISSING_REPORT_KEY_REQUIRED',
 ]);

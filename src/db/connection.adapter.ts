@@ -38,14 +38,18 @@ export async function openDatabase(target: DatabaseTarget, opts: { create?: bool
       throw new DbError('DB_UNAVAILABLE', `cannot open the sqlite database: ${String(e)}`, { cause: e });
     }
   }
+  let pool: import('pg').Pool | null = null;
+  if (sqlite === null) {
+    pool = new (await loadPg()).Pool({ connectionString: (target as { url: string }).url, max: 4 });
+    // An idle connection the server ends (a restart, an administrator, a long-running server's
+    // network) is dropped by the pool; without a listener its 'error' would end the process. The
+    // next query takes a new connection, or fails with its own error where it is awaited.
+    pool.on('error', () => undefined);
+  }
   const db =
-    sqlite !== null
-      ? new kysely.Kysely<Database>({ dialect: new kysely.SqliteDialect({ database: sqlite }) })
-      : new kysely.Kysely<Database>({
-          dialect: new kysely.PostgresDialect({
-            pool: new (await loadPg()).Pool({ connectionString: (target as { url: string }).url, max: 4 }),
-          }),
-        });
+    pool === null
+      ? new kysely.Kysely<Database>({ dialect: new kysely.SqliteDialect({ database: sqlite! }) })
+      : new kysely.Kysely<Database>({ dialect: new kysely.PostgresDialect({ pool }) });
   try {
     await migrate(db);
   } catch (e) {

@@ -12,6 +12,10 @@ export async function acquirePgAdvisoryLock(
 ): Promise<{ release(): Promise<void> }> {
   const { default: pg } = await import('pg'); // only PostgreSQL archives load the driver
   const client = new pg.Client({ connectionString: url });
+  // If the server ends this connection (a restart, an administrator), the advisory lock goes with
+  // it; the writer's kernel lock on the ledger file still excludes other writers on this host.
+  // Without a listener the 'error' would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   const deadline = Date.now() + timeoutMs;
   try {
