@@ -291,6 +291,8 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   MISSING_REPORT_KEY_MISSING: 'unavailable',
   MISSING_REPORT_KEY_INVALID: 'finding',
   MISSING_REPORT_FORBIDDEN: 'forbidden',
+  MISSING_LINK_UNKNOWN_REPORT: 'not_found',
+  MISSING_LINK_INVALID: 'usage',
   PM_INVALID: 'finding',
   PM_SUBJECT_NOT_FOUND: 'not_found',
   ACCOUNT_FORBIDDEN: 'forbidden',

@@ -6,12 +6,13 @@ import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js
 import { eraseReport, importReports, listReports, showReport } from '../identification/reports/reports.service.js';
 import { candidatesFor } from '../identification/candidates/candidates.service.js';
 import { recordPm, showPm } from '../identification/pm/pm.service.js';
+import { linkReports, reviewLink, type LinkPorts } from '../identification/reports/link.service.js';
 import { flag, list, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 /** The identification services' ports over an open archive (write mode: the report key is derived from its key). */
-export function missingPorts(archive: Archive): CandidatePorts & PmPorts {
+export function missingPorts(archive: Archive): CandidatePorts & PmPorts & LinkPorts {
   return {
     actor: archive.config.actor,
     newId: archive.newId,
@@ -27,6 +28,7 @@ export function missingPorts(archive: Archive): CandidatePorts & PmPorts {
     listReports: () => archive.index.listMissingReports(),
     getReport: (id) => archive.index.getMissingReport(id),
     listReads: () => archive.index.listMissingReportReads(),
+    listLinkReviews: () => archive.index.listMissingLinkReviews(),
     listUnits: () => archive.index.listUnits(),
     listSubjects: () => archive.index.listSubjects(),
     listSubjectPm: () => archive.index.listSubjectPm(),
@@ -44,16 +46,21 @@ export const missingCommand: Command = {
   summary: "missing-person reports from families: each sealed under its own key (never in clear in the ledger), contact reads recorded, erasure by destroying the key, candidate subjects",
   usage:
     'custody missing import FILE.csv|FILE.json [--org ORG] | missing list [--names] | missing show ID [--contact --reason TEXT] | ' +
-    'missing erase ID --reason TEXT | missing candidates ID [--limit N] | missing codebook   (all with [--json])',
+    'missing erase ID --reason TEXT | missing candidates ID [--limit N] | missing link [--threshold P] | ' +
+    'missing link-review ID ID --same|--different --reason TEXT | missing codebook   (all with [--json])',
   options: {
     org: { type: 'string' },
     names: { type: 'boolean' },
     contact: { type: 'boolean' },
     reason: { type: 'string' },
     limit: { type: 'string' },
+    threshold: { type: 'string' },
+    same: { type: 'boolean' },
+    different: { type: 'boolean' },
   },
   async run(args, io) {
     const [action, target, ...rest] = args.positionals;
+    if (action === 'link-review') return runLinkReview(args, io, this.usage);
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     const needTarget = (what: string): string => {
       if (target === undefined) throw new UsageError(`name the ${what}\nusage: ${this.usage}`);
@@ -153,6 +160,32 @@ export const missingCommand: Command = {
         }
         return 0;
       }
+      case 'link': {
+        if (target !== undefined) throw new UsageError(`usage: ${this.usage}`);
+        const t = str(args, 'threshold');
+        const threshold = t === undefined ? undefined : Number(t);
+        if (threshold !== undefined && !(Number.isFinite(threshold) && threshold > 0 && threshold < 1))
+          throw new UsageError(`--threshold takes a probability strictly between 0 and 1, got ${JSON.stringify(t)}`);
+        const r = await withArchive(args, io, 'write', 'missing link', (a) => linkReports(missingPorts(a), { threshold }));
+        if (json) {
+          printJson(io, r);
+          return 0;
+        }
+        io.stdout(`${r.notice}\n${r.reports} report(s) compared` + (r.excluded.length > 0 ? `; ${r.excluded.length} left out (${r.excluded.map((x) => `${x.id}: ${x.reason}`).join(', ')})` : '') + '\n');
+        io.stdout(`Candidate pairs (${r.pairs.length}), strongest first:\n`);
+        for (const p of r.pairs) {
+          const agreed = Object.entries(p.agreements).filter(([, level]) => level !== 'missing' && level !== 'different').map(([f, level]) => `${f}=${level}`);
+          const differ = Object.entries(p.agreements).filter(([, level]) => level === 'different').map(([f]) => f);
+          const review = p.review === null ? 'not reviewed' : `reviewed: ${p.review.decision} (entry ${p.review.seq}: ${tt(p.review.reason)})`;
+          io.stdout(`  ${p.a} (${tt(p.org_a)}) ~ ${p.b} (${tt(p.org_b)})  p=${p.probability.toFixed(4)}  weight ${p.weight.toFixed(2)} bits  ${review}\n`);
+          io.stdout(`      agree: ${agreed.join(', ') || 'none'}${differ.length > 0 ? `; differ: ${differ.join(', ')}` : ''}\n`);
+        }
+        io.stdout(`Proposed clusters at p >= ${r.threshold} (to review, not merged): ${r.clusters.length === 0 ? 'none' : ''}\n`);
+        for (const c of r.clusters) io.stdout(`  ${c.join(' + ')}\n`);
+        io.stdout(`Missing persons after review (joined by --same decisions): ${r.persons.length === 0 ? 'none' : ''}\n`);
+        for (const g of r.persons) io.stdout(`  ${g.join(' = ')}\n`);
+        return 0;
+      }
       case 'codebook': {
         if (target !== undefined) throw new UsageError(`usage: ${this.usage}`);
         const digest = identificationCodebookDigest();
@@ -170,6 +203,25 @@ export const missingCommand: Command = {
     }
   },
 };
+
+/** `custody missing link-review A B --same|--different --reason TEXT`: records a reviewer's decision. */
+async function runLinkReview(args: ParsedArgs, io: Io, usage: string): Promise<number> {
+  const [, a, b, ...rest] = args.positionals;
+  if (a === undefined || b === undefined || rest.length > 0) throw new UsageError(`name two reports\nusage: ${usage}`);
+  const same = flag(args, 'same');
+  const different = flag(args, 'different');
+  if (same === different) throw new UsageError(`say --same or --different (one of them)\nusage: ${usage}`);
+  const reason = str(args, 'reason');
+  if (reason === undefined || reason.trim() === '') throw new UsageError('--reason is required: the decision is recorded with it');
+  const r = await withArchive(args, io, 'write', 'missing link-review', (x) => reviewLink(missingPorts(x), a, b, same ? 'same' : 'different', reason));
+  if (wantsJson(args)) printJson(io, r);
+  else
+    io.stdout(
+      `recorded (ledger entry ${r.seq}): reports ${r.reports.join(' and ')} are ${r.decision === 'same' ? 'the same person' : 'different people'}; ` +
+        'the entry holds the report ids and the reason only\n',
+    );
+  return 0;
+}
 
 /**
  * `custody subject pm ID`: shows a subject's PM record; with `--set FIELD=VALUE…` or `--file

@@ -18,6 +18,7 @@ import {
   type AccountsTable,
   type MissingReportsTable,
   type MissingReportReadsTable,
+  type MissingLinkReviewsTable,
   type SubjectPmTable,
   type PersonKeysTable,
   type DeliveriesTable,
@@ -403,6 +404,10 @@ export class ArchiveIndexRepository {
 
   async listMissingReportReads(): Promise<MissingReportReadsTable[]> {
     return this.db.selectFrom('missing_report_reads').selectAll().orderBy('seq').execute();
+  }
+
+  async listMissingLinkReviews(): Promise<MissingLinkReviewsTable[]> {
+    return this.db.selectFrom('missing_link_reviews').selectAll().orderBy('seq').execute();
   }
 
   async getSubjectPm(subjectId: string): Promise<SubjectPmTable | undefined> {

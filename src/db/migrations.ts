@@ -495,4 +495,20 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0012-missing-link-reviews': {
+    // Issue 15, "Review": each reviewer's decision on a proposed report↔report link
+    // (`missing.link-review`): report ids, the decision and the reason; no family data.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('missing_link_reviews')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('report_a', 'text', (c) => c.notNull())
+        .addColumn('report_b', 'text', (c) => c.notNull())
+        .addColumn('decision', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

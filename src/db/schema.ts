@@ -328,6 +328,20 @@ export interface MissingReportReadsTable {
   time: string;
 }
 
+/**
+ * A reviewer's decision on a proposed link between two reports (`missing.link-review`):
+ * report_a < report_b; the latest decision on a pair stands. Ids, decision and reason only.
+ */
+export interface MissingLinkReviewsTable {
+  seq: number;
+  report_a: string;
+  report_b: string;
+  decision: 'same' | 'different';
+  reason: string;
+  actor: string;
+  time: string;
+}
+
 /** A subject's post-mortem identification record (`pm.record`), the latest one in full. */
 export interface SubjectPmTable {
   subject_id: string;
@@ -385,6 +399,7 @@ export interface Database {
   account_passwords: AccountPasswordsTable;
   missing_reports: MissingReportsTable;
   missing_report_reads: MissingReportReadsTable;
+  missing_link_reviews: MissingLinkReviewsTable;
   subject_pm: SubjectPmTable;
   person_keys: PersonKeysTable;
   views: ViewsTable;
@@ -426,6 +441,7 @@ export const INDEX_TABLES = {
   accounts: 'id',
   missing_reports: 'id',
   missing_report_reads: 'seq',
+  missing_link_reviews: 'seq',
   subject_pm: 'subject_id',
   person_keys: 'key_id',
   views: 'seq',

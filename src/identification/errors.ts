@@ -16,6 +16,10 @@ export type IdentificationErrorCode =
   | 'MISSING_REPORT_KEY_INVALID'
   /** The asking organisation is outside the report's consent scope. */
   | 'MISSING_REPORT_FORBIDDEN'
+  /** A link review names a report the archive does not hold (`missing link-review A B`). */
+  | 'MISSING_LINK_UNKNOWN_REPORT'
+  /** A link review of a report with itself, or without a decision or reason. */
+  | 'MISSING_LINK_INVALID'
   | 'PM_INVALID'
   | 'PM_SUBJECT_NOT_FOUND';
 

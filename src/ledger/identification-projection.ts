@@ -1,6 +1,6 @@
 // How identification entries (issue 15) show in the index: missing-person reports as sealed
 // ciphertext with non-identifying metadata, their erasure, the audited reads of their contact,
-// and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
+// reviewers' decisions on proposed report links (ids and reason only), and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
 // ledger (keys/reports/<id>.key), so a rebuilt index holds exactly what the ledger holds.
 import { canonicalize, type JsonValue } from '../core/index.js';
 import type { Mutation } from '../db/index.js';
@@ -56,6 +56,19 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
           row: { seq: entry.seq, report_id: str(d, 'report', entry), actor: entry.actor, reason: str(d, 'reason', entry), time: entry.time },
         },
       ];
+    case 'missing.link-review': {
+      const reports = d.reports;
+      if (!Array.isArray(reports) || reports.length !== 2 || typeof reports[0] !== 'string' || typeof reports[1] !== 'string' || reports[0] >= reports[1]) throw bad(entry, 'reports');
+      const decision = str(d, 'decision', entry);
+      if (decision !== 'same' && decision !== 'different') throw bad(entry, 'decision');
+      return [
+        {
+          op: 'insert',
+          table: 'missing_link_reviews',
+          row: { seq: entry.seq, report_a: reports[0], report_b: reports[1], decision, reason: str(d, 'reason', entry), actor: entry.actor, time: entry.time },
+        },
+      ];
+    }
     case 'pm.record': {
       const codebook = record(d, 'codebook', entry);
       return [
