@@ -299,6 +299,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the evidence browser i
       else expect(second!.x).toBeGreaterThan(first!.x);
       await page.keyboard.press('ArrowUp');
       await expectNoSeriousA11yViolations(page, `evidence grid (${lang})`);
+      await js(page, 'window.scrollTo(0, 0)');
       await page.screenshot({ path: join(SHOTS, `evidence-grid.${lang}.png`) });
       await page.getByRole('button', { name: lang === 'ar' ? 'قائمة' : 'List' }).click();
       await page.getByRole('columnheader').first().waitFor();

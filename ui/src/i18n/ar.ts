@@ -133,6 +133,7 @@ export const ar: Messages = {
       delivery: 'الدفعة',
       cluster: 'مجموعة الصور شبه المكررة',
       any: 'الكل',
+      more: 'مرشِّحات أخرى',
       apply: 'تطبيق',
       clear: 'مسح المرشِّحات ({{n}})',
       invalid: {

@@ -132,6 +132,7 @@ export const en = {
       delivery: 'Delivery',
       cluster: 'Near-duplicate cluster',
       any: 'Any',
+      more: 'More filters',
       apply: 'Apply',
       clear: 'Clear filters ({{n}})',
       invalid: {

@@ -156,6 +156,11 @@ function FilterBar({
   };
   const unitList = [...units.values()].filter((u) => u.retired_seq === null);
   const active = activeFilterCount(filters);
+  const moreOpen =
+    filters.unit !== undefined ||
+    filters.indicator !== undefined ||
+    filters.delivery !== undefined ||
+    filters.cluster !== undefined;
 
   return (
     <form className="filters panel" aria-label={t('evidence.filters.label')} onSubmit={submit}>
@@ -213,60 +218,6 @@ function FilterBar({
           </select>
         </div>
         <div className="field">
-          <label htmlFor="f-unit">{t('evidence.filters.unit')}</label>
-          <select
-            id="f-unit"
-            value={filters.unit ?? ''}
-            onChange={(e) => choose('unit', e.target.value)}
-          >
-            <option value="">{t('evidence.filters.any')}</option>
-            {unitList.map((u) => (
-              <option key={u.id} value={u.id}>
-                {unitName(u, lang)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-indicator">{t('evidence.filters.indicator')}</label>
-          <select
-            id="f-indicator"
-            value={filters.indicator ?? ''}
-            onChange={(e) => choose('indicator', e.target.value)}
-          >
-            <option value="">{t('evidence.filters.any')}</option>
-            {INDICATORS.map((c) => (
-              <option key={c} value={c}>
-                {t(`evidence.indicators.${c}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-delivery">{t('evidence.filters.delivery')}</label>
-          <input
-            id="f-delivery"
-            dir="ltr"
-            value={delivery}
-            maxLength={26}
-            spellCheck={false}
-            onChange={(e) => setDelivery(e.target.value)}
-            onBlur={applyText}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="f-cluster">{t('evidence.filters.cluster')}</label>
-          <input
-            id="f-cluster"
-            dir="ltr"
-            value={cluster}
-            maxLength={80}
-            spellCheck={false}
-            onChange={(e) => setCluster(e.target.value)}
-            onBlur={applyText}
-          />
-        </div>
-        <div className="field">
           <label htmlFor="f-sort">{t('evidence.sort.label')}</label>
           <select id="f-sort" value={filters.sort} onChange={(e) => choose('sort', e.target.value)}>
             {SORTS.map((s) => (
@@ -288,6 +239,65 @@ function FilterBar({
           </select>
         </div>
       </div>
+      <details className="more-filters" open={moreOpen}>
+        <summary>{t('evidence.filters.more')}</summary>
+        <div className="filter-grid">
+          <div className="field">
+            <label htmlFor="f-unit">{t('evidence.filters.unit')}</label>
+            <select
+              id="f-unit"
+              value={filters.unit ?? ''}
+              onChange={(e) => choose('unit', e.target.value)}
+            >
+              <option value="">{t('evidence.filters.any')}</option>
+              {unitList.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {unitName(u, lang)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-indicator">{t('evidence.filters.indicator')}</label>
+            <select
+              id="f-indicator"
+              value={filters.indicator ?? ''}
+              onChange={(e) => choose('indicator', e.target.value)}
+            >
+              <option value="">{t('evidence.filters.any')}</option>
+              {INDICATORS.map((c) => (
+                <option key={c} value={c}>
+                  {t(`evidence.indicators.${c}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-delivery">{t('evidence.filters.delivery')}</label>
+            <input
+              id="f-delivery"
+              dir="ltr"
+              value={delivery}
+              maxLength={26}
+              spellCheck={false}
+              onChange={(e) => setDelivery(e.target.value)}
+              onBlur={applyText}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="f-cluster">{t('evidence.filters.cluster')}</label>
+            <input
+              id="f-cluster"
+              dir="ltr"
+              value={cluster}
+              maxLength={80}
+              spellCheck={false}
+              onChange={(e) => setCluster(e.target.value)}
+              onBlur={applyText}
+            />
+          </div>
+        </div>
+      </details>
       {invalid.length > 0 && (
         <p className="alert" role="alert">
           {invalid.map((k) => t(`evidence.filters.invalid.${k}`)).join(' ')}
