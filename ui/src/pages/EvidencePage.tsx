@@ -637,8 +637,8 @@ function Cell({
               </span>
             )}
           </div>
-          <div className="cell-name" dir="auto" title={item.name}>
-            {item.name}
+          <div className="cell-name" title={item.name}>
+            <bdi>{item.name}</bdi>
           </div>
           <div className="cell-date muted">{takenLabel(item, lang, t('evidence.noDate'))}</div>
         </>
@@ -686,11 +686,10 @@ function ListRow({
       <span
         role="gridcell"
         className="list-name"
-        dir="auto"
         {...common}
         data-testid="evidence-cell"
       >
-        {item.name}
+        <bdi>{item.name}</bdi>
       </span>
       <span role="gridcell">
         {cameraOf(item) ?? <span className="muted">{t('evidence.noCamera')}</span>}
