@@ -173,7 +173,10 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the evidence browser i
       .toBeGreaterThan(0);
 
     // Scrolling to the end fetches the second page and renders its items.
-    await page.getByTestId('evidence-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await js(
+      page,
+      `(() => { const el = document.querySelector('[data-testid=evidence-scroller]'); el.scrollTo(0, el.scrollHeight); })()`,
+    );
     await expect.poll(() => lists.some((q) => q.includes(`offset=${PAGE_SIZE}`))).toBe(true);
     await expect
       .poll(() =>
