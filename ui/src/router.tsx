@@ -26,6 +26,22 @@ export function useLocationPath(): string {
   return path;
 }
 
+/** The current query string (without '?'), re-rendered on navigation and on back and forward. */
+export function useLocationSearch(): string {
+  const read = (): string => window.location.search.replace(/^\?/, '');
+  const [search, setSearch] = useState(read);
+  useEffect(() => {
+    const update = (): void => setSearch(read());
+    listeners.add(update);
+    window.addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return search;
+}
+
 /** An ordinary link (it opens in a new tab with a modifier key) that navigates in place. */
 export function Link({
   href,

@@ -1,2 +1,2 @@
 export { ApiClient, ApiError, CSRF_HEADER, type ApiClientOptions } from './client';
-export type { ErrorBody, SessionView, StatusView } from './types';
+export type { ErrorBody, ItemPage, ItemRow, SessionView, StatusView, UnitsView } from './types';

@@ -32,3 +32,45 @@ export interface StatusView {
   objects: number;
   deliveries: number;
 }
+
+/** One row of GET /api/items. */
+export interface ItemRow {
+  id: string;
+  seq: number;
+  delivery: string;
+  name: string;
+  path: string;
+  sha256: string;
+  size: number;
+  media_type: string;
+  received_at: string;
+  withdrawn: boolean;
+  analysed: boolean;
+  make: string | null;
+  model: string | null;
+  date_time_original: string | null;
+  subject: string | null;
+  unit: string | null;
+}
+
+/** GET /api/items. */
+export interface ItemPage {
+  items: ItemRow[];
+  total: number;
+  limit: number;
+  offset: number;
+  next_cursor: string | null;
+}
+
+/** GET /api/units. */
+export interface UnitsView {
+  units: {
+    id: string;
+    code: number | string | null;
+    name_en: string;
+    name_ar: string | null;
+    aliases: string[];
+    parent_code: number | string | null;
+    retired_seq: number | null;
+  }[];
+}

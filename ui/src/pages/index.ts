@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { EvidencePage } from './EvidencePage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
 
@@ -8,12 +9,13 @@ import { OverviewPage } from './OverviewPage';
  */
 export interface PageDef {
   path: string;
-  label: 'nav.overview';
+  label: 'nav.overview' | 'nav.evidence';
   component: ComponentType;
 }
 
 export const NAV_PAGES: readonly PageDef[] = [
   { path: '/', label: 'nav.overview', component: OverviewPage },
+  { path: '/evidence', label: 'nav.evidence', component: EvidencePage },
 ];
 
 export function pageFor(path: string): ComponentType {
