@@ -9,18 +9,10 @@
 // alternated between the axes, finds the box; a 2-D refinement and a normalised cross-correlation
 // over the whole box (and its worst quarter) verify it. Pure; a few milliseconds per pair.
 
-/** The 8 ways a square raster can be turned or mirrored, as (x, y) -> source index maps. */
-export const ALIGN_TRANSFORMS = [
-  'original',
-  'rotate90',
-  'rotate180',
-  'rotate270',
-  'flipX',
-  'flipY',
-  'flipPlus1',
-  'flipMinus1',
-] as const;
-export type AlignTransform = (typeof ALIGN_TRANSFORMS)[number];
+import { DIHEDRAL_NAMES, type DihedralName } from '../pdq/index.js';
+/** The 8 ways a square raster can be turned or mirrored: PDQ's dihedral names, in its order. */
+export const ALIGN_TRANSFORMS = DIHEDRAL_NAMES;
+export type AlignTransform = DihedralName;
 
 /**
  * Where the other image sits in the original, in fractions of the original's stored width and
