@@ -37,6 +37,7 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   'HTTP_RANGE_NOT_SATISFIABLE',
   // Added with the codes (identification, issue 15).
   'MISSING_REPORT_KEY_REQUIRED',
+  'MISSING_LINK_INVALID',
 ]);
 /** Codes of the `internal` class: none the CLI raises (HTTP_INTERNAL is the server's body for a crash). */
 const INTERNAL = new Set<string>(['HTTP_INTERNAL']);
