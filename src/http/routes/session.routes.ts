@@ -117,15 +117,14 @@ export const sessionRoutes: RouteDef[] = [
 function view(
   account: { id: string; name: string; role: string; org: string | null },
   csrf: string,
-  state: { sessions: unknown },
+  state: { sessions: { idleTimeoutMs: number } },
 ): Record<string, unknown> {
-  void state;
   return {
     account: account.id,
     name: account.name,
     role: account.role,
     org: account.org,
     csrf_token: csrf,
-    idle_timeout_s: 1800,
+    idle_timeout_s: Math.round(state.sessions.idleTimeoutMs / 1000),
   };
 }

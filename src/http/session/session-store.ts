@@ -18,7 +18,7 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
   constructor(
-    private readonly idleTimeoutMs: number,
+    readonly idleTimeoutMs: number,
     private readonly now: () => number,
   ) {}
 

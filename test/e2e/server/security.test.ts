@@ -63,7 +63,10 @@ describeDatabases('server security', (db) => {
     for (let i = 0; i < 3; i++)
       expect((await attempt(a, 'Examiner One', `wrong-password-${i}`)).statusCode).toBe(401);
     const locked = await attempt(a, 'Examiner One', TEST_PASSWORD);
-    expect([locked.statusCode, locked.json<{ code: string }>().code]).toEqual([429, 'HTTP_RATE_LIMITED']);
+    expect([locked.statusCode, locked.json<{ code: string }>().code]).toEqual([
+      429,
+      'HTTP_RATE_LIMITED',
+    ]);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect(locked.cookies).toEqual([]);
     // another account is not locked by it
@@ -90,7 +93,10 @@ describeDatabases('server security', (db) => {
     expect(a.open.ledger.size).toBe(before);
     await a.server.custody.flushFailureCounts(true); // what stop writes
     const log = await securityLogText(a);
-    const lines = log.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.event, l.reason])).toEqual([
       ['sign-in-failed', 'unknown-name'],
       ['sign-in-failed', 'wrong-password'],
@@ -157,7 +163,11 @@ describeDatabases('server security', (db) => {
   it('readable docs at /api/docs from bundled assets: nothing fetched elsewhere, and a CSP that allows only their own scripts and styles', async () => {
     const a = await serve();
     let r = await a.server.inject({ method: 'GET', url: '/api/docs' });
-    if (r.statusCode === 302) r = await a.server.inject({ method: 'GET', url: String(r.headers.location).replace(/^\.\//, '/api/docs/') });
+    if (r.statusCode === 302)
+      r = await a.server.inject({
+        method: 'GET',
+        url: String(r.headers.location).replace(/^\.\//, '/api/docs/'),
+      });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toMatch(/text\/html/);
     expect(r.body).not.toMatch(/https?:\/\//);
@@ -165,7 +175,10 @@ describeDatabases('server security', (db) => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe');
-    const init = await a.server.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
+    const init = await a.server.inject({
+      method: 'GET',
+      url: '/api/docs/static/swagger-initializer.js',
+    });
     expect(init.statusCode).toBe(200);
     expect(init.body).not.toMatch(/["'`]https?:\/\//); // no URL in code (a comment cites one)
     // the API itself keeps the strict policy
@@ -177,7 +190,10 @@ describeDatabases('server security', (db) => {
     const a = await serve({ idleTimeoutMs: 10 * 60_000 });
     const c = await signIn(a.server, 'Examiner One');
     now += 9 * 60_000;
-    expect((await c.request('GET', '/api/session')).statusCode).toBe(200);
+    const first = await c.request('GET', '/api/session');
+    expect([first.statusCode, first.json<{ idle_timeout_s: number }>().idle_timeout_s]).toEqual([
+      200, 600,
+    ]);
     now += 9 * 60_000; // 18 min since sign-in, 9 since last use
     expect((await c.request('GET', '/api/session')).statusCode).toBe(200);
     now += 10 * 60_000 + 1000;
