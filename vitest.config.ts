@@ -8,10 +8,16 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL cluster per run (only when one of them has tests queued) and hands
 // its admin URL to workers as CUSTODY_TEST_PG_URL.
 const SLOW_TIMEOUT_MS = 120_000;
+// Vitest's default is one worker less than the cores, which is ONE on CI's 2-core machine: every
+// file would wait for the last. The e2e files spend much of their time waiting (fsync, scrypt in
+// a subprocess, Chromium, PostgreSQL), so two workers overlap them. Each file has its own temp
+// folders and databases; nothing in the suite is timed.
+const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1);
 
 export default defineConfig({
   test: {
     pool: 'forks',
+    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,
