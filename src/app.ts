@@ -8,6 +8,7 @@ import { openExaminationKek, type ExaminationKek } from './archive/examination-k
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
 import type { AccountsPorts, Role } from './accounts/index.js';
+import type { BlindPorts } from './examination/blind/index.js';
 import {
   createEd25519Signer,
   createEd25519Verifier,
@@ -500,5 +501,18 @@ export function accountsPorts(archive: Archive, role: Role = 'administrator'): A
       ]);
       return e?.entry.seq ?? -1;
     },
+  };
+}
+
+/** What blindness reads (plans, assignments, submissions, subject ↔ item links), for the CLI and the server alike. */
+export function blindPorts(archive: Archive): BlindPorts {
+  const ex = archive.examinations;
+  return {
+    listAccounts: () => archive.index.listAccounts(),
+    listSamples: () => ex.listSamples(),
+    members: (id) => ex.members(id),
+    assignments: (id) => ex.assignments(id),
+    submissions: (id) => ex.submissions(id),
+    allSubjectItems: () => ex.allSubjectItems(),
   };
 }

@@ -11,7 +11,12 @@ export function configFrom(args: ParsedArgs, io: Io): Config {
     envFile: 'CUSTODY_KEY_PASSPHRASE_FILE',
   });
   return {
-    ...loadConfig(io.env, { archive: str(args, 'archive'), actor: str(args, 'actor'), keyPassphrase, maxImagePixels: str(args, 'max-image-pixels') }),
+    ...loadConfig(io.env, {
+      archive: str(args, 'archive'),
+      actor: str(args, 'actor'),
+      keyPassphrase,
+      maxImagePixels: str(args, 'max-image-pixels'),
+    }),
     warn: (message) => io.stderr(`custody: warning: ${message}\n`),
   };
 }
@@ -37,10 +42,15 @@ export function passphraseFrom(
 
 const passphrasesRead = new WeakMap<ParsedArgs, Map<string, string | undefined>>();
 
-function readPassphrase(args: ParsedArgs, env: NodeJS.ProcessEnv, names: { file: string; fd: string; envFile?: string }): string | undefined {
+function readPassphrase(
+  args: ParsedArgs,
+  env: NodeJS.ProcessEnv,
+  names: { file: string; fd: string; envFile?: string },
+): string | undefined {
   const file = str(args, names.file);
   const fd = str(args, names.fd);
-  if (file !== undefined && fd !== undefined) throw new UsageError(`give --${names.file} or --${names.fd}, not both`);
+  if (file !== undefined && fd !== undefined)
+    throw new UsageError(`give --${names.file} or --${names.fd}, not both`);
   let raw: string;
   let what: string;
   if (file !== undefined) {
@@ -49,7 +59,9 @@ function readPassphrase(args: ParsedArgs, env: NodeJS.ProcessEnv, names: { file:
   } else if (fd !== undefined) {
     what = `--${names.fd} ${fd}`;
     if (!/^[0-9]+$/.test(fd) || fd === '1' || fd === '2' || !Number.isSafeInteger(Number(fd))) {
-      throw new UsageError(`${what}: give the number of a descriptor open for reading (0, or 3 and up)`);
+      throw new UsageError(
+        `${what}: give the number of a descriptor open for reading (0, or 3 and up)`,
+      );
     }
     raw = readSecret(() => readFileSync(Number(fd), 'utf8'), what);
   } else {
@@ -91,11 +103,14 @@ export async function withArchive<T>(
   const printed = printWarnings(0);
   let out: T;
   try {
-    if (BLIND_GUARDED.some((c) => command === c || command.startsWith(`${c} `))) await refuseIfBlinded(archive, configFrom(args, io).actor, command);
+    if (BLIND_GUARDED.some((c) => command === c || command.startsWith(`${c} `)))
+      await refuseIfBlinded(archive, configFrom(args, io).actor, command);
     out = await fn(archive);
   } catch (e) {
     await archive.close().catch((closeError: unknown) => {
-      io.stderr(`custody: warning: while closing after an error: ${(closeError as Error).message}\n`);
+      io.stderr(
+        `custody: warning: while closing after an error: ${(closeError as Error).message}\n`,
+      );
     });
     printWarnings(printed);
     throw e;
@@ -113,7 +128,8 @@ export function wantsJson(args: ParsedArgs): boolean {
 export function atOption(args: ParsedArgs): number | undefined {
   const at = str(args, 'at');
   if (at === undefined) return undefined;
-  if (!/^[0-9]+$/.test(at)) throw new UsageError(`--at takes a tree size (a whole number of ledger entries), got "${at}"`);
+  if (!/^[0-9]+$/.test(at))
+    throw new UsageError(`--at takes a tree size (a whole number of ledger entries), got "${at}"`);
   return Number(at);
 }
 
@@ -148,19 +164,13 @@ export const BLIND_GUARDED: readonly string[] = [
 ];
 
 /** Refuses with BLIND_REFUSED when `actor` has unfinished cases in some plan. */
-export async function refuseIfBlinded(archive: Archive, actor: string, what: string): Promise<void> {
+export async function refuseIfBlinded(
+  archive: Archive,
+  actor: string,
+  what: string,
+): Promise<void> {
   const { blindScope, assertNotBlinded } = await import('../examination/blind/index.js');
-  const ex = archive.examinations;
-  const scope = await blindScope(
-    {
-      listAccounts: () => archive.index.listAccounts(),
-      listSamples: () => ex.listSamples(),
-      members: (id) => ex.members(id),
-      assignments: (id) => ex.assignments(id),
-      submissions: (id) => ex.submissions(id),
-      allSubjectItems: () => ex.allSubjectItems(),
-    },
-    actor,
-  );
+  const { blindPorts } = await import('../app.js');
+  const scope = await blindScope(blindPorts(archive), actor);
   assertNotBlinded(scope, `\`${what}\``);
 }

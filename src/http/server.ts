@@ -11,7 +11,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { accountsPorts, type Archive } from '../app.js';
+import { accountsPorts, blindPorts, type Archive } from '../app.js';
 import { can } from '../accounts/index.js';
 import { CustodyError } from '../core/index.js';
 import { isErrorCode } from '../error-codes.js';
@@ -415,21 +415,16 @@ function sendError(
  * Blindness at the door of each route (issue 12): only examiners and adjudicators can hold
  * assignments, so only their requests pay for the look-up; the examination service decides.
  */
-async function guardBlindness(def: RouteDef, ctx: RequestContext, archive: Archive, params: unknown): Promise<void> {
+async function guardBlindness(
+  def: RouteDef,
+  ctx: RequestContext,
+  archive: Archive,
+  params: unknown,
+): Promise<void> {
   if (def.blind === 'none' || (ctx.role !== 'examiner' && ctx.role !== 'adjudicator')) return;
-  const { blindScope, assertNotBlinded, assertMayReadItem } = await import('../examination/blind/index.js');
-  const ex = archive.examinations;
-  const scope = await blindScope(
-    {
-      listAccounts: () => archive.index.listAccounts(),
-      listSamples: () => ex.listSamples(),
-      members: (id) => ex.members(id),
-      assignments: (id) => ex.assignments(id),
-      submissions: (id) => ex.submissions(id),
-      allSubjectItems: () => ex.allSubjectItems(),
-    },
-    ctx.actor,
-  );
+  const { blindScope, assertNotBlinded, assertMayReadItem } =
+    await import('../examination/blind/index.js');
+  const scope = await blindScope(blindPorts(archive), ctx.actor);
   if (def.blind === 'refused') assertNotBlinded(scope, `${def.method} ${def.url}`);
   else assertMayReadItem(scope, (params as { id?: string }).id ?? '');
 }
