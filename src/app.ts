@@ -37,6 +37,7 @@ import {
   COMMAND_CADENCE,
   LedgerWriter,
   type CheckpointCadence,
+  type Ticker,
 } from './ledger/index.js';
 import { BatchIntentSlots } from './ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from './ledger/checkpoint-files.adapter.js';
@@ -99,6 +100,8 @@ export interface Archive {
   commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
   /** Brings the index up to the ledger (after an interrupted run). Returns entries applied. */
   syncIndex(): Promise<number>;
+  /** Resolves once the writer's queued commits and signatures (the timer's too) have finished. */
+  writerIdle(): Promise<void>;
   /** Signs a checkpoint if this session appended, releases the lock, closes everything. */
   close(): Promise<void>;
 }
@@ -169,6 +172,8 @@ export async function openArchive(
     allowUnauthenticatedTail?: boolean;
     /** When a write-mode archive signs while open (default: a command's; the server passes SERVICE_CADENCE). */
     writerCadence?: CheckpointCadence;
+    /** The writer's clock and ticker for its time cadence (tests set them by hand; no timing in tests). */
+    writerTime?: { clock: () => number; ticker: Ticker };
   } = {},
 ): Promise<Archive> {
   if (opts.at !== undefined && mode !== 'read')
@@ -236,8 +241,9 @@ export async function openArchive(
         ? new LedgerWriter({
             ledger,
             lock: null,
-            clock: Date.now,
+            clock: opts.writerTime?.clock ?? Date.now,
             cadence: opts.writerCadence ?? COMMAND_CADENCE,
+            ...(opts.writerTime ? { ticker: opts.writerTime.ticker } : {}),
           })
         : null;
     // 'signed': the latest checkpoint whose signature and root verify, never the live index.
@@ -357,6 +363,9 @@ export async function openArchive(
         return stored;
       },
       syncIndex,
+      async writerIdle() {
+        await writer?.idle();
+      },
       async close() {
         try {
           // Also covers entries a killed run appended but never signed.

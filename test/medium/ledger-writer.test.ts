@@ -7,29 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CustodyError } from '../../src/core/errors.js';
 import { LedgerLock } from '../../src/ledger/ledger-lock.adapter.js';
-import { LedgerWriter, SERVICE_CADENCE, type Ticker } from '../../src/ledger/ledger-writer.js';
+import { LedgerWriter, SERVICE_CADENCE } from '../../src/ledger/ledger-writer.js';
 import { CheckpointFiles } from '../../src/ledger/checkpoint-files.adapter.js';
+import { manualTime } from '../support/manual-time.js';
 import { drafts, makeLedgerDir, openTestLedger, type LedgerDir } from '../support/ledger-kit.js';
-
-/** A ticker the test fires by hand, and a clock the test sets. */
-function manualTime(): { ticker: Ticker; fire: () => void; now: { t: number }; clock: () => number; intervals: number[] } {
-  const ticks: (() => void)[] = [];
-  const intervals: number[] = [];
-  const now = { t: 1_000_000 };
-  return {
-    ticker: (ms, tick) => {
-      intervals.push(ms);
-      ticks.push(tick);
-      return () => ticks.splice(0, ticks.length);
-    },
-    fire: () => {
-      for (const t of ticks) t();
-    },
-    now,
-    clock: () => now.t,
-    intervals,
-  };
-}
 
 async function lockOf(d: LedgerDir): Promise<LedgerLock> {
   return LedgerLock.acquire({ ledger: d.ledgerPath, holder: join(d.dir, 'writer.lock') }, { timeoutMs: 0, command: 'test', kind: 'exclusive' });

@@ -27,6 +27,7 @@ import {
   type ServedArchive,
   type ServeProcess,
 } from '../../support/server.js';
+import { manualTime } from '../../support/manual-time.js';
 import { makeTempDir } from '../../support/tmp.js';
 
 interface Team {
@@ -155,20 +156,27 @@ describeDatabases('serving: one writer', (db) => {
 
   it('while serving, checkpoints are signed on the service cadence when idle after writes (timer), by count, and at stop', async () => {
     const { archive, objects } = await team('serve-cadence');
-    // Time: every 300 ms (tick ≤ 300 ms), entries: never.
+    // Time: every 10 s (the service's), entries: never; the clock and the ticker are the test's.
+    const time = manualTime();
     inProcess = await servedArchive('unused', [], {
       dbUrl: archive.env.DATABASE_URL ?? null,
-      open: { writerCadence: { everyEntries: 1_000_000, everyMs: 300 } },
+      open: { writerCadence: { everyEntries: 1_000_000, everyMs: 10_000 }, writerTime: time },
       reuse: archive,
     });
     const c = await signIn(inProcess.server, 'Investigator One');
     const r = await c.request('POST', '/api/decisions', { objects: objects.slice(0, 2), decision: 'different' });
     expect(r.statusCode).toBe(201);
     const ledger = inProcess.open.ledger;
+    const open = inProcess.open;
+    expect(time.intervals).toEqual([1000]);
+    // 8.9 s after the first unsigned entry: the tick does not sign yet (none waits longer than 10 s).
+    time.now.t += 8_900;
+    time.fire();
+    await open.writerIdle();
     expect(ledger.signedSize).toBeLessThan(ledger.size);
-    const deadline = Date.now() + 30_000; // generous: the timer fires after ~300 ms
-    while (ledger.signedSize < ledger.size && Date.now() < deadline)
-      await new Promise((res) => setTimeout(res, 50));
+    time.now.t += 100;
+    time.fire();
+    await open.writerIdle();
     expect(ledger.signedSize).toBe(ledger.size);
     await inProcess.close();
     // By count: every 2 entries.
