@@ -102,6 +102,8 @@ export interface Archive {
   syncIndex(): Promise<number>;
   /** Resolves once the writer's queued commits and signatures (the timer's too) have finished. */
   writerIdle(): Promise<void>;
+  /** Signs a checkpoint now for everything appended so far (a read-only archive: nothing). */
+  signNow(): Promise<void>;
   /** Signs a checkpoint if this session appended, releases the lock, closes everything. */
   close(): Promise<void>;
 }
@@ -365,6 +367,9 @@ export async function openArchive(
       syncIndex,
       async writerIdle() {
         await writer?.idle();
+      },
+      async signNow() {
+        await writer?.checkpoint();
       },
       async close() {
         try {

@@ -26,7 +26,7 @@ import { CODE_VERSION } from '../version.js';
 import { flag, list, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { progressLine, type ProgressFn } from './progress.js';
-import { countingHashFiles } from './verify.command.js';
+import { countingHashFiles } from '../store/hash-files.adapter.js';
 
 export const reportCommand: Command = {
   name: 'report',

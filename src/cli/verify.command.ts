@@ -1,15 +1,14 @@
 import type { Archive } from '../app.js';
-import type { JsonValue } from '../core/index.js';
-import type { EntryDraft } from '../ledger/index.js';
 import { verifyArchive, type TrustedCheckpointInput, type VerifyReport } from '../integrity/archive-verify.service.js';
+import { fixityDraft } from '../integrity/fixity-record.service.js';
 import { readTrustedCheckpoints } from '../integrity/trusted-checkpoints.adapter.js';
 import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js';
-import { hashFiles } from '../store/hash-files.adapter.js';
+import { countingHashFiles } from '../store/hash-files.adapter.js';
 import { flag, list, printJson, type Command, type Io } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { cliFindingMessage } from './error-hints.js';
 import { terminalText as tt } from './terminal-text.js';
-import { progressLine, type ProgressFn } from './progress.js';
+import { progressLine } from './progress.js';
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -28,7 +27,7 @@ export const verifyCommand: Command = {
       // exactly the ledger that was checked. The index is not caught up first: a lag is a finding.
       report = await withArchive(args, io, 'write', 'verify --record', async (archive) => {
         const r = await check(archive);
-        const [e] = await archive.commit([fixityEntry(archive, r)]);
+        const [e] = await archive.commit([fixityDraft(archive.config.actor, r)]);
         recorded = e?.entry.seq ?? null;
         return r;
       }, { skipIndexSync: true });
@@ -41,34 +40,6 @@ export const verifyCommand: Command = {
     return report.ok ? 0 : 1;
   },
 };
-
-/** hashFiles, reporting how many objects have been hashed so far. */
-export function countingHashFiles(report: ProgressFn | undefined): Parameters<typeof verifyArchive>[0]['hashFiles'] {
-  if (report === undefined) return (p, cb) => hashFiles(p, cb);
-  let n = 0;
-  return (p, cb) =>
-    hashFiles(p, (d) => {
-      report('hashing objects', ++n);
-      cb(d);
-    });
-}
-
-function fixityEntry(archive: Archive, report: VerifyReport): EntryDraft {
-  return {
-    actor: archive.config.actor,
-    type: 'fixity check',
-    items: [],
-    objects: [],
-    details: {
-      result: report.ok ? 'pass' : 'fail',
-      tree_size: report.ledger.size,
-      root: report.ledger.root,
-      objects_hashed: report.objects.hashed,
-      bytes_hashed: report.objects.bytes,
-      findings: report.findings.filter((x) => x.severity !== 'info').slice(0, 1000) as unknown as JsonValue,
-    },
-  };
-}
 
 function printVerify(io: Io, r: VerifyReport, recorded: number | null): void {
   for (const x of r.findings) {

@@ -12,6 +12,8 @@ export type HttpErrorCode =
   | 'HTTP_RATE_LIMITED'
   | 'HTTP_SIGN_IN_FAILED'
   | 'HTTP_RANGE_NOT_SATISFIABLE'
+  /** A verification run is already in progress (one at a time). */
+  | 'HTTP_VERIFICATION_RUNNING'
   | 'HTTP_INTERNAL';
 
 export class HttpError extends CustodyError<HttpErrorCode> {}

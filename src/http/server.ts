@@ -24,6 +24,7 @@ import { archiveLayout } from '../archive/index.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { GroupCommit } from './group-commit.js';
+import { VerificationRuns } from './verification-runs.js';
 import { SecurityLog } from './security/security-log.adapter.js';
 import {
   DEFAULT_SIGN_IN_LIMITS,
@@ -90,6 +91,8 @@ export interface ServerState {
    * through the write queue; `inQueue` when the caller already runs in it (the sign-in route).
    */
   flushFailureCounts(all?: boolean, inQueue?: boolean): Promise<void>;
+  /** Verification runs started from the API (one at a time), and past ones from the ledger. */
+  readonly verifications: VerificationRuns;
 }
 
 declare module 'fastify' {
@@ -141,6 +144,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     secureCookies: opts.secureCookies === true,
     serialWrite,
     groupCommit: (drafts) => group.commit(drafts),
+    verifications: new VerificationRuns({
+      archive: opts.archive,
+      serialWrite,
+      commit: (drafts) => group.commit(drafts),
+      clock,
+      newId: opts.archive.newId,
+      log: (e) => app.log.error({ err: e }, 'verification run'),
+    }),
     signIn: signInGuard,
     securityLog,
     async flushFailureCounts(all = false, inQueue = false) {
@@ -251,6 +262,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   countsTimer.unref();
   app.addHook('onClose', async () => {
     clearInterval(countsTimer);
+    await state.verifications.settled(); // a run in progress ends (and is recorded) before the writer closes
     await state.flushFailureCounts(true);
   });
 

@@ -44,6 +44,13 @@ export interface VerifyDeps {
   hashFiles: (paths: AsyncIterable<string>, onResult: (d: FileDigest) => void) => Promise<void>;
   /** The ids of the missing-person report key files present (keys/reports/); not checked when absent. */
   reportKeys?: () => Promise<ReadonlySet<string>>;
+  /**
+   * While a server writes (issue 12, verify with progress): runs `f` with the writer paused and
+   * everything appended so far signed. Verification then checks the ledger as it stood at that
+   * moment (later checkpoints are beyond it, not findings), and compares the index with the
+   * ledger in a second pause, replaying the entries appended in between.
+   */
+  quiesced?: <T>(f: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -56,9 +63,15 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   const findings: Finding[] = [];
   const verifier = parseVerifierKey(archive.verifierKey);
 
+  // The ledger checked: as it is, or (while a server writes) as it stood when the writer paused.
+  const snapshot = deps.quiesced === undefined
+    ? null
+    : await deps.quiesced(async () => ({ size: archive.ledger.size, leaves: await archive.ledger.storedLeaves() }));
+
   // 1. Read every stored checkpoint and every trusted one, to know which roots to compute.
   const stored: { size: number; cp: Checkpoint | null }[] = [];
   for (const size of await archive.ledger.checkpointSizes()) {
+    if (snapshot !== null && size > snapshot.size) continue; // signed after the snapshot
     let note: string;
     try {
       note = (await archive.ledger.checkpointAt(size)) ?? '';
@@ -84,10 +97,11 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   const sizes = new Set<number>([...stored.map((s) => s.size), ...trustedParsed.flatMap((t) => (t.cp === null ? [] : [t.cp.size]))]);
 
   // 2. Replay the ledger.
-  const total = archive.ledger.size;
+  const total = snapshot?.size ?? archive.ledger.size;
   // The root reported is the one the entries give, never one taken from the leaf index.
   const replayer = new LedgerReplayer(new Set([...sizes, total]));
-  const leaves = new LeafIndexCheck(await archive.ledger.storedLeaves(), total);
+  const storedLeaves = snapshot === null ? await archive.ledger.storedLeaves() : snapshot.leaves?.subarray(0, total * 32) ?? null;
+  const leaves = new LeafIndexCheck(storedLeaves, total);
   let broken = false;
   for (let from = 0; from < total; from += 5000) {
     for (const [i, bytes] of (await archive.ledger.readRaw(from, Math.min(total, from + 5000))).entries()) {
@@ -153,8 +167,17 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
   const objects = await checkObjects(archive.store, deps.hashFiles, replay);
   findings.push(...objects.findings);
 
-  // 6. Index against ledger.
-  const index = await checkIndex(archive, replay, total);
+  // 6. Index against ledger (while a server writes: paused again, the entries since replayed too).
+  const index = deps.quiesced === undefined
+    ? await checkIndex(archive, replay, total)
+    : await deps.quiesced(async () => {
+        const now = archive.ledger.size;
+        if (!broken)
+          for (let from = total; from < now; from += 5000)
+            for (const bytes of await archive.ledger.readRaw(from, Math.min(now, from + 5000)))
+              if (!replayer.push(bytes)) break;
+        return checkIndex(archive, replayer.state, now);
+      });
   findings.push(...index.findings);
 
   // 7. Missing-person report keys against the ledger (issue 15): a key deleted is an unrecorded erasure.

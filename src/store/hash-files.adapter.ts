@@ -97,3 +97,17 @@ export async function hashFiles(
 async function* toAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
   for (const x of it) yield await Promise.resolve(x);
 }
+
+/** hashFiles, reporting how many files have been hashed so far as `stage` (a verification's progress). */
+export function countingHashFiles(
+  report: ((stage: string, done: number, total?: number) => void) | undefined,
+  stage = 'hashing objects',
+): (paths: AsyncIterable<string>, onResult: (d: FileDigest) => void) => Promise<void> {
+  if (report === undefined) return (p, cb) => hashFiles(p, cb);
+  let n = 0;
+  return (p, cb) =>
+    hashFiles(p, (d) => {
+      report(stage, ++n);
+      cb(d);
+    });
+}

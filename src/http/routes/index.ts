@@ -8,11 +8,13 @@ import { decisionRoutes } from './decisions.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
 import { statusRoutes } from './status.routes.js';
+import { verificationRoutes } from './verification.routes.js';
 
 /** Every route of the server, by area. A new area's routes are added here. */
 export const ALL_ROUTES: readonly RouteDef[] = [
   ...sessionRoutes,
   ...statusRoutes,
+  ...verificationRoutes,
   ...itemRoutes,
   ...evidenceRoutes,
   ...catalogueRoutes,
