@@ -14,7 +14,12 @@ export function App() {
   const api = useMemo(
     () =>
       new ApiClient({
-        onUnauthenticated: () => setState({ status: 'signed-out', reason: 'expired' }),
+        // Only a signed-in session can end: a request still in flight when the person signed out
+        // comes back 401 too, and must not turn "you have signed out" into "your session ended".
+        onUnauthenticated: () =>
+          setState((prev) =>
+            prev.status === 'signed-in' ? { status: 'signed-out', reason: 'expired' } : prev,
+          ),
       }),
     [],
   );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { verifyPassword } from '../../accounts/index.js';
+import { isRole, PERMISSION_MATRIX, verifyPassword } from '../../accounts/index.js';
 import { HttpError } from '../errors.js';
 import { defineRoute, type RouteDef } from './route.js';
 
@@ -12,6 +12,9 @@ const SessionView = Type.Object({
     description: 'send it back in the x-csrf-token header of every state-changing request',
   }),
   idle_timeout_s: Type.Integer(),
+  permissions: Type.Array(Type.String(), {
+    description: "what the account's role may do (the permission matrix); the server checks every request regardless",
+  }),
 });
 
 /** A hash of a password no one knows: unknown names cost the same time as wrong passwords. */
@@ -126,5 +129,6 @@ function view(
     org: account.org,
     csrf_token: csrf,
     idle_timeout_s: Math.round(state.sessions.idleTimeoutMs / 1000),
+    permissions: isRole(account.role) ? [...PERMISSION_MATRIX[account.role]] : [],
   };
 }

@@ -222,8 +222,37 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium
     expect(await page.getByTestId('checkpoint-verified').textContent()).toContain(
       'checked in this browser',
     );
-    expect(await page.getByText('it cannot protect against this server').count()).toBe(1);
+    expect(
+      await page
+        .getByRole('region', { name: 'Latest signed checkpoint' })
+        .getByText('it cannot protect against this server')
+        .count(),
+    ).toBe(1);
     expect(foreign).toEqual([]);
+  });
+
+  it('the overview runs a verification, shows it passed, and the ledger records it naming the auditor; an examiner has no button', async () => {
+    const page = await open();
+    await signInAs(page, 'Omar Auditor');
+    await expect.poll(() => page.getByTestId('verify-now').isVisible()).toBe(true);
+    const before = served.open.ledger.size;
+    await page.getByTestId('verify-now').click();
+    await expect
+      .poll(() => page.getByTestId('verification-result').textContent(), { timeout: 60_000 })
+      .toMatch(/^Passed/);
+    await served.server.custody.verifications.settled();
+    const fixity = (await served.open.ledger.read(before, served.open.ledger.size)).filter(
+      (e) => e.entry.type === 'fixity check',
+    );
+    expect(fixity.map((e) => [e.entry.actor, e.entry.details.result])).toEqual([
+      [served.accounts.get('Omar Auditor'), 'pass'],
+    ]);
+    expect(await page.getByTestId('verification-last').textContent()).toContain('you');
+    await context?.close();
+    const examiner = await open();
+    await signInAs(examiner, EXAMINER);
+    await expect.poll(() => examiner.getByTestId('verification-result').isVisible()).toBe(true);
+    expect(await examiner.getByTestId('verify-now').count()).toBe(0);
   });
 
   it('the checkpoint check in the page refuses a note whose root was edited', async () => {

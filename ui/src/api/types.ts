@@ -16,6 +16,8 @@ export interface SessionView {
   org: string | null;
   csrf_token: string;
   idle_timeout_s: number;
+  /** What the role may do (absent from servers before it was sent); the server checks regardless. */
+  permissions?: string[];
 }
 
 /** GET /api/status. */
@@ -73,4 +75,47 @@ export interface UnitsView {
     parent_code: number | string | null;
     retired_seq: number | null;
   }[];
+}
+
+/** One verification run (POST/GET /api/verifications). */
+export interface VerificationRun {
+  id: string;
+  state: 'running' | 'done' | 'failed';
+  started_by: string;
+  started: string;
+  finished: string | null;
+  stage: string | null;
+  done: number;
+  total: number | null;
+  ok: boolean | null;
+  tree_size: number | null;
+  root: string | null;
+  objects_hashed: number | null;
+  findings: { code: string; severity: string; subject: string | null; message: string }[];
+  findings_total: number;
+  recorded_seq: number | null;
+  error: string | null;
+}
+
+/** A verification recorded in the ledger (a fixity check entry). */
+export interface RecordedVerification {
+  seq: number;
+  time: string;
+  actor: string;
+  result: string;
+  tree_size: number | null;
+  root: string | null;
+  objects_hashed: number | null;
+  findings: number;
+}
+
+/** GET /api/verifications. */
+export interface VerificationsView {
+  current: VerificationRun | null;
+  recorded: RecordedVerification[];
+}
+
+/** GET /api/jobs. */
+export interface JobsView {
+  analyze_image: { pending: number; running: number; done: number; skipped: number; failed: number };
 }

@@ -4,6 +4,7 @@ import { ApiError, type StatusView } from '../api';
 import { base64Of, browserCrypto, hexOf, verifyCheckpointWith } from '../crypto';
 import { formatCount } from '../i18n';
 import { useSession } from '../session/session';
+import { JobsPanel, VerificationPanel } from './overview/VerificationPanel';
 
 type Load =
   | { state: 'loading' }
@@ -76,6 +77,8 @@ function Status({ status }: { status: StatusView }) {
         )}
       </section>
       <CheckpointPanel status={status} />
+      <VerificationPanel />
+      <JobsPanel />
       <section className="panel" aria-labelledby="archive-heading">
         <h2 id="archive-heading">{t('overview.archive.heading')}</h2>
         <dl className="facts">
