@@ -96,7 +96,7 @@ export const ar: Messages = {
       entry: 'سُجّل في القيد رقم',
       run: 'تحقق من الأرشيف الآن',
       running: 'جارٍ التحقق…',
-      stage: '{{stage}}: {{done}}',
+      stage: '{{stage}}: أُنجز {{done}}',
       stages: {
         start: 'البدء',
         replay: 'إعادة قراءة السجل',

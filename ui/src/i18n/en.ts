@@ -95,7 +95,7 @@ export const en = {
       entry: 'Recorded as ledger entry',
       run: 'Verify the archive now',
       running: 'Verifying…',
-      stage: '{{stage}}: {{done}}',
+      stage: '{{stage}}: {{done}} done',
       stages: {
         start: 'Starting',
         replay: 'Replaying the ledger',
