@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { AuditPage } from './AuditPage';
 import { EvidencePage } from './EvidencePage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
@@ -9,14 +10,24 @@ import { OverviewPage } from './OverviewPage';
  */
 export interface PageDef {
   path: string;
-  label: 'nav.overview' | 'nav.evidence';
+  label: 'nav.overview' | 'nav.evidence' | 'nav.audit';
   component: ComponentType;
+  /** Shown in the navigation only to roles with this permission (the server checks every request regardless). */
+  permission?: string;
 }
 
 export const NAV_PAGES: readonly PageDef[] = [
   { path: '/', label: 'nav.overview', component: OverviewPage },
   { path: '/evidence', label: 'nav.evidence', component: EvidencePage },
+  { path: '/audit', label: 'nav.audit', component: AuditPage, permission: 'ledger.read' },
 ];
+
+/** The pages a session's navigation lists. */
+export function navPagesFor(permissions: readonly string[] | undefined): PageDef[] {
+  return NAV_PAGES.filter(
+    (p) => p.permission === undefined || (permissions ?? []).includes(p.permission),
+  );
+}
 
 export function pageFor(path: string): ComponentType {
   return NAV_PAGES.find((p) => p.path === path)?.component ?? NotFoundPage;

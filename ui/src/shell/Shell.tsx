@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roleLabel } from '../i18n/roles';
-import { NAV_PAGES } from '../pages';
+import { navPagesFor } from '../pages';
 import { Link } from '../router';
 import { useSession } from '../session/session';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -38,7 +38,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           </Link>
           <nav aria-label={t('nav.label')} className="main-nav">
             <ul>
-              {NAV_PAGES.map((p) => (
+              {navPagesFor(session.permissions).map((p) => (
                 <li key={p.path}>
                   <Link href={p.path} aria-current={p.path === path ? 'page' : undefined}>
                     {t(p.label)}
