@@ -8,6 +8,9 @@ import { openExaminationKek, type ExaminationKek } from './archive/examination-k
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
 import type { AccountsPorts, Role } from './accounts/index.js';
+import type { CandidatePorts, PmPorts } from './identification/index.js';
+import { ReportKeyFiles } from './identification/reports/report-keys.adapter.js';
+import type { LinkPorts } from './identification/reports/link.service.js';
 import type { BlindPorts } from './examination/blind/index.js';
 import {
   createEd25519Signer,
@@ -528,5 +531,40 @@ export function blindPorts(archive: Archive): BlindPorts {
     assignments: (id) => ex.assignments(id),
     submissions: (id) => ex.submissions(id),
     allSubjectItems: () => ex.allSubjectItems(),
+  };
+}
+
+/**
+ * The identification services' ports over an open archive (write mode: the report key is derived
+ * from its key). `viewerOrg` is the asking account's organisation on the server, where consent is
+ * enforced; null at the CLI, whose user holds the archive key and has no authenticated account.
+ */
+export function missingPorts(archive: Archive, viewerOrg: string | null = null): CandidatePorts & PmPorts & LinkPorts {
+  return {
+    actor: archive.config.actor,
+    newId: archive.newId,
+    sealingKey: archive.sealingKey,
+    viewerOrg,
+    keys: ReportKeyFiles.forArchive(archive.config.archiveDir),
+    async ledgerDetails(seq) {
+      if (!Number.isSafeInteger(seq) || seq < 0 || seq >= archive.ledger.size) return null;
+      const [s] = await archive.ledger.read(seq, seq + 1);
+      return s?.entry.details ?? null;
+    },
+    listReports: () => archive.index.listMissingReports(),
+    getReport: (id) => archive.index.getMissingReport(id),
+    listReads: () => archive.index.listMissingReportReads(),
+    listLinkReviews: () => archive.index.listMissingLinkReviews(),
+    listUnits: () => archive.index.listUnits(),
+    listSubjects: () => archive.index.listSubjects(),
+    listSubjectPm: () => archive.index.listSubjectPm(),
+    getSubject: (id) => archive.index.getSubject(id),
+    getSubjectPm: (id) => archive.index.getSubjectPm(id),
+    async commit(details) {
+      const stored = await archive.commit(
+        details.map((d) => ({ actor: archive.config.actor, type: 'cataloguing' as const, items: [], objects: [], details: d })),
+      );
+      return stored.map((s) => s.entry.seq);
+    },
   };
 }

@@ -1,45 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import type { Archive } from '../app.js';
-import { parseReportsCsv, parseReportsJson, type CandidatePorts, type Mark, type PmPorts } from '../identification/index.js';
+import { missingPorts } from '../app.js';
+import { parseReportsCsv, parseReportsJson, type Mark } from '../identification/index.js';
 import { IDENTIFICATION_CODEBOOK, identificationCodebookDigest } from '../identification/index.js';
-import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js';
 import { eraseReport, importReports, listReports, showReport } from '../identification/reports/reports.service.js';
 import { candidatesFor } from '../identification/candidates/candidates.service.js';
 import { recordPm, showPm } from '../identification/pm/pm.service.js';
-import { linkReports, reviewLink, type LinkPorts } from '../identification/reports/link.service.js';
+import { linkReports, reviewLink } from '../identification/reports/link.service.js';
 import { flag, list, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
-
-/** The identification services' ports over an open archive (write mode: the report key is derived from its key). */
-export function missingPorts(archive: Archive): CandidatePorts & PmPorts & LinkPorts {
-  return {
-    actor: archive.config.actor,
-    newId: archive.newId,
-    sealingKey: archive.sealingKey,
-    // The CLI holds the archive key and has no authenticated account: no organisation to enforce.
-    viewerOrg: null,
-    keys: ReportKeyFiles.forArchive(archive.config.archiveDir),
-    async ledgerDetails(seq) {
-      if (!Number.isSafeInteger(seq) || seq < 0 || seq >= archive.ledger.size) return null;
-      const [s] = await archive.ledger.read(seq, seq + 1);
-      return s?.entry.details ?? null;
-    },
-    listReports: () => archive.index.listMissingReports(),
-    getReport: (id) => archive.index.getMissingReport(id),
-    listReads: () => archive.index.listMissingReportReads(),
-    listLinkReviews: () => archive.index.listMissingLinkReviews(),
-    listUnits: () => archive.index.listUnits(),
-    listSubjects: () => archive.index.listSubjects(),
-    listSubjectPm: () => archive.index.listSubjectPm(),
-    getSubject: (id) => archive.index.getSubject(id),
-    getSubjectPm: (id) => archive.index.getSubjectPm(id),
-    async commit(details) {
-      const stored = await archive.commit(details.map((d) => ({ actor: archive.config.actor, type: 'cataloguing' as const, items: [], objects: [], details: d })));
-      return stored.map((s) => s.entry.seq);
-    },
-  };
-}
 
 export const missingCommand: Command = {
   name: 'missing',
