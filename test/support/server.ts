@@ -28,10 +28,10 @@ export interface ServedArchive {
   close(): Promise<void>;
 }
 
-/** A fresh archive (on `dbUrl`'s PostgreSQL when given) with one account per [name, role]. */
+/** A fresh archive (on `dbUrl`'s PostgreSQL when given) with one account per [name, role, organisation?]. */
 export async function servedArchive(
   prefix: string,
-  users: readonly (readonly [string, string])[],
+  users: readonly (readonly [string, string] | readonly [string, string, string])[],
   opts: {
     dbUrl?: string | null;
     server?: Partial<ServerOptions>;
@@ -53,7 +53,7 @@ export async function servedArchive(
   if (opts.reuse === undefined) await custodyInExpect(0, ['init', '--archive', archive.dir], env);
   const pw = join(archive.dir, '..', 'pw');
   await writeFile(pw, `${TEST_PASSWORD}\n`, { mode: 0o600 });
-  for (const [name, role] of users) {
+  for (const [name, role, org] of users) {
     const r = await custodyInExpect(
       0,
       [
@@ -62,6 +62,7 @@ export async function servedArchive(
         name,
         '--role',
         role,
+        ...(org === undefined ? [] : ['--org', org]),
         '--password-file',
         pw,
         '--json',

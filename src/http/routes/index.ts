@@ -1,6 +1,7 @@
 import { auditRoutes } from './audit.routes.js';
 import { catalogueRoutes } from './catalogue.routes.js';
 import { evidenceRoutes } from './evidence.routes.js';
+import { identificationRoutes } from './identification.routes.js';
 import { itemRoutes } from './items.routes.js';
 import { ledgerRoutes } from './ledger.routes.js';
 import type { RouteDef } from './route.js';
@@ -22,6 +23,7 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...ledgerRoutes,
   ...auditRoutes,
   ...decisionRoutes,
+  ...identificationRoutes,
 ];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';

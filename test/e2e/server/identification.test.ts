@@ -1,0 +1,158 @@
+// Issue 15 over HTTP ("Nothing about a family or a report reaches a role outside its consent
+// scope. Test this for every role and every command or route that can read a report"): the
+// identification routes for every role, and for family liaisons of organisations inside and
+// outside a report's consent; the contact only to the source custodian, each read a ledger entry
+// written first; no family data in a refusal. On SQLite and PostgreSQL.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROLES } from '../../../src/accounts/index.js';
+import { custodyInExpect } from '../../support/archive-fixtures.js';
+import { describeDatabases } from '../../support/postgres.js';
+import { servedArchive, signIn, type Client, type ServedArchive } from '../../support/server.js';
+import { makeTempDir } from '../../support/tmp.js';
+
+// Synthetic people: no real names.
+const NAME_AR = 'زيدون قطرميز';
+const PHONE = '+963-555-0199-731';
+const HEADER =
+  'name_ar,name_latin,sex,birth,event,event_date,unit,contact_name,contact_relation,contact_phone,consent_orgs,consent_photographs,consent_liaison';
+// Reported by Org A, consenting to Org B; the second, by Org A, consents to no one.
+const ROW1 = `${NAME_AR},Zaydoun Qatramiz,male,1985,arrest,2013-05-21,AFI,أم زيدون,mother,${PHONE},Org B,yes,Liaison Rima`;
+const ROW2 = `بشموش طنبرجي,Bashmoush Tanbarji,male,1990,last_seen,2014,,,,,,no,`;
+
+interface Summary {
+  id: string;
+  org: string;
+  name_ar: string | null;
+}
+
+describeDatabases('server: identification routes and consent', (db) => {
+  let s: ServedArchive;
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  let shared: string; // ROW1: Org A, consent to Org B
+  let own: string; // ROW2: Org A only
+  const clients = new Map<string, Client>();
+
+  beforeAll(async () => {
+    const made = await db.makeUrl();
+    cleanup = made.cleanup;
+    s = await servedArchive(
+      `server-missing-${db.kind}`,
+      [
+        ['Liaison A', 'family liaison', 'Org A'],
+        ['Liaison B', 'family liaison', 'Org B'],
+        ['Liaison D', 'family liaison', 'Org D'],
+        ['Liaison Nobody', 'family liaison'],
+        ['Custodian A', 'source custodian', 'Org A'],
+        ['Custodian D', 'source custodian', 'Org D'],
+        // one account of every other role, all in Org A (the reporting organisation)
+        ...ROLES.filter((r) => r !== 'family liaison' && r !== 'source custodian').map(
+          (r) => [`Role ${r}`, r, 'Org A'] as const,
+        ),
+      ],
+      {
+        dbUrl: made.url,
+        before: async (a) => {
+          const csv = join(await makeTempDir('server-missing-src'), 'reports.csv');
+          await writeFile(csv, `${HEADER}\n${ROW1}\n${ROW2}\n`, 'utf8');
+          await custodyInExpect(0, ['missing', 'import', csv, '--org', 'Org A', '--archive', a.dir], a.env);
+        },
+      },
+    );
+    for (const name of s.accounts.keys()) clients.set(name, await signIn(s.server, name));
+    const list = (await clients.get('Liaison A')!.request('GET', '/api/missing')).json<{ reports: Summary[] }>();
+    shared = list.reports.find((r) => r.name_ar === NAME_AR)!.id;
+    own = list.reports.find((r) => r.id !== shared)!.id;
+  }, 240_000);
+  afterAll(async () => {
+    await s?.close();
+    await cleanup();
+  });
+
+  const get = (who: string, url: string) => clients.get(who)!.request('GET', url);
+
+  it('the reporting organisation sees both reports with the names; an organisation named by the consent sees only that one', async () => {
+    const a = (await get('Liaison A', '/api/missing')).json<{ reports: Summary[] }>().reports;
+    expect(a.map((r) => r.id).sort()).toEqual([shared, own].sort());
+    const b = (await get('Liaison B', '/api/missing')).json<{ reports: Summary[] }>().reports;
+    expect(b.map((r) => [r.id, r.name_ar])).toEqual([[shared, NAME_AR]]);
+    const shown = await get('Liaison B', `/api/missing/${shared}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json<{ content: { contact: unknown } }>().content.contact).toBe('sealed');
+    expect(shown.body).not.toContain(PHONE);
+    const candidates = await get('Liaison B', `/api/missing/${shared}/candidates`);
+    expect(candidates.statusCode).toBe(200);
+    expect(candidates.json<{ notice: string }>().notice).toMatch(/not an identification/);
+  });
+
+  it('an organisation outside the consent scope learns nothing: no list entry, and 403 with no family data on every report route', async () => {
+    const d = (await get('Liaison D', '/api/missing')).json<{ reports: Summary[] }>().reports;
+    expect(d).toEqual([]);
+    for (const url of [`/api/missing/${shared}`, `/api/missing/${own}`, `/api/missing/${shared}/candidates`]) {
+      const r = await get('Liaison D', url);
+      expect(r.statusCode, url).toBe(403);
+      expect(r.json<{ code: string }>().code).toBe('MISSING_REPORT_FORBIDDEN');
+      expect(r.body).not.toContain(NAME_AR);
+      expect(r.body).not.toContain('Zaydoun');
+    }
+    const b = await get('Liaison B', `/api/missing/${own}`);
+    expect(b.statusCode).toBe(403);
+    expect(b.body).not.toContain('Bashmoush');
+  });
+
+  it('a liaison whose account has no organisation sees no report at all (not every report)', async () => {
+    for (const url of ['/api/missing', `/api/missing/${shared}`]) {
+      const r = await get('Liaison Nobody', url);
+      expect(r.statusCode, url).toBe(403);
+      expect(r.json<{ code: string; details: { reason: string } }>()).toMatchObject({
+        code: 'HTTP_FORBIDDEN',
+        details: { reason: 'no-organisation' },
+      });
+    }
+  });
+
+  it('every other role, even of the reporting organisation, is refused every report route, with nothing of a family in the body', async () => {
+    for (const name of [...s.accounts.keys()].filter((n) => n.startsWith('Role '))) {
+      for (const [method, url, body] of [
+        ['GET', '/api/missing', undefined],
+        ['GET', `/api/missing/${shared}`, undefined],
+        ['GET', `/api/missing/${shared}/candidates`, undefined],
+        ['POST', `/api/missing/${shared}/contact`, { reason: 'curious' }],
+      ] as const) {
+        const r = await clients.get(name)!.request(method, url, body);
+        expect(r.statusCode, `${name} ${method} ${url}`).toBe(403);
+        expect(r.body).not.toContain(NAME_AR);
+        expect(r.body).not.toContain(PHONE);
+      }
+    }
+  });
+
+  it('the contact goes only to the source custodian within the consent scope, each read recorded in the ledger first, with the reason', async () => {
+    // A family liaison may not read the contact.
+    const liaison = await clients.get('Liaison A')!.request('POST', `/api/missing/${shared}/contact`, { reason: 'call the family' });
+    expect(liaison.statusCode).toBe(403);
+    // A custodian outside the scope is refused, and nothing is recorded.
+    const before = s.open.ledger.size;
+    const outside = await clients.get('Custodian D')!.request('POST', `/api/missing/${shared}/contact`, { reason: 'call the family' });
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json<{ code: string }>().code).toBe('MISSING_REPORT_FORBIDDEN');
+    expect(outside.body).not.toContain(PHONE);
+    expect(s.open.ledger.size).toBe(before);
+    // Without a reason: refused before anything is read.
+    const noReason = await clients.get('Custodian A')!.request('POST', `/api/missing/${shared}/contact`, {});
+    expect(noReason.statusCode).toBe(400);
+    // The custodian of the reporting organisation reads it, and the read is in the ledger.
+    const r = await clients.get('Custodian A')!.request('POST', `/api/missing/${shared}/contact`, { reason: 'arrange the family visit' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.body).toContain(PHONE);
+    const seq = r.json<{ contact_read_seq: number }>().contact_read_seq;
+    const [e] = await s.open.ledger.read(seq, seq + 1);
+    expect(e!.entry.actor).toBe(s.accounts.get('Custodian A'));
+    expect(e!.entry.details).toMatchObject({ action: 'missing.read', report: shared, reason: 'arrange the family visit' });
+    // The ledger holds the reason and the report id, never the contact itself.
+    expect(JSON.stringify(e!.entry)).not.toContain(PHONE);
+    // The custodian has no list or candidates route (that is the liaison's work).
+    expect((await get('Custodian A', '/api/missing')).statusCode).toBe(403);
+  });
+});
