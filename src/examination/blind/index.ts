@@ -13,3 +13,4 @@ export * from './plan-key.js';
 export * from './plan-access.js';
 export * from './examiners.js';
 export * from './person-signing.js';
+export * from './signed-acts.js';
