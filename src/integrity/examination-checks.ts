@@ -5,9 +5,9 @@
 // reveals it; until then the examiners' work is stuck behind the seal). A seed fixed in a later
 // step names the published checkpoint it waited for: that checkpoint must cover the frame entry,
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
-import { actorKey, type JsonValue } from '../core/index.js';
+import { actorKey, sameActor, type JsonValue } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
-import { caseCode, PersonSignatureChecks, type SignatureProblem } from '../examination/blind/index.js';
+import { caseCode, PersonSignatureChecks, revealProblem, type SignatureProblem } from '../examination/blind/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
 import { drawSimpleRandom, drawStratified, drawSystematic } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
@@ -26,7 +26,7 @@ export class ExaminationChecks {
   private readonly frames = new Map<string, Frame>();
   private readonly commitments = new Map<string, { commitment: string; seq: number }>();
   /** sample/case → assigned examiners (comparison keys) and those who have submitted. */
-  private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string> }>();
+  private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string>; names: string[] }>();
   /** Complete cases not yet revealed, by sample/case: withdrawn from the findings once revealed. */
   private readonly unrevealed = new Map<string, Finding>();
   /** sample → the case codes its assignment recorded (plans assigned since issue 12). */
@@ -57,7 +57,7 @@ export class ExaminationChecks {
       this.checkDraw(entry, d);
     } else if (action === 'examination.assign') {
       const cases = Array.isArray(d.cases) ? (d.cases as { case: string; code?: string; examiners: string[] }[]) : [];
-      for (const c of cases) this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set() });
+      for (const c of cases) this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set(), names: [...c.examiners] });
       this.codes.set(t('sample'), cases.map((c) => ({ case: c.case, code: typeof c.code === 'string' ? c.code : null })));
     } else if (action === 'examination.close') {
       this.checkCaseCodes(entry, t('sample'), t('case_code_key'));
@@ -68,6 +68,7 @@ export class ExaminationChecks {
       const pending = this.unrevealed.get(`${t('sample')}/${t('case')}`);
       if (pending !== undefined) this.findings.splice(this.findings.indexOf(pending), 1);
       this.unrevealed.delete(`${t('sample')}/${t('case')}`);
+      const before = this.findings.length;
       for (const a of d.answers as { examiner: string; answer: JsonValue; salt: string }[]) {
         const c = this.commitments.get(`${t('sample')}/${t('case')}/${a.examiner}`);
         if (c === undefined || !verifyReveal(c.commitment, a.answer as unknown as ExaminationAnswer, a.salt))
@@ -78,7 +79,22 @@ export class ExaminationChecks {
             message: `entry ${entry.seq} reveals an answer by ${a.examiner} for case ${t('case')} that ${c === undefined ? 'was never committed to' : `does not open the commitment in entry ${c.seq}`}`,
           });
       }
+      this.checkRevealRule(entry, t('sample'), t('case'), d.answers as { examiner: string; commitment?: string }[], this.findings.length > before);
     }
+  }
+
+  /**
+   * A reveal is a system act (examination/blind/reveal-rule.ts): every assigned examiner had
+   * submitted before it (else EXAMINATION_REVEAL_EARLY), and it opens exactly the case's
+   * submissions with their own commitments (else EXAMINATION_REVEAL_MISMATCH, once per entry).
+   */
+  private checkRevealRule(entry: LedgerEntry, sample: string, caseId: string, answers: { examiner: string; commitment?: string }[], mismatchFound: boolean): void {
+    const submissions = [...this.commitments.entries()]
+      .filter(([k]) => k.startsWith(`${sample}/${caseId}/`))
+      .map(([k, c]) => ({ examiner: k.slice(sample.length + caseId.length + 2), seq: c.seq, commitment: c.commitment }));
+    const problem = revealProblem({ seq: entry.seq, answers }, this.cases.get(`${sample}/${caseId}`)?.names ?? [], submissions, sameActor);
+    if (problem === null || (problem.kind === 'commitments' && mismatchFound)) return;
+    this.findings.push({ code: problem.kind === 'early' ? 'EXAMINATION_REVEAL_EARLY' : 'EXAMINATION_REVEAL_MISMATCH', severity: 'error', subject: `entry ${entry.seq}`, message: `case ${caseId} of sample ${sample}: ${problem.message}` });
   }
 
   /** The published key must give every recorded code: they were HMACs of the ids, not chosen. */

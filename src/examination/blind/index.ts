@@ -7,6 +7,7 @@ export * from './examination-errors.js';
 export * from './form-sheet.js';
 export * from './outcomes.js';
 export * from './reveal-catch-up.js';
+export * from './reveal-rule.js';
 export * from './seal.js';
 export * from './blind-access.js';
 export * from './plan-key.js';

@@ -26,7 +26,8 @@ export type ExportCode =
   | 'EXPORT_PERSON_KEY_INVALID' // a key enrolment whose self-signature does not verify, or whose key id is not its key's (details: seq, act, person, key_id)
   | 'EXPORT_SIGNATURE_INVALID' // a person's signature that does not verify, or by a key not theirs or not valid at the entry's seq, or never enrolled (full ledger)
   | 'EXPORT_SIGNATURE_MISSING' // an unsigned submission or adjudication by a person who had a valid enrolled key at its seq
-  | 'EXPORT_SIGNATURE_UNVERIFIABLE'; // a signature whose key enrolment the bag does not carry (partial ledger, or withheld): not checkable from the bag
+  | 'EXPORT_SIGNATURE_UNVERIFIABLE' // a signature whose key enrolment the bag does not carry (partial ledger, or withheld): not checkable from the bag
+  | 'EXPORT_REVEAL_EARLY'; // a reveal before every assigned examiner of the case had submitted (details: sample, case, reveal_seq)
 
 export type FindingCode = ExportCode | BagitCode;
 
