@@ -6,6 +6,7 @@
 // through the archive's own writer (openArchive + commit, a test-only path), so that the bag's
 // Merkle checks all hold and only the person's signature can tell. A bag that lacks the enrolment
 // a signature depends on says so (EXPORT_SIGNATURE_UNVERIFIABLE) instead of passing.
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,6 +41,8 @@ interface Entry {
 type Json = Record<string, unknown>;
 
 const PASSWORD = 'pw-bag-sign-Qx8-4471';
+const hasTool = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+const python = hasTool('python3', ['--version']) && hasTool('openssl', ['version']);
 const KEY_PASSWORD = 'key password of the bag test 5530';
 
 describe('verify-export checks people\'s signatures (issue 12)', () => {
@@ -68,8 +71,17 @@ describe('verify-export checks people\'s signatures (issue 12)', () => {
     await ok('inv-d', ['export', '--select', 'sample:plan', '--out', out, ...extra]);
     return out;
   };
-  const verifyBag = async (bag: string, code: number): Promise<Report> =>
-    JSON.parse((await custodyInExpect(code, ['verify-export', bag, '--key', pinned, '--json'])).stdout) as Report;
+  /** verify-export's report; the bag's own verify_bag.py (Python, openssl) must find the same error codes. */
+  const verifyBag = async (bag: string, code: number): Promise<Report> => {
+    const r = JSON.parse((await custodyInExpect(code, ['verify-export', bag, '--key', pinned, '--json'])).stdout) as Report;
+    if (python) {
+      const py = spawnSync('python3', [join(bag, 'verify_bag.py'), bag, '--key', pinned, '--json'], { encoding: 'utf8' });
+      expect(py.stderr).toBe('');
+      const set = (x: Report) => [...new Set(errors(x).map((f) => f.code))].sort();
+      expect(set(JSON.parse(py.stdout) as Report), 'verify_bag.py').toEqual(set(r));
+    }
+    return r;
+  };
   const errors = (r: Report) => r.findings.filter((f) => f.severity === 'error');
   /** Appends entries through the archive's own writer: what a holder of the archive key could write. */
   const commitAsWriter = async (drafts: { actor: string; type: 'examination' | 'cataloguing'; details: { [k: string]: JsonValue } }[]): Promise<number[]> => {
