@@ -121,3 +121,24 @@ describe('people\'s signatures (issue 12)', () => {
     expect(run(enrol(2), assign, adjudicate({ ...final, age_band: '60+' }))).toEqual(['EXAMINATION_SIGNATURE_INVALID']);
   });
 });
+
+describe('the reveal rule (issue 12: a reveal is a system act, checked against its rule)', () => {
+  const assign = entry(3, { action: 'examination.assign', sample: 'S', per_case: 2, cases: [{ case: 's1', examiners: ['acc-a', 'acc-b'] }] });
+  const submit = (seq: number, examiner: string) => entry(seq, { action: 'examination.submit', sample: 'S', case: 's1', examiner, commitment: `c-${examiner}`, sealed: 'x' });
+  const reveal = (seq: number, examiners: string[]) =>
+    entry(seq, { action: 'examination.reveal', sample: 'S', case: 's1', answers: examiners.map((e) => ({ examiner: e, commitment: `c-${e}`, answer: {}, salt: 's' })) });
+  const codes = (...entries: LedgerEntry[]): string[] => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    for (const e of entries) checks.collect(e);
+    return findings.map((f) => f.code);
+  };
+
+  it('a reveal opened before every assigned examiner had submitted is EXAMINATION_REVEAL_EARLY', () => {
+    // The answers do not open their (made-up) commitments either: REVEAL_MISMATCH too; EARLY is the breach of blindness.
+    expect(codes(assign, submit(4, 'acc-a'), reveal(5, ['acc-a']), submit(6, 'acc-b'))).toContain('EXAMINATION_REVEAL_EARLY');
+  });
+  it('a reveal after both submissions is not early', () => {
+    expect(codes(assign, submit(4, 'acc-a'), submit(5, 'acc-b'), reveal(6, ['acc-a', 'acc-b']))).not.toContain('EXAMINATION_REVEAL_EARLY');
+  });
+});

@@ -5,9 +5,9 @@
 // reveals it; until then the examiners' work is stuck behind the seal). A seed fixed in a later
 // step names the published checkpoint it waited for: that checkpoint must cover the frame entry,
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
-import { actorKey, canonicalBytes, personKeyId, personSignedBytes, sha256, toHex, verifyPersonSignature, type JsonValue, type PersonAct } from '../core/index.js';
+import { actorKey, sameActor, type JsonValue } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
-import { caseCode } from '../examination/blind/index.js';
+import { caseCode, PersonSignatureChecks, revealProblem, type SignatureProblem } from '../examination/blind/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
 import { drawSimpleRandom, drawStratified, drawSystematic } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
@@ -26,13 +26,13 @@ export class ExaminationChecks {
   private readonly frames = new Map<string, Frame>();
   private readonly commitments = new Map<string, { commitment: string; seq: number }>();
   /** sample/case → assigned examiners (comparison keys) and those who have submitted. */
-  private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string> }>();
+  private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string>; names: string[] }>();
   /** Complete cases not yet revealed, by sample/case: withdrawn from the findings once revealed. */
   private readonly unrevealed = new Map<string, Finding>();
   /** sample → the case codes its assignment recorded (plans assigned since issue 12). */
   private readonly codes = new Map<string, { case: string; code: string | null }[]>();
-  /** People's signing keys by key id: whose, the public key, valid from (after) `from` until `to`. */
-  private readonly keys = new Map<string, { account: string; publicKey: Buffer; from: number; to: number | null }>();
+  /** People's signatures (examination/blind/signed-acts.ts, the same reading as verify-export's). */
+  private readonly signatures = new PersonSignatureChecks((p) => this.findings.push(signatureFinding(p)));
 
   constructor(
     private readonly findings: Finding[],
@@ -41,6 +41,7 @@ export class ExaminationChecks {
   ) {}
 
   collect(entry: LedgerEntry): void {
+    this.signatures.collect(entry);
     const d = entry.details as Record<string, JsonValue>;
     const action = d.action;
     // The projection has already checked these fields are strings.
@@ -56,27 +57,18 @@ export class ExaminationChecks {
       this.checkDraw(entry, d);
     } else if (action === 'examination.assign') {
       const cases = Array.isArray(d.cases) ? (d.cases as { case: string; code?: string; examiners: string[] }[]) : [];
-      for (const c of cases) this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set() });
+      for (const c of cases) this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set(), names: [...c.examiners] });
       this.codes.set(t('sample'), cases.map((c) => ({ case: c.case, code: typeof c.code === 'string' ? c.code : null })));
     } else if (action === 'examination.close') {
       this.checkCaseCodes(entry, t('sample'), t('case_code_key'));
-    } else if (action === 'account.key.enrol') {
-      this.enrolKey(entry, d);
-    } else if (action === 'account.key.revoke') {
-      const k = this.keys.get(t('key_id'));
-      if (k !== undefined && k.to === null) k.to = entry.seq;
-    } else if (action === 'examination.adjudicate') {
-      const fields = { plan: t('sample'), case: this.codeOf(t('sample'), t('case')), decisions_sha256: toHex(sha256(canonicalBytes(d.decisions ?? null))), final_sha256: toHex(sha256(canonicalBytes(d.final ?? null))) };
-      this.checkActSignature(entry, entry.actor, 'adjudicate', fields, d.signature);
     } else if (action === 'examination.submit') {
-      const fields = { plan: t('sample'), case: this.codeOf(t('sample'), t('case')), commitment: t('commitment'), sealed_sha256: toHex(sha256(Buffer.from(t('sealed'), 'utf8'))) };
-      this.checkActSignature(entry, t('examiner'), 'submit', fields, d.signature);
       this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
       this.noteSubmission(entry, t('sample'), t('case'), t('examiner'));
     } else if (action === 'examination.reveal') {
       const pending = this.unrevealed.get(`${t('sample')}/${t('case')}`);
       if (pending !== undefined) this.findings.splice(this.findings.indexOf(pending), 1);
       this.unrevealed.delete(`${t('sample')}/${t('case')}`);
+      const before = this.findings.length;
       for (const a of d.answers as { examiner: string; answer: JsonValue; salt: string }[]) {
         const c = this.commitments.get(`${t('sample')}/${t('case')}/${a.examiner}`);
         if (c === undefined || !verifyReveal(c.commitment, a.answer as unknown as ExaminationAnswer, a.salt))
@@ -87,53 +79,22 @@ export class ExaminationChecks {
             message: `entry ${entry.seq} reveals an answer by ${a.examiner} for case ${t('case')} that ${c === undefined ? 'was never committed to' : `does not open the commitment in entry ${c.seq}`}`,
           });
       }
+      this.checkRevealRule(entry, t('sample'), t('case'), d.answers as { examiner: string; commitment?: string }[], this.findings.length > before);
     }
   }
 
-  /** A self-signed enrolment (`custody key enrol v1`); a rotation ends the key it replaces. */
-  private enrolKey(entry: LedgerEntry, d: Record<string, JsonValue>): void {
-    const s = (k: string): string => (typeof d[k] === 'string' ? d[k] : '');
-    const publicKey = Buffer.from(s('public_key'), 'base64');
-    const fields = { account: s('account'), key_id: s('key_id'), public_key: s('public_key') };
-    const ok = personKeyId(publicKey) === fields.key_id && verifyPersonSignature(publicKey, personSignedBytes('key enrol', fields), Buffer.from(s('signature'), 'base64'));
-    if (!ok) {
-      this.findings.push({ code: 'PERSON_KEY_ENROLMENT_INVALID', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq} enrols key ${fields.key_id} for ${fields.account} without a valid self-signature by that key` });
-      return; // never a valid key for what follows
-    }
-    const replaced = typeof d.replaces === 'string' ? this.keys.get(d.replaces) : undefined;
-    if (replaced !== undefined && replaced.to === null) replaced.to = entry.seq;
-    this.keys.set(fields.key_id, { account: fields.account, publicKey, from: entry.seq, to: null });
-  }
-
-  private codeOf(sample: string, caseId: string): string {
-    return this.codes.get(sample)?.find((c) => c.case === caseId)?.code ?? caseId;
-  }
-
-  /** A signed act: by the person's key valid at its seq, over `custody <act> v1` and its fields. */
-  private checkActSignature(entry: LedgerEntry, person: string, act: PersonAct, fields: { [k: string]: JsonValue }, signature: JsonValue | undefined): void {
-    const validAt = (k: { from: number; to: number | null }): boolean => k.from < entry.seq && (k.to === null || entry.seq < k.to);
-    const what = act === 'submit' ? 'a submission' : 'an adjudication';
-    const sig = (signature ?? null) as { key_id?: unknown; value?: unknown } | null;
-    if (sig === null || typeof sig !== 'object') {
-      const had = [...this.keys.values()].some((k) => actorKey(k.account) === actorKey(person) && validAt(k));
-      if (had)
-        this.findings.push({ code: 'EXAMINATION_SIGNATURE_MISSING', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}: ${person} had an enrolled signing key but ${what} is not signed` });
-      return;
-    }
-    const keyId = typeof sig.key_id === 'string' ? sig.key_id : '';
-    const key = this.keys.get(keyId);
-    const problem =
-      key === undefined
-        ? `key ${keyId} was never enrolled`
-        : actorKey(key.account) !== actorKey(person)
-          ? `key ${keyId} is ${key.account}'s, not ${person}'s`
-          : !validAt(key)
-            ? `key ${keyId} was not valid at entry ${entry.seq} (enrolled at ${key.from}${key.to === null ? '' : `, ended at ${key.to}`})`
-            : !verifyPersonSignature(key.publicKey, personSignedBytes(act, { ...fields, key_id: keyId }), Buffer.from(typeof sig.value === 'string' ? sig.value : '', 'base64'))
-              ? 'the signature does not verify'
-              : null;
-    if (problem !== null)
-      this.findings.push({ code: 'EXAMINATION_SIGNATURE_INVALID', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq}, ${what} by ${person}: ${problem}` });
+  /**
+   * A reveal is a system act (examination/blind/reveal-rule.ts): every assigned examiner had
+   * submitted before it (else EXAMINATION_REVEAL_EARLY), and it opens exactly the case's
+   * submissions with their own commitments (else EXAMINATION_REVEAL_MISMATCH, once per entry).
+   */
+  private checkRevealRule(entry: LedgerEntry, sample: string, caseId: string, answers: { examiner: string; commitment?: string }[], mismatchFound: boolean): void {
+    const submissions = [...this.commitments.entries()]
+      .filter(([k]) => k.startsWith(`${sample}/${caseId}/`))
+      .map(([k, c]) => ({ examiner: k.slice(sample.length + caseId.length + 2), seq: c.seq, commitment: c.commitment }));
+    const problem = revealProblem({ seq: entry.seq, answers }, this.cases.get(`${sample}/${caseId}`)?.names ?? [], submissions, sameActor);
+    if (problem === null || (problem.kind === 'commitments' && mismatchFound)) return;
+    this.findings.push({ code: problem.kind === 'early' ? 'EXAMINATION_REVEAL_EARLY' : 'EXAMINATION_REVEAL_MISMATCH', severity: 'error', subject: `entry ${entry.seq}`, message: `case ${caseId} of sample ${sample}: ${problem.message}` });
   }
 
   /** The published key must give every recorded code: they were HMACs of the ids, not chosen. */
@@ -203,4 +164,11 @@ export class ExaminationChecks {
         message: `entry ${entry.seq}: the sample's members are not what the documented draw gives from its frame and seed`,
       });
   }
+}
+
+/** A problem with a person's signature, as `custody verify` reports it (an unknown key: never enrolled). */
+function signatureFinding(p: SignatureProblem): Finding {
+  const code = p.kind === 'enrolment-invalid' ? 'PERSON_KEY_ENROLMENT_INVALID' : p.kind === 'signature-missing' ? 'EXAMINATION_SIGNATURE_MISSING' : 'EXAMINATION_SIGNATURE_INVALID';
+  const message = p.kind === 'key-unknown' ? `entry ${p.seq}: signed by key ${p.keyId ?? ''}, which was never enrolled` : p.message;
+  return { code, severity: 'error', subject: `entry ${p.seq}`, message };
 }

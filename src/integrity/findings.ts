@@ -40,6 +40,8 @@ export type FindingCode =
   /** A seed entry names a checkpoint that does not cover the frame, or not with the ledger's root. */
   | 'SAMPLE_SEED_CHECKPOINT_INVALID'
   | 'EXAMINATION_REVEAL_MISMATCH'
+  /** A reveal before every assigned examiner of the case had submitted: the seal was broken early (issue 12). */
+  | 'EXAMINATION_REVEAL_EARLY'
   | 'EXAMINATION_UNREVEALED'
   /** A missing-person report the ledger does not record as erased has no key file: it is lost, unrecorded. */
   | 'REPORT_KEY_MISSING'

@@ -15,6 +15,7 @@ import { checkStaff } from './examiners.js';
 import { caseRefs, planAnswerKey } from './plan-access.js';
 import { signAct, type PersonSigner } from './person-signing.js';
 import { adjudicateFields, submitFields } from './examination.service.js';
+import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
 
 /** One problem in a batch file: where it is (file line, case, field) and what is wrong. */
 export interface BatchLineError {
@@ -108,7 +109,7 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
       const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, s) }));
       answers.push({ examiner, commitment, answer: a.answer as unknown as JsonValue, salt });
       answers.sort((x, y) => (x.examiner < y.examiner ? -1 : x.examiner > y.examiner ? 1 : 0));
-      drafts.push(draft(archive, { action: 'examination.reveal', sample: sample.id, case: a.case, answers }));
+      drafts.push(draft(archive, { action: 'examination.reveal', sample: sample.id, case: a.case, answers, reason: REVEAL_RULE }, SYSTEM_ACTOR));
     }
     written.push({ line: a.line, case: refs.shown(a.case), commitment, revealed });
   }

@@ -18,6 +18,7 @@ import { checkStaff } from './examiners.js';
 import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
 import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
 import { signAct, type PersonSigner } from './person-signing.js';
+import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
 
 /**
  * Assigns every case to `perCase` of `examiners`, rotating through them in the order given. The
@@ -114,7 +115,8 @@ export async function submitAnswer(archive: Archive, ref: string, caseRef: strin
 
 /**
  * Opens every sealed answer of the case, checks each against its commitment, and records them all
- * in one reveal entry. `system` is the catch-up (reveal-catch-up.ts): its actor and reason.
+ * in one reveal entry, a system act (reveal-rule.ts). `system` is the catch-up
+ * (reveal-catch-up.ts): its actor and reason.
  */
 export async function revealCase(archive: Archive, sample: SamplesTable, caseId: string, system?: { actor: string; reason: string }): Promise<void> {
   const key = await planAnswerKey(archive, sample);
@@ -124,8 +126,9 @@ export async function revealCase(archive: Archive, sample: SamplesTable, caseId:
       throw new ExamError('EXAMINATION_REVEAL_MISMATCH', `case ${caseId}: ${s.examiner}'s sealed answer does not match the commitment`);
     return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
   });
-  const details = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, ...(system === undefined ? {} : { reason: system.reason }) };
-  await archive.commit([draft(archive, details, system?.actor)]);
+  // A system act (reveal-rule.ts): under the system actor, with the rule as its reason.
+  const details = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, reason: system?.reason ?? REVEAL_RULE };
+  await archive.commit([draft(archive, details, system?.actor ?? SYSTEM_ACTOR)]);
 }
 
 /** One case's outcome; refuses (EXAMINATION_SEALED) while answers are still sealed. */

@@ -6,9 +6,7 @@ import type { Archive } from '../../app.js';
 import { sameActor, CustodyError } from '../../core/index.js';
 import { revealCase } from './examination.service.js';
 import { loadSample } from './outcomes.js';
-
-/** Who the catch-up reveal is recorded as: no person asked for it. */
-export const SYSTEM_ACTOR = 'custody (system)';
+import { SYSTEM_ACTOR } from './reveal-rule.js';
 export const CATCH_UP_REASON =
   'every assigned examiner had submitted but the reveal entry was missing (an interrupted run): revealed when the archive was next opened for writing';
 

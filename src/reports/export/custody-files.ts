@@ -154,7 +154,8 @@ export async function writeLedgerFiles(
 
 /**
  * Whether an entry lies behind one of the bag's tables (LAYOUT.md, ledger.jsonl): the sample's
- * frame, seed, manifest, assignments, submissions, reveals and adjudications; decisions and
+ * frame, seed, manifest, assignments, submissions, reveals and adjudications, and when there is
+ * a sample every person's key enrolment, rotation and revocation (account.key.*); decisions and
  * withdrawals naming a selected object; the cataloguing of the exported subjects, of the units
  * they reference and of their numbering schemes.
  */
@@ -172,6 +173,9 @@ function behindTables(
     return e.objects.some((o) => itemsBySha.has(o) || basis.withdrawnObjects.has(o));
   if (e.type !== 'cataloguing') return false;
   const action = typeof d.action === 'string' ? d.action : '';
+  // People's key enrolments, rotations and revocations: the signatures of the plans' submissions
+  // and adjudications are checked with the key valid at their seq (public keys only).
+  if (action.startsWith('account.key.')) return basis.samples.size > 0;
   if (action.startsWith('subject.')) {
     const ids = [idOf(d.subject), idOf(d.new_subject), ...stringsOf(d.merged)];
     return ids.some((id) => id !== null && basis.subjects.has(id));

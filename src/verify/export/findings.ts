@@ -22,7 +22,12 @@ export type ExportCode =
   | 'EXPORT_SELECTION_INCOMPLETE' // --receipt: the recorded items differ from the bag's, or a delivery's count
   | 'EXPORT_TABLE_MISMATCH' // a table differs from the one derived from the ledger entries (details: table, row, column, bag, derived)
   | 'EXPORT_SAMPLE_MISMATCH' // the sample redrawn from frame and seed differs from the manifest or samples.json (details: sample, position, bag, derived)
-  | 'EXPORT_COMMITMENT_MISMATCH'; // a revealed answer does not open its submission's commitment (details: sample, case, examiner, reveal_seq, submit_seq)
+  | 'EXPORT_COMMITMENT_MISMATCH' // a revealed answer does not open its submission's commitment (details: sample, case, examiner, reveal_seq, submit_seq)
+  | 'EXPORT_PERSON_KEY_INVALID' // a key enrolment whose self-signature does not verify, or whose key id is not its key's (details: seq, act, person, key_id)
+  | 'EXPORT_SIGNATURE_INVALID' // a person's signature that does not verify, or by a key not theirs or not valid at the entry's seq, or never enrolled (full ledger)
+  | 'EXPORT_SIGNATURE_MISSING' // an unsigned submission or adjudication by a person who had a valid enrolled key at its seq
+  | 'EXPORT_SIGNATURE_UNVERIFIABLE' // a signature whose key enrolment the bag does not carry (partial ledger, or withheld): not checkable from the bag
+  | 'EXPORT_REVEAL_EARLY'; // a reveal before every assigned examiner of the case had submitted (details: sample, case, reveal_seq)
 
 export type FindingCode = ExportCode | BagitCode;
 
@@ -54,7 +59,7 @@ export const STEP_NAMES: Readonly<Record<StepNumber, string>> = {
   4: 'inclusion proofs (RFC 9162 §2.1.3.2)',
   5: 'evidence files against their ingestion entries',
   6: 'ledger: every line of custody/ledger.jsonl proven',
-  7: 'process: tables re-derived from the ledger, sample redrawn, reveals opened, statistics recomputed',
+  7: 'process: tables re-derived from the ledger, sample redrawn, reveals opened, statistics recomputed, people\'s signatures checked',
   8: 'completeness: the export receipt (--receipt)',
 };
 

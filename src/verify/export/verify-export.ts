@@ -9,6 +9,7 @@ import { checkCheckpoint, type CheckpointOptions, type KeySource } from './check
 import { checkLedgerLines, type ProvenLedger } from './check-ledger.js';
 import { checkEvidence, checkProofs, type IngestionEntry, type ProofInput } from './check-proofs.js';
 import { checkReceipt } from './check-receipt.js';
+import { checkSignatures } from './check-signatures.js';
 import { parsePinnedKey } from './keys.js';
 import { StepFindings, type ExportFinding, type StepNumber, type StepReport } from './findings.js';
 import { checkProcess, type ProcessReport } from './process/check-process.js';
@@ -145,6 +146,8 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     // Hostile entries must give a finding, never a crash: whatever broke the derivation is reported.
     s7.error('EXPORT_TABLE_MISMATCH', `the tables cannot be derived from custody/ledger.jsonl: ${e instanceof Error ? e.message : String(e)}`, 'custody/ledger.jsonl', { table: null, row: null, column: null, bag: null, derived: null });
   }
+  const signatures = checkSignatures(ledger, s7);
+  const signed = signatures.verified + signatures.failed === 0 ? '' : `; ${signatures.verified} of ${signatures.verified + signatures.failed} people's signatures verify with the key valid at their entry`;
 
   const steps = [
     s[0].report(`BagIt ${bag.version ?? '?'}: complete, ${payload.length} payload files, Payload-Oxum agrees`),
@@ -153,7 +156,7 @@ export async function verifyExport(source: BagSource, options: VerifyExportOptio
     s[3].report(`${proven.size} of ${proofs.length} inclusion proofs recompute the checkpoint root`),
     s[4].report(`${checked} of ${rows.length} items match their ingestion entries`),
     s[5].report(lines.detail),
-    s7.report(process?.detail ?? 'the process could not be derived'),
+    s7.report(`${process?.detail ?? 'the process could not be derived'}${signed}`),
   ];
   const findings = [...s, s7].flatMap((x) => x.findings);
   if (options.receipt !== undefined) {

@@ -46,7 +46,7 @@ fi
 openssl pkeyutl -verify -pubin -inkey "$key" -rawin \
   -in custody/checkpoint.body -sigfile custody/checkpoint.sig || bad "the checkpoint signature does not verify"
 
-step "1-7. Every check again, then the ledger lines and the process: tables, sample, commitments, statistics (python3)"
+step "1-7. Every check again, then the ledger lines and the process: tables, sample, commitments, reveal rule, people's signatures (openssl), statistics (python3)"
 if [ $# -ge 1 ]; then
   python3 verify_bag.py . --key "$pinned" || bad "verify_bag.py found problems"
 else

@@ -17,6 +17,7 @@ import { ATTRIBUTION_POINTER, deriveStatistics, STATISTICS_NOT_DERIVED } from '.
 import { deriveSubjects, SUBJECT_COLUMNS, subjectsCsv } from './derive-subjects.js';
 import type { ProvenLedger } from '../check-ledger.js';
 import { replayEntries, type ReplayedIndex } from './replay.js';
+import { checkRevealRule } from './check-reveals.js';
 
 export interface ProcessInput {
   ledger: ProvenLedger;
@@ -112,6 +113,11 @@ export function checkProcess(input: ProcessInput, out: StepFindings): ProcessRep
   const broken = checkCommitments(index);
   for (const c of broken)
     out.error('EXPORT_COMMITMENT_MISMATCH', `plan ${c.sample}, case ${c.case}: ${c.examiner}'s answer revealed in entry ${c.reveal_seq} does not open the commitment of entry ${c.submit_seq}`, 'custody/ledger.jsonl', { ...c });
+  // Each reveal follows its rule (a system act: no person signs it).
+  for (const r of checkRevealRule(index)) {
+    if (r.kind === 'commitments' && broken.some((c) => c.sample === r.sample && c.case === r.case)) continue;
+    out.error(r.kind === 'early' ? 'EXPORT_REVEAL_EARLY' : 'EXPORT_COMMITMENT_MISMATCH', `plan ${r.sample}, case ${r.case}: ${r.message}`, 'custody/ledger.jsonl', { sample: r.sample, case: r.case, reveal_seq: r.reveal_seq });
+  }
 
   // Samples: which plans, their description, the members redrawn.
   const plans = exportedSamples(index, itemIds);

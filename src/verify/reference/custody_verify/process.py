@@ -6,6 +6,7 @@ import csv
 import io
 
 from . import tables
+from .people import check_people, check_reveal_rule
 from .sampling import redraw
 
 T = "data/tables/"
@@ -13,7 +14,7 @@ T = "data/tables/"
 
 def check_process(bag, report, ledger):
     """Check 7. Returns (Derivation, derived documents by bag path, not-covered list)."""
-    report.step(7, "the process: tables re-derived from the ledger, sample redrawn, reveals opened, statistics recomputed")
+    report.step(7, "the process: tables re-derived from the ledger, sample redrawn, reveals opened, statistics recomputed, people's signatures checked")
     items_json = bag.json(T + "items.json", [])
     d = tables.Derivation(ledger.entries, [r.get("item_id") for r in items_json])
     derived = {}  # bag path -> {row key: row} (for --explain)
@@ -36,6 +37,8 @@ def check_process(bag, report, ledger):
     sample_ids = d.sample_ids()
     check_samples(bag, report, d, sample_ids, derived)
     check_commitments(report, d, sample_ids)
+    check_reveal_rule(report, ledger)
+    check_people(report, ledger)
 
     exam_rows, codes = {}, []
     for sid in sample_ids:
