@@ -252,6 +252,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addHook('onClose', async () => {
     clearInterval(countsTimer);
     await state.flushFailureCounts(true);
+    // The ExifTool process of /api/items/:id/exif, if one was started.
+    await (await import('../analysis/metadata/index.js')).closeExifTool();
   });
 
   for (const def of routes) {

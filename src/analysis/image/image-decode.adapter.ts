@@ -189,3 +189,21 @@ async function writeAtomic(path: string, bytes: Buffer): Promise<void> {
   await writeFile(tmp, bytes);
   await rename(tmp, path);
 }
+
+/**
+ * A full-size lossless PNG of an image a browser cannot render (TIFF, HEIC…), for viewing: every
+ * pixel kept, EXIF orientation applied (PNG carries none), within the same pixel limit. A derived
+ * rendition, never the evidence: the original's bytes are what the ledger and the store hold.
+ */
+export async function losslessRendition(
+  bytes: Buffer,
+  maxPixels: number = DEFAULT_MAX_PIXELS,
+): Promise<{ png: Buffer; width: number; height: number }> {
+  const sharp = await loadSharp();
+  refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
+  const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
+    .rotate()
+    .png({ compressionLevel: 3 })
+    .toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width, height: info.height };
+}
