@@ -115,15 +115,17 @@ function row(r: ItemListRow) {
 async function nearDuplicatesOf(
   sha256: string,
   similarity: ArchiveSimilarity,
-  itemsOf: (sha256: string) => Promise<readonly { id: string }[]>,
+  itemsOf: (sha256: string) => Promise<readonly { id: string; media_type: string }[]>,
 ) {
   const out = [];
   for (const p of similarity.pairs) {
     if (p.a !== sha256 && p.b !== sha256) continue;
     const other = p.a === sha256 ? p.b : p.a;
+    const items = await itemsOf(other);
     out.push({
       sha256: other,
-      items: (await itemsOf(other)).map((i) => i.id).sort(),
+      items: items.map((i) => i.id).sort(),
+      media_type: items[0]?.media_type ?? null,
       distance: p.distance,
       kind: p.kind,
       crop: p.crop === undefined ? null : { original: p.crop.original, box: p.crop.box, transform: p.crop.transform },

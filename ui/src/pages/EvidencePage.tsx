@@ -9,6 +9,7 @@ import {
   useState,
   type FormEvent,
   type KeyboardEvent,
+  type MouseEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type ItemPage, type ItemRow, type UnitsView } from '../api';
@@ -521,11 +522,23 @@ function VirtualItems({
       PageDown: pageRows * columns,
       PageUp: -pageRows * columns,
     };
-    if (e.key === 'Home') move(0);
+    if (e.key === 'Enter') {
+      const item = itemAt(active);
+      if (item !== undefined) navigate(`/items/${item.id}`);
+    } else if (e.key === 'Home') move(0);
     else if (e.key === 'End') move(total - 1);
     else if (e.key in steps && steps[e.key] !== 0) move(active + (steps[e.key] ?? 0));
     else return;
     e.preventDefault();
+  };
+
+  // A click on a cell (or anywhere on a list row) opens the item page.
+  const onClick = (e: MouseEvent<HTMLDivElement>): void => {
+    const target = e.target instanceof Element ? e.target : null;
+    const row = target?.closest('[role=row]');
+    const cell = target?.closest('[data-index]') ?? row?.querySelector('[data-index]');
+    const item = cell === null || cell === undefined ? undefined : itemAt(Number(cell.getAttribute('data-index')));
+    if (item !== undefined) navigate(`/items/${item.id}`);
   };
 
   const lang = i18n.language;
@@ -539,6 +552,7 @@ function VirtualItems({
       aria-rowcount={rows + (view === 'list' ? 1 : 0)}
       aria-colcount={view === 'list' ? 5 : columns}
       onKeyDown={onKeyDown}
+      onClick={onClick}
     >
       {view === 'list' && (
         <div className="list-head" role="row" aria-rowindex={1}>

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { EvidencePage } from './EvidencePage';
+import { ItemPage } from './item/ItemPage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
 
@@ -18,6 +19,15 @@ export const NAV_PAGES: readonly PageDef[] = [
   { path: '/evidence', label: 'nav.evidence', component: EvidencePage },
 ];
 
+/** Pages reached from others (not in the navigation), by path prefix. */
+const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
+  { prefix: '/items/', component: ItemPage },
+];
+
 export function pageFor(path: string): ComponentType {
-  return NAV_PAGES.find((p) => p.path === path)?.component ?? NotFoundPage;
+  return (
+    NAV_PAGES.find((p) => p.path === path)?.component ??
+    INNER_PAGES.find((p) => path.startsWith(p.prefix))?.component ??
+    NotFoundPage
+  );
 }

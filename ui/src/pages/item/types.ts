@@ -34,6 +34,7 @@ export interface CropBox {
 export interface NearDuplicate {
   sha256: string;
   items: string[];
+  media_type: string | null;
   distance: number;
   kind: 'pdq' | 'pdq-dihedral' | 'crop';
   /** A verified crop: which object is the larger view, and the box of it the other shows. */
