@@ -13,6 +13,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import sharp from 'sharp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addGrain, describeScene, paintScene } from '../../../src/demo/scene-paint.js';
 import { buildServer } from '../../../src/http/server.js';
 import { custodyInExpect } from '../../support/archive-fixtures.js';
 import { servedArchive, signIn, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
@@ -50,6 +51,30 @@ async function photo(): Promise<Buffer> {
     })
     .jpeg({ quality: 90 })
     .toBuffer();
+}
+
+/** A photo-like scene (the demo painter) and an uneven crop of it, which analysis pairs as a crop. */
+const BOX = { left: 0.03, top: 0.01, right: 0.88, bottom: 0.96 };
+async function sceneAndCrop(): Promise<[Buffer, Buffer]> {
+  const [w, h] = [640, 480];
+  const s = describeScene('scene-a'); // as test/e2e/near-duplicate-crops.test.ts
+  const pixels = await sharp(paintScene(s, 0, w / 2, h / 2), { raw: { width: w / 2, height: h / 2, channels: 3 } })
+    .resize(w, h, { fit: 'fill', kernel: 'linear' })
+    .raw()
+    .toBuffer();
+  addGrain(pixels, s, 0);
+  const scene = await sharp(pixels, { raw: { width: w, height: h, channels: 3 } })
+    .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test' } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  const [left, top] = [Math.round(BOX.left * w), Math.round(BOX.top * h)];
+  const crop = await sharp(scene)
+    .extract({ left, top, width: Math.round(BOX.right * w) - left, height: Math.round(BOX.bottom * h) - top })
+    .modulate({ brightness: 1.1 })
+    .keepMetadata()
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  return [scene, crop];
 }
 
 describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chromium', () => {
@@ -91,6 +116,9 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
               .tiff({ compression: 'deflate' })
               .toBuffer(),
           );
+          const [scene, crop] = await sceneAndCrop();
+          await writeFile(join(src, 'd-scene.jpg'), scene);
+          await writeFile(join(src, 'e-crop.jpg'), crop);
           await custodyInExpect(
             0,
             ['ingest', src, '--source', 'SRC-ITEM', '--new-source', '--archive', a.dir, '--json'],
@@ -294,6 +322,28 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     const [a, b] = [await transformOf('compare-this'), await transformOf('compare-other')];
     expect(a).toContain('translate(0px, -');
     expect(b.replace(/scale\([^)]*\)/, '')).toBe(a.replace(/scale\([^)]*\)/, ''));
+  });
+
+  it('a crop match carries its box, outlined on the larger view in the comparison', async () => {
+    const page = await open();
+    await page.goto(`${base}/items/${item('d-scene.jpg')}`);
+    const entry = page.locator('[data-testid=near-duplicates] li[data-kind=crop]');
+    await page.getByTestId('near-duplicates').waitFor();
+    expect(await page.locator('[data-testid=near-duplicates] li').evaluateAll((l) => l.map((e) => e.getAttribute('data-kind')))).toContain('crop');
+    expect(await entry.textContent()).toContain(item('e-crop.jpg'));
+    expect(await entry.textContent()).toContain('Crop');
+    await entry.getByRole('button', { name: 'Compare side by side' }).click();
+    await page.getByTestId('compare-this-reveal').click();
+    // The scene is the larger view: the box is drawn on it, where the crop was cut.
+    const box = page.locator('[data-testid=compare-this] .crop-box');
+    await box.waitFor();
+    const style = await box.evaluate((el) => {
+      const st = (el as unknown as { style: Record<string, string> }).style;
+      return [st.insetInlineStart, st.insetBlockStart, st.inlineSize, st.blockSize].map((v) => parseFloat(v ?? ''));
+    });
+    const expected = [BOX.left, BOX.top, BOX.right - BOX.left, BOX.bottom - BOX.top].map((f) => f * 100);
+    for (const [i, v] of style.entries()) expect(Math.abs(v - expected[i]!)).toBeLessThan(2);
+    expect(await page.locator('[data-testid=compare-other] .crop-box').count()).toBe(0);
   });
 
   it('verifies an inclusion proof of a trail entry in the page with the pinned key, then a tampered proof (test route) fails', async () => {
