@@ -329,7 +329,10 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     await page.goto(`${base}/items/${item('d-scene.jpg')}`);
     const entry = page.locator('[data-testid=near-duplicates] li[data-kind=crop]');
     await page.getByTestId('near-duplicates').waitFor();
-    expect(await page.locator('[data-testid=near-duplicates] li').evaluateAll((l) => l.map((e) => e.getAttribute('data-kind')))).toContain('crop');
+    const kinds = await Promise.all(
+      (await page.locator('[data-testid=near-duplicates] li').all()).map((l) => l.getAttribute('data-kind')),
+    );
+    expect(kinds).toContain('crop');
     expect(await entry.textContent()).toContain(item('e-crop.jpg'));
     expect(await entry.textContent()).toContain('Crop');
     await entry.getByRole('button', { name: 'Compare side by side' }).click();
