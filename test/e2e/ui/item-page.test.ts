@@ -245,11 +245,14 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     expect(await page.getByTestId('viewer-reveal').count()).toBe(0);
   });
 
-  it('zooms, rotates and pans by key, shows the magnifier, and the file facts and EXIF with the full ExifTool dump', async () => {
+  it('reveals, zooms, rotates and pans by key, shows the magnifier, and the file facts and EXIF with the full ExifTool dump', async () => {
     const id = item('a-original.jpg');
     const page = await open();
     await page.goto(`${base}/items/${id}`);
-    await page.getByTestId('viewer-reveal').click();
+    // Revealed by key: Enter on the focused image.
+    await page.getByTestId('viewer-reveal').waitFor();
+    await page.locator('[data-testid=viewer] .viewer-stage').focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('viewer-original').waitFor();
     const layer = page.locator('[data-testid=viewer] .viewer-layer');
     const transform = (): Promise<string | null> => layer.evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);

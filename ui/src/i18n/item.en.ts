@@ -7,7 +7,7 @@ export const itemEn = {
   withdrawn: 'This item was withdrawn: its content and what was extracted from it are not shown.',
   viewer: {
     heading: 'Image',
-    label: 'Image viewer. Keys: plus and minus zoom, 0 fits, 1 shows actual pixels, arrows move, R rotates, L toggles the magnifier.',
+    label: 'Image viewer. Keys: Enter reveals, plus and minus zoom, 0 fits, 1 shows actual pixels, arrows move, R rotates, L toggles the magnifier.',
     warning:
       'This image may show injury or death. It is blurred and in greyscale until you choose to reveal it.',
     reveal: 'Reveal the image',

@@ -159,7 +159,15 @@ export function Viewer(props: ViewerProps) {
   }, [loupe, pointer, view, full, stageSize]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
-    if (!revealed || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    // On the image itself, Enter or Space reveals it (as the button does).
+    if (!revealed) {
+      if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget && fullUrl !== null) {
+        e.preventDefault();
+        setRevealed(true);
+      }
+      return;
+    }
     const cmd = commandForKey(e.key, stageSize);
     if (cmd === null) return;
     e.preventDefault();
