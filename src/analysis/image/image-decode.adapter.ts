@@ -13,7 +13,7 @@ async function loadSharp(): Promise<SharpFn> {
   return (sharpFn ??= (await import('sharp')).default);
 }
 
-export type ImageErrorCode = 'IMAGE_PIXEL_LIMIT';
+export type ImageErrorCode = 'IMAGE_PIXEL_LIMIT' | 'IMAGE_UNDECODABLE';
 export class ImageError extends CustodyError<ImageErrorCode> {}
 
 /**
@@ -200,10 +200,17 @@ export async function losslessRendition(
   maxPixels: number = DEFAULT_MAX_PIXELS,
 ): Promise<{ png: Buffer; width: number; height: number }> {
   const sharp = await loadSharp();
-  refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
-  const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
-    .rotate()
-    .png({ compressionLevel: 3 })
-    .toBuffer({ resolveWithObject: true });
-  return { png: data, width: info.width, height: info.height };
+  try {
+    refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
+    const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
+      .rotate()
+      .png({ compressionLevel: 3 })
+      .toBuffer({ resolveWithObject: true });
+    return { png: data, width: info.width, height: info.height };
+  } catch (e) {
+    if (e instanceof ImageError) throw e;
+    throw new ImageError('IMAGE_UNDECODABLE', 'the image could not be decoded for a rendition', {
+      cause: e,
+    });
+  }
 }

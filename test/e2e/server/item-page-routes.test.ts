@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeExifTool } from '../../../src/analysis/metadata/index.js';
-import { custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
+import { custodyIn, custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
 import { describeDatabases } from '../../support/postgres.js';
 import { servedArchive, signIn, type Client, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
@@ -35,8 +35,12 @@ async function deliver(a: TestArchive): Promise<void> {
   await writeFile(join(src, 'photo.jpg'), await sharp(png).withExif({ IFD0: { Make: 'Alpha', Model: 'Alpha One' } }).jpeg({ quality: 92 }).toBuffer());
   await writeFile(join(src, 'copy.jpg'), await sharp(png).resize(240).jpeg({ quality: 55 }).toBuffer());
   await writeFile(join(src, 'notes.txt'), 'not an image\n');
+  // A TIFF whose compressed strip is garbage: typed image/tiff, undecodable.
+  const broken = await sharp(png).tiff({ compression: 'deflate' }).toBuffer();
+  broken.fill(0x5a, 16, broken.readUInt32LE(4) - 16);
+  await writeFile(join(src, 'broken.tif'), broken);
   await custodyInExpect(0, ['ingest', src, '--source', 'SRC-IR', '--new-source', '--archive', a.dir], a.env);
-  await custodyInExpect(0, ['analyze', '--archive', a.dir], a.env);
+  await custodyIn(['analyze', '--archive', a.dir], a.env); // broken.tif is a finding
 }
 
 describeDatabases('item page routes: rendition, ExifTool dump, near-duplicate pairs', (db) => {
@@ -97,6 +101,15 @@ describeDatabases('item page routes: rendition, ExifTool dump, near-duplicate pa
     const before = s.open.ledger.size;
     const r = await ina.request('GET', `/api/items/${txt.id}/rendition`);
     expect([r.statusCode, r.json<{ code: string }>().code]).toEqual([404, 'HTTP_NOT_FOUND']);
+    expect(s.open.ledger.size).toBe(before);
+  });
+
+  it('an image that cannot be decoded gets 422 IMAGE_UNDECODABLE, and nothing is recorded', async () => {
+    const bad = item('broken.tif');
+    expect(bad.media_type).toBe('image/tiff');
+    const before = s.open.ledger.size;
+    const r = await ina.request('GET', `/api/items/${bad.id}/rendition`);
+    expect([r.statusCode, r.json<{ code: string }>().code]).toEqual([422, 'IMAGE_UNDECODABLE']);
     expect(s.open.ledger.size).toBe(before);
   });
 
