@@ -201,7 +201,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
       const u = new URL(r.url());
       if (/\/original$|unblurred=true/.test(u.pathname + u.search)) originals.push(u.pathname + u.search);
     });
-    await page.getByRole('link', { name: 'Evidence', exact: true }).click();
+    await page.goto(`${base}/evidence?camera=Alpha`);
     const cell = page.locator('[data-testid=evidence-cell][aria-label="a-original.jpg"]');
     await cell.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/items/${id}`);
@@ -210,6 +210,11 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     await page.goBack();
     await cell.focus();
     await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/items/${id}`);
+    // "Back" returns to the list with its filters.
+    await page.getByRole('link', { name: 'Back to the evidence' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?camera=Alpha');
+    await cell.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/items/${id}`);
 
     // Blurred and greyscale first: only the blurred preview was asked for, nothing was recorded.

@@ -26,6 +26,7 @@ import {
   type Filters,
 } from './evidence/filters';
 import './evidence/evidence.css';
+import { EVIDENCE_RETURN_KEY } from './item/return-to';
 
 /** Items per request: small, so that a jump into the middle of 50,000 fetches only what shows. */
 export const PAGE_SIZE = 24;
@@ -524,7 +525,7 @@ function VirtualItems({
     };
     if (e.key === 'Enter') {
       const item = itemAt(active);
-      if (item !== undefined) navigate(`/items/${item.id}`);
+      if (item !== undefined) openItem(item.id);
     } else if (e.key === 'Home') move(0);
     else if (e.key === 'End') move(total - 1);
     else if (e.key in steps && steps[e.key] !== 0) move(active + (steps[e.key] ?? 0));
@@ -538,7 +539,7 @@ function VirtualItems({
     const row = target?.closest('[role=row]');
     const cell = target?.closest('[data-index]') ?? row?.querySelector('[data-index]');
     const item = cell === null || cell === undefined ? undefined : itemAt(Number(cell.getAttribute('data-index')));
-    if (item !== undefined) navigate(`/items/${item.id}`);
+    if (item !== undefined) openItem(item.id);
   };
 
   const lang = i18n.language;
@@ -722,6 +723,12 @@ const ListRow = memo(function ListRow({
     </>
   );
 });
+
+/** Opens an item page; its "back" link returns to this list with its filters (kept for the tab). */
+function openItem(id: string): void {
+  window.sessionStorage.setItem(EVIDENCE_RETURN_KEY, window.location.pathname + window.location.search);
+  navigate(`/items/${id}`);
+}
 
 function cameraOf(item: ItemRow): string | null {
   const { make, model } = item;

@@ -7,6 +7,7 @@ import { useSession } from '../../session/session';
 import { CustodyTrail } from './CustodyTrail';
 import { groupDump, groupMetadata } from './exif-groups';
 import type { ItemDetail, NearDuplicate } from './types';
+import { evidenceReturn } from './return-to';
 import { Viewer } from './Viewer';
 import { FIT, type View } from './viewer-math';
 import './item.css';
@@ -51,7 +52,7 @@ export function ItemPage() {
   return (
     <div className="page item-page">
       <p>
-        <Link href="/evidence">{t('item.back')}</Link>
+        <Link href={evidenceReturn()}>{t('item.back')}</Link>
       </p>
       <h1>
         <bdi>{name ?? t('notFound.heading')}</bdi>
