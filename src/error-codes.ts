@@ -324,6 +324,7 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   INDICATORS_BAD_NOW: 'finding',
   INDICATORS_BAD_THRESHOLD: 'finding',
   IMAGE_PIXEL_LIMIT: 'finding',
+  IMAGE_UNDECODABLE: 'finding',
   PDQ_BAD_DIMENSIONS: 'finding',
   PDQ_BAD_LUMA: 'finding',
   PDQ_BAD_HASH: 'finding',

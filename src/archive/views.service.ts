@@ -5,7 +5,7 @@
 import type { EntryDraft } from '../ledger/index.js';
 import type { ViewsTable } from '../db/index.js';
 
-export const VIEW_ACTIONS = ['view.original', 'view.unblurred'] as const;
+export const VIEW_ACTIONS = ['view.original', 'view.unblurred', 'view.rendition'] as const;
 export type ViewAction = (typeof VIEW_ACTIONS)[number];
 
 /** What recording and listing views needs: the index's view rows and the ledger's commit. */

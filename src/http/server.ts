@@ -264,6 +264,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     clearInterval(countsTimer);
     await state.verifications.settled(); // a run in progress ends (and is recorded) before the writer closes
     await state.flushFailureCounts(true);
+    // The ExifTool process of /api/items/:id/exif, if one was started.
+    await (await import('../analysis/metadata/index.js')).closeExifTool();
   });
 
   for (const def of routes) {

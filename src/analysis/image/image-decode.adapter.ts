@@ -13,7 +13,7 @@ async function loadSharp(): Promise<SharpFn> {
   return (sharpFn ??= (await import('sharp')).default);
 }
 
-export type ImageErrorCode = 'IMAGE_PIXEL_LIMIT';
+export type ImageErrorCode = 'IMAGE_PIXEL_LIMIT' | 'IMAGE_UNDECODABLE';
 export class ImageError extends CustodyError<ImageErrorCode> {}
 
 /**
@@ -188,4 +188,29 @@ async function writeAtomic(path: string, bytes: Buffer): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   await writeFile(tmp, bytes);
   await rename(tmp, path);
+}
+
+/**
+ * A full-size lossless PNG of an image a browser cannot render (TIFF, HEIC…), for viewing: every
+ * pixel kept, EXIF orientation applied (PNG carries none), within the same pixel limit. A derived
+ * rendition, never the evidence: the original's bytes are what the ledger and the store hold.
+ */
+export async function losslessRendition(
+  bytes: Buffer,
+  maxPixels: number = DEFAULT_MAX_PIXELS,
+): Promise<{ png: Buffer; width: number; height: number }> {
+  const sharp = await loadSharp();
+  try {
+    refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
+    const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
+      .rotate()
+      .png({ compressionLevel: 3 })
+      .toBuffer({ resolveWithObject: true });
+    return { png: data, width: info.width, height: info.height };
+  } catch (e) {
+    if (e instanceof ImageError) throw e;
+    throw new ImageError('IMAGE_UNDECODABLE', 'the image could not be decoded for a rendition', {
+      cause: e,
+    });
+  }
 }

@@ -4,7 +4,9 @@ import type { Archive } from '../../app.js';
 import { ArchiveError } from '../../archive/index.js';
 import { recordView, type ViewAction } from '../../archive/views.service.js';
 import { assertNotWithdrawn } from '../../archive/withdrawal.service.js';
+import { losslessRendition } from '../../analysis/image/image-decode.adapter.js';
 import { ensurePreviews, readPreview } from '../../analysis/image/preview-cache.adapter.js';
+import { fullExifDump } from '../../analysis/metadata/index.js';
 import { StoreError } from '../../store/index.js';
 import { HttpError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
@@ -208,6 +210,58 @@ export const evidenceRoutes: RouteDef[] = [
       const bytes = await readPreview(unblurred ? paths.plain : paths.blurred);
       void reply.header('Content-Disposition', disposition('inline', `${item.id}.${size}.webp`));
       return reply.type('image/webp').send(bytes);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/items/:id/rendition',
+    blind: 'per-item',
+    access: { permission: 'evidence.read' },
+    summary:
+      "a lossless full-size PNG of an image a browser cannot render (TIFF, HEIC…), labelled derived (X-Custody-Derived); each view is a ledger entry (one per account, item and hour)",
+    tags: ['evidence'],
+    schema: { params: IdParams('item') },
+    async handler({ params, archive, ctx, request, reply }) {
+      evidenceHeaders(reply);
+      const item = await itemOf(archive, params.id);
+      await assertNotWithdrawn(archive, item.sha256, 'original');
+      const object = await archive.index.getObject(item.sha256);
+      if (object === undefined || !object.media_type.startsWith('image/'))
+        throw new HttpError('HTTP_NOT_FOUND', `item ${item.id} is not an image`, {
+          details: { item: item.id },
+        });
+      const bytes = await archive.store.readObject(item.sha256);
+      const { png, width, height } = await losslessRendition(bytes);
+      // The full-size pixels of the original are a view of it: recorded before a byte is sent.
+      await recordViewOf(request, archive, ctx!, {
+        action: 'view.rendition',
+        item: item.id,
+        sha256: item.sha256,
+        size: bytes.length,
+      });
+      void reply.header('X-Custody-Derived', `png; from=${item.sha256}; width=${width}; height=${height}`);
+      void reply.header('Content-Disposition', disposition('inline', `${item.id}.derived.png`));
+      return reply.type('image/png').send(png);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/items/:id/exif',
+    blind: 'refused',
+    access: { permission: 'evidence.read' },
+    summary: "the full ExifTool dump of the item's object (exiftool -json -n -G), as `custody exif`",
+    tags: ['evidence'],
+    schema: {
+      params: IdParams('item'),
+      response: { 200: Type.Object({ sha256: Type.String(), dump: Type.Record(Type.String(), Type.Unknown()) }) },
+    },
+    async handler({ params, archive }) {
+      const item = await itemOf(archive, params.id);
+      // A withdrawal hides what was extracted from the object too (GPS, EXIF): ITEM_WITHDRAWN.
+      await assertNotWithdrawn(archive, item.sha256, 'metadata');
+      // ExifTool reads by path: check first that the store holds a regular file there.
+      await (await archive.store.openObject(item.sha256)).close();
+      return { sha256: item.sha256, dump: await fullExifDump(archive.store.pathOf(item.sha256)) };
     },
   }),
 ];

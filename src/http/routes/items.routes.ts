@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { INDICATOR_CODES } from '../../analysis/indicators/index.js';
 import { objectDetail } from '../../archive/object-detail.service.js';
+import type { ArchiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
 import { ITEM_SORTS, type ItemFilter, type ItemListRow } from '../../db/item-query.repository.js';
 import { derivedOf } from '../derived.js';
 import { HttpError } from '../errors.js';
@@ -106,6 +107,33 @@ function row(r: ItemListRow) {
   };
 }
 
+/**
+ * The near-duplicate pairs this object is in, each with the other object (and its items), the
+ * distance, the kind (pdq, pdq-dihedral, crop) and, for a verified crop, the box of the larger view
+ * the other shows. Withdrawn objects take no part (archiveSimilarity leaves them out).
+ */
+async function nearDuplicatesOf(
+  sha256: string,
+  similarity: ArchiveSimilarity,
+  itemsOf: (sha256: string) => Promise<readonly { id: string; media_type: string }[]>,
+) {
+  const out = [];
+  for (const p of similarity.pairs) {
+    if (p.a !== sha256 && p.b !== sha256) continue;
+    const other = p.a === sha256 ? p.b : p.a;
+    const items = await itemsOf(other);
+    out.push({
+      sha256: other,
+      items: items.map((i) => i.id).sort(),
+      media_type: items[0]?.media_type ?? null,
+      distance: p.distance,
+      kind: p.kind,
+      crop: p.crop === undefined ? null : { original: p.crop.original, box: p.crop.box, transform: p.crop.transform },
+    });
+  }
+  return out.sort((x, y) => x.distance - y.distance || x.sha256.localeCompare(y.sha256));
+}
+
 export const itemRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
@@ -187,6 +215,7 @@ export const itemRoutes: RouteDef[] = [
           sha256: Type.String(),
           item: Open({}),
           items: Type.Array(Open({})),
+          near_duplicates: Type.Array(Open({})),
           subject: Nullable(Type.String()),
           trail: Type.Array(TrailEntry),
         }),
@@ -218,7 +247,13 @@ export const itemRoutes: RouteDef[] = [
           action: typeof action === 'string' ? action : null,
         });
       }
-      return { id, ...detail, subject: subject?.subject_id ?? null, trail };
+      return {
+        id,
+        ...detail,
+        near_duplicates: await nearDuplicatesOf(detail.sha256, c.similarity, (s) => archive.index.itemsBySha256(s)),
+        subject: subject?.subject_id ?? null,
+        trail,
+      };
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import type { Messages } from './en';
+import { itemAr } from './item.ar';
 
 // Arabic strings of the web UI (Modern Standard Arabic). To be reviewed by a native speaker
 // who works with forensic evidence before the UI is used in the field.
@@ -256,6 +257,7 @@ export const ar: Messages = {
       DIMENSIONS_UNLIKE_CAMERA: 'أبعاد لا تشبه الكاميرا',
     },
   },
+  item: itemAr,
   notFound: {
     heading: 'الصفحة غير موجودة',
     body: 'لا توجد صفحة بهذا العنوان.',

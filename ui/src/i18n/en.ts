@@ -1,5 +1,6 @@
 // English strings of the web UI. Every page's text lives here and in ar.ts, which must have
 // exactly these keys (the type below); tsc fails when a string is missing in either.
+import { itemEn } from './item.en';
 export const en = {
   app: {
     name: 'Custody',
@@ -255,6 +256,7 @@ export const en = {
       DIMENSIONS_UNLIKE_CAMERA: 'Dimensions unlike the camera',
     },
   },
+  item: itemEn,
   notFound: {
     heading: 'Page not found',
     body: 'There is no page at this address.',

@@ -9,6 +9,7 @@ import {
   useState,
   type FormEvent,
   type KeyboardEvent,
+  type MouseEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type ItemPage, type ItemRow, type UnitsView } from '../api';
@@ -25,6 +26,7 @@ import {
   type Filters,
 } from './evidence/filters';
 import './evidence/evidence.css';
+import { EVIDENCE_RETURN_KEY } from './item/return-to';
 
 /** Items per request: small, so that a jump into the middle of 50,000 fetches only what shows. */
 export const PAGE_SIZE = 24;
@@ -521,11 +523,23 @@ function VirtualItems({
       PageDown: pageRows * columns,
       PageUp: -pageRows * columns,
     };
-    if (e.key === 'Home') move(0);
+    if (e.key === 'Enter') {
+      const item = itemAt(active);
+      if (item !== undefined) openItem(item.id);
+    } else if (e.key === 'Home') move(0);
     else if (e.key === 'End') move(total - 1);
     else if (e.key in steps && steps[e.key] !== 0) move(active + (steps[e.key] ?? 0));
     else return;
     e.preventDefault();
+  };
+
+  // A click on a cell (or anywhere on a list row) opens the item page.
+  const onClick = (e: MouseEvent<HTMLDivElement>): void => {
+    const target = e.target instanceof Element ? e.target : null;
+    const row = target?.closest('[role=row]');
+    const cell = target?.closest('[data-index]') ?? row?.querySelector('[data-index]');
+    const item = cell === null || cell === undefined ? undefined : itemAt(Number(cell.getAttribute('data-index')));
+    if (item !== undefined) openItem(item.id);
   };
 
   const lang = i18n.language;
@@ -539,6 +553,7 @@ function VirtualItems({
       aria-rowcount={rows + (view === 'list' ? 1 : 0)}
       aria-colcount={view === 'list' ? 5 : columns}
       onKeyDown={onKeyDown}
+      onClick={onClick}
     >
       {view === 'list' && (
         <div className="list-head" role="row" aria-rowindex={1}>
@@ -708,6 +723,12 @@ const ListRow = memo(function ListRow({
     </>
   );
 });
+
+/** Opens an item page; its "back" link returns to this list with its filters (kept for the tab). */
+function openItem(id: string): void {
+  window.sessionStorage.setItem(EVIDENCE_RETURN_KEY, window.location.pathname + window.location.search);
+  navigate(`/items/${id}`);
+}
 
 function cameraOf(item: ItemRow): string | null {
   const { make, model } = item;

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { AuditPage } from './AuditPage';
 import { EvidencePage } from './EvidencePage';
+import { ItemPage } from './item/ItemPage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
 
@@ -29,6 +30,15 @@ export function navPagesFor(permissions: readonly string[] | undefined): PageDef
   );
 }
 
+/** Pages reached from others (not in the navigation), by path prefix. */
+const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
+  { prefix: '/items/', component: ItemPage },
+];
+
 export function pageFor(path: string): ComponentType {
-  return NAV_PAGES.find((p) => p.path === path)?.component ?? NotFoundPage;
+  return (
+    NAV_PAGES.find((p) => p.path === path)?.component ??
+    INNER_PAGES.find((p) => path.startsWith(p.prefix))?.component ??
+    NotFoundPage
+  );
 }
