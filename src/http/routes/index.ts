@@ -3,6 +3,7 @@ import { catalogueRoutes } from './catalogue.routes.js';
 import { evidenceRoutes } from './evidence.routes.js';
 import { itemRoutes } from './items.routes.js';
 import { ledgerRoutes } from './ledger.routes.js';
+import { linkingRoutes } from './linking.routes.js';
 import type { RouteDef } from './route.js';
 import { decisionRoutes } from './decisions.routes.js';
 import { sessionRoutes } from './session.routes.js';
@@ -20,6 +21,7 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...ledgerRoutes,
   ...auditRoutes,
   ...decisionRoutes,
+  ...linkingRoutes,
 ];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';
