@@ -1,3 +1,4 @@
+import { catalogueAr } from './catalogue.ar';
 import type { Messages } from './en';
 
 // Arabic strings of the web UI (Modern Standard Arabic). To be reviewed by a native speaker
@@ -15,6 +16,10 @@ export const ar: Messages = {
     label: 'التنقل الرئيسي',
     overview: 'نظرة عامة',
     evidence: 'الأدلة',
+    subjects: 'الأشخاص',
+    units: 'الجهات',
+    linking: 'الربط',
+    statistics: 'الإحصاءات',
   },
   account: {
     label: 'حسابك',
@@ -163,6 +168,7 @@ export const ar: Messages = {
       DIMENSIONS_UNLIKE_CAMERA: 'أبعاد لا تشبه الكاميرا',
     },
   },
+  ...catalogueAr,
   notFound: {
     heading: 'الصفحة غير موجودة',
     body: 'لا توجد صفحة بهذا العنوان.',

@@ -1,5 +1,7 @@
 // English strings of the web UI. Every page's text lives here and in ar.ts, which must have
 // exactly these keys (the type below); tsc fails when a string is missing in either.
+import { catalogueEn } from './catalogue.en';
+
 export const en = {
   app: {
     name: 'Custody',
@@ -13,6 +15,10 @@ export const en = {
     label: 'Main',
     overview: 'Overview',
     evidence: 'Evidence',
+    subjects: 'Subjects',
+    units: 'Units',
+    linking: 'Linking',
+    statistics: 'Statistics',
   },
   account: {
     label: 'Your account',
@@ -162,6 +168,7 @@ export const en = {
       DIMENSIONS_UNLIKE_CAMERA: 'Dimensions unlike the camera',
     },
   },
+  ...catalogueEn,
   notFound: {
     heading: 'Page not found',
     body: 'There is no page at this address.',
