@@ -7,7 +7,6 @@ import {
   unitChangesAfter,
 } from '../../catalogue/units/attribution.service.js';
 import type { SamplesTable } from '../../db/index.js';
-import { wilsonInterval } from '../../stats/index.js';
 import { computeStatistics } from './statistics.service.js';
 
 type ArchiveHandle = Parameters<typeof computeStatistics>[0];
@@ -22,18 +21,12 @@ export async function statisticsView(archive: ArchiveHandle, sample: SamplesTabl
     { stratify: report.sample.stratify, frameSeq: report.sample.entries.frame },
     changes,
   );
-  // Unit breakdown rows gain the unit's code and both names beside its id, and the Wilson 95%
-  // interval of the unit's proportion (its cases taken as a simple random sample of the unit, as
-  // each stratum of a plan stratified by unit is); fields added only.
+  // Unit breakdown rows gain the unit's code and both names beside its id (fields added only).
   const findings = report.findings.map((f) => ({
     ...f,
     breakdowns: {
       ...f.breakdowns,
-      unit: f.breakdowns.unit.map((b) => ({
-        ...b,
-        unit: labels.unit(b.key),
-        interval: b.assessed === 0 ? null : wilsonInterval(b.present, b.assessed),
-      })),
+      unit: f.breakdowns.unit.map((b) => ({ ...b, unit: labels.unit(b.key) })),
     },
   }));
   return { report, attribution, json: { ...report, findings, unit_attribution: attribution } };
