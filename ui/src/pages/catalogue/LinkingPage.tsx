@@ -70,10 +70,14 @@ export function LinkingPage() {
       setReason('');
       reload();
     } catch (err) {
-      setOutcome({
-        kind: 'failed',
-        message: err instanceof ApiError ? `${err.message} (${err.code})` : String(err),
-      });
+      setOutcome(
+        err instanceof ApiError && err.code === 'HTTP_FORBIDDEN'
+          ? { kind: 'invalid', message: t('linking.readOnly') }
+          : {
+              kind: 'failed',
+              message: err instanceof ApiError ? `${err.message} (${err.code})` : String(err),
+            },
+      );
     } finally {
       setBusy(false);
     }

@@ -8,10 +8,10 @@ import { otherName, unitName, type UnitRow } from './figures';
 import { useLoad } from './useLoad';
 import './catalogue.css';
 
-const PAGE = 50;
+export const SUBJECTS_PAGE = 20;
 
 /**
- * The subjects, a page of 50 at a time (the page is in the URL), or one subject (`?id=`): its
+ * The subjects, a page of 20 at a time (the page is in the URL), or one subject (`?id=`): its
  * number and the parts of it, its unit, its photographs as blurred previews, and its history,
  * which is its ledger entries.
  */
@@ -52,7 +52,7 @@ function SubjectList({ page }: { page: number }) {
   const { api } = useSession();
   const units = useUnits();
   const [load] = useLoad(`subjects ${page}`, () =>
-    api.get<SubjectPage>('/api/subjects', { limit: PAGE, offset: (page - 1) * PAGE }),
+    api.get<SubjectPage>('/api/subjects', { limit: SUBJECTS_PAGE, offset: (page - 1) * SUBJECTS_PAGE }),
   );
   const lng = i18n.language;
   return (
@@ -117,7 +117,7 @@ function SubjectList({ page }: { page: number }) {
               </tbody>
             </table>
           </div>
-          <Pager page={page} pages={Math.max(1, Math.ceil(load.value.total / PAGE))} />
+          <Pager page={page} pages={Math.max(1, Math.ceil(load.value.total / SUBJECTS_PAGE))} />
         </>
       )}
     </div>
