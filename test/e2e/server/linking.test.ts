@@ -123,6 +123,14 @@ describeDatabases('linking over HTTP', (db) => {
       expect([r.statusCode, codeOf(r)], JSON.stringify(body)).toEqual([status, code]);
       expect(r.json<{ message: string }>().message).not.toMatch(/SELECT|INSERT|at .*\.ts:\d+/);
     }
+    // Without the session's CSRF token: refused before the body is read.
+    const forged = await s.server.inject({
+      method: 'POST',
+      url: '/api/links',
+      headers: { cookie: ina.cookie, 'x-csrf-token': 'forged' },
+      payload: { links: [good], reason: 'r' },
+    });
+    expect([forged.statusCode, codeOf(forged)]).toEqual([403, 'HTTP_CSRF']);
     expect(s.open.ledger.size).toBe(before);
     expect(await linkedTo(subject(0))).toEqual([item('subject-00.jpg')]);
     expect(await s.open.index.subjectOfItem(copy(1))).toBeUndefined();
