@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { CatalogueLabels } from '../../catalogue/labels.service.js';
 import { suggestLinks } from '../../catalogue/subjects/suggestions.service.js';
 import { linkItems, linkItemsInBulk } from '../../catalogue/subjects/subjects.service.js';
+import { derivedOf } from '../derived.js';
 import { defineRoute, type RouteDef } from './route.js';
 import { IdParams, Open, Ulid } from './schemas.js';
 
@@ -44,8 +45,11 @@ export const linkingRoutes: RouteDef[] = [
         }),
       },
     },
-    async handler({ archive }) {
-      const suggestions = await suggestLinks(archive);
+    async handler({ archive, request }) {
+      // The clusters the server already holds (recomputed when an item is added, analysed or
+      // withdrawn); which photographs show which subject is read now, at each request.
+      const { similarity } = await derivedOf(request.server.custody).collectionFacts();
+      const suggestions = await suggestLinks(archive, similarity);
       const labels = await CatalogueLabels.load(archive);
       return {
         count: suggestions.length,
