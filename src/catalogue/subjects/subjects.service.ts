@@ -225,6 +225,54 @@ export async function linkItems(
   });
 }
 
+/**
+ * Photographs linked to several subjects at once (the server's bulk link, from the suggestions):
+ * every link is checked as `subject link` checks it (active subject, known items, items not
+ * showing another subject, a reason), and the same item named for two subjects is refused; then
+ * one ledger batch of 'subject.link' entries, one per subject. Nothing is written unless all hold.
+ */
+export async function linkItemsInBulk(
+  archive: Archive,
+  links: readonly { subject: string; items: readonly string[] }[],
+  reason: string,
+): Promise<{ subject: string; items: string[]; seq: number }[]> {
+  needReason(reason);
+  if (links.length === 0) throw new SubjectError('SUBJECT_INVALID', 'name at least one link');
+  const bySubject = new Map<string, string[]>();
+  const itemTo = new Map<string, string>();
+  for (const link of links) {
+    await activeSubject(archive, link.subject);
+    if (link.items.length === 0)
+      throw new SubjectError('SUBJECT_INVALID', `name at least one item for subject ${link.subject}`);
+    const items = await itemIdsOf(archive, link.items);
+    await checkItemsFree(archive, items, link.subject);
+    for (const item of items) {
+      const to = itemTo.get(item);
+      if (to !== undefined && to !== link.subject)
+        throw new SubjectError(
+          'SUBJECT_ITEM_TAKEN',
+          `item ${item} is named for subjects ${to} and ${link.subject}: link it to one of them`,
+          { details: { item } },
+        );
+      itemTo.set(item, link.subject);
+      const mine = bySubject.get(link.subject) ?? [];
+      if (!mine.includes(item)) mine.push(item);
+      bySubject.set(link.subject, mine);
+    }
+  }
+  const out = [...bySubject].map(([subject, items]) => ({ subject, items: items.sort() }));
+  const stored = await archive.commit(
+    out.map((l): EntryDraft => ({
+      actor: archive.config.actor,
+      type: 'cataloguing',
+      items: [],
+      objects: [],
+      details: { action: 'subject.link', reason, subject: { id: l.subject }, items: l.items },
+    })),
+  );
+  return out.map((l, i) => ({ ...l, seq: stored[i]?.entry.seq ?? -1 }));
+}
+
 /** Several records found to be one person: the others point at `into`, their items move to it. */
 export async function mergeSubjects(
   archive: Archive,

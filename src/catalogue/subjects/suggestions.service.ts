@@ -5,7 +5,10 @@
 //   - an examiner's "same image" or "same subject" decision over such photographs.
 // Where one cluster or decision touches two subjects, a merge is suggested for review instead.
 import type { Archive } from '../../app.js';
-import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import {
+  archiveSimilarity,
+  type ArchiveSimilarity,
+} from '../../analysis/similarity/archive-similarity.service.js';
 import { canonicalize, sha256, toHex, hint } from '../../core/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { SubjectError } from './subjects.service.js';
@@ -20,12 +23,20 @@ export interface LinkSuggestion {
   basis: { type: 'cluster'; cluster: string; max_distance: number } | { type: 'decision'; seq: number; decision: string };
 }
 
-export async function suggestLinks(archive: Archive): Promise<LinkSuggestion[]> {
+/**
+ * The current suggestions. `similarity`: the archive's near-duplicate clusters when the caller
+ * already has them (the server keeps them until an item is added, analysed or withdrawn);
+ * computed here otherwise. The links to subjects are always read now.
+ */
+export async function suggestLinks(
+  archive: Archive,
+  similarity?: Pick<ArchiveSimilarity, 'clusters'>,
+): Promise<LinkSuggestion[]> {
   const subjectOf = new Map((await archive.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]));
   const itemsBySha = new Map<string, string[]>();
   for (const item of await archive.index.listItems()) itemsBySha.set(item.sha256, [...(itemsBySha.get(item.sha256) ?? []), item.id]);
   const groups: { items: string[]; basis: LinkSuggestion['basis'] }[] = [];
-  for (const c of (await archiveSimilarity(archive)).clusters)
+  for (const c of (similarity ?? (await archiveSimilarity(archive))).clusters)
     groups.push({ items: c.items, basis: { type: 'cluster', cluster: c.id, max_distance: c.max_distance } });
   for (const d of await archive.examinations.listDecisions()) {
     if (d.decision === 'different') continue;

@@ -4,6 +4,7 @@ import { evidenceRoutes } from './evidence.routes.js';
 import { identificationRoutes } from './identification.routes.js';
 import { itemRoutes } from './items.routes.js';
 import { ledgerRoutes } from './ledger.routes.js';
+import { linkingRoutes } from './linking.routes.js';
 import type { RouteDef } from './route.js';
 import { decisionRoutes } from './decisions.routes.js';
 import { sessionRoutes } from './session.routes.js';
@@ -24,6 +25,7 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...auditRoutes,
   ...decisionRoutes,
   ...identificationRoutes,
+  ...linkingRoutes,
 ];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';

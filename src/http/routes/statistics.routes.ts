@@ -3,6 +3,7 @@ import { openArchive } from '../../app.js';
 import { latestSignedCheckpoint } from '../../ledger/index.js';
 import { loadSample } from '../../examination/blind/index.js';
 import { statisticsView } from '../../examination/statistics/statistics-view.service.js';
+import { wilsonInterval } from '../../stats/index.js';
 import { derivedOf } from '../derived.js';
 import { defineRoute, type RouteDef } from './route.js';
 import { Open } from './schemas.js';
@@ -48,7 +49,7 @@ export const statisticsRoutes: RouteDef[] = [
         out = (async () => {
           const at = await openArchive(archive.config, 'read', 'stats', { at: 'signed' });
           try {
-            return (await statisticsView(at, await loadSample(at, params.plan))).json;
+            return withUnitIntervals((await statisticsView(at, await loadSample(at, params.plan))).json);
           } finally {
             await at.close();
           }
@@ -60,3 +61,32 @@ export const statisticsRoutes: RouteDef[] = [
     },
   }),
 ];
+
+interface UnitRow {
+  present: number;
+  assessed: number;
+}
+
+/**
+ * The web UI shows the breakdown by unit with intervals: each unit row gains the Wilson 95%
+ * interval of its proportion (the unit's cases taken as a simple random sample of the unit, as each
+ * stratum of a plan stratified by unit is), null when none was assessed. Fields added only, and
+ * only here: `custody stats --json` and the export's statistics table stay as they are.
+ */
+function withUnitIntervals<T extends { findings: readonly { breakdowns: { unit: readonly UnitRow[] } }[] }>(
+  json: T,
+): T {
+  return {
+    ...json,
+    findings: json.findings.map((f) => ({
+      ...f,
+      breakdowns: {
+        ...f.breakdowns,
+        unit: f.breakdowns.unit.map((b) => ({
+          ...b,
+          interval: b.assessed === 0 ? null : wilsonInterval(b.present, b.assessed),
+        })),
+      },
+    })),
+  };
+}

@@ -10,4 +10,13 @@ export type {
   UnitsView,
   VerificationRun,
   VerificationsView,
+  FindingView,
+  Interval95,
+  LinkSuggestion,
+  LinksWritten,
+  StatisticsView,
+  SubjectDetail,
+  SubjectPage,
+  SubjectRow,
+  UnitName,
 } from './types';

@@ -1,3 +1,4 @@
+import { catalogueAr } from './catalogue.ar';
 import type { Messages } from './en';
 import { itemAr } from './item.ar';
 
@@ -17,6 +18,10 @@ export const ar: Messages = {
     overview: 'نظرة عامة',
     evidence: 'الأدلة',
     audit: 'التدقيق',
+    subjects: 'الأشخاص',
+    units: 'الجهات',
+    linking: 'الربط',
+    statistics: 'الإحصاءات',
   },
   account: {
     label: 'حسابك',
@@ -258,6 +263,7 @@ export const ar: Messages = {
     },
   },
   item: itemAr,
+  ...catalogueAr,
   notFound: {
     heading: 'الصفحة غير موجودة',
     body: 'لا توجد صفحة بهذا العنوان.',

@@ -1,6 +1,8 @@
 // English strings of the web UI. Every page's text lives here and in ar.ts, which must have
 // exactly these keys (the type below); tsc fails when a string is missing in either.
 import { itemEn } from './item.en';
+import { catalogueEn } from './catalogue.en';
+
 export const en = {
   app: {
     name: 'Custody',
@@ -15,6 +17,10 @@ export const en = {
     overview: 'Overview',
     evidence: 'Evidence',
     audit: 'Audit',
+    subjects: 'Subjects',
+    units: 'Units',
+    linking: 'Linking',
+    statistics: 'Statistics',
   },
   account: {
     label: 'Your account',
@@ -257,6 +263,7 @@ export const en = {
     },
   },
   item: itemEn,
+  ...catalogueEn,
   notFound: {
     heading: 'Page not found',
     body: 'There is no page at this address.',

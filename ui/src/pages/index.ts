@@ -2,6 +2,10 @@ import type { ComponentType } from 'react';
 import { AuditPage } from './AuditPage';
 import { EvidencePage } from './EvidencePage';
 import { ItemPage } from './item/ItemPage';
+import { LinkingPage } from './catalogue/LinkingPage';
+import { StatisticsPage } from './catalogue/StatisticsPage';
+import { SubjectsPage } from './catalogue/SubjectsPage';
+import { UnitsPage } from './catalogue/UnitsPage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
 
@@ -11,7 +15,14 @@ import { OverviewPage } from './OverviewPage';
  */
 export interface PageDef {
   path: string;
-  label: 'nav.overview' | 'nav.evidence' | 'nav.audit';
+  label:
+    | 'nav.overview'
+    | 'nav.evidence'
+    | 'nav.subjects'
+    | 'nav.units'
+    | 'nav.linking'
+    | 'nav.statistics'
+    | 'nav.audit';
   component: ComponentType;
   /** Shown in the navigation only to roles with this permission (the server checks every request regardless). */
   permission?: string;
@@ -20,6 +31,20 @@ export interface PageDef {
 export const NAV_PAGES: readonly PageDef[] = [
   { path: '/', label: 'nav.overview', component: OverviewPage },
   { path: '/evidence', label: 'nav.evidence', component: EvidencePage },
+  {
+    path: '/subjects',
+    label: 'nav.subjects',
+    component: SubjectsPage,
+    permission: 'evidence.read',
+  },
+  { path: '/units', label: 'nav.units', component: UnitsPage, permission: 'evidence.read' },
+  { path: '/linking', label: 'nav.linking', component: LinkingPage, permission: 'catalogue.write' },
+  {
+    path: '/statistics',
+    label: 'nav.statistics',
+    component: StatisticsPage,
+    permission: 'statistics.read',
+  },
   { path: '/audit', label: 'nav.audit', component: AuditPage, permission: 'ledger.read' },
 ];
 
