@@ -12,6 +12,8 @@ export type HttpErrorCode =
   | 'HTTP_RATE_LIMITED'
   | 'HTTP_SIGN_IN_FAILED'
   | 'HTTP_RANGE_NOT_SATISFIABLE'
+  /** A prepared act (submission, adjudication) that this session did not prepare, or that expired. */
+  | 'HTTP_PREPARED_UNKNOWN'
   | 'HTTP_INTERNAL';
 
 export class HttpError extends CustodyError<HttpErrorCode> {}

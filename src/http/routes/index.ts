@@ -8,6 +8,10 @@ import { decisionRoutes } from './decisions.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
 import { statusRoutes } from './status.routes.js';
+import { personKeyRoutes } from './person-keys.routes.js';
+import { examinationRoutes } from './examination.routes.js';
+import { planRoutes } from './plans.routes.js';
+import { adjudicationRoutes } from './adjudication.routes.js';
 
 /** Every route of the server, by area. A new area's routes are added here. */
 export const ALL_ROUTES: readonly RouteDef[] = [
@@ -20,6 +24,10 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...ledgerRoutes,
   ...auditRoutes,
   ...decisionRoutes,
+  ...personKeyRoutes,
+  ...planRoutes,
+  ...examinationRoutes,
+  ...adjudicationRoutes,
 ];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';
