@@ -356,7 +356,7 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
     for (const e of acts) {
       const d = e.details as Record<string, unknown> & { sample: string; case: string; signature: { key_id: string; value: string } };
       expect(d.signature, `entry ${e.seq}`).toBeDefined();
-      const fields =
+      const fields: Record<string, string> =
         d.action === 'examination.submit'
           ? { plan: d.sample, case: codeBy.get(d.case)!, key_id: d.signature.key_id, commitment: String(d.commitment), sealed_sha256: h(String(d.sealed)) }
           : { plan: d.sample, case: codeBy.get(d.case)!, key_id: d.signature.key_id, decisions_sha256: h(canonicalJsonOf(d.decisions)), final_sha256: h(canonicalJsonOf(d.final)) };
