@@ -98,6 +98,7 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
       [
         ['ex-a', 'examiner'],
         ['ex-b', 'examiner'],
+        ['ex-e', 'examiner'],
         ['adj-c', 'adjudicator'],
         ['inv-d', 'investigator'],
         ['Boss Admin', 'administrator'],
@@ -371,6 +372,37 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
     const first = acts.find((e) => e.details.action === 'examination.submit' && e.actor === ids.get('ex-a'))!;
     expect(first.details.examined_with).toMatchObject({ language: 'ar', photos: 1 });
     expect((first.details.examined_with as { opened_unblurred: string[] }).opened_unblurred).toHaveLength(1);
+  });
+
+  it('an examiner not assigned to a case gets neither its form, nor its photographs, nor a prepared submission (EXAMINATION_NOT_ASSIGNED)', async () => {
+    const e = await signIn(s.server, 'ex-e');
+    const before = size();
+    for (const [method, url, body] of [
+      ['GET', `/api/plans/${plan}/cases/${codes[0]}/form`],
+      ['GET', `/api/plans/${plan}/cases/${codes[0]}/photos/1/preview`],
+      ['GET', `/api/plans/${plan}/cases/${codes[0]}/photos/1/original`],
+      ['POST', `/api/plans/${plan}/cases/${codes[0]}/submission/prepare`, { form: form('ex-a') }],
+    ] as const) {
+      const r = await e.request(method, url, body);
+      expect([r.statusCode, codeOf(r)], url).toEqual([403, 'EXAMINATION_NOT_ASSIGNED']);
+    }
+    expect(size()).toBe(before);
+    expect((await e.request('GET', '/api/examination/queue')).json()).toEqual({ plans: [] });
+  });
+
+  it('a key is revoked over HTTP by its holder or by an administrator, recorded with the reason; a revoked key is no longer served', async () => {
+    const b = await signIn(s.server, 'ex-b');
+    const r = await b.request('POST', '/api/me/key/revoke', { reason: 'laptop lost' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(codeOf(await b.request('GET', '/api/me/key'))).toBe('PERSON_KEY_NOT_FOUND');
+    const boss = await signIn(s.server, 'Boss Admin');
+    const byAdmin = await boss.request('POST', `/api/accounts/${ids.get('adj-c')}/key/revoke`, { reason: 'left the team' });
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    // An examiner cannot revoke someone else's key.
+    const a = await signIn(s.server, 'ex-a');
+    expect(codeOf(await a.request('POST', `/api/accounts/${ids.get('ex-a')}/key/revoke`, { reason: 'x' }))).toBe('HTTP_FORBIDDEN');
+    const revokes = (await log()).filter((e) => e.details.action === 'account.key.revoke');
+    expect(revokes.map((e) => e.details.reason).sort()).toEqual(['laptop lost', 'left the team']);
   });
 
   it('custody verify is clean afterwards, checking every signature', async () => {
