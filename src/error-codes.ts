@@ -372,6 +372,7 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   HTTP_INTERNAL: 'internal',
   HTTP_RANGE_NOT_SATISFIABLE: 'usage',
   HTTP_VERIFICATION_RUNNING: 'conflict',
+  HTTP_PREPARED_UNKNOWN: 'not_found',
 };
 
 /** True when `code` is one of Custody's codes. */

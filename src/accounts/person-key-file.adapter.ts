@@ -7,7 +7,8 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openSigningKey, rawPublicKey, sealSigningKey } from '../archive/index.js';
+import { envelopePublicKey, openSigningKey, rawPublicKey, sealSigningKey } from '../archive/index.js';
+import { AccountError } from './errors.js';
 import { personKeyId, personSignedBytes, type JsonValue, type PersonAct } from '../core/index.js';
 
 export function personKeyPath(archiveDir: string, account: string, keyId: string): string {
@@ -29,6 +30,37 @@ export async function createPersonKey(archiveDir: string, account: string, keyPa
     await fh.close();
   }
   return { privateKey, publicKey, keyId, path };
+}
+
+/**
+ * Stores a key file made on the person's side (the browser: the same `custody-signing-key`
+ * envelope, made with scrypt, HKDF, HMAC and AES-256-GCM there). The server never sees the key
+ * password; it checks only that the text is a well-formed envelope (bounded scrypt parameters) of
+ * `publicKey`. Written once (O_EXCL), like the CLI's.
+ */
+export async function storePersonKeyFile(archiveDir: string, account: string, keyId: string, publicKey: Uint8Array, text: string): Promise<string> {
+  // Untrusted input: envelopePublicKey parses it member by member (KEY_FILE_INVALID otherwise).
+  if (!envelopePublicKey(text).equals(Buffer.from(publicKey))) throw new AccountError('PERSON_KEY_INVALID', 'the encrypted key is not the key being enrolled');
+  const path = personKeyPath(archiveDir, account, keyId);
+  await mkdir(join(archiveDir, 'keys', 'people'), { recursive: true, mode: 0o700 });
+  const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  return path;
+}
+
+/** The key file's text as stored (ciphertext: useless without the key password), or undefined. */
+export async function readPersonKeyFile(archiveDir: string, account: string, keyId: string): Promise<string | undefined> {
+  try {
+    return await readFile(personKeyPath(archiveDir, account, keyId), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
 
 /** Opens a person's key with their key password (KEY_PASSPHRASE_WRONG / KEY_FILE_TAMPERED otherwise). */

@@ -4,5 +4,5 @@
 // (src/app.ts) builds the adapters.
 export * from './errors.js';
 export * from './layout.js';
-export { sealSigningKey, openSigningKey, rawPublicKey } from './key-envelope.js';
+export { sealSigningKey, openSigningKey, rawPublicKey, envelopePublicKey } from './key-envelope.js';
 export * from './item-views.js';

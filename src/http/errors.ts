@@ -14,6 +14,8 @@ export type HttpErrorCode =
   | 'HTTP_RANGE_NOT_SATISFIABLE'
   /** A verification run is already in progress (one at a time). */
   | 'HTTP_VERIFICATION_RUNNING'
+  /** A prepared act (submission, adjudication) that this session did not prepare, or that expired. */
+  | 'HTTP_PREPARED_UNKNOWN'
   | 'HTTP_INTERNAL';
 
 export class HttpError extends CustodyError<HttpErrorCode> {}

@@ -17,6 +17,8 @@ const STRING_CANDIDATES = [
   '1',
   '2024-01-01',
   '2024-01-01T00:00:00.000Z',
+  'k-000000000000',
+  '0'.repeat(16),
 ];
 
 function stringFor(s: S, i: number): string {

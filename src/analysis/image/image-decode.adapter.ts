@@ -116,6 +116,17 @@ export async function decodeSmall(bytes: Buffer, maxPixels: number = DEFAULT_MAX
 }
 
 /**
+ * The image's pixels at full size, oriented, re-encoded as PNG without any metadata: what a
+ * blinded examiner may see of an original (its EXIF, XMP and comments can carry dates, places and
+ * the catalogue number; the pixels are what they examine).
+ */
+export async function pixelsOnly(bytes: Buffer, orientation: number | null, maxPixels: number = DEFAULT_MAX_PIXELS): Promise<Buffer> {
+  const sharp = await loadSharp();
+  refuseAbove(await readImageHeader(bytes, Number.MAX_SAFE_INTEGER), maxPixels);
+  return orient(sharp(bytes, { limitInputPixels: maxPixels }), orientation).png().toBuffer();
+}
+
+/**
  * EXIF orientation (TIFF 6.0 tag 0x0112) as sharp operations. sharp mirrors before it rotates,
  * so 5 (transpose) is flip-then-rotate-90 and 7 (transverse) flop-then-rotate-90.
  */

@@ -6,7 +6,7 @@
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
 import type { Archive } from '../../app.js';
-import { actorKey, canonicalBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
+import { actorKey, canonicalBytes, personSignedBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
@@ -17,7 +17,7 @@ import { seal, SealError, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
 import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
 import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
-import { signAct, type PersonSigner } from './person-signing.js';
+import { activePersonKey, signAct, type PersonSigner } from './person-signing.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
 
 /**
@@ -69,21 +69,36 @@ export async function caseForm(archive: Archive, ref: string, caseRef: string, e
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
   await requireAssigned(archive, sample, caseId, examiner, caseRef);
-  const itemIds = sample.unit_kind === 'items' ? [caseId] : (await archive.index.subjectItems(caseId)).map((l) => l.item_id);
-  const images: CaseForm['images'] = [];
-  for (const id of itemIds) {
-    const item = await archive.index.getItem(id);
-    if (item !== undefined) images.push({ item: item.id, sha256: item.sha256, media_type: item.media_type });
-  }
+  const images = await caseImages(archive, sample, caseId);
   const codebook = sampleCodebook(sample);
   return { sample: sample.name, case: refs.shown(caseId), codebook: { version: codebook.version, digest: sample.codebook_digest }, images, form: blankForm(codebook) };
 }
 
+/** A submission sealed and ready to sign: what the person's side signs, and what is appended. */
+export interface PreparedSubmission {
+  readonly sample: string;
+  /** The case (subject or item id): never shown to the examiner. */
+  readonly caseId: string;
+  /** The case as the examiner knows it (its code). */
+  readonly shown: string;
+  readonly examiner: string;
+  readonly answer: JsonValue;
+  readonly salt: string;
+  readonly commitment: string;
+  readonly sealed: string;
+  /** The signed fields without the key id (signAct adds the key valid at commit). */
+  readonly fields: { [k: string]: JsonValue };
+  /** The examiner's enrolled key now, or null (then nothing is signed). */
+  readonly keyId: string | null;
+  /** The exact bytes to sign with `keyId` (core/person-signature.ts, `custody submit v1`), or null. */
+  readonly message: Buffer | null;
+}
+
 /**
- * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
- * examiner of the case, reveals every answer and salt in the next entry.
+ * Checks, seals and commits to `examiner`'s answer without appending anything: the first half of a
+ * submission, so that the person's side (a browser) can sign the exact bytes before the commit.
  */
-export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown, signer?: PersonSigner): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+export async function prepareSubmission(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown): Promise<PreparedSubmission> {
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -99,18 +114,65 @@ export async function submitAnswer(archive: Archive, ref: string, caseRef: strin
   for (const s of existing) unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed);
   const answer = parseExaminationForm(sampleCodebook(sample), form);
   const { commitment, salt } = commit(answer);
-  const context = `${sample.id}/${caseId}/${examiner}`;
-  const sealed = seal(key, context, { answer: answer as unknown as JsonValue, salt });
+  const sealed = seal(key, `${sample.id}/${caseId}/${examiner}`, { answer: answer as unknown as JsonValue, salt });
+  const fields = submitFields(sample, refs.code(caseId), commitment, sealed);
+  const keyId = activePersonKey(await archive.index.listPersonKeys(), examiner)?.key_id ?? null;
+  return {
+    sample: sample.id,
+    caseId,
+    shown: refs.shown(caseId),
+    examiner,
+    answer: answer as unknown as JsonValue,
+    salt,
+    commitment,
+    sealed,
+    fields,
+    keyId,
+    message: keyId === null ? null : personSignedBytes('submit', { ...fields, key_id: keyId }),
+  };
+}
+
+/**
+ * Appends a prepared submission, signed through `signer` when the examiner has an enrolled key,
+ * after checking again what may have changed since it was prepared; when this was the last
+ * assigned examiner of the case, reveals every answer and salt in the next entry. `record` adds
+ * facts of the examination (the form's language, the photographs opened unblurred) to the entry.
+ */
+export async function commitSubmission(archive: Archive, p: PreparedSubmission, signer?: PersonSigner, record?: { [k: string]: JsonValue }): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+  const sample = await loadSample(archive, p.sample);
+  const assigned = await requireAssigned(archive, sample, p.caseId, p.examiner, p.shown);
+  const existing = await archive.examinations.submissions(sample.id, p.caseId);
+  if (existing.some((s) => sameActor(s.examiner, p.examiner)))
+    throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${p.examiner} already submitted for case ${p.shown}; a sealed answer cannot be changed`);
   // Signed on the examiner's side when they have an enrolled key: plan, case code, commitment and the sealed answer's digest.
-  const signature = await signAct(await archive.index.listPersonKeys(), examiner, 'submit', submitFields(sample, refs.code(caseId), commitment, sealed), signer);
+  const signature = await signAct(await archive.index.listPersonKeys(), p.examiner, 'submit', p.fields, signer);
   await archive.commit([
-    draft(archive, { action: 'examination.submit', sample: sample.id, case: caseId, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }, examiner),
+    draft(archive, { action: 'examination.submit', sample: sample.id, case: p.caseId, examiner: p.examiner, commitment: p.commitment, sealed: p.sealed, ...(signature === null ? {} : { signature: { ...signature } }), ...(record === undefined ? {} : { examined_with: record }) }, p.examiner),
   ]);
   archive.crash('examination-submitted');
   const submitted = existing.length + 1;
   const revealed = submitted === assigned.length;
-  if (revealed) await revealCase(archive, sample, caseId);
-  return { case: refs.shown(caseId), commitment, submitted, assigned: assigned.length, revealed };
+  if (revealed) await revealCase(archive, sample, p.caseId);
+  return { case: p.shown, commitment: p.commitment, submitted, assigned: assigned.length, revealed };
+}
+
+/** The photographs of a case (an item, or a subject's items), in a stable order: their case-scoped ordinals. */
+export async function caseImages(archive: Archive, sample: SamplesTable, caseId: string): Promise<CaseForm['images']> {
+  const itemIds = sample.unit_kind === 'items' ? [caseId] : (await archive.index.subjectItems(caseId)).map((l) => l.item_id);
+  const images: CaseForm['images'] = [];
+  for (const id of itemIds) {
+    const item = await archive.index.getItem(id);
+    if (item !== undefined) images.push({ item: item.id, sha256: item.sha256, media_type: item.media_type });
+  }
+  return images;
+}
+
+/**
+ * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
+ * examiner of the case, reveals every answer and salt in the next entry.
+ */
+export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown, signer?: PersonSigner): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+  return commitSubmission(archive, await prepareSubmission(archive, ref, caseRef, actor, form), signer);
 }
 
 /**
@@ -143,28 +205,73 @@ export async function revealedCase(archive: Archive, ref: string, caseRef: strin
   return outcome;
 }
 
-export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
+/** An adjudication checked and ready to sign (as PreparedSubmission). */
+export interface PreparedAdjudication {
+  readonly sample: string;
+  readonly caseId: string;
+  readonly shown: string;
+  readonly adjudicator: string;
+  readonly decisions: { field: string; value: string; reason: string }[];
+  readonly final: JsonValue;
+  readonly outcome: CaseOutcome;
+  readonly fields: { [k: string]: JsonValue };
+  readonly keyId: string | null;
+  readonly message: Buffer | null;
+}
+
+/** Checks an adjudication and computes its final answer, appending nothing. */
+export async function prepareAdjudication(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string): Promise<PreparedAdjudication> {
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
-  const caseId = resolveCase(await caseRefs(archive, sample), sample, caseRef);
-  const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
-  if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseId}`);
-  if (outcome.answers === null)
-    throw new ExamError('EXAMINATION_CASE_UNFINISHED', `case ${caseId} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted; adjudication comes after every answer is in and revealed`);
-  if (outcome.examiners.some((e) => sameActor(e, adjudicator)))
-    throw new ExamError('EXAMINATION_ADJUDICATOR_IS_EXAMINER', `${adjudicator} examined case ${caseId} and cannot adjudicate it`);
-  if (outcome.adjudicated) throw new ExamError('EXAMINATION_ALREADY_ADJUDICATED', `case ${caseId} is already adjudicated`);
-  if ((outcome.disagreements ?? []).length === 0)
-    throw new ExamError('EXAMINATION_NOTHING_TO_ADJUDICATE', `the examiners of case ${caseId} agree on every field`);
-  const final = applyAdjudication(sampleCodebook(sample), outcome.answers, decisions);
-  const recorded = decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
   const refs = await caseRefs(archive, sample);
-  const signature = await signAct(await archive.index.listPersonKeys(), adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(caseId), recorded, final as unknown as JsonValue), signer);
+  const caseId = resolveCase(refs, sample, caseRef);
+  const outcome = await adjudicableOutcome(archive, sample, caseId, adjudicator, refs.shown(caseId));
+  const final = applyAdjudication(sampleCodebook(sample), outcome.answers ?? [], decisions) as unknown as JsonValue;
+  const recorded = decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
+  const fields = adjudicateFields(sample, refs.code(caseId), recorded, final);
+  const keyId = activePersonKey(await archive.index.listPersonKeys(), adjudicator)?.key_id ?? null;
+  return {
+    sample: sample.id,
+    caseId,
+    shown: refs.shown(caseId),
+    adjudicator,
+    decisions: recorded,
+    final,
+    outcome,
+    fields,
+    keyId,
+    message: keyId === null ? null : personSignedBytes('adjudicate', { ...fields, key_id: keyId }),
+  };
+}
+
+/** Appends a prepared adjudication (signed through `signer` when the adjudicator has an enrolled key), checking again first. */
+export async function commitAdjudication(archive: Archive, p: PreparedAdjudication, signer?: PersonSigner): Promise<CaseOutcome> {
+  const sample = await loadSample(archive, p.sample);
+  const outcome = await adjudicableOutcome(archive, sample, p.caseId, p.adjudicator, p.shown);
+  const signature = await signAct(await archive.index.listPersonKeys(), p.adjudicator, 'adjudicate', p.fields, signer);
   await archive.commit([
-    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: caseId, decisions: recorded, final: final as unknown as JsonValue, ...(signature === null ? {} : { signature: { ...signature } }) }, adjudicator),
+    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: p.caseId, decisions: p.decisions, final: p.final, ...(signature === null ? {} : { signature: { ...signature } }) }, p.adjudicator),
   ]);
-  return { ...outcome, final, adjudicated: true, status: 'final' };
+  return { ...outcome, final: p.final as never, adjudicated: true, status: 'final' };
+}
+
+export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
+  return commitAdjudication(archive, await prepareAdjudication(archive, ref, caseRef, decisions, actor), signer);
+}
+
+/** The case's outcome when `adjudicator` may adjudicate it now; the refusal otherwise. */
+async function adjudicableOutcome(archive: Archive, sample: SamplesTable, caseId: string, adjudicator: string, shown: string): Promise<CaseOutcome> {
+  const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
+  if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${shown}`);
+  if (outcome.answers === null)
+    throw new ExamError('EXAMINATION_CASE_UNFINISHED', `case ${shown} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted; adjudication comes after every answer is in and revealed`);
+  if (outcome.examiners.some((e) => sameActor(e, adjudicator)))
+    throw new ExamError('EXAMINATION_ADJUDICATOR_IS_EXAMINER', `${adjudicator} examined case ${shown} and cannot adjudicate it`);
+  if (outcome.adjudicated) throw new ExamError('EXAMINATION_ALREADY_ADJUDICATED', `case ${shown} is already adjudicated`);
+  if ((outcome.disagreements ?? []).length === 0)
+    throw new ExamError('EXAMINATION_NOTHING_TO_ADJUDICATE', `the examiners of case ${shown} agree on every field`);
+  return outcome;
 }
 
 export function sealedError(outcome: CaseOutcome): ExamError {

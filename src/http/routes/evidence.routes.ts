@@ -30,7 +30,7 @@ const INLINE_TYPES = new Set([
 ]);
 
 /** Set on every evidence response, before anything can fail: bytes are never a page. */
-function evidenceHeaders(reply: FastifyReply): void {
+export function evidenceHeaders(reply: FastifyReply): void {
   void reply.header('X-Content-Type-Options', 'nosniff');
   void reply.header('Content-Security-Policy', "default-src 'none'; sandbox");
   void reply.header('Cross-Origin-Resource-Policy', 'same-origin');
@@ -38,7 +38,7 @@ function evidenceHeaders(reply: FastifyReply): void {
 }
 
 /** A file name for Content-Disposition: ASCII fallback plus RFC 5987/6266 filename*. */
-function disposition(kind: 'inline' | 'attachment', name: string): string {
+export function disposition(kind: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\;]/g, '_').slice(0, 150) || 'evidence';
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name.slice(0, 150))}`;
 }
@@ -71,7 +71,7 @@ export function parseRange(
 }
 
 /** Records the view in the writer's queue (one entry per account, item, hour and action). */
-async function recordViewOf(
+export async function recordViewOf(
   request: FastifyRequest,
   archive: Archive,
   ctx: RequestContext,
@@ -89,6 +89,42 @@ async function recordViewOf(
       view,
     ),
   );
+}
+
+/**
+ * A WebP preview of `item` (blurred greyscale, or plain and recorded as a view), named `fileName`:
+ * the item routes' and the examination's (a case's photographs, by case-scoped ordinal).
+ */
+export async function sendPreview(
+  { archive, ctx, request, reply }: { archive: Archive; ctx: RequestContext; request: FastifyRequest; reply: FastifyReply },
+  item: { id: string; sha256: string },
+  size: 256 | 1280,
+  unblurred: boolean,
+  fileName: string,
+): Promise<FastifyReply> {
+  // A preview of withdrawn content is that content: refused, blurred or not (ITEM_WITHDRAWN).
+  await assertNotWithdrawn(archive, item.sha256, 'preview');
+  const analysis = await archive.index.getAnalysis(item.sha256);
+  if (analysis === undefined)
+    throw new ArchiveError('NOT_FOUND', `object ${item.sha256} has not been analysed yet`, {
+      details: { sha256: item.sha256 },
+    });
+  const paths = await ensurePreviews(
+    archive.config.archiveDir,
+    () => archive.store.readObject(item.sha256),
+    item.sha256,
+    size,
+    analysis.orientation,
+  );
+  if (unblurred)
+    await recordViewOf(request, archive, ctx, {
+      action: 'view.unblurred',
+      item: item.id,
+      sha256: item.sha256,
+    });
+  const bytes = await readPreview(unblurred ? paths.plain : paths.blurred);
+  void reply.header('Content-Disposition', disposition('inline', fileName));
+  return reply.type('image/webp').send(bytes);
 }
 
 async function itemOf(archive: Archive, id: string) {
@@ -185,31 +221,8 @@ export const evidenceRoutes: RouteDef[] = [
     async handler({ params, query, archive, ctx, request, reply }) {
       evidenceHeaders(reply);
       const item = await itemOf(archive, params.id);
-      // A preview of withdrawn content is that content: refused, blurred or not (ITEM_WITHDRAWN).
-      await assertNotWithdrawn(archive, item.sha256, 'preview');
-      const analysis = await archive.index.getAnalysis(item.sha256);
-      if (analysis === undefined)
-        throw new ArchiveError('NOT_FOUND', `object ${item.sha256} has not been analysed yet`, {
-          details: { sha256: item.sha256 },
-        });
       const size = query.size ?? 256;
-      const unblurred = query.unblurred === true;
-      const paths = await ensurePreviews(
-        archive.config.archiveDir,
-        () => archive.store.readObject(item.sha256),
-        item.sha256,
-        size,
-        analysis.orientation,
-      );
-      if (unblurred)
-        await recordViewOf(request, archive, ctx!, {
-          action: 'view.unblurred',
-          item: item.id,
-          sha256: item.sha256,
-        });
-      const bytes = await readPreview(unblurred ? paths.plain : paths.blurred);
-      void reply.header('Content-Disposition', disposition('inline', `${item.id}.${size}.webp`));
-      return reply.type('image/webp').send(bytes);
+      return sendPreview({ archive, ctx: ctx!, request, reply }, item, size, query.unblurred === true, `${item.id}.${size}.webp`);
     },
   }),
   defineRoute({

@@ -11,6 +11,10 @@ import { sessionRoutes } from './session.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
 import { statusRoutes } from './status.routes.js';
 import { verificationRoutes } from './verification.routes.js';
+import { personKeyRoutes } from './person-keys.routes.js';
+import { examinationRoutes } from './examination.routes.js';
+import { planRoutes } from './plans.routes.js';
+import { adjudicationRoutes } from './adjudication.routes.js';
 
 /** Every route of the server, by area. A new area's routes are added here. */
 export const ALL_ROUTES: readonly RouteDef[] = [
@@ -26,6 +30,10 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...decisionRoutes,
   ...identificationRoutes,
   ...linkingRoutes,
+  ...personKeyRoutes,
+  ...planRoutes,
+  ...examinationRoutes,
+  ...adjudicationRoutes,
 ];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';
