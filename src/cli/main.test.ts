@@ -7,7 +7,7 @@ describe('the command table', () => {
       const cmd = await entry.load();
       expect({ name: cmd.name, summary: cmd.summary }).toEqual({ name: entry.name, summary: entry.summary });
     }
-  });
+  }, 60_000); // it loads every command module (sharp, ExifTool, pg…): seconds on a loaded machine
 
   it('lists each command once', () => {
     const names = COMMANDS.map((c) => c.name);

@@ -9,7 +9,7 @@ import { missingPorts, type Archive } from '../../app.js';
 import { candidatesFor } from '../../identification/candidates/candidates.service.js';
 import { listReports, showReport } from '../../identification/reports/reports.service.js';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../errors.js';
+import { IdentificationError } from '../../identification/index.js';
 import { defineRoute, type RouteDef } from './route.js';
 import { IdParams, Limit, Nullable, Open } from './schemas.js';
 
@@ -18,8 +18,8 @@ async function portsFor(archive: Archive, request: FastifyRequest) {
   const account = await request.server.custody.accounts.get(request.session!.account);
   const org = account?.org ?? null;
   if (org === null || org.trim() === '')
-    throw new HttpError(
-      'HTTP_FORBIDDEN',
+    throw new IdentificationError(
+      'MISSING_REPORT_FORBIDDEN',
       'your account belongs to no organisation, so no report is within your consent scope; an administrator sets the organisation',
       { details: { reason: 'no-organisation' } },
     );

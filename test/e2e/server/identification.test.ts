@@ -106,7 +106,7 @@ describeDatabases('server: identification routes and consent', (db) => {
       const r = await get('Liaison Nobody', url);
       expect(r.statusCode, url).toBe(403);
       expect(r.json<{ code: string; details: { reason: string } }>()).toMatchObject({
-        code: 'HTTP_FORBIDDEN',
+        code: 'MISSING_REPORT_FORBIDDEN',
         details: { reason: 'no-organisation' },
       });
     }
