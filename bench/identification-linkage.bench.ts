@@ -10,6 +10,7 @@ import {
   candidatePairs,
   linkRecords,
   prepareRecord,
+  type LinkageOptions,
 } from '../src/identification/linkage/index.js';
 import { syntheticReports, truePairs } from './identification-linkage-corpus.js';
 
@@ -49,12 +50,23 @@ export function blockingRecall(
     const found = new Set(candidatePairs(prepared, [rule], opts).pairs.map(decode));
     out[rule.name] = [...truth].filter((p) => found.has(p)).length / Math.max(truth.size, 1);
   }
-  const all = new Set(candidatePairs(prepared, BLOCKING_RULES, opts).pairs.map(decode));
-  out.union = [...truth].filter((p) => all.has(p)).length / Math.max(truth.size, 1);
+  const all = candidatePairs(prepared, BLOCKING_RULES, opts);
+  const found = new Set(all.pairs.map(decode));
+  out.union = [...truth].filter((p) => found.has(p)).length / Math.max(truth.size, 1);
+  // The union without each rule: what the rule adds that no other finds.
+  BLOCKING_RULES.forEach((rule, r) => {
+    const others = new Set(all.pairs.filter((_, k) => (all.rules[k] ?? 0) !== 2 ** r).map(decode));
+    out[`union without ${rule.name}`] =
+      [...truth].filter((p) => others.has(p)).length / Math.max(truth.size, 1);
+  });
   return out;
 }
 
-export function benchIdentificationLinkage(people: number, reports: number): string[] {
+export function benchIdentificationLinkage(
+  people: number,
+  reports: number,
+  options: LinkageOptions = {},
+): string[] {
   const corpus = syntheticReports(people, reports);
   const truth = truePairs(corpus.truth);
   const lines: string[] = [
@@ -70,15 +82,29 @@ export function benchIdentificationLinkage(people: number, reports: number): str
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
-  const result = linkRecords(corpus.records, { minPairProbability: 0.001 });
+  const cpu0 = process.cpuUsage();
+  const result = linkRecords(corpus.records, { minPairProbability: 0.001, ...options });
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
   lines.push(
-    `  linkRecords: ${seconds.toFixed(1)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; ` +
+    `  linkRecords: ${seconds.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; ` +
       `${result.blocking.candidate_pairs} candidate pairs; EM ${result.model.iterations} iterations ` +
       `(converged ${result.model.converged}), λ ${result.model.lambda.toExponential(3)}`,
   );
+  lines.push(
+    `  candidate pairs per rule: ${Object.entries(result.blocking.per_rule)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  for (const t of result.model.rules) {
+    lines.push(
+      `  EM on ${t.rule}: ${t.pairs} pairs, λ ${t.lambda.toFixed(4)}, ${t.iterations} iterations, ` +
+        `${t.accepted ? 'used' : `not used (${t.reason ?? ''})`}`,
+    );
+  }
   for (const threshold of [0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 0.99]) {
     const predicted = new Set(
       result.pairs.filter((p) => p.probability >= threshold).map((p) => `${p.a}|${p.b}`),
@@ -103,7 +129,17 @@ export function benchIdentificationLinkage(people: number, reports: number): str
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const people = Number(process.argv[2] ?? 12_000);
-  const reports = Number(process.argv[3] ?? 20_000);
-  for (const line of benchIdentificationLinkage(people, reports)) console.log(line);
+  // [people] [reports] [training=per-rule|global] [names=normalised|plain] [threshold=0.9]
+  const args = process.argv.slice(2);
+  const positional = args.filter((a) => !a.includes('='));
+  const named = Object.fromEntries(
+    args.filter((a) => a.includes('=')).map((a) => a.split('=', 2) as [string, string]),
+  );
+  const people = Number(positional[0] ?? 12_000);
+  const reports = Number(positional[1] ?? 20_000);
+  const options: LinkageOptions = {
+    ...(named.training === undefined ? {} : { training: named.training as 'per-rule' }),
+    ...(named.names === undefined ? {} : { names: named.names as 'plain' }),
+  };
+  for (const line of benchIdentificationLinkage(people, reports, options)) console.log(line);
 }
