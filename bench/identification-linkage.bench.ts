@@ -62,6 +62,44 @@ export function blockingRecall(
   return out;
 }
 
+/**
+ * Precision, recall and F1 of the pairs the clusters at `threshold` imply (every two reports of one
+ * cluster): what a reviewer is shown, the transitive closure of the pairs.
+ */
+export function scoreClusters(
+  pairs: readonly { a: string; b: string; probability: number }[],
+  truth: ReadonlySet<string>,
+  threshold: number,
+): PairScore {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let r = x;
+    while ((parent.get(r) ?? r) !== r) r = parent.get(r) ?? r;
+    parent.set(x, r);
+    return r;
+  };
+  for (const p of pairs) {
+    if (p.probability < threshold) continue;
+    const [ra, rb] = [find(p.a), find(p.b)];
+    if (!parent.has(p.a)) parent.set(p.a, ra);
+    if (!parent.has(p.b)) parent.set(p.b, rb);
+    if (ra !== rb) parent.set(ra, rb);
+  }
+  const sizes = new Map<string, number>();
+  for (const id of parent.keys()) sizes.set(find(id), (sizes.get(find(id)) ?? 0) + 1);
+  let predicted = 0;
+  for (const k of sizes.values()) predicted += (k * (k - 1)) / 2;
+  let tp = 0;
+  for (const t of truth) {
+    const [a = '', b = ''] = t.split('|');
+    if (parent.has(a) && parent.has(b) && find(a) === find(b)) tp++;
+  }
+  const precision = predicted === 0 ? 1 : tp / predicted;
+  const recall = truth.size === 0 ? 1 : tp / truth.size;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { threshold, precision, recall, f1 };
+}
+
 export function benchIdentificationLinkage(
   people: number,
   reports: number,
@@ -110,8 +148,10 @@ export function benchIdentificationLinkage(
       result.pairs.filter((p) => p.probability >= threshold).map((p) => `${p.a}|${p.b}`),
     );
     const s = scorePairs(predicted, truth, threshold);
+    const c = scoreClusters(result.pairs, truth, threshold);
     lines.push(
-      `  threshold ${threshold}: precision ${s.precision.toFixed(4)}, recall ${s.recall.toFixed(4)}, F1 ${s.f1.toFixed(4)}`,
+      `  threshold ${threshold}: pairs precision ${s.precision.toFixed(4)}, recall ${s.recall.toFixed(4)}, F1 ${s.f1.toFixed(4)}; ` +
+        `clusters precision ${c.precision.toFixed(4)}, recall ${c.recall.toFixed(4)}, F1 ${c.f1.toFixed(4)}`,
     );
   }
   for (const f of result.model.fields) {
