@@ -6,7 +6,7 @@
 // output is sorted.
 import { seededPrng } from '../../stats/index.js';
 import { BLOCKING_RULES, candidatePairs, type BlockingRule } from './blocking.js';
-import { estimateParameters, orientClasses, type EmParameters } from './em.js';
+import { estimateParameters, orientClasses, type EmParameters, type PatternCount } from './em.js';
 import { MISSING_CELL, patternCounts, trainPerRule, type RuleTraining } from './training.js';
 import { termFrequencies, tfAdjustment } from './term-frequency.js';
 import {
@@ -240,6 +240,7 @@ function rowsOf(vectors: Uint8Array): number[][] {
 interface Fit extends EmParameters {
   readonly iterations: number;
   readonly converged: boolean;
+  readonly method: 'per-rule' | 'global';
   readonly rules: readonly RuleTraining[];
 }
 
@@ -266,7 +267,7 @@ function train(
   ];
   const init = initialParameters(rowsOf(data.vectors), rowsOf(data.sample), data.space, data.n);
   if (o.training === 'per-rule') {
-    return trainPerRule({
+    const perRule = trainPerRule({
       levelCounts: LEVEL_COUNTS,
       nameFields: NAME_FIELDS,
       vectors: data.vectors,
@@ -279,7 +280,20 @@ function train(
       maxIterations: o.maxIterations,
       tolerance: o.tolerance,
     });
+    // A few dozen reports give no rule enough pairs (MIN_RULE_PAIRS): one EM over all pairs then,
+    // from the seed pairs, which is well posed at that size.
+    if (perRule.rules.some((r) => r.accepted)) return { ...perRule, method: 'per-rule' };
+    return { ...global(o, allPairs, init, data), rules: perRule.rules };
   }
+  return { ...global(o, allPairs, init, data), rules: [] };
+}
+
+function global(
+  o: Required<LinkageOptions>,
+  allPairs: readonly PatternCount[],
+  init: EmParameters,
+  data: { space: number; n: number },
+): Omit<Fit, 'rules'> {
   const fit = estimateParameters(allPairs, LEVEL_COUNTS, init, {
     maxIterations: o.maxIterations,
     tolerance: o.tolerance,
@@ -288,7 +302,7 @@ function train(
     // that share a common given name, say) for the matches, which it did on 20,000 reports.
     maxLambda: Math.min(0.5, (2 * data.n) / Math.max(data.space, 1)),
   });
-  return { ...(o.estimateU === 'em' ? orientClasses(fit, NAME_FIELDS) : fit), rules: [] };
+  return { ...(o.estimateU === 'em' ? orientClasses(fit, NAME_FIELDS) : fit), method: 'global' };
 }
 
 function checkChoices(o: Required<LinkageOptions>): void {
@@ -398,7 +412,7 @@ export function linkRecords(
       lambda: fit.lambda,
       iterations: fit.iterations,
       converged: fit.converged,
-      training: o.training,
+      training: fit.method,
       rules: fit.rules,
     },
     pairs,

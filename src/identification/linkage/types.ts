@@ -83,6 +83,7 @@ export interface LinkageModel {
   readonly lambda: number;
   readonly iterations: number;
   readonly converged: boolean;
+  /** How m and λ were fitted: 'global' also where per-rule training found no rule with enough pairs. */
   readonly training: 'per-rule' | 'global';
   /** Each rule's EM (per-rule training): its pairs, its λ, whether its m was used and why not. */
   readonly rules: readonly RuleTraining[];
