@@ -8,6 +8,11 @@ import type { PreparedRecord } from './fields.js';
 export interface BlockingRule {
   readonly name: string;
   readonly description: string;
+  /**
+   * The compared fields (LINK_FIELDS names) the rule's keys agree on. Training holds them out of
+   * the EM on this rule's pairs: every pair of the block agrees on them, so they say nothing there.
+   */
+  readonly fields: readonly string[];
   /** The blocking keys of a report; two reports sharing a key are compared. */
   readonly keys: (r: PreparedRecord) => readonly string[];
 }
@@ -37,78 +42,101 @@ const year = (r: PreparedRecord): string[] =>
 export const BLOCKING_RULES: readonly BlockingRule[] = [
   {
     name: 'given+family',
+    fields: ['given', 'family'],
     description: 'name keys of the given and family names, in either order',
     keys: (r) => combine(partKeys(r, 'given'), partKeys(r, 'family'), true),
   },
   {
     name: 'given+father',
+    fields: ['given', 'father'],
     description: "name keys of the given and father's names",
     keys: (r) => combine(partKeys(r, 'given'), partKeys(r, 'father')),
   },
   {
     name: 'father+birth_year',
+    fields: ['father', 'birth_year'],
     description: "name key of the father's name and the birth year",
     keys: (r) => combine(partKeys(r, 'father'), year(r)),
   },
   {
     name: 'given+birth_year',
+    fields: ['given', 'birth_year'],
     description: 'name key of the given name and the birth year',
     keys: (r) => combine(partKeys(r, 'given'), year(r)),
   },
   {
     name: 'family+birth_year',
+    fields: ['family', 'birth_year'],
     description: 'name key of the family name and the birth year',
     keys: (r) => combine(partKeys(r, 'family'), year(r)),
   },
   {
     name: 'father+family',
+    fields: ['father', 'family'],
     description: "name keys of the father's and family names",
     keys: (r) => combine(partKeys(r, 'father'), partKeys(r, 'family')),
   },
   {
     name: 'given+mother',
+    fields: ['given', 'mother'],
     description: "name keys of the given and mother's names",
     keys: (r) => combine(partKeys(r, 'given'), r.mother === undefined ? [] : [r.mother.bag]),
   },
   {
     name: 'given+origin',
+    fields: ['given', 'origin'],
     description: 'name keys of the given name and the place of origin',
     keys: (r) => combine(partKeys(r, 'given'), r.origin === undefined ? [] : [r.origin.bag]),
   },
   {
     name: 'origin+arrest_month',
+    fields: ['origin', 'arrest_date'],
     description: 'name key of the place of origin and the month of arrest',
     keys: (r) => combine(r.origin === undefined ? [] : [r.origin.bag], month(r)),
   },
 ];
 
 export interface Candidates {
-  /** Pair codes i·n + j (i < j, indexes into the sorted records). */
+  /** Pair codes i·n + j (i < j, indexes into the sorted records), ascending. */
   readonly pairs: readonly number[];
+  /** For each pair, a bit per rule (bit r: rules[r] found it). */
+  readonly rules: Uint32Array;
   readonly perRule: Record<string, number>;
   readonly oversized: { rule: string; key: string; size: number }[];
 }
 
-/** The candidate pairs of `records` (sorted by id) under `rules`. */
+/**
+ * The candidate pairs of `records` (sorted by id) under `rules` (at most 32). Each rule's pairs
+ * are collected as code·32 + rule in one typed array, sorted and merged: no Set of a million
+ * numbers (a Set per rule cost hundreds of MiB on 20,000 reports).
+ */
 export function candidatePairs(
   records: readonly PreparedRecord[],
   rules: readonly BlockingRule[],
   opts: { crossOrgOnly: boolean; maxBlockSize: number },
 ): Candidates {
+  if (rules.length > 32) throw new RangeError('at most 32 blocking rules');
   const n = records.length;
-  const all = new Set<number>();
-  const perRule: Record<string, number> = {};
+  let tagged = new Float64Array(1 << 16);
+  let used = 0;
+  const push = (x: number): void => {
+    if (used === tagged.length) {
+      const grown = new Float64Array(tagged.length * 2);
+      grown.set(tagged);
+      tagged = grown;
+    }
+    tagged[used++] = x;
+  };
   const oversized: { rule: string; key: string; size: number }[] = [];
-  for (const rule of rules) {
+  rules.forEach((rule, r) => {
     const blocks = new Map<string, number[]>();
-    records.forEach((r, i) => {
-      for (const key of rule.keys(r)) {
+    records.forEach((rec, i) => {
+      for (const key of rule.keys(rec)) {
         const block = blocks.get(key);
         if (block === undefined) blocks.set(key, [i]);
         else if (block[block.length - 1] !== i) block.push(i);
       }
     });
-    const found = new Set<number>();
     for (const key of [...blocks.keys()].sort()) {
       const block = blocks.get(key) ?? [];
       if (block.length > opts.maxBlockSize) {
@@ -120,12 +148,33 @@ export function candidatePairs(
           const i = block[x] ?? 0;
           const j = block[y] ?? 0;
           if (opts.crossOrgOnly && records[i]?.org === records[j]?.org) continue;
-          found.add(i < j ? i * n + j : j * n + i);
+          push((i < j ? i * n + j : j * n + i) * 32 + r);
         }
       }
     }
-    perRule[rule.name] = found.size;
-    for (const p of found) all.add(p);
+  });
+  const sorted = tagged.subarray(0, used).sort();
+  const pairs: number[] = [];
+  const masks: number[] = [];
+  const perRuleCounts = new Array<number>(rules.length).fill(0);
+  for (let k = 0; k < sorted.length; k++) {
+    const x = sorted[k] ?? 0;
+    const code = Math.floor(x / 32);
+    const bit = 2 ** (x - code * 32);
+    const last = pairs.length - 1;
+    if (last >= 0 && pairs[last] === code) {
+      const mask = masks[last] ?? 0;
+      if (Math.floor(mask / bit) % 2 === 0) {
+        masks[last] = mask + bit;
+        perRuleCounts[x - code * 32] = (perRuleCounts[x - code * 32] ?? 0) + 1;
+      }
+    } else {
+      pairs.push(code);
+      masks.push(bit);
+      perRuleCounts[x - code * 32] = (perRuleCounts[x - code * 32] ?? 0) + 1;
+    }
   }
-  return { pairs: [...all].sort((a, b) => a - b), perRule, oversized };
+  const perRule: Record<string, number> = {};
+  rules.forEach((rule, r) => (perRule[rule.name] = perRuleCounts[r] ?? 0));
+  return { pairs, rules: Uint32Array.from(masks), perRule, oversized };
 }

@@ -175,3 +175,65 @@ function maxDiff(a: readonly number[][], b: readonly number[][]): number {
   a.forEach((row, f) => row.forEach((x, k) => (d = Math.max(d, Math.abs(x - (b[f]?.[k] ?? 0))))));
   return d;
 }
+
+/**
+ * How much a class agrees on the given fields: Σ over them of the share of its pairs at the two
+ * strongest levels (exact, normalised), or the strongest alone for a field of two levels. The
+ * match class is the one that agrees more on names.
+ */
+export function nameAgreement(
+  p: readonly (readonly number[])[],
+  fields: readonly number[],
+): number {
+  return fields.reduce((sum, f) => {
+    const row = p[f] ?? [];
+    return sum + (row[0] ?? 0) + (row.length > 2 ? (row[1] ?? 0) : 0);
+  }, 0);
+}
+
+/**
+ * The label-swap guard of a two-class EM. Nothing in the likelihood says which class is the
+ * matches: a fit may converge with the classes the other way round (the "m" class being the pairs
+ * that agree less). When the m class agrees less on the name fields than the u class, the labels
+ * are swapped back: m ↔ u and λ ↔ 1 − λ.
+ */
+export function orientClasses<T extends EmParameters>(
+  fit: T,
+  nameFields: readonly number[],
+): T & { swapped: boolean } {
+  if (nameAgreement(fit.m, nameFields) >= nameAgreement(fit.u, nameFields))
+    return { ...fit, swapped: false };
+  return { ...fit, m: fit.u, u: fit.m, lambda: 1 - fit.lambda, swapped: true };
+}
+
+/**
+ * λ alone by EM, m and u held fixed: the mixing weight of two known distributions, a concave
+ * likelihood with one maximum. Each pattern's likelihood ratio is computed once.
+ */
+export function estimateLambda(
+  patterns: readonly PatternCount[],
+  params: Pick<EmParameters, 'm' | 'u'>,
+  init: number,
+  opts: { maxIterations: number; tolerance: number },
+): { lambda: number; iterations: number; converged: boolean } {
+  const logM = logs(params.m);
+  const logU = logs(params.u);
+  const ratio = Float64Array.from(patterns, (p) =>
+    Math.exp(logLikelihood(p.levels, logM) - logLikelihood(p.levels, logU)),
+  );
+  const counts = Float64Array.from(patterns, (p) => p.count);
+  const total = counts.reduce((a, b) => a + b, 0);
+  let lambda = Math.min(0.5, Math.max(init, 1e-15));
+  for (let it = 1; it <= opts.maxIterations; it++) {
+    let matches = 0;
+    for (let i = 0; i < ratio.length; i++) {
+      const r = (ratio[i] ?? 0) * lambda;
+      matches += ((counts[i] ?? 0) * r) / (r + 1 - lambda);
+    }
+    const next = Math.max(matches / Math.max(total, Number.MIN_VALUE), 1e-15);
+    const delta = Math.abs(next - lambda) / lambda;
+    lambda = next;
+    if (delta < opts.tolerance) return { lambda, iterations: it, converged: true };
+  }
+  return { lambda, iterations: opts.maxIterations, converged: false };
+}

@@ -9,6 +9,7 @@ import {
   splitNameParts,
   bestParts,
   type NameComparison,
+  type NameHandling,
   type NameParts,
   type PreparedName,
   type PreparedParts,
@@ -44,6 +45,10 @@ export const LINK_FIELDS = [
   { name: 'arrest_date', levels: ['exact', 'one_off', 'same_month', 'same_year', 'different'] },
   { name: 'arrest_place', levels: NAME_FIELD_LEVELS },
   { name: 'unit', levels: ['exact', 'different'] },
+  // Whether both reports come from one organisation. A family reports a person to an organisation
+  // once, so duplicates are mostly across organisations; EM measures how much (m of 'same' small
+  // where that holds, near u where organisations hold duplicates of their own).
+  { name: 'organisation', levels: ['same', 'different'] },
 ] as const satisfies readonly { name: string; levels: readonly string[] }[];
 
 export type LinkField = (typeof LINK_FIELDS)[number]['name'];
@@ -98,12 +103,16 @@ export function parsePartialDate(record: LinkRecord, s: string): PartialDate {
 }
 
 const present = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
-const prepared = (s: string | undefined): PreparedName | undefined =>
-  present(s) ? prepareName(s) : undefined;
+const prepared = (s: string | undefined, handling: NameHandling): PreparedName | undefined =>
+  present(s) ? prepareName(s, handling) : undefined;
 
-function partsFrom(name: string | undefined, record: LinkRecord): NameParts | undefined {
+function partsFrom(
+  name: string | undefined,
+  record: LinkRecord,
+  handling: NameHandling,
+): NameParts | undefined {
   if (!present(name)) return undefined;
-  const split = splitNameParts(name);
+  const split = orient(splitNameParts(name, handling), record, handling);
   const explicit: NameParts = {};
   if (present(record.father)) explicit.father = record.father;
   if (present(record.grandfather)) explicit.grandfather = record.grandfather;
@@ -111,8 +120,37 @@ function partsFrom(name: string | undefined, record: LinkRecord): NameParts | un
   return { ...split, ...explicit };
 }
 
+const bagOf = (s: string | undefined, handling: NameHandling): string | undefined =>
+  present(s) ? prepareName(s, handling).bag : undefined;
+
+/**
+ * A name of two parts written family first (a Western form: "Darwiche Nader"), read given first.
+ * The report says so itself: its family name is the first part and not the second, or its Arabic
+ * name (nasab order, given first) begins with the second part and not the first. Left as written,
+ * two brothers' "Darwiche Nader" and "Darwiche Mohammed" agreed on the given name.
+ */
+function orient(split: NameParts, record: LinkRecord, handling: NameHandling): NameParts {
+  if (split.given === undefined || split.family === undefined || split.father !== undefined)
+    return split;
+  const [first, second] = [bagOf(split.given, handling), bagOf(split.family, handling)];
+  if (first === second) return split;
+  const family = bagOf(record.family, handling);
+  const arabicGiven = present(record.name_ar)
+    ? bagOf(splitNameParts(record.name_ar, handling).given, handling)
+    : undefined;
+  const familyFirst =
+    (family !== undefined && family === first) ||
+    (arabicGiven !== undefined && arabicGiven === second && arabicGiven !== first);
+  return familyFirst ? { ...split, given: split.family, family: split.given } : split;
+}
+
 /** Reads and checks one report. */
 export function prepareRecord(record: LinkRecord): PreparedRecord {
+  return prepareRecordAs(record, 'normalised');
+}
+
+/** Reads and checks one report; 'plain' turns the Arabic-aware name handling off. */
+export function prepareRecordAs(record: LinkRecord, handling: NameHandling): PreparedRecord {
   if (typeof record.id !== 'string' || record.id === '')
     throw invalid(record, 'id', 'a report needs an id');
   if (record.sex !== undefined && record.sex !== 'male' && record.sex !== 'female') {
@@ -124,9 +162,10 @@ export function prepareRecord(record: LinkRecord): PreparedRecord {
   ) {
     throw invalid(record, 'birth_year', `birth_year ${String(record.birth_year)} is not a year`);
   }
-  const nameSets = [partsFrom(record.name_ar, record), partsFrom(record.name_latin, record)].filter(
-    (p): p is NameParts => p !== undefined,
-  );
+  const nameSets = [
+    partsFrom(record.name_ar, record, handling),
+    partsFrom(record.name_latin, record, handling),
+  ].filter((p): p is NameParts => p !== undefined);
   if (
     nameSets.length === 0 &&
     (present(record.father) || present(record.family) || present(record.grandfather))
@@ -140,10 +179,10 @@ export function prepareRecord(record: LinkRecord): PreparedRecord {
   return {
     id: record.id,
     org: String(record.org),
-    parts: nameSets.map((p) => prepareParts(p)),
-    ...optional('mother', prepared(record.mother)),
-    ...optional('origin', prepared(record.origin)),
-    ...optional('arrestPlace', prepared(record.arrest_place)),
+    parts: nameSets.map((p) => prepareParts(p, handling)),
+    ...optional('mother', prepared(record.mother, handling)),
+    ...optional('origin', prepared(record.origin, handling)),
+    ...optional('arrestPlace', prepared(record.arrest_place, handling)),
     ...optional('sex', record.sex),
     ...optional('birthYear', record.birth_year),
     ...optional(
@@ -216,5 +255,6 @@ export function compareRecords(a: PreparedRecord, b: PreparedRecord): number[] {
     dateLevel(a.arrest, b.arrest),
     compareOptionalName(a.arrestPlace, b.arrestPlace),
     a.unit === undefined || b.unit === undefined ? MISSING : a.unit === b.unit ? 0 : 1,
+    a.org === b.org ? 0 : 1,
   ];
 }

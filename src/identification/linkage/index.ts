@@ -9,6 +9,7 @@ export {
   JW_MID,
   compareRecords,
   prepareRecord,
+  prepareRecordAs,
   dateLevel,
   birthYearLevel,
   parsePartialDate,
@@ -17,12 +18,25 @@ export {
   type PreparedRecord,
 } from './fields.js';
 export {
+  estimateLambda,
   estimateParameters,
   matchPosterior,
+  nameAgreement,
+  orientClasses,
   type EmParameters,
   type EmResult,
   type PatternCount,
 } from './em.js';
+export {
+  MIN_RULE_PAIRS,
+  MISSING_CELL,
+  patternCounts,
+  trainPerRule,
+  type RuleTraining,
+  type TrainedModel,
+  type TrainingInput,
+  type TrainingRule,
+} from './training.js';
 export {
   LinkageError,
   type BlockingSummary,

@@ -6,13 +6,14 @@
 // output is sorted.
 import { seededPrng } from '../../stats/index.js';
 import { BLOCKING_RULES, candidatePairs, type BlockingRule } from './blocking.js';
-import { estimateParameters, type EmParameters, type PatternCount } from './em.js';
+import { estimateParameters, orientClasses, type EmParameters, type PatternCount } from './em.js';
+import { MISSING_CELL, patternCounts, trainPerRule, type RuleTraining } from './training.js';
 import { termFrequencies, tfAdjustment } from './term-frequency.js';
 import {
   LINK_FIELDS,
   MISSING,
   compareRecords,
-  prepareRecord,
+  prepareRecordAs,
   type PreparedRecord,
 } from './fields.js';
 import {
@@ -35,6 +36,8 @@ export const LINKAGE_DEFAULTS = {
   maxBlockSize: 2_000,
   termFrequencies: true,
   estimateU: 'sample',
+  training: 'per-rule',
+  names: 'normalised',
 } as const;
 
 const LEVEL_COUNTS = LINK_FIELDS.map((f) => f.levels.length);
@@ -88,12 +91,6 @@ function samplePairs(
     out.push([i, j, candidates.has(i * n + j)]);
   }
   return out;
-}
-
-function addPattern(counts: Map<string, PatternCount>, levels: number[], count: number): void {
-  const key = levels.join(',');
-  const prev = counts.get(key);
-  counts.set(key, { levels, count: (prev?.count ?? 0) + count });
 }
 
 /** Field indexes, for the seeding rule below. */
@@ -207,6 +204,122 @@ function clustersOf(pairs: readonly LinkedPair[], threshold: number): string[][]
     .sort((a, b) => ((a[0] ?? '') < (b[0] ?? '') ? -1 : 1));
 }
 
+/** Indexes of the name fields: the label-swap guard compares the classes on them. */
+const NAME_FIELDS = ['given', 'father', 'grandfather', 'family', 'mother'].map((f) => F[f] ?? -1);
+
+/** The comparison vectors of pairs, one row of LINK_FIELDS.length cells each (MISSING_CELL for missing). */
+function compareAll(
+  records: readonly PreparedRecord[],
+  pairs: readonly (readonly [number, number])[] | readonly number[],
+): Uint8Array {
+  const width = LINK_FIELDS.length;
+  const n = records.length;
+  const out = new Uint8Array(pairs.length * width);
+  pairs.forEach((p: number | readonly [number, number], row: number) => {
+    const [i, j] = typeof p === 'number' ? [Math.floor(p / n), p % n] : p;
+    const levels = compareRecords(records[i] as PreparedRecord, records[j] as PreparedRecord);
+    for (let f = 0; f < width; f++) {
+      const k = levels[f] ?? MISSING;
+      out[row * width + f] = k === MISSING ? MISSING_CELL : k;
+    }
+  });
+  return out;
+}
+
+function rowOf(vectors: Uint8Array, row: number): number[] {
+  const width = LINK_FIELDS.length;
+  return Array.from(vectors.subarray(row * width, (row + 1) * width), (c) =>
+    c === MISSING_CELL ? MISSING : c,
+  );
+}
+
+function rowsOf(vectors: Uint8Array): number[][] {
+  return Array.from({ length: vectors.length / LINK_FIELDS.length }, (_, r) => rowOf(vectors, r));
+}
+
+interface Fit extends EmParameters {
+  readonly iterations: number;
+  readonly converged: boolean;
+  readonly method: 'per-rule' | 'global';
+  readonly rules: readonly RuleTraining[];
+}
+
+function train(
+  o: Required<LinkageOptions>,
+  rules: readonly BlockingRule[],
+  data: {
+    vectors: Uint8Array;
+    masks: Uint32Array;
+    sample: Uint8Array;
+    outside: Uint8Array;
+    rest: number;
+    space: number;
+    n: number;
+  },
+): Fit {
+  const candidates = patternCounts(data.vectors, LEVEL_COUNTS, () => true);
+  const outside = patternCounts(data.outside, LEVEL_COUNTS, () => true);
+  const outsideRows = outside.reduce((a, p) => a + p.count, 0);
+  const weight = data.rest / Math.max(outsideRows, 1);
+  const allPairs = [
+    ...candidates,
+    ...outside.map((p) => ({ levels: p.levels, count: p.count * weight })),
+  ];
+  const init = initialParameters(rowsOf(data.vectors), rowsOf(data.sample), data.space, data.n);
+  if (o.training === 'per-rule') {
+    const perRule = trainPerRule({
+      levelCounts: LEVEL_COUNTS,
+      nameFields: NAME_FIELDS,
+      vectors: data.vectors,
+      masks: data.masks,
+      rules: rules.map((r) => ({ name: r.name, fields: r.fields.map((f) => F[f] ?? -1) })),
+      u: init.u,
+      fallbackM: init.m,
+      allPairs,
+      lambdaInit: init.lambda,
+      maxIterations: o.maxIterations,
+      tolerance: o.tolerance,
+    });
+    // A few dozen reports give no rule enough pairs (MIN_RULE_PAIRS): one EM over all pairs then,
+    // from the seed pairs, which is well posed at that size.
+    if (perRule.rules.some((r) => r.accepted)) return { ...perRule, method: 'per-rule' };
+    return { ...global(o, allPairs, init, data), rules: perRule.rules };
+  }
+  return { ...global(o, allPairs, init, data), rules: [] };
+}
+
+function global(
+  o: Required<LinkageOptions>,
+  allPairs: readonly PatternCount[],
+  init: EmParameters,
+  data: { space: number; n: number },
+): Omit<Fit, 'rules'> {
+  const fit = estimateParameters(allPairs, LEVEL_COUNTS, init, {
+    maxIterations: o.maxIterations,
+    tolerance: o.tolerance,
+    fixU: o.estimateU === 'sample',
+    // No more matches than two per report: keeps EM from taking a large class (all the pairs
+    // that share a common given name, say) for the matches, which it did on 20,000 reports.
+    maxLambda: Math.min(0.5, (2 * data.n) / Math.max(data.space, 1)),
+  });
+  return { ...(o.estimateU === 'em' ? orientClasses(fit, NAME_FIELDS) : fit), method: 'global' };
+}
+
+function checkChoices(o: Required<LinkageOptions>): void {
+  const choices: [keyof LinkageOptions, readonly string[]][] = [
+    ['estimateU', ['sample', 'em']],
+    ['training', ['per-rule', 'global']],
+    ['names', ['normalised', 'plain']],
+  ];
+  for (const [field, allowed] of choices) {
+    if (!allowed.includes(o[field] as string)) {
+      throw new LinkageError('LINKAGE_INVALID_INPUT', `${field} is ${allowed.join(' or ')}`, {
+        details: { field },
+      });
+    }
+  }
+}
+
 /**
  * Links reports that may describe the same person.
  *
@@ -219,13 +332,11 @@ export function linkRecords(
   rules: readonly BlockingRule[] = BLOCKING_RULES,
 ): LinkageResult {
   const o: Required<LinkageOptions> = { ...LINKAGE_DEFAULTS, ...options };
-  if (o.estimateU !== 'sample' && o.estimateU !== 'em') {
-    throw new LinkageError('LINKAGE_INVALID_INPUT', 'estimateU is sample or em', {
-      details: { field: 'estimateU' },
-    });
-  }
+  checkChoices(o);
   checkOptions(o);
-  const records = input.map(prepareRecord).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const records = input
+    .map((r) => prepareRecordAs(r, o.names))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   records.forEach((r, i) => {
     if (i > 0 && records[i - 1]?.id === r.id) {
       throw new LinkageError('LINKAGE_INVALID_INPUT', `report id ${r.id} appears twice`, {
@@ -239,45 +350,33 @@ export function linkRecords(
     maxBlockSize: o.maxBlockSize,
   });
   const candidateSet = new Set(cand.pairs);
-  const vectors = cand.pairs.map((code) =>
-    compareRecords(
-      records[Math.floor(code / n)] as PreparedRecord,
-      records[code % n] as PreparedRecord,
-    ),
-  );
+  const vectors = compareAll(records, cand.pairs);
   const space = pairSpace(records, o.crossOrgOnly);
-  const rest = Math.max(0, space - cand.pairs.length);
-  const drawn = samplePairs(records, candidateSet, Math.min(o.uSampleSize, space), o).map(
-    ([i, j, candidate]) => ({
-      levels: compareRecords(records[i] as PreparedRecord, records[j] as PreparedRecord),
-      candidate,
-    }),
+  const drawn = samplePairs(records, candidateSet, Math.min(o.uSampleSize, space), o);
+  candidateSet.clear();
+  const sample = compareAll(
+    records,
+    drawn.map(([i, j]) => [i, j] as const),
   );
-  const sample = drawn.map((d) => d.levels);
-  const outside = drawn.filter((d) => !d.candidate).map((d) => d.levels);
-  const counts = new Map<string, PatternCount>();
-  for (const v of vectors) addPattern(counts, v, 1);
-  for (const v of outside) addPattern(counts, v, rest / Math.max(outside.length, 1));
-  const patterns = [...counts.keys()].sort().map((k) => counts.get(k) as PatternCount);
-  const fit = estimateParameters(
-    patterns,
-    LEVEL_COUNTS,
-    initialParameters(vectors, sample, space, n),
-    {
-      maxIterations: o.maxIterations,
-      tolerance: o.tolerance,
-      fixU: o.estimateU === 'sample',
-      // No more matches than two per report: keeps EM from taking a large class (all the pairs
-      // that share a common given name, say) for the matches, which it did on 20,000 reports.
-      maxLambda: Math.min(0.5, (2 * n) / Math.max(space, 1)),
-    },
+  const outside = compareAll(
+    records,
+    drawn.filter((d) => !d[2]).map(([i, j]) => [i, j] as const),
   );
+  const fit = train(o, rules, {
+    vectors,
+    masks: cand.rules,
+    sample,
+    outside,
+    rest: Math.max(0, space - cand.pairs.length),
+    space,
+    n,
+  });
   const fields = fieldParameters(fit);
   const prior = log2(fit.lambda / (1 - fit.lambda));
   const tf = o.termFrequencies ? termFrequencies(records) : undefined;
   const pairs: LinkedPair[] = [];
   cand.pairs.forEach((code, idx) => {
-    const levels = vectors[idx] ?? [];
+    const levels = rowOf(vectors, idx);
     const a = records[Math.floor(code / n)] as PreparedRecord;
     const b = records[code % n] as PreparedRecord;
     let weight = prior;
@@ -308,7 +407,14 @@ export function linkRecords(
       y.weight - x.weight || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : x.b > y.b ? 1 : 0),
   );
   return {
-    model: { fields, lambda: fit.lambda, iterations: fit.iterations, converged: fit.converged },
+    model: {
+      fields,
+      lambda: fit.lambda,
+      iterations: fit.iterations,
+      converged: fit.converged,
+      training: fit.method,
+      rules: fit.rules,
+    },
     pairs,
     clusters: clustersOf(pairs, o.threshold),
     blocking: {

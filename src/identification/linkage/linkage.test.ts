@@ -177,6 +177,27 @@ describe('linkRecords', () => {
   );
 });
 
+describe('training', () => {
+  it(
+    'fits m per blocking rule on a population, and says which rules it used',
+    () => {
+      const { model } = baseResult();
+      expect(model.training).toBe('per-rule');
+      expect(model.rules.map((r) => r.rule)).toEqual(BLOCKING_RULES.map((r) => r.name));
+      expect(model.rules.some((r) => r.accepted)).toBe(true);
+      for (const r of model.rules) if (!r.accepted) expect(r.reason).toBeDefined();
+    },
+    SLOW,
+  );
+
+  it('falls back to one EM over all pairs when no rule has enough pairs to train on', () => {
+    const { model, clusters } = linkRecords(SMALL, FAST);
+    expect(model.training).toBe('global');
+    expect(model.rules.every((r) => r.reason === 'too-few-pairs')).toBe(true);
+    expect(clusters.find((c) => c.includes('a1'))).toContain('c1');
+  });
+});
+
 describe('isSeedPair (the start of EM)', () => {
   const levels = (given: number, rest: Partial<Record<string, number>>): number[] =>
     LINK_FIELDS.map((f) => (f.name === 'given' ? given : (rest[f.name] ?? -1)));
@@ -217,6 +238,12 @@ describe('linkRecords refuses what it cannot read', () => {
 
   it('a source of u other than sample or em', () =>
     expectCode(() => linkRecords([ok], { estimateU: 'both' as never }), 'estimateU'));
+
+  it('a training other than per-rule or global', () =>
+    expectCode(() => linkRecords([ok], { training: 'splink' as never }), 'training'));
+
+  it('a name handling other than normalised or plain', () =>
+    expectCode(() => linkRecords([ok], { names: 'raw' as never }), 'names'));
 
   it('a threshold outside (0, 1)', () =>
     expectCode(() => linkRecords([ok], { threshold: 1 }), 'threshold'));

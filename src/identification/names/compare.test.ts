@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareNames, type NameLevel } from './compare.js';
+import { compareNames, comparePrepared, prepareName, type NameLevel } from './compare.js';
 import {
   NAME_PART_LAYOUTS,
   alignNameParts,
@@ -93,5 +93,24 @@ describe('alignNameParts: one test per order case', () => {
     expect(aligned.order).toBe(order);
     expect(['exact', 'normalised']).toContain(aligned.parts.given.level);
     expect(['exact', 'normalised']).toContain(aligned.parts.family.level);
+  });
+});
+
+describe('prepared names and the comparison cache', () => {
+  it('reads a name once per handling, each distinct name with its own id', () => {
+    expect(prepareName('Khaled Omar')).toBe(prepareName('Khaled Omar'));
+    expect(prepareName('Khaled Omar', 'plain')).not.toBe(prepareName('Khaled Omar'));
+    expect(prepareName('Khaled Omar').id).not.toBe(prepareName('Khalid Omar').id);
+  });
+
+  it('gives every pair its own comparison, in either order', () => {
+    const names = ['Khaled', 'خالد', 'Kaled', 'Khalil', 'Omar', 'عمر'].map((n) => prepareName(n));
+    for (const a of names) {
+      for (const b of names) {
+        const expected = compareNames(a.text, b.text);
+        expect(comparePrepared(a, b)).toEqual(expected);
+        expect(comparePrepared(a, b)).toEqual(expected);
+      }
+    }
   });
 });

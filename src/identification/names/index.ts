@@ -30,6 +30,7 @@ export {
   levelRank,
   prepareName,
   type NameComparison,
+  type NameHandling,
   type NameLevel,
   type PreparedName,
 } from './compare.js';

@@ -7,6 +7,7 @@ import {
   comparePrepared,
   prepareName,
   type NameComparison,
+  type NameHandling,
   type PreparedName,
 } from './compare.js';
 import { tokens } from './tokens.js';
@@ -49,8 +50,8 @@ export const NAME_PART_LAYOUTS: readonly {
  * @example
  *   splitNameParts('أحمد محمد علي الحسن') // { given: 'احمد', father: 'محمد', grandfather: 'علي', family: 'الحسن' }
  */
-export function splitNameParts(fullName: string): NameParts {
-  const parts = tokens(fullName);
+export function splitNameParts(fullName: string, handling: NameHandling = 'normalised'): NameParts {
+  const parts = handling === 'plain' ? prepareName(fullName, 'plain').tokens : tokens(fullName);
   if (parts.length === 0) return {};
   const kept = parts.length > 4 ? [...parts.slice(0, 3), parts[parts.length - 1] ?? ''] : parts;
   const layout = NAME_PART_LAYOUTS.find((l) => l.parts === kept.length)?.layout ?? [];
@@ -65,11 +66,14 @@ export function splitNameParts(fullName: string): NameParts {
 export type PreparedParts = Partial<Record<NamePart, PreparedName>>;
 
 /** Prepares each part present. */
-export function prepareParts(parts: NameParts): PreparedParts {
+export function prepareParts(
+  parts: NameParts,
+  handling: NameHandling = 'normalised',
+): PreparedParts {
   const out: PreparedParts = {};
   for (const part of NAME_PARTS) {
     const value = parts[part];
-    if (value !== undefined && value.trim() !== '') out[part] = prepareName(value);
+    if (value !== undefined && value.trim() !== '') out[part] = prepareName(value, handling);
   }
   return out;
 }
