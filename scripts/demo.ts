@@ -31,6 +31,16 @@ const DEMO_ACCOUNTS = [
   ['Demo Auditor', 'auditor'],
 ] as const;
 const DEMO_PASSWORD = 'custody-demo-only';
+/** Every demo account belongs to one organisation: the missing-person reports' consent scope needs one. */
+const DEMO_ORG = 'Custody Demo Organisation';
+
+// Synthetic missing-person reports for the family liaison's pages: invented names, no real person.
+const DEMO_REPORTS_CSV = [
+  'name_ar,name_latin,father_name,sex,birth,origin,event,event_date,event_place,unit,contact_name,contact_relation,contact_phone,consent_orgs,consent_photographs,consent_liaison',
+  'زيدون قطرميز,Zaydoun Qatramiz,سليمون,male,1985,حمص,arrest,2013-05-21,checkpoint north of the city,,أم زيدون,mother,+000-555-0101,,yes,Demo Family Liaison',
+  'بشموش طنبرجي,Bashmoush Tanbarji,,male,1990,درعا,last_seen,2014,,,أخو بشموش,brother,+000-555-0102,,no,',
+  'فطوم خربوشة,Fattoum Kharboucha,عبدو,female,1979,حماة,arrest,2012-11-02,market square,,ابن فطوم,son,+000-555-0103,,yes,Demo Family Liaison',
+].join('\n');
 
 async function cli(...args: string[]): Promise<number> {
   console.log(`\n$ custody ${args.join(' ')}`);
@@ -128,7 +138,16 @@ async function demoAccounts(): Promise<number> {
   const have = new Set((JSON.parse(listed.join('')) as { name: string }[]).map((a) => a.name));
   for (const [name, role] of DEMO_ACCOUNTS) {
     if (have.has(name)) continue;
-    const code = await cli('user', 'add', name, '--role', role, '--password-file', pw);
+    const code = await cli('user', 'add', name, '--role', role, '--org', DEMO_ORG, '--password-file', pw);
+    if (code !== 0) return code;
+  }
+  // A few synthetic family reports, once, so that the family liaison's pages have something to show.
+  const reports: string[] = [];
+  if ((await runCli(['missing', 'list', '--json', '--archive', archive], { ...io, stdout: (t: string) => void reports.push(t) })) !== 0) return 1;
+  if ((JSON.parse(reports.join('')) as unknown[]).length === 0) {
+    const csv = join(root, 'work', 'demo-missing-reports.csv');
+    await writeFile(csv, `${DEMO_REPORTS_CSV}\n`, { mode: 0o600 });
+    const code = await cli('missing', 'import', csv, '--org', DEMO_ORG);
     if (code !== 0) return code;
   }
   return 0;
