@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
+import { mediaTypeOf, SNIFF_HEAD_BYTES } from './media-type.js';
 import type { Archive } from '../app.js';
 import { canonicalize, type JsonValue, CustodyError, hint, sha256, toHex } from '../core/index.js';
 import { type EntryDraft, originKey } from '../ledger/index.js';
@@ -328,7 +328,7 @@ export class IngestService {
           id,
         );
       }
-      const mediaType = await sniff(copy.head);
+      const mediaType = await mediaTypeOf(copy.head);
       await this.addItem({
         ctx,
         id,
@@ -513,7 +513,7 @@ export class IngestService {
             throw new ExpansionExceeded(budget.used, budget.limit);
           }
         }
-        head ??= Buffer.from(chunk.subarray(0, 4100));
+        head ??= Buffer.from(chunk.subarray(0, SNIFF_HEAD_BYTES));
         await writer.write(chunk);
       }
       crcOk = (await read.done).crcOk;
@@ -535,7 +535,7 @@ export class IngestService {
     this.countObject(stored.existed, stored.size);
     const known = existing.find((e) => e.sha256 === stored.sha256);
     const id = known?.id ?? this.archive.newId();
-    const mediaType = await sniff(head ?? Buffer.alloc(0));
+    const mediaType = await mediaTypeOf(head ?? Buffer.alloc(0));
     if (known !== undefined) {
       this.summary.already_present++;
     } else {
@@ -704,10 +704,6 @@ function displayPath(raw: Buffer): string {
   return lenient.decode(raw);
 }
 
-async function sniff(head: Buffer): Promise<string> {
-  if (head.length === 0) return 'application/octet-stream';
-  return (await fileTypeFromBuffer(head))?.mime ?? 'application/octet-stream';
-}
 
 function isZip(mediaType: string): boolean {
   return mediaType === 'application/zip';

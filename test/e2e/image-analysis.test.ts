@@ -59,6 +59,9 @@ describe('custody analyze', () => {
     const broken = Buffer.from(files.get('upright.jpg') ?? Buffer.alloc(0));
     files.set('broken.jpg', broken.subarray(0, Math.floor(broken.length / 3)));
     files.set('notes.txt', Buffer.from('not an image\n'));
+    // A scanner-style TIFF: uncompressed, its first directory after the image data (beyond the
+    // bytes read to recognise a file), which once made it anonymous bytes, never analysed.
+    files.set('scan.tif', await sharp(await photo(160, 120, 1, 'Scanner')).tiff({ compression: 'none' }).toBuffer());
     for (const [name, bytes] of files) await writeFile(join(src, name), bytes);
     expect((await runCustody(['init'], { env })).code).toBe(0);
     expect((await runCustody(['ingest', src, '--source', 'LARK', '--new-source'], { env })).code).toBe(0);
@@ -75,16 +78,25 @@ describe('custody analyze', () => {
     const first = await runCustody(['analyze', '--json'], { env });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const s1 = JSON.parse(first.stdout) as { done: number; failed: unknown[] };
-    // upright (two items, one object), rotated, png, broken: four images; the text file is not one
-    expect(s1.done).toBe(4);
+    // upright (two items, one object), rotated, png, broken, the TIFF: five images; the text file is not one
+    expect(s1.done).toBe(5);
     expect(s1.failed).toEqual([]);
     const second = JSON.parse((await runCustody(['analyze', '--json'], { env })).stdout) as { done: number };
     expect(second.done).toBe(0);
     const log = (await runCustody(['log', '--json'], { env })).stdout.trim().split('\n').map((l) => JSON.parse(l) as { entry: { type: string; objects: string[] } });
     const analyses = log.filter((l) => l.entry.type === 'metadata extraction');
-    expect(analyses).toHaveLength(4);
-    expect(new Set(analyses.map((a) => a.entry.objects[0])).size).toBe(4);
+    expect(analyses).toHaveLength(5);
+    expect(new Set(analyses.map((a) => a.entry.objects[0])).size).toBe(5);
     expect((await runCustody(['verify'], { env })).code).toBe(0);
+  });
+
+  it('recognises a TIFF whose first directory comes late as image/tiff, and analyses it', async () => {
+    const tif = files.get('scan.tif')!;
+    expect(tif.readUInt32LE(4)).toBeGreaterThan(4100);
+    const s = await show('scan.tif');
+    expect(s.analysed).toBe(true);
+    expect(s.pdq).toMatch(/^[0-9a-f]{64}$/);
+    expect(s.metadata).toMatchObject({ width: 160, height: 120 });
   });
 
   it('shows PDQ with its 8 dihedral variants, the crop hashes and the metadata', async () => {
