@@ -5,12 +5,18 @@
 // by two examiners and adjudicated. Browser tests 6 (link photographs from suggestions) and 7 (the
 // statistics page); axe on each page in English and Arabic; screenshots ($CI_ARTIFACTS_DIR, else
 // artifacts/, in ui-screenshots/).
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertUiBuilt,
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  SHOTS,
+  skipBrowser,
+  UI_DIR,
+} from '../../support/browser.js';
 import { UNITS } from '../../../src/demo/examination-world.js';
 import { custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
 import {
@@ -23,20 +29,16 @@ import {
 import { servedArchive, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const UI_DIR = join(import.meta.dirname, '../../../dist/ui');
-const SHOTS = join(
-  process.env.CI_ARTIFACTS_DIR ?? join(import.meta.dirname, '../../../artifacts'),
-  'ui-screenshots',
-);
-const NO_BROWSER = !existsSync(CHROMIUM);
-if (NO_BROWSER && process.env.CI !== 'true') {
-  console.warn(`catalogue page tests skipped: no Chromium at ${CHROMIUM} (required when CI=true)`);
-}
 const INVESTIGATOR = 'Rana Investigator';
 /** Krippendorff's thresholds, written out here as the oracle of the page's reading. */
 const bandOf = (alpha: number | null): string =>
-  alpha === null ? 'not-computable' : alpha >= 0.8 ? 'reliable' : alpha >= 0.667 ? 'tentative' : 'no-conclusion';
+  alpha === null
+    ? 'not-computable'
+    : alpha >= 0.8
+      ? 'reliable'
+      : alpha >= 0.667
+        ? 'tentative'
+        : 'no-conclusion';
 const SUBJECTS = 24;
 
 interface Stats {
@@ -51,298 +53,321 @@ interface Stats {
   }[];
 }
 
-describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the catalogue and statistics pages in Chromium', () => {
-  let served: ServedArchive;
-  let cat: Catalogue;
-  let base: string;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-  /** Every preview the current page asked for. */
-  let previews: string[] = [];
+describe.skipIf(skipBrowser('catalogue page tests'))(
+  'the catalogue and statistics pages in Chromium',
+  () => {
+    let served: ServedArchive;
+    let cat: Catalogue;
+    let base: string;
+    let browser: Browser;
+    let context: BrowserContext | undefined;
+    /** Every preview the current page asked for. */
+    let previews: string[] = [];
 
-  beforeAll(async () => {
-    if (!existsSync(join(UI_DIR, 'index.html')))
-      throw new Error(`the web UI is not built (${UI_DIR}): run npm run build first`);
-    // Examined before any account exists: the examiners are then free-text names, as in the demo.
-    const archive: TestArchive = {
-      dir: join(await makeTempDir('catalogue-pages'), 'archive'),
-      origin: '',
-      verifierKey: '',
-      env: {},
-    };
-    await custodyInExpect(0, ['init', '--archive', archive.dir]);
-    cat = await buildCatalogue(archive, { subjects: SUBJECTS, examine: true });
-    served = await servedArchive('catalogue-pages', [[INVESTIGATOR, 'investigator']], {
-      reuse: archive,
-      server: { uiDir: UI_DIR },
+    beforeAll(async () => {
+      assertUiBuilt();
+      // Examined before any account exists: the examiners are then free-text names, as in the demo.
+      const archive: TestArchive = {
+        dir: join(await makeTempDir('catalogue-pages'), 'archive'),
+        origin: '',
+        verifierKey: '',
+        env: {},
+      };
+      await custodyInExpect(0, ['init', '--archive', archive.dir]);
+      cat = await buildCatalogue(archive, { subjects: SUBJECTS, examine: true });
+      served = await servedArchive('catalogue-pages', [[INVESTIGATOR, 'investigator']], {
+        reuse: archive,
+        server: { uiDir: UI_DIR },
+      });
+      base = await served.server.listen({ port: 0, host: '127.0.0.1' });
+      browser = await launchChromium();
+      await mkdir(SHOTS, { recursive: true });
+    }, 300_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await served?.close();
     });
-    base = await served.server.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    afterEach(async () => {
+      await context?.close();
+      context = undefined;
     });
-    await mkdir(SHOTS, { recursive: true });
-  }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  async function open(lang: 'en' | 'ar', path = '/'): Promise<Page> {
-    context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ar' ? 'ar' : 'en-GB',
-    });
-    previews = [];
-    const page = await context.newPage();
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (/^\/api\/items\/[^/]+\/(preview|original)/.test(url.pathname))
-        previews.push(url.pathname + url.search);
-    });
-    await page.goto(`${base}${path}`);
-    await page.getByLabel(/^(Name|الاسم)$/).fill(INVESTIGATOR);
-    await page.getByLabel(/^(Password|كلمة المرور)$/).fill(TEST_PASSWORD);
-    await page.locator('form button[type=submit]').click();
-    await page.getByTestId('account-role').waitFor();
-    await expect
-      .poll(() => page.evaluate<string>('document.documentElement.dir'))
-      .toBe(lang === 'ar' ? 'rtl' : 'ltr');
-    return page;
-  }
-
-  async function expectAxeClean(page: Page, what: string): Promise<void> {
-    const result = await new AxeBuilder({ page }).analyze();
-    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(
-      serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      what,
-    ).toEqual([]);
-  }
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const onlyBlurred = () => {
-    expect(previews.length).toBeGreaterThan(0);
-    expect(previews.every((p) => /\/preview\?size=256$/.test(p))).toBe(true);
-  };
-  const subjectNumber = (i: number) => cat.subjects[i]!.number;
-  const unitOf = (i: number) => UNITS.find((u) => u.code === cat.subjects[i]!.unitCode)!;
-
-  it('subjects list → subject page: the number and its parts, the unit, blurred photographs, the history', async () => {
-    const page = await open('en');
-    await page.getByRole('link', { name: 'Subjects', exact: true }).click();
-    await expect.poll(() => page.getByTestId('subject-count').textContent()).toBe(`Subjects: ${SUBJECTS}`);
-    // 20 to a page, the page in the URL.
-    expect(await page.getByTestId('subject-row').count()).toBe(20);
-    expect(await page.getByRole('navigation', { name: 'Pages of subjects' }).textContent()).toContain('Page 1 of 2');
-    await expectAxeClean(page, 'subjects list (en)');
-    await shot(page, 'subjects.en');
-    await page.getByRole('link', { name: 'Next page' }).click();
-    await expect.poll(() => page.getByTestId('subject-row').count()).toBe(SUBJECTS - 20);
-    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
-    await page.reload();
-    await expect.poll(() => page.getByTestId('subject-row').count()).toBe(SUBJECTS - 20);
-    await page.getByRole('link', { name: 'Previous page' }).click();
-    await expect.poll(() => page.getByTestId('subject-row').count()).toBe(20);
-
-    // Keyboard: the subject's link is reached and followed with Enter.
-    const link = page.getByRole('link', { name: subjectNumber(4), exact: true });
-    await link.focus();
-    await page.keyboard.press('Enter');
-    await expect.poll(() => new URL(page.url()).searchParams.get('id')).toBe(cat.subjectIds[4]);
-    await expect.poll(() => page.getByTestId('subject-heading').textContent()).toContain(subjectNumber(4));
-    expect(await page.getByTestId('subject-number').textContent()).toBe(subjectNumber(4));
-    const [detainee, branch, report] = subjectNumber(4).split('/');
-    const parts = await page.getByTestId('number-fields').textContent();
-    for (const p of [detainee, branch, report]) expect(parts).toContain(String(Number(p)));
-    const unit = await page.getByTestId('subject-unit').textContent();
-    expect(unit).toContain(unitOf(4).name_en);
-    expect(unit).toContain(unitOf(4).name_ar);
-    await expect
-      .poll(() =>
-        page.evaluate<number>(
-          `[...document.querySelectorAll('[data-testid=subject-photos] img')].filter((i) => i.complete && i.naturalWidth > 0).length`,
-        ),
-      )
-      .toBe(1);
-    onlyBlurred();
-    const history = page.getByTestId('history-row');
-    expect(await history.count()).toBeGreaterThan(0);
-    expect(await history.first().textContent()).toContain('catalogue cards transcribed (synthetic)');
-    await expectAxeClean(page, 'subject page (en)');
-    await shot(page, 'subject.en');
-  });
-
-  it('in Arabic, the units tree is right to left with the Arabic names, each branch under its directorate', async () => {
-    const page = await open('ar', '/units');
-    await page.getByTestId('unit-tree').first().waitFor();
-    const names = await page.getByTestId('unit-name').allTextContents();
-    expect(names).toContain(PARENT_UNIT.name_ar);
-    for (const u of UNITS) expect(names).toContain(u.name_ar);
-    // The branches sit in the directorate's own list.
-    const parent = page.locator('[data-testid=unit]', { hasText: PARENT_UNIT.name_ar }).first();
-    const children = await parent.locator('[data-testid=unit] [data-testid=unit-name]').allTextContents();
-    expect(children.sort()).toEqual(UNITS.map((u) => u.name_ar).sort());
-    expect(
-      await page.evaluate<string>(`getComputedStyle(document.querySelector('[data-testid=unit-tree]')).direction`),
-    ).toBe('rtl');
-    // A branch is indented from the right in Arabic: its name starts left of its parent's.
-    const top = await parent.getByTestId('unit-name').first().boundingBox();
-    const child = await parent.locator('[data-testid=unit] [data-testid=unit-name]').first().boundingBox();
-    expect(child!.x + child!.width).toBeLessThan(top!.x + top!.width);
-    await expectAxeClean(page, 'units (ar)');
-    await shot(page, 'units.ar');
-    // And the subjects' pages in Arabic.
-    await page.getByRole('link', { name: 'الأشخاص', exact: true }).click();
-    await page.getByTestId('subject-row').first().waitFor();
-    await expectAxeClean(page, 'subjects list (ar)');
-    await shot(page, 'subjects.ar');
-    await page.getByTestId('subject-row').first().getByRole('link').click();
-    await page.getByTestId('history-row').first().waitFor();
-    expect(await page.getByTestId('subject-unit').textContent()).toMatch(/[\u0600-\u06ff]/);
-    await expectAxeClean(page, 'subject page (ar)');
-    await shot(page, 'subject.ar');
-  });
-
-  it('units in English, with the Arabic names beside them', async () => {
-    const page = await open('en', '/units');
-    await page.getByTestId('unit-tree').first().waitFor();
-    const names = await page.getByTestId('unit-name').allTextContents();
-    expect(names).toContain(PARENT_UNIT.name_en);
-    expect(await page.getByTestId('unit-tree').first().textContent()).toContain(PARENT_UNIT.name_ar);
-    await expectAxeClean(page, 'units (en)');
-    await shot(page, 'units.en');
-  });
-
-  it('links photographs from the suggestions, selected by keyboard and by click, with a reason; the ledger entry names the reason and the account; the subject history shows it (browser test 6)', async () => {
-    const page = await open('en', '/linking');
-    await expect.poll(() => page.getByTestId('suggestion').count()).toBe(COPIED.length);
-    await expectAxeClean(page, 'linking (en)');
-    await shot(page, 'linking.en');
-    onlyBlurred();
-    const before = served.open.ledger.size;
-
-    // Nothing selected: refused in the page, nothing sent.
-    await page.getByLabel('Reason').fill('x');
-    await page.getByRole('button', { name: 'Link the selected photographs' }).click();
-    await expect.poll(() => page.getByTestId('link-failed').textContent()).toBe('Select at least one photograph.');
-
-    // Keyboard: from the toolbar, Tab to the first suggestion's checkbox, Space to select it.
-    await page.getByRole('button', { name: 'Clear the selection' }).focus();
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate<string>(`document.activeElement?.getAttribute('data-testid')`)).toBe('suggestion-check');
-    await page.keyboard.press('Space');
-    // And a photograph of another suggestion by click.
-    const cards = page.getByTestId('suggestion');
-    await cards.nth(1).getByTestId('photo-check').click();
-    await expect
-      .poll(() => page.getByTestId('selection-count').textContent())
-      .toBe('Selected: 2 photographs for 2 subjects');
-    const chosen = await Promise.all(
-      [0, 1].map(async (n) => cards.nth(n).getAttribute('data-suggestion')),
-    );
-    const suggestions = (
-      await (await page.request.get(`${base}/api/link-suggestions`)).json()
-    ) as { suggestions: { id: string; subjects: string[]; items: string[] }[] };
-    const picked = chosen.map((id) => suggestions.suggestions.find((s) => s.id === id)!);
-
-    const reason = 'near-duplicate of the catalogued photograph; same card visible';
-    await page.getByLabel('Reason').fill(reason);
-    await page.getByRole('button', { name: 'Link the selected photographs' }).click();
-    const done = page.getByTestId('link-done');
-    await expect.poll(() => done.textContent()).toMatch(/Linked 2 photographs\. Recorded in the ledger as entries \d+, \d+\./);
-
-    const entries = (await served.open.ledger.read(before, served.open.ledger.size)).map((e) => e.entry);
-    const links = entries.filter((e) => e.details.action === 'subject.link');
-    expect(links).toHaveLength(2);
-    for (const e of links) {
-      expect(e.actor).toBe(served.accounts.get(INVESTIGATOR));
-      expect(e.details.reason).toBe(reason);
+    async function open(lang: 'en' | 'ar', path = '/'): Promise<Page> {
+      context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale: lang === 'ar' ? 'ar' : 'en-GB',
+      });
+      previews = [];
+      const page = await context.newPage();
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (/^\/api\/items\/[^/]+\/(preview|original)/.test(url.pathname))
+          previews.push(url.pathname + url.search);
+      });
+      await page.goto(`${base}${path}`);
+      await page.getByLabel(/^(Name|الاسم)$/).fill(INVESTIGATOR);
+      await page.getByLabel(/^(Password|كلمة المرور)$/).fill(TEST_PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.getByTestId('account-role').waitFor();
+      await expect
+        .poll(() => page.evaluate<string>('document.documentElement.dir'))
+        .toBe(lang === 'ar' ? 'rtl' : 'ltr');
+      return page;
     }
-    expect(links.map((e) => [(e.details.subject as { id: string }).id, e.details.items]).sort()).toEqual(
-      picked.map((s) => [s.subjects[0], s.items]).sort(),
-    );
-    expect(await done.textContent()).toContain(`entries ${links.map((e) => e.seq).join(', ')}`);
-    // The accepted suggestions are gone; the third remains.
-    await expect.poll(() => page.getByTestId('suggestion').count()).toBe(COPIED.length - 2);
 
-    // The subject's history shows the entry, with its reason.
-    await done.getByRole('link').first().click();
-    const row = page.locator(`[data-testid=history-row][data-seq="${links[0]!.seq}"]`);
-    await row.waitFor();
-    expect(await row.textContent()).toContain(reason);
-    expect(await row.textContent()).toContain('Photographs linked');
-    await expect.poll(() => page.locator('[data-testid=subject-photos] img').count()).toBe(2);
+    const shot = (page: Page, name: string) =>
+      page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    const onlyBlurred = () => {
+      expect(previews.length).toBeGreaterThan(0);
+      expect(previews.every((p) => /\/preview\?size=256$/.test(p))).toBe(true);
+    };
+    const subjectNumber = (i: number) => cat.subjects[i]!.number;
+    const unitOf = (i: number) => UNITS.find((u) => u.code === cat.subjects[i]!.unitCode)!;
 
-    // In Arabic: the remaining suggestion, right to left, axe clean.
-    await context?.close();
-    const ar = await open('ar', '/linking');
-    await expect.poll(() => ar.getByTestId('suggestion').count()).toBe(COPIED.length - 2);
-    await expectAxeClean(ar, 'linking (ar)');
-    await shot(ar, 'linking.ar');
-  });
+    it('subjects list → subject page: the number and its parts, the unit, blurred photographs, the history', async () => {
+      const page = await open('en');
+      await page.getByRole('link', { name: 'Subjects', exact: true }).click();
+      await expect
+        .poll(() => page.getByTestId('subject-count').textContent())
+        .toBe(`Subjects: ${SUBJECTS}`);
+      // 20 to a page, the page in the URL.
+      expect(await page.getByTestId('subject-row').count()).toBe(20);
+      expect(
+        await page.getByRole('navigation', { name: 'Pages of subjects' }).textContent(),
+      ).toContain('Page 1 of 2');
+      await expectNoSeriousA11yViolations(page, 'subjects list (en)');
+      await shot(page, 'subjects.en');
+      await page.getByRole('link', { name: 'Next page' }).click();
+      await expect.poll(() => page.getByTestId('subject-row').count()).toBe(SUBJECTS - 20);
+      expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('subject-row').count()).toBe(SUBJECTS - 20);
+      await page.getByRole('link', { name: 'Previous page' }).click();
+      await expect.poll(() => page.getByTestId('subject-row').count()).toBe(20);
 
-  for (const lang of ['en', 'ar'] as const) {
-    it(`the statistics page (${lang}): weighted estimates named as weighted, raw counts, intervals with their method, agreement on Krippendorff's scale, the breakdown by unit, and the checkpoint of every figure (browser test 7)`, async () => {
-      const page = await open(lang, '/statistics');
-      await page.locator('#plan-name').fill(PLAN);
-      // The oracle is the answer the page itself received: a sign-in since may have let the
-      // server sign a later checkpoint, and each checkpoint has its own figures.
-      const answer = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/statistics/${PLAN}`);
-      await page.locator('#plan-name').press('Enter');
-      const stats = (await (await answer).json()) as Stats;
-      await expect.poll(() => new URL(page.url()).searchParams.get('plan')).toBe(PLAN);
-      await page.getByTestId('prevalence-table').waitFor();
-      const size = new Intl.NumberFormat(lang).format(stats.checkpoint.tree_size);
-      expect(await page.getByTestId('stats-checkpoint-size').textContent()).toBe(size);
-      expect(await page.getByTestId('stats-checkpoint-root').textContent()).toBe(stats.checkpoint.root);
-      // Every table names the checkpoint its figures come from.
-      const captions = await page.locator('table caption').allTextContents();
-      expect(captions.length).toBe(2 + stats.findings.length);
-      const caption = lang === 'ar' ? `عند نقطة التحقق ${size}` : `At checkpoint ${size}`;
-      for (const c of captions) expect(c).toContain(caption);
-
-      const weighted = stats.findings.filter((f) => f.stratified !== null);
-      expect(weighted.length).toBeGreaterThan(0);
-      for (const f of weighted) {
-        const row = page.locator(`[data-testid=prevalence-row][data-finding="${f.code}"]`);
-        const text = (await row.textContent()) ?? '';
-        expect(text).toContain(lang === 'ar' ? 'تقدير مرجَّح' : 'Weighted estimate');
-        expect(text).toContain(f.stratified!.interval.method);
-        expect(text).toContain(
-          lang === 'ar'
-            ? `${new Intl.NumberFormat('ar').format(f.present)} من ${new Intl.NumberFormat('ar').format(f.assessed)}`
-            : `${f.present} of ${f.assessed} assessed`,
-        );
-      }
-      // Agreement: each finding read on Krippendorff's scale, "no conclusion" below 0.667.
-      const bands = new Set<string>();
-      for (const f of stats.findings) {
-        const alpha = f.agreement?.coefficients.find((c) => c.name === 'krippendorff_alpha')?.value ?? null;
-        const row = page.locator(`[data-testid=agreement-row][data-finding="${f.code}"]`);
-        expect(await row.getAttribute('data-band'), f.code).toBe(bandOf(alpha));
-        bands.add(bandOf(alpha));
-      }
-      const scale = (await page.getByTestId('agreement-scale').textContent()) ?? '';
-      expect(scale).toContain('0.667');
-      expect(scale).toContain('0.800');
-      if (lang === 'en') {
-        expect(scale).toContain('Below 0.667: no conclusion');
-        if (bands.has('no-conclusion'))
-          expect(await page.getByTestId('agreement-table').textContent()).toContain('No conclusion');
-      }
-      // The breakdown by unit: a table per finding, a row per unit, with an interval and its method.
-      expect(await page.getByTestId('unit-breakdown').count()).toBe(stats.findings.length);
-      const first = (await page.getByTestId('unit-breakdown').first().textContent()) ?? '';
-      expect(first).toContain('Wilson');
-      expect(first).toMatch(lang === 'ar' ? /فرع/ : /Branch \d+/);
-      await expectAxeClean(page, `statistics (${lang})`);
-      await shot(page, `statistics.${lang}`);
+      // Keyboard: the subject's link is reached and followed with Enter.
+      const link = page.getByRole('link', { name: subjectNumber(4), exact: true });
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => new URL(page.url()).searchParams.get('id')).toBe(cat.subjectIds[4]);
+      await expect
+        .poll(() => page.getByTestId('subject-heading').textContent())
+        .toContain(subjectNumber(4));
+      expect(await page.getByTestId('subject-number').textContent()).toBe(subjectNumber(4));
+      const [detainee, branch, report] = subjectNumber(4).split('/');
+      const parts = await page.getByTestId('number-fields').textContent();
+      for (const p of [detainee, branch, report]) expect(parts).toContain(String(Number(p)));
+      const unit = await page.getByTestId('subject-unit').textContent();
+      expect(unit).toContain(unitOf(4).name_en);
+      expect(unit).toContain(unitOf(4).name_ar);
+      await expect
+        .poll(() =>
+          page.evaluate<number>(
+            `[...document.querySelectorAll('[data-testid=subject-photos] img')].filter((i) => i.complete && i.naturalWidth > 0).length`,
+          ),
+        )
+        .toBe(1);
+      onlyBlurred();
+      const history = page.getByTestId('history-row');
+      expect(await history.count()).toBeGreaterThan(0);
+      expect(await history.first().textContent()).toContain(
+        'catalogue cards transcribed (synthetic)',
+      );
+      await expectNoSeriousA11yViolations(page, 'subject page (en)');
+      await shot(page, 'subject.en');
     });
-  }
-});
+
+    it('in Arabic, the units tree is right to left with the Arabic names, each branch under its directorate', async () => {
+      const page = await open('ar', '/units');
+      await page.getByTestId('unit-tree').first().waitFor();
+      const names = await page.getByTestId('unit-name').allTextContents();
+      expect(names).toContain(PARENT_UNIT.name_ar);
+      for (const u of UNITS) expect(names).toContain(u.name_ar);
+      // The branches sit in the directorate's own list.
+      const parent = page.locator('[data-testid=unit]', { hasText: PARENT_UNIT.name_ar }).first();
+      const children = await parent
+        .locator('[data-testid=unit] [data-testid=unit-name]')
+        .allTextContents();
+      expect(children.sort()).toEqual(UNITS.map((u) => u.name_ar).sort());
+      expect(
+        await page.evaluate<string>(
+          `getComputedStyle(document.querySelector('[data-testid=unit-tree]')).direction`,
+        ),
+      ).toBe('rtl');
+      // A branch is indented from the right in Arabic: its name starts left of its parent's.
+      const top = await parent.getByTestId('unit-name').first().boundingBox();
+      const child = await parent
+        .locator('[data-testid=unit] [data-testid=unit-name]')
+        .first()
+        .boundingBox();
+      expect(child!.x + child!.width).toBeLessThan(top!.x + top!.width);
+      await expectNoSeriousA11yViolations(page, 'units (ar)');
+      await shot(page, 'units.ar');
+      // And the subjects' pages in Arabic.
+      await page.getByRole('link', { name: 'الأشخاص', exact: true }).click();
+      await page.getByTestId('subject-row').first().waitFor();
+      await expectNoSeriousA11yViolations(page, 'subjects list (ar)');
+      await shot(page, 'subjects.ar');
+      await page.getByTestId('subject-row').first().getByRole('link').click();
+      await page.getByTestId('history-row').first().waitFor();
+      expect(await page.getByTestId('subject-unit').textContent()).toMatch(/[\u0600-\u06ff]/);
+      await expectNoSeriousA11yViolations(page, 'subject page (ar)');
+      await shot(page, 'subject.ar');
+    });
+
+    it('units in English, with the Arabic names beside them', async () => {
+      const page = await open('en', '/units');
+      await page.getByTestId('unit-tree').first().waitFor();
+      const names = await page.getByTestId('unit-name').allTextContents();
+      expect(names).toContain(PARENT_UNIT.name_en);
+      expect(await page.getByTestId('unit-tree').first().textContent()).toContain(
+        PARENT_UNIT.name_ar,
+      );
+      await expectNoSeriousA11yViolations(page, 'units (en)');
+      await shot(page, 'units.en');
+    });
+
+    it('links photographs from the suggestions, selected by keyboard and by click, with a reason; the ledger entry names the reason and the account; the subject history shows it (browser test 6)', async () => {
+      const page = await open('en', '/linking');
+      await expect.poll(() => page.getByTestId('suggestion').count()).toBe(COPIED.length);
+      await expectNoSeriousA11yViolations(page, 'linking (en)');
+      await shot(page, 'linking.en');
+      onlyBlurred();
+      const before = served.open.ledger.size;
+
+      // Nothing selected: refused in the page, nothing sent.
+      await page.getByLabel('Reason').fill('x');
+      await page.getByRole('button', { name: 'Link the selected photographs' }).click();
+      await expect
+        .poll(() => page.getByTestId('link-failed').textContent())
+        .toBe('Select at least one photograph.');
+
+      // Keyboard: from the toolbar, Tab to the first suggestion's checkbox, Space to select it.
+      await page.getByRole('button', { name: 'Clear the selection' }).focus();
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate<string>(`document.activeElement?.getAttribute('data-testid')`),
+      ).toBe('suggestion-check');
+      await page.keyboard.press('Space');
+      // And a photograph of another suggestion by click.
+      const cards = page.getByTestId('suggestion');
+      await cards.nth(1).getByTestId('photo-check').click();
+      await expect
+        .poll(() => page.getByTestId('selection-count').textContent())
+        .toBe('Selected: 2 photographs for 2 subjects');
+      const chosen = await Promise.all(
+        [0, 1].map(async (n) => cards.nth(n).getAttribute('data-suggestion')),
+      );
+      const suggestions = (await (
+        await page.request.get(`${base}/api/link-suggestions`)
+      ).json()) as { suggestions: { id: string; subjects: string[]; items: string[] }[] };
+      const picked = chosen.map((id) => suggestions.suggestions.find((s) => s.id === id)!);
+
+      const reason = 'near-duplicate of the catalogued photograph; same card visible';
+      await page.getByLabel('Reason').fill(reason);
+      await page.getByRole('button', { name: 'Link the selected photographs' }).click();
+      const done = page.getByTestId('link-done');
+      await expect
+        .poll(() => done.textContent())
+        .toMatch(/Linked 2 photographs\. Recorded in the ledger as entries \d+, \d+\./);
+
+      const entries = (await served.open.ledger.read(before, served.open.ledger.size)).map(
+        (e) => e.entry,
+      );
+      const links = entries.filter((e) => e.details.action === 'subject.link');
+      expect(links).toHaveLength(2);
+      for (const e of links) {
+        expect(e.actor).toBe(served.accounts.get(INVESTIGATOR));
+        expect(e.details.reason).toBe(reason);
+      }
+      expect(
+        links.map((e) => [(e.details.subject as { id: string }).id, e.details.items]).sort(),
+      ).toEqual(picked.map((s) => [s.subjects[0], s.items]).sort());
+      expect(await done.textContent()).toContain(`entries ${links.map((e) => e.seq).join(', ')}`);
+      // The accepted suggestions are gone; the third remains.
+      await expect.poll(() => page.getByTestId('suggestion').count()).toBe(COPIED.length - 2);
+
+      // The subject's history shows the entry, with its reason.
+      await done.getByRole('link').first().click();
+      const row = page.locator(`[data-testid=history-row][data-seq="${links[0]!.seq}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain(reason);
+      expect(await row.textContent()).toContain('Photographs linked');
+      await expect.poll(() => page.locator('[data-testid=subject-photos] img').count()).toBe(2);
+
+      // In Arabic: the remaining suggestion, right to left, axe clean.
+      await context?.close();
+      const ar = await open('ar', '/linking');
+      await expect.poll(() => ar.getByTestId('suggestion').count()).toBe(COPIED.length - 2);
+      await expectNoSeriousA11yViolations(ar, 'linking (ar)');
+      await shot(ar, 'linking.ar');
+    });
+
+    for (const lang of ['en', 'ar'] as const) {
+      it(`the statistics page (${lang}): weighted estimates named as weighted, raw counts, intervals with their method, agreement on Krippendorff's scale, the breakdown by unit, and the checkpoint of every figure (browser test 7)`, async () => {
+        const page = await open(lang, '/statistics');
+        await page.locator('#plan-name').fill(PLAN);
+        // The oracle is the answer the page itself received: a sign-in since may have let the
+        // server sign a later checkpoint, and each checkpoint has its own figures.
+        const answer = page.waitForResponse(
+          (r) => new URL(r.url()).pathname === `/api/statistics/${PLAN}`,
+        );
+        await page.locator('#plan-name').press('Enter');
+        const stats = (await (await answer).json()) as Stats;
+        await expect.poll(() => new URL(page.url()).searchParams.get('plan')).toBe(PLAN);
+        await page.getByTestId('prevalence-table').waitFor();
+        const size = new Intl.NumberFormat(lang).format(stats.checkpoint.tree_size);
+        expect(await page.getByTestId('stats-checkpoint-size').textContent()).toBe(size);
+        expect(await page.getByTestId('stats-checkpoint-root').textContent()).toBe(
+          stats.checkpoint.root,
+        );
+        // Every table names the checkpoint its figures come from.
+        const captions = await page.locator('table caption').allTextContents();
+        expect(captions.length).toBe(2 + stats.findings.length);
+        const caption = lang === 'ar' ? `عند نقطة التحقق ${size}` : `At checkpoint ${size}`;
+        for (const c of captions) expect(c).toContain(caption);
+
+        const weighted = stats.findings.filter((f) => f.stratified !== null);
+        expect(weighted.length).toBeGreaterThan(0);
+        for (const f of weighted) {
+          const row = page.locator(`[data-testid=prevalence-row][data-finding="${f.code}"]`);
+          const text = (await row.textContent()) ?? '';
+          expect(text).toContain(lang === 'ar' ? 'تقدير مرجَّح' : 'Weighted estimate');
+          expect(text).toContain(f.stratified!.interval.method);
+          expect(text).toContain(
+            lang === 'ar'
+              ? `${new Intl.NumberFormat('ar').format(f.present)} من ${new Intl.NumberFormat('ar').format(f.assessed)}`
+              : `${f.present} of ${f.assessed} assessed`,
+          );
+        }
+        // Agreement: each finding read on Krippendorff's scale, "no conclusion" below 0.667.
+        const bands = new Set<string>();
+        for (const f of stats.findings) {
+          const alpha =
+            f.agreement?.coefficients.find((c) => c.name === 'krippendorff_alpha')?.value ?? null;
+          const row = page.locator(`[data-testid=agreement-row][data-finding="${f.code}"]`);
+          expect(await row.getAttribute('data-band'), f.code).toBe(bandOf(alpha));
+          bands.add(bandOf(alpha));
+        }
+        const scale = (await page.getByTestId('agreement-scale').textContent()) ?? '';
+        expect(scale).toContain('0.667');
+        expect(scale).toContain('0.800');
+        if (lang === 'en') {
+          expect(scale).toContain('Below 0.667: no conclusion');
+          if (bands.has('no-conclusion'))
+            expect(await page.getByTestId('agreement-table').textContent()).toContain(
+              'No conclusion',
+            );
+        }
+        // The breakdown by unit: a table per finding, a row per unit, with an interval and its method.
+        expect(await page.getByTestId('unit-breakdown').count()).toBe(stats.findings.length);
+        const first = (await page.getByTestId('unit-breakdown').first().textContent()) ?? '';
+        expect(first).toContain('Wilson');
+        expect(first).toMatch(lang === 'ar' ? /فرع/ : /Branch \d+/);
+        await expectNoSeriousA11yViolations(page, `statistics (${lang})`);
+        await shot(page, `statistics.${lang}`);
+      });
+    }
+  },
+);

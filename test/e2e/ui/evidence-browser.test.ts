@@ -4,29 +4,23 @@
 // lives in the URL (reload and back keep it), previews are only ever the blurred ones, browsing
 // writes nothing to the ledger, the keyboard moves through the cells (mirrored in Arabic), axe,
 // and screenshots in both languages ($CI_ARTIFACTS_DIR, else artifacts/, in ui-screenshots/).
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import sharp from 'sharp';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertUiBuilt,
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  SHOTS,
+  skipBrowser,
+  UI_DIR,
+} from '../../support/browser.js';
 import { custodyInExpect } from '../../support/archive-fixtures.js';
 import { servedArchive, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const UI_DIR = join(import.meta.dirname, '../../../dist/ui');
-const SHOTS = join(
-  process.env.CI_ARTIFACTS_DIR ?? join(import.meta.dirname, '../../../artifacts'),
-  'ui-screenshots',
-);
-const NO_BROWSER = !existsSync(CHROMIUM);
-if (NO_BROWSER && process.env.CI !== 'true') {
-  console.warn(
-    `evidence browser tests skipped: no Chromium at ${CHROMIUM} (required when CI=true)`,
-  );
-}
 const INVESTIGATOR = 'Rana Investigator';
 const ITEMS = 30;
 const BETA = 10; // photographs from the second camera
@@ -53,7 +47,7 @@ async function photo(seed: number, make: string, taken: string): Promise<Buffer>
     .toBuffer();
 }
 
-describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the evidence browser in Chromium', () => {
+describe.skipIf(skipBrowser('evidence browser tests'))('the evidence browser in Chromium', () => {
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
@@ -64,9 +58,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the evidence browser i
   let lists: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(UI_DIR, 'index.html'))) {
-      throw new Error(`the web UI is not built (${UI_DIR}): run npm run build first`);
-    }
+    assertUiBuilt();
     served = await servedArchive('evidence-browser', [[INVESTIGATOR, 'investigator']], {
       server: { uiDir: UI_DIR },
       before: async (a) => {
@@ -87,10 +79,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the evidence browser i
       },
     });
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     await mkdir(SHOTS, { recursive: true });
   }, 180_000);
 
@@ -132,19 +121,6 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the evidence browser i
     const r = await page.request.get(`${base}/api/status`);
     return ((await r.json()) as { ledger_size: number }).ledger_size;
   };
-
-  async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
-    const result = await new AxeBuilder({ page }).analyze();
-    const serious = result.violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
-    );
-    expect(
-      serious.map(
-        (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      what,
-    ).toEqual([]);
-  }
 
   it('renders only the rows in view, fetches the next page on scroll, shows only blurred previews, and writes nothing to the ledger', async () => {
     // A small window: 30 items are then a long list, of which only a few rows are in view.

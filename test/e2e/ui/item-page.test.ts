@@ -6,13 +6,19 @@
 // synchronised zoom; the custody trail with an inclusion proof verified in the page, then a
 // tampered proof (through a route of test builds only, 404 in production) failing; axe and
 // screenshots in both languages ($CI_ARTIFACTS_DIR, else artifacts/, in ui-screenshots/).
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import sharp from 'sharp';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertUiBuilt,
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  SHOTS,
+  skipBrowser,
+  UI_DIR,
+} from '../../support/browser.js';
 import { addGrain, describeScene, paintScene } from '../../../src/demo/scene-paint.js';
 import { buildServer } from '../../../src/http/server.js';
 import { custodyInExpect } from '../../support/archive-fixtures.js';
@@ -20,14 +26,7 @@ import { servedArchive, signIn, TEST_PASSWORD, type ServedArchive } from '../../
 import { tamperedProofRoute } from '../../support/tampered-proof.route.js';
 import { makeTempDir } from '../../support/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '../../..');
-const UI_DIR = join(ROOT, 'dist/ui');
-const SHOTS = join(process.env.CI_ARTIFACTS_DIR ?? join(ROOT, 'artifacts'), 'ui-screenshots');
-const NO_BROWSER = !existsSync(CHROMIUM);
-if (NO_BROWSER && process.env.CI !== 'true') {
-  console.warn(`item page browser tests skipped: no Chromium at ${CHROMIUM} (required when CI=true)`);
-}
 const INVESTIGATOR = 'Rana Investigator';
 const AUDITOR = 'Omar Auditor';
 const W = 2400; // wider than the 1280 px preview: the page must show the original's own pixels
@@ -58,7 +57,9 @@ const BOX = { left: 0.03, top: 0.01, right: 0.88, bottom: 0.96 };
 async function sceneAndCrop(): Promise<[Buffer, Buffer]> {
   const [w, h] = [640, 480];
   const s = describeScene('scene-a'); // as test/e2e/near-duplicate-crops.test.ts
-  const pixels = await sharp(paintScene(s, 0, w / 2, h / 2), { raw: { width: w / 2, height: h / 2, channels: 3 } })
+  const pixels = await sharp(paintScene(s, 0, w / 2, h / 2), {
+    raw: { width: w / 2, height: h / 2, channels: 3 },
+  })
     .resize(w, h, { fit: 'fill', kernel: 'linear' })
     .raw()
     .toBuffer();
@@ -69,7 +70,12 @@ async function sceneAndCrop(): Promise<[Buffer, Buffer]> {
     .toBuffer();
   const [left, top] = [Math.round(BOX.left * w), Math.round(BOX.top * h)];
   const crop = await sharp(scene)
-    .extract({ left, top, width: Math.round(BOX.right * w) - left, height: Math.round(BOX.bottom * h) - top })
+    .extract({
+      left,
+      top,
+      width: Math.round(BOX.right * w) - left,
+      height: Math.round(BOX.bottom * h) - top,
+    })
     .modulate({ brightness: 1.1 })
     .keepMetadata()
     .jpeg({ quality: 80 })
@@ -77,7 +83,7 @@ async function sceneAndCrop(): Promise<[Buffer, Buffer]> {
   return [scene, crop];
 }
 
-describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chromium', () => {
+describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromium', () => {
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
@@ -86,9 +92,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
   const ids = new Map<string, string>();
 
   beforeAll(async () => {
-    if (!existsSync(join(UI_DIR, 'index.html'))) {
-      throw new Error(`the web UI is not built (${UI_DIR}): run npm run build first`);
-    }
+    assertUiBuilt();
     served = await servedArchive(
       'item-page',
       [
@@ -130,10 +134,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     );
     for (const i of await served.open.index.listItems()) ids.set(i.name, i.id);
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     await mkdir(SHOTS, { recursive: true });
   }, 180_000);
 
@@ -178,19 +179,6 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     return r.json<{ views: { action: string; account: string }[] }>().views;
   }
 
-  async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
-    const result = await new AxeBuilder({ page }).analyze();
-    const serious = result.violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
-    );
-    expect(
-      serious.map(
-        (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      what,
-    ).toEqual([]);
-  }
-
   it('opens from the evidence grid, blurred until revealed; the reveal loads the full-resolution original, an audited view the auditor sees', async () => {
     const id = item('a-original.jpg');
     const investigator = served.accounts.get(INVESTIGATOR);
@@ -199,13 +187,16 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     const originals: string[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
-      if (/\/original$|unblurred=true/.test(u.pathname + u.search)) originals.push(u.pathname + u.search);
+      if (/\/original$|unblurred=true/.test(u.pathname + u.search))
+        originals.push(u.pathname + u.search);
     });
     await page.goto(`${base}/evidence?camera=Alpha`);
     const cell = page.locator('[data-testid=evidence-cell][aria-label="a-original.jpg"]');
     await cell.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/items/${id}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('a-original.jpg');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('a-original.jpg');
     // Back, and the keyboard opens it too (Enter on the focused cell).
     await page.goBack();
     await cell.focus();
@@ -237,7 +228,9 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
         (el as unknown as { complete: boolean }).complete,
       ]),
     ).toEqual([W, H, true]);
-    expect(await page.getByTestId('viewer-status').textContent()).toContain('Full resolution: the original, 2,400 × 1,600 px');
+    expect(await page.getByTestId('viewer-status').textContent()).toContain(
+      'Full resolution: the original, 2,400 × 1,600 px',
+    );
     expect(originals).toContain(`/api/items/${id}/original`);
 
     // The auditor sees the view, under the investigator's account.
@@ -260,7 +253,8 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     await page.keyboard.press('Enter');
     await page.getByTestId('viewer-original').waitFor();
     const layer = page.locator('[data-testid=viewer] .viewer-layer');
-    const transform = (): Promise<string | null> => layer.evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);
+    const transform = (): Promise<string | null> =>
+      layer.evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);
     const fit = await transform();
     expect(fit).toMatch(/^translate\(0px, 0px\) rotate\(0deg\) scale\(0\.\d+\)$/);
     await page.locator('[data-testid=viewer] .viewer-stage').focus();
@@ -283,12 +277,16 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     expect(await page.getByTestId('fact-path').textContent()).toMatch(/a-original\.jpg$/);
     const camera = page.locator('[data-testid=exif-groups] [data-group=camera]');
     expect(await camera.textContent()).toContain('Alpha One');
-    expect(await page.getByTestId('indicators-note').textContent()).toContain('Indicators, not verdicts');
+    expect(await page.getByTestId('indicators-note').textContent()).toContain(
+      'Indicators, not verdicts',
+    );
     await page.getByRole('button', { name: 'Show the full ExifTool dump' }).click();
     const dump = page.getByTestId('exif-dump');
     await dump.waitFor();
     expect(await dump.textContent()).toContain('Make');
-    expect(await dump.locator('summary').allTextContents()).toContainEqual(expect.stringMatching(/^EXIF \(\d+\)$/));
+    expect(await dump.locator('summary').allTextContents()).toContainEqual(
+      expect.stringMatching(/^EXIF \(\d+\)$/),
+    );
   });
 
   it('shows a TIFF as a derived lossless rendition at full size, an audited view', async () => {
@@ -299,8 +297,12 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     const img = page.getByTestId('viewer-original');
     await img.waitFor();
     expect(await img.getAttribute('src')).toBe(`/api/items/${id}/rendition`);
-    expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(800);
-    expect(await page.getByTestId('viewer-status').textContent()).toContain('Derived: a lossless full-size PNG');
+    expect(
+      await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBe(800);
+    expect(await page.getByTestId('viewer-status').textContent()).toContain(
+      'Derived: a lossless full-size PNG',
+    );
     expect((await viewsOf(id)).map((v) => v.action)).toContain('view.rendition');
   });
 
@@ -338,7 +340,9 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     const entry = page.locator('[data-testid=near-duplicates] li[data-kind=crop]');
     await page.getByTestId('near-duplicates').waitFor();
     const kinds = await Promise.all(
-      (await page.locator('[data-testid=near-duplicates] li').all()).map((l) => l.getAttribute('data-kind')),
+      (await page.locator('[data-testid=near-duplicates] li').all()).map((l) =>
+        l.getAttribute('data-kind'),
+      ),
     );
     expect(kinds).toContain('crop');
     expect(await entry.textContent()).toContain(item('e-crop.jpg'));
@@ -350,9 +354,13 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the item page in Chrom
     await box.waitFor();
     const style = await box.evaluate((el) => {
       const st = (el as unknown as { style: Record<string, string> }).style;
-      return [st.insetInlineStart, st.insetBlockStart, st.inlineSize, st.blockSize].map((v) => parseFloat(v ?? ''));
+      return [st.insetInlineStart, st.insetBlockStart, st.inlineSize, st.blockSize].map((v) =>
+        parseFloat(v ?? ''),
+      );
     });
-    const expected = [BOX.left, BOX.top, BOX.right - BOX.left, BOX.bottom - BOX.top].map((f) => f * 100);
+    const expected = [BOX.left, BOX.top, BOX.right - BOX.left, BOX.bottom - BOX.top].map(
+      (f) => f * 100,
+    );
     for (const [i, v] of style.entries()) expect(Math.abs(v - expected[i]!)).toBeLessThan(2);
     expect(await page.locator('[data-testid=compare-other] .crop-box').count()).toBe(0);
   });

@@ -3,31 +3,27 @@
 // accounts. Sign-in and the shell, the role, English ⇄ Arabic (right to left), sign-out, an
 // ended session, the overview with its checkpoint checked in the page, the CSP, axe, and a
 // screenshot of each page in both languages ($CI_ARTIFACTS_DIR, else artifacts/, in ui-screenshots/).
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertUiBuilt,
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  SHOTS,
+  skipBrowser,
+  UI_DIR,
+} from '../../support/browser.js';
 import { parseVerifierKey, verifyCheckpoint } from '../../../src/core/index.js';
 import { custodyInExpect, writeExtraFiles } from '../../support/archive-fixtures.js';
 import { servedArchive, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const UI_DIR = join(import.meta.dirname, '../../../dist/ui');
-const SHOTS = join(
-  process.env.CI_ARTIFACTS_DIR ?? join(import.meta.dirname, '../../../artifacts'),
-  'ui-screenshots',
-);
-const NO_BROWSER = !existsSync(CHROMIUM);
-if (NO_BROWSER && process.env.CI !== 'true') {
-  console.warn(`web UI browser tests skipped: no Chromium at ${CHROMIUM} (required when CI=true)`);
-}
 const IDLE_MS = 30 * 60 * 1000;
 const EXAMINER = 'Ines Haddad';
 
-describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium', () => {
+describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', () => {
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
@@ -37,9 +33,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium
   let foreign: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(UI_DIR, 'index.html'))) {
-      throw new Error(`the web UI is not built (${UI_DIR}): run npm run build first`);
-    }
+    assertUiBuilt();
     served = await servedArchive(
       'web-ui',
       [
@@ -49,10 +43,7 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium
       { server: { uiDir: UI_DIR, clock: () => new Date(now), idleTimeoutMs: IDLE_MS } },
     );
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     await mkdir(SHOTS, { recursive: true });
   }, 120_000);
 
@@ -97,19 +88,6 @@ describe.skipIf(NO_BROWSER && process.env.CI !== 'true')('the web UI in Chromium
     await page.getByLabel(/^(Name|الاسم)$/).fill(name);
     await page.getByLabel(/^(Password|كلمة المرور)$/).fill(password);
     await page.locator('form button[type=submit]').click();
-  }
-
-  async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
-    const result = await new AxeBuilder({ page }).analyze();
-    const serious = result.violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
-    );
-    expect(
-      serious.map(
-        (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      what,
-    ).toEqual([]);
   }
 
   it('an examiner signs in, sees their name and role, switches to Arabic (right to left), and signs out', async () => {
