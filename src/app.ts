@@ -272,7 +272,7 @@ export async function openArchive(
         : { db: await openDatabase({ kind: 'sqlite', file: ':memory:' }), problem: null };
     const db: Kysely<Database> = opened.db;
     cleanups.push(() => db.destroy());
-    const index = new ArchiveIndexRepository(db);
+    const index = new ArchiveIndexRepository(db, { soleWriter: mode === 'write' });
     // An index that records no entry of a ledger that has some was never built (or was emptied).
     if (
       at === undefined &&

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { DbError } from './errors.js';
 import { ItemQueryRepository } from './item-query.repository.js';
+import { ListCache, WriteGenerations } from './list-cache.js';
 import {
   INDEX_TABLES,
   type AnalysesTable,
@@ -30,6 +31,9 @@ import {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** How many ids the server's kept item and subject lists hold in all (about 100 bytes each). */
+const LIST_CACHE_ROWS = 500_000;
+
 /** What `custody items --format` prints of an item (listItemColumns). */
 const ITEM_TABLE_COLUMNS = [
   'id',
@@ -51,8 +55,29 @@ export class ArchiveIndexRepository {
   /** The server's item list and audited views (filters, paging). */
   readonly queries: ItemQueryRepository;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.queries = new ItemQueryRepository(db);
+  private readonly generations = new WriteGenerations();
+  private readonly soleWriter: boolean;
+  private accounts: { generation: string; rows: Map<string, Promise<AccountsTable | undefined>> } = {
+    generation: '',
+    rows: new Map(),
+  };
+
+  /**
+   * `soleWriter`: this handle is the index's one writer for its lifetime (the server, holding the
+   * writer lock), so its own writes are the only ones and the item and subject lists it derives
+   * can be kept until it writes a table they read (list-cache.ts). Readers never keep them.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    opts: { soleWriter?: boolean } = {},
+  ) {
+    this.soleWriter = opts.soleWriter === true;
+    this.queries = new ItemQueryRepository(
+      db,
+      opts.soleWriter === true
+        ? { lists: new ListCache(LIST_CACHE_ROWS), generations: this.generations }
+        : null,
+    );
   }
 
   /** Number of ledger entries the index reflects. */
@@ -86,10 +111,15 @@ export class ArchiveIndexRepository {
 
   /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
   async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
-    await this.inTransaction(async (trx) => {
-      for (const m of mutations) await applyOne(trx, m);
-      await setLedgerSize(trx, newLedgerSize);
-    });
+    try {
+      await this.inTransaction(async (trx) => {
+        for (const m of mutations) await applyOne(trx, m);
+        await setLedgerSize(trx, newLedgerSize);
+      });
+    } finally {
+      // Also after a failure: whatever was written is rolled back, and a needless bump costs one list.
+      this.generations.bump(mutations.map((m) => m.table));
+    }
   }
 
   /**
@@ -127,7 +157,7 @@ export class ArchiveIndexRepository {
         }
       }
       await setLedgerSize(trx, ledgerSize);
-    });
+    }).finally(() => this.generations.bumpAll());
   }
 
   /** Every row of a table, ordered by primary key, values as stored. */
@@ -349,13 +379,24 @@ export class ArchiveIndexRepository {
     return this.db.selectFrom('accounts').selectAll().orderBy('created_seq').execute();
   }
 
-  /** One account's row (the server re-reads it on each request: still enabled, same role). */
+  /**
+   * One account's row (the server reads it on each request: still enabled, same role). The sole
+   * writer keeps the rows it read until it next writes the accounts table.
+   */
   async getAccount(accountId: string): Promise<AccountsTable | undefined> {
-    return this.db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+    const read = () =>
+      this.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    if (!this.soleWriter) return read();
+    const generation = this.generations.of(['accounts']);
+    if (this.accounts.generation !== generation) this.accounts = { generation, rows: new Map() };
+    const rows = this.accounts.rows;
+    let row = rows.get(accountId);
+    if (row === undefined) {
+      row = read();
+      rows.set(accountId, row);
+      row.catch(() => rows.delete(accountId));
+    }
+    return row;
   }
 
   /** Every person key, enrolment order (issue 12). */
