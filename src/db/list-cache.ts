@@ -39,31 +39,44 @@ export interface OrderedList {
   positions?: Map<string, number>;
 }
 
+/** At most this many lists (and first requests awaiting their second) are remembered. */
+const MAX_LISTS = 256;
+
 /**
  * Least-recently-used lists, at most `maxRows` ids in all (a list longer than that is not kept).
- * Concurrent requests for the same missing list share one query.
+ * A list is made on its second request at one generation: the first is answered by the page
+ * query, so a list that a write would drop before anyone reuses it (during an ingest) costs
+ * nothing. Concurrent requests for the same list share one query.
  */
 export class ListCache {
-  private readonly lists = new Map<string, { generation: string; value: Promise<OrderedList | null>; rows: number }>();
+  private readonly lists = new Map<string, { generation: string; value: Promise<OrderedList | null> | null; rows: number }>();
   private rows = 0;
 
   constructor(private readonly maxRows: number) {}
 
-  /** The list under `key` made at `generation`, or `make()`'s; null when it is too long to keep. */
+  /**
+   * The list under `key` made at `generation`, or `make()`'s; null when it is asked for the first
+   * time at this generation, or is too long to keep (the caller then queries the page).
+   */
   get(key: string, generation: string, make: () => Promise<OrderedList>): Promise<OrderedList | null> {
     const hit = this.lists.get(key);
-    if (hit !== undefined && hit.generation === generation) {
+    if (hit !== undefined && hit.generation === generation && hit.value !== null) {
       this.lists.delete(key); // most recently used last
       this.lists.set(key, hit);
       return hit.value;
     }
-    this.drop(key);
-    const entry = { generation, rows: 0, value: Promise.resolve<OrderedList | null>(null) };
-    entry.value = make().then(
+    if (hit === undefined || hit.generation !== generation) {
+      this.drop(key);
+      this.lists.set(key, { generation, rows: 0, value: null });
+      while (this.lists.size > MAX_LISTS) this.drop(this.lists.keys().next().value as string);
+      return Promise.resolve(null);
+    }
+    const entry = hit;
+    const value = make().then(
       (list) => {
         if (this.lists.get(key) !== entry) return list; // replaced meanwhile: not counted
         if (list.ids.length > this.maxRows) {
-          this.drop(key);
+          entry.value = Promise.resolve(null);
           return null;
         }
         entry.rows = list.ids.length;
@@ -80,8 +93,8 @@ export class ListCache {
         throw e;
       },
     );
-    this.lists.set(key, entry);
-    return entry.value;
+    entry.value = value;
+    return value;
   }
 
   private drop(key: string): void {
