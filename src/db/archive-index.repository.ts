@@ -500,6 +500,17 @@ export class ArchiveIndexRepository {
       .executeTakeFirst();
   }
 
+  /** Which of `sha256s` are objects of the index, in one query. */
+  async existingObjects(sha256s: readonly string[]): Promise<Set<string>> {
+    if (sha256s.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('objects')
+      .select('sha256')
+      .where('sha256', 'in', [...sha256s])
+      .execute();
+    return new Set(rows.map((r) => r.sha256));
+  }
+
   async withdrawnUnpurged(): Promise<ObjectsTable[]> {
     return (await this.withdrawnObjects()).filter((o) => o.purged_seq === null);
   }
