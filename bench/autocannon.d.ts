@@ -3,20 +3,25 @@ declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
   namespace autocannon {
-    interface Client {
-      setHeaders(headers: Record<string, string>): void;
-    }
     interface Request {
       method?: string;
       path?: string;
       headers?: Record<string, string>;
+      setupRequest?: (req: Request) => Request;
+    }
+    interface Client {
+      setHeaders(headers: Record<string, string>): void;
+      /** Replaces this connection's request list (rebuilding its next request). */
+      setRequests(requests: Request[]): void;
+      /** One per answered request: its status, size and latency (one request in flight per connection). */
+      on(event: 'response', listener: (status: number, bytes: number, ms: number) => void): this;
     }
     interface Options {
       url: string;
       connections?: number;
       duration?: number;
       setupClient?: (client: Client) => void;
-      requests?: { method?: string; setupRequest?: (req: Request) => Request }[];
+      requests?: Request[];
     }
     interface Histogram {
       average: number;

@@ -1,6 +1,9 @@
 // The team server under load (issue 12, "Performance → Load"): 20 concurrent signed-in sessions
 // (autocannon on loopback) over the item list, item detail, the subject list and a plan's
-// statistics, against an archive of 50,000 items. Target: p95 < 50 ms, no errors.
+// statistics, against an archive of 50,000 items. Target: p95 < 50 ms, no errors. Reported overall
+// and per route (p50, p95, p99, requests/s), with the peer of the same run: a plain node:http
+// server answering a fixed body of an item page's size over the same 20 connections (the floor
+// this machine, under its current load, allows).
 //
 // How the archive is made: a real archive (init, a user, a delivery of 200 small generated JPEGs ingested,
 // a sampling plan drawn over them, all through the CLI, so the ledger, checkpoints and the plan
@@ -9,7 +12,9 @@
 // 25,000 subjects in 20 units and their links. Those rows have no ledger entries (`verify` would
 // report them); the routes measured read only the index, so this costs seconds instead of an hour
 // of ingest. The statistics route replays the real ledger at its signed checkpoint.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -81,10 +86,87 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-export async function benchServerLoad(): Promise<string[]> {
-  const n = Number(process.env.SERVER_LOAD_ITEMS ?? '50000');
-  const seconds = Number(process.env.SERVER_LOAD_SECONDS ?? '20');
-  const work = resolve('bench', '.work', 'server-load');
+/** p50/p95/p99 of a set of latencies (ms), and the rate over `seconds`. */
+function summary(ms: number[], seconds: number): string {
+  const s = [...ms].sort((a, b) => a - b);
+  return `p50 ${percentile(s, 50).toFixed(1)} ms, p95 ${percentile(s, 95).toFixed(1)} ms, p99 ${percentile(s, 99).toFixed(1)} ms, ${(s.length / seconds).toFixed(0)} req/s (${s.length} requests)`;
+}
+
+interface Route {
+  name: string;
+  path: () => string;
+}
+
+interface LoadResult {
+  byRoute: Map<string, number[]>;
+  all: number[];
+  byStatus: Map<number, number>;
+  errors: number;
+  seconds: number;
+}
+
+/**
+ * 20 connections (one cookie each, when given), the routes in turn across all of them, for
+ * `seconds`; each latency is recorded under the route of the request it answers (one request in
+ * flight per connection, so the connection's last request built is the one answered).
+ */
+async function load(base: string, routes: readonly Route[], cookies: readonly string[], seconds: number): Promise<LoadResult> {
+  let next = 0;
+  const byRoute = new Map<string, number[]>(routes.map((r) => [r.name, []]));
+  const all: number[] = [];
+  const byStatus = new Map<number, number>();
+  let clientNo = 0;
+  const result = await new Promise<autocannon.Result>((done, fail) => {
+    autocannon(
+      {
+        url: base,
+        connections: 20,
+        duration: seconds,
+        setupClient: (client) => {
+          const headers = { cookie: cookies[clientNo++ % Math.max(1, cookies.length)] ?? '' };
+          let inFlight = routes[0]!;
+          client.setRequests([
+            {
+              method: 'GET',
+              setupRequest: (req) => {
+                inFlight = routes[next++ % routes.length] ?? routes[0]!;
+                return { ...req, headers, path: inFlight.path() };
+              },
+            },
+          ]);
+          client.on('response', (status: number, _bytes: number, ms: number) => {
+            all.push(ms);
+            byRoute.get(inFlight.name)?.push(ms);
+            byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+          });
+        },
+        requests: [{ method: 'GET' }],
+      },
+      (err, r) => (err ? fail(err) : done(r)),
+    );
+  });
+  return { byRoute, all, byStatus, errors: result.errors + result.timeouts + result.non2xx, seconds };
+}
+
+/** The peer of the same run: plain node:http answering a fixed body as large as an item page. */
+async function floor(bytes: number, seconds: number): Promise<string> {
+  const body = JSON.stringify({ items: 'x'.repeat(Math.max(0, bytes - 20)) });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  try {
+    const r = await load(`http://127.0.0.1:${port}`, [{ name: 'fixed', path: () => '/' }], [], seconds);
+    return summary(r.all, r.seconds);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+}
+
+async function makeArchive(work: string, n: number, env: NodeJS.ProcessEnv): Promise<{ items: string[]; line: string }> {
   await rm(work, { recursive: true, force: true });
   const src = join(work, 'delivery');
   await mkdir(src, { recursive: true });
@@ -93,8 +175,6 @@ export async function benchServerLoad(): Promise<string[]> {
       join(src, `IMG_${i}.jpg`),
       await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: i, g: 255 - i, b: (i * 7) % 256 } } }).jpeg().toBuffer(),
     );
-  const archive = join(work, 'archive');
-  const env = { ...process.env, CUSTODY_ARCHIVE: archive, CUSTODY_ACTOR: 'bench' };
   const pw = join(work, 'pw');
   await writeFile(pw, `${PASSWORD}\n`, { mode: 0o600 });
   await cli(env, ['init']);
@@ -102,10 +182,34 @@ export async function benchServerLoad(): Promise<string[]> {
   const ingest = JSON.parse(await cli(env, ['ingest', src, '--source', 'BENCH', '--new-source', '--json'])) as { delivery: string };
   await cli(env, ['sample', 'draw', '--name', 'load', '--over', 'items', '--method', 'simple', '--size', '20', '--seed', 'fixed', '--json']);
   const t0 = Date.now();
-  const { items } = enlargeIndex(join(archive, 'index.sqlite'), n, ingest.delivery);
-  const out = [`archive: ${n} items inserted into the index in ${((Date.now() - t0) / 1000).toFixed(1)} s (plus 200 ingested; ${n / 2} subjects in 20 units); SQLite`];
+  const { items } = enlargeIndex(join(env.CUSTODY_ARCHIVE ?? '', 'index.sqlite'), n, ingest.delivery);
+  await writeFile(join(work, 'items.json'), JSON.stringify({ n, items }));
+  return {
+    items,
+    line: `archive: ${n} items inserted into the index in ${((Date.now() - t0) / 1000).toFixed(1)} s (plus 200 ingested; ${n / 2} subjects in 20 units); SQLite`,
+  };
+}
 
-  const child = spawn(process.execPath, [resolve('dist/bench/server-load.child.js')], {
+/**
+ * SERVER_LOAD_REUSE=1 serves the archive of the previous run again when it has as many items
+ * (for before/after comparisons and profiling: the same archive, no minutes of set-up);
+ * SERVER_LOAD_NODE_OPTIONS is given to the server process (for example --cpu-prof).
+ */
+export async function benchServerLoad(): Promise<string[]> {
+  const n = Number(process.env.SERVER_LOAD_ITEMS ?? '50000');
+  const seconds = Number(process.env.SERVER_LOAD_SECONDS ?? '20');
+  const work = resolve('bench', '.work', 'server-load');
+  const archive = join(work, 'archive');
+  const env = { ...process.env, CUSTODY_ARCHIVE: archive, CUSTODY_ACTOR: 'bench' };
+  const previous = process.env.SERVER_LOAD_REUSE === '1'
+    ? await readFile(join(work, 'items.json'), 'utf8').then((t) => JSON.parse(t) as { n: number; items: string[] }).catch(() => undefined)
+    : undefined;
+  const made = previous?.n === n ? { items: previous.items, line: `archive: the previous run's (${n} items; SERVER_LOAD_REUSE=1)` } : await makeArchive(work, n, env);
+  const { items } = made;
+  const out = [made.line];
+
+  const nodeArgs = (process.env.SERVER_LOAD_NODE_OPTIONS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, resolve('dist/bench/server-load.child.js')], {
     env: { ...env, SERVER_LOAD_ARCHIVE: archive },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -130,67 +234,44 @@ export async function benchServerLoad(): Promise<string[]> {
       if (c === null) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);
       cookies.push(`custody_session=${c[1] ?? ''}`);
     }
-    const paths = [
-      () => '/api/items?limit=50',
-      () => `/api/items?limit=50&offset=${Math.floor(Math.random() * (n - 50))}`,
-      () => '/api/items?camera=nikon&sort=taken&limit=50',
-      () => `/api/items/${items[Math.floor(Math.random() * items.length)] ?? ''}`,
-      () => `/api/subjects?limit=100&offset=${Math.floor(Math.random() * (n / 2 - 100))}`,
-      () => '/api/statistics/load',
+    const routes: Route[] = [
+      { name: 'items first page', path: () => '/api/items?limit=50' },
+      { name: 'items random offset', path: () => `/api/items?limit=50&offset=${Math.floor(Math.random() * (n - 50))}` },
+      { name: 'items camera+date sort', path: () => '/api/items?camera=nikon&sort=taken&limit=50' },
+      { name: 'item detail', path: () => `/api/items/${items[Math.floor(Math.random() * items.length)] ?? ''}` },
+      { name: 'subjects page', path: () => `/api/subjects?limit=100&offset=${Math.floor(Math.random() * (n / 2 - 100))}` },
+      { name: 'statistics', path: () => '/api/statistics/load' },
     ];
     // Warm the caches (collection facts, trail index, statistics at the signed checkpoint).
-    for (const p of paths) {
-      const r = await get(p(), cookies[0] ?? '');
-      if (r.statusCode !== 200) throw new Error(`warm-up ${p()}: ${r.statusCode} ${r.body.slice(0, 500)}`);
+    let pageBytes = 0;
+    for (const r of routes) {
+      const res = await get(r.path(), cookies[0] ?? '');
+      if (res.statusCode !== 200) throw new Error(`warm-up ${r.path()}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+      if (r.name === 'items first page') pageBytes = res.body.length;
     }
     // Each route alone, one request at a time (no concurrency): where the time goes.
-    const names = ['items first page', 'items random offset', 'items camera+date sort', 'item detail', 'subjects page', 'statistics'];
     const alone: string[] = [];
-    for (const [k, p] of paths.entries()) {
+    for (const r of routes) {
       const ms: number[] = [];
       for (let i = 0; i < 30; i++) {
         const t = performance.now();
-        await get(p(), cookies[0] ?? '');
+        await get(r.path(), cookies[0] ?? '');
         ms.push(performance.now() - t);
       }
       ms.sort((a, b) => a - b);
-      alone.push(`${names[k] ?? k} ${percentile(ms, 50).toFixed(1)}`);
+      alone.push(`${r.name} ${percentile(ms, 50).toFixed(1)}`);
     }
     out.push(`each route alone, median of 30 (ms): ${alone.join(', ')}`);
-    let next = 0;
-    const latencies: number[] = [];
-    const byStatus = new Map<number, number>();
-    const result = await new Promise<autocannon.Result>((done, fail) => {
-      let clientNo = 0;
-      const instance = autocannon(
-        {
-          url: base,
-          connections: 20,
-          duration: seconds,
-          setupClient: (client) => {
-            client.setHeaders({ cookie: cookies[clientNo++ % cookies.length] ?? '' });
-          },
-          requests: [
-            {
-              method: 'GET',
-              setupRequest: (req) => ({ ...req, path: (paths[next++ % paths.length] ?? paths[0]!)() }),
-            },
-          ],
-        },
-        (err, r) => (err ? fail(err) : done(r)),
-      );
-      instance.on('response', (_client, status: number, _bytes: number, ms: number) => {
-        latencies.push(ms);
-        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-      });
-    });
-    latencies.sort((a, b) => a - b);
-    const errors = result.errors + result.timeouts + result.non2xx;
+    const r = await load(base, routes, cookies, seconds);
     out.push(
-      `20 sessions, ${seconds} s, routes in turn: items list (first page, random offset, camera filter sorted by date), item detail (random item), subject list (random page), statistics of a plan`,
+      `20 sessions, ${seconds} s, routes in turn: items list (first page, random offset, camera filter sorted by date), item detail (random item), subject list (random page), statistics of a plan (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`,
     );
     out.push(
-      `latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p95 < 50 ms); ${result.requests.average.toFixed(0)} requests/s; ${latencies.length} requests; errors ${errors} (statuses ${[...byStatus].map(([s, c]) => `${s}×${c}`).join(', ')})`,
+      `overall: ${summary(r.all, r.seconds)} (target p95 < 50 ms); errors ${r.errors} (statuses ${[...r.byStatus].map(([s, c]) => `${s}×${c}`).join(', ')})`,
+    );
+    for (const [name, ms] of r.byRoute) out.push(`  ${name}: ${summary(ms, r.seconds)}`);
+    out.push(
+      `peer (same run, same 20 connections): plain node:http answering a fixed ${pageBytes}-byte body (an item page's size): ${await floor(pageBytes, Math.min(seconds, 5))}`,
     );
   } finally {
     child.kill('SIGTERM');

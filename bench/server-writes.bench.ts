@@ -33,7 +33,9 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
 }
 
 async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
-  const child = spawn('node', [CUSTODY, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // SERVER_WRITES_NODE_OPTIONS: given to the server process only (for example --cpu-prof).
+  const nodeArgs = (process.env.SERVER_WRITES_NODE_OPTIONS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn('node', [...nodeArgs, CUSTODY, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));

@@ -277,7 +277,11 @@ export async function openArchive(
         : { db: await openDatabase({ kind: 'sqlite', file: ':memory:' }), problem: null };
     const db: Kysely<Database> = opened.db;
     cleanups.push(() => db.destroy());
-    const index = new ArchiveIndexRepository(db);
+    const index = new ArchiveIndexRepository(db, {
+      soleWriter: mode === 'write',
+      // A snapshot, or the in-memory stand-in for a missing index, is SQLite whatever the target.
+      dialect: at === undefined && opened.problem === null ? target.kind : 'sqlite',
+    });
     // An index that records no entry of a ledger that has some was never built (or was emptied).
     if (
       at === undefined &&

@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
+import { kysely } from './kysely.adapter.js';
 import { DbError } from './errors.js';
 import { ItemQueryRepository } from './item-query.repository.js';
+import { ListCache, WriteGenerations } from './list-cache.js';
 import {
   INDEX_TABLES,
   type AnalysesTable,
@@ -28,7 +30,12 @@ import {
   type Row,
 } from './schema.js';
 
+const { sql } = kysely;
+
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** How many ids the server's kept item and subject lists hold in all (about 100 bytes each). */
+const LIST_CACHE_ROWS = 500_000;
 
 /** What `custody items --format` prints of an item (listItemColumns). */
 const ITEM_TABLE_COLUMNS = [
@@ -51,12 +58,38 @@ export class ArchiveIndexRepository {
   /** The server's item list and audited views (filters, paging). */
   readonly queries: ItemQueryRepository;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.queries = new ItemQueryRepository(db);
+  private readonly generations = new WriteGenerations();
+  private readonly soleWriter: boolean;
+  private readonly postgres: boolean;
+  /** The ledger size this sole writer last committed to the index (undefined: ask the database). */
+  private knownLedgerSize: number | undefined;
+  private accounts: { generation: string; rows: Map<string, Promise<AccountsTable | undefined>> } = {
+    generation: '',
+    rows: new Map(),
+  };
+
+  /**
+   * `soleWriter`: this handle is the index's one writer for its lifetime (the server, holding the
+   * writer lock), so its own writes are the only ones and the item and subject lists it derives
+   * can be kept until it writes a table they read (list-cache.ts). Readers never keep them.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    opts: { soleWriter?: boolean; dialect?: 'sqlite' | 'postgres' } = {},
+  ) {
+    this.soleWriter = opts.soleWriter === true;
+    this.postgres = opts.dialect === 'postgres';
+    this.queries = new ItemQueryRepository(
+      db,
+      opts.soleWriter === true
+        ? { lists: new ListCache(LIST_CACHE_ROWS), generations: this.generations }
+        : null,
+    );
   }
 
-  /** Number of ledger entries the index reflects. */
+  /** Number of ledger entries the index reflects (the sole writer remembers what it wrote last). */
   async ledgerSize(): Promise<number> {
+    if (this.soleWriter && this.knownLedgerSize !== undefined) return this.knownLedgerSize;
     const row = await this.db
       .selectFrom('meta')
       .select('value')
@@ -86,10 +119,23 @@ export class ArchiveIndexRepository {
 
   /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
   async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
-    await this.inTransaction(async (trx) => {
-      for (const m of mutations) await applyOne(trx, m);
-      await setLedgerSize(trx, newLedgerSize);
-    });
+    this.knownLedgerSize = undefined;
+    try {
+      await this.inTransaction(async (trx) => {
+        // What the ledger holds durably, the index may lose to a crash: the next writer replays
+        // the ledger from the index's ledger_size, which moves in the same transaction. As SQLite's
+        // synchronous=NORMAL (connection.adapter.ts), PostgreSQL then need not wait for its WAL
+        // flush before the request is answered. Only here: account_passwords, which no ledger
+        // entry carries, are committed synchronously.
+        if (this.postgres) await sql`set local synchronous_commit = off`.execute(trx);
+        for (const step of batchedSteps(mutations)) await applyStep(trx, step);
+        await setLedgerSize(trx, newLedgerSize);
+      });
+      this.knownLedgerSize = newLedgerSize;
+    } finally {
+      // Also after a failure: whatever was written is rolled back, and a needless bump costs one list.
+      this.generations.bump(mutations.map((m) => m.table));
+    }
   }
 
   /**
@@ -127,6 +173,9 @@ export class ArchiveIndexRepository {
         }
       }
       await setLedgerSize(trx, ledgerSize);
+    }).finally(() => {
+      this.knownLedgerSize = undefined;
+      this.generations.bumpAll();
     });
   }
 
@@ -349,13 +398,24 @@ export class ArchiveIndexRepository {
     return this.db.selectFrom('accounts').selectAll().orderBy('created_seq').execute();
   }
 
-  /** One account's row (the server re-reads it on each request: still enabled, same role). */
+  /**
+   * One account's row (the server reads it on each request: still enabled, same role). The sole
+   * writer keeps the rows it read until it next writes the accounts table.
+   */
   async getAccount(accountId: string): Promise<AccountsTable | undefined> {
-    return this.db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+    const read = () =>
+      this.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    if (!this.soleWriter) return read();
+    const generation = this.generations.of(['accounts']);
+    if (this.accounts.generation !== generation) this.accounts = { generation, rows: new Map() };
+    const rows = this.accounts.rows;
+    let row = rows.get(accountId);
+    if (row === undefined) {
+      row = read();
+      rows.set(accountId, row);
+      row.catch(() => rows.delete(accountId));
+    }
+    return row;
   }
 
   /** Every person key, enrolment order (issue 12). */
@@ -440,6 +500,17 @@ export class ArchiveIndexRepository {
       .executeTakeFirst();
   }
 
+  /** Which of `sha256s` are objects of the index, in one query. */
+  async existingObjects(sha256s: readonly string[]): Promise<Set<string>> {
+    if (sha256s.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('objects')
+      .select('sha256')
+      .where('sha256', 'in', [...sha256s])
+      .execute();
+    return new Set(rows.map((r) => r.sha256));
+  }
+
   async withdrawnUnpurged(): Promise<ObjectsTable[]> {
     return (await this.withdrawnObjects()).filter((o) => o.purged_seq === null);
   }
@@ -462,6 +533,62 @@ export class ArchiveIndexRepository {
       .execute();
     return rows.map((r) => Number(r.seq));
   }
+}
+
+/** At most this many values in one multi-row insert (SQLite allows 32,766 parameters, PostgreSQL 65,535). */
+const MAX_VALUES_PER_INSERT = 10_000;
+
+type Step = Mutation | { op: 'insertMany' | 'insertManyIfAbsent'; table: IndexTable; rows: Row[] };
+
+/**
+ * The mutations of one transaction as few statements as keep their effect: each table's
+ * mutations in their order, and a run of inserts of the same columns into one table as one
+ * multi-row insert. (A group commit of twenty decisions is then three statements, not forty-one:
+ * on PostgreSQL each is a round trip.) Tables are taken one after another, which reorders
+ * mutations of different tables only: the index has no foreign keys and no triggers
+ * (migrations.ts), so no row of one table depends on another's being there first.
+ */
+export function batchedSteps(mutations: readonly Mutation[]): Step[] {
+  const byTable = new Map<IndexTable, Mutation[]>();
+  for (const m of mutations) {
+    const list = byTable.get(m.table);
+    if (list === undefined) byTable.set(m.table, [m]);
+    else list.push(m);
+  }
+  const steps: Step[] = [];
+  for (const list of byTable.values()) {
+    let run: { op: 'insertMany' | 'insertManyIfAbsent'; table: IndexTable; rows: Row[]; columns: string } | null = null;
+    for (const m of list) {
+      const many = m.op === 'insert' ? 'insertMany' : m.op === 'insertIfAbsent' ? 'insertManyIfAbsent' : null;
+      const columns = many === null ? '' : Object.keys((m as { row: Row }).row).join(',');
+      const perRow = columns.split(',').length;
+      if (
+        run !== null &&
+        many === run.op &&
+        columns === run.columns &&
+        (run.rows.length + 1) * perRow <= MAX_VALUES_PER_INSERT
+      ) {
+        run.rows.push((m as { row: Row }).row);
+        continue;
+      }
+      if (run !== null) steps.push(run.rows.length === 1 ? single(run) : run);
+      run = many === null ? null : { op: many, table: m.table, rows: [(m as { row: Row }).row], columns };
+      if (run === null) steps.push(m);
+    }
+    if (run !== null) steps.push(run.rows.length === 1 ? single(run) : run);
+  }
+  return steps;
+}
+
+function single(run: { op: 'insertMany' | 'insertManyIfAbsent'; table: IndexTable; rows: Row[] }): Mutation {
+  return { op: run.op === 'insertMany' ? 'insert' : 'insertIfAbsent', table: run.table, row: run.rows[0]! };
+}
+
+async function applyStep(trx: Db, step: Step): Promise<void> {
+  if (!('rows' in step)) return applyOne(trx, step);
+  const insert = trx.insertInto(step.table).values(step.rows);
+  if (step.op === 'insertMany') await insert.execute();
+  else await insert.onConflict((oc) => oc.column(INDEX_TABLES[step.table]).doNothing()).execute();
 }
 
 async function applyOne(trx: Db, m: Mutation): Promise<void> {

@@ -124,7 +124,31 @@ function openSqlite(file: string, check: boolean): BetterSqlite3.Database {
     sqlite.close();
     throw e;
   }
+  cacheStatements(sqlite, STATEMENT_CACHE_SIZE);
   return sqlite;
+}
+
+/** Prepared statements kept per connection (the server's read routes repeat a few dozen shapes). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Keeps the last `size` prepared statements by their SQL text: Kysely prepares every query anew,
+ * and preparing a four-join page query costs as much as running it. Safe because Kysely runs one
+ * query at a time on the one connection and reads each result whole (`all`, `run`) before the
+ * next; SQLite re-prepares a kept statement by itself after a schema change.
+ */
+function cacheStatements(sqlite: BetterSqlite3.Database, size: number): void {
+  const kept = new Map<string, BetterSqlite3.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    let stmt = kept.get(source);
+    if (stmt === undefined) {
+      stmt = prepare(source);
+      if (kept.size >= size) kept.delete(kept.keys().next().value as string);
+    } else kept.delete(source); // most recently used last
+    kept.set(source, stmt);
+    return stmt;
+  }) as typeof sqlite.prepare;
 }
 
 async function migrate(db: Kysely<Database>): Promise<void> {

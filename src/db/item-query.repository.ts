@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { positionAfter, RowCache, type ListCache, type OrderedList, type WriteGenerations } from './list-cache.js';
 import type { Database, SubjectsTable, ViewsTable } from './schema.js';
 
 /** The orders the item list can be read in; each ends with the item id, so pages are stable. */
@@ -64,18 +66,109 @@ const SORT_EXPR: Record<ItemSort, string> = {
   id: 'i.id',
 };
 
+/** The index tables the item list reads (its filters, joins and order). */
+const ITEM_LIST_TABLES = ['items', 'objects', 'analyses', 'subject_items', 'subjects', 'sample_members', 'exam_submissions'];
+
+/** The columns of an item-list row other than its sort key, for the page's ids. */
+const ROW_COLUMNS = sql`i.id, i.seq, i.delivery_id, i.name, i.relative_path, i.sha256, i.size, i.media_type,
+             i.received_at, o.withdrawn_seq, a.make, a.model, a.date_time_original,
+             case when a.sha256 is null then 0 else 1 end as analysed,
+             si.subject_id, s.unit_id`;
+const ROW_JOINS = sql`left join objects o on o.sha256 = i.sha256
+      left join analyses a on a.sha256 = i.sha256
+      left join subject_items si on si.item_id = i.id
+      left join subjects s on s.id = si.subject_id`;
+
 /**
  * The item list's queries, over the index (db/). Reads only; the filters join what they need.
+ *
+ * With `lists` (the index's one writer: the server), each filter and order is read once as the
+ * ordered list of its item ids and kept until a table it reads is written: a page is then a slice
+ * of it and its rows by id, the total its length, whatever the offset, the filter or the order.
+ * Without (or for a list too long to keep), each page is one query and its total a count.
  */
 export class ItemQueryRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The rows of the pages served lately (with `cache`), by item id. */
+  private readonly rowCache = new RowCache<Omit<ItemListRow, 'sort_key'>>(100_000);
+  private readonly subjectRows = new RowCache<SubjectsTable>(100_000);
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache: { lists: ListCache; generations: WriteGenerations } | null = null,
+  ) {}
 
   async page(q: ItemPageQuery): Promise<{ rows: ItemListRow[]; total: number }> {
+    if (this.cache !== null) {
+      const { lists, generations } = this.cache;
+      const key = createHash('sha256').update(JSON.stringify(['items', q.sort, q.filter])).digest('hex');
+      const generation = generations.of(ITEM_LIST_TABLES);
+      const list = await lists.get(key, generation, () => this.orderedIds(q));
+      const start =
+        list === null ? null : q.after === undefined ? (q.offset ?? 0) : positionAfter(list, q.after, q.order === 'desc');
+      if (list !== null && start !== null)
+        return { rows: await this.rowsOf(list, start, q, generation), total: list.ids.length };
+    }
+    return this.pageByQuery(q);
+  }
+
+  /** Every id the filter selects, with its sort key, ascending (as the page query orders them). */
+  private async orderedIds(q: ItemPageQuery): Promise<OrderedList> {
+    const { from, where, sortExpr } = await this.selection(q);
+    const r = await sql<{ id: string; sort_key: string }>`
+      select i.id as id, ${sortExpr} as sort_key ${from} where ${where}
+      order by ${sortExpr} asc, i.id asc`.execute(this.db);
+    return { ids: r.rows.map((x) => x.id), keys: r.rows.map((x) => x.sort_key) };
+  }
+
+  /** The page's rows, from position `start` of the list read in the page's order. */
+  private async rowsOf(list: OrderedList, start: number, q: ItemPageQuery, generation: string): Promise<ItemListRow[]> {
+    const n = list.ids.length;
+    const at: number[] = [];
+    for (let k = start; k < Math.min(n, start + q.limit); k++) at.push(q.order === 'desc' ? n - 1 - k : k);
+    if (at.length === 0) return [];
+    const ids = at.map((k) => list.ids[k] ?? '');
+    const { found, missing } = this.rowCache.lookup(generation, ids);
+    if (missing.length > 0) {
+      const r = await sql<Omit<ItemListRow, 'sort_key'>>`
+        select ${ROW_COLUMNS} from items i ${ROW_JOINS}
+        where i.id in (${sql.join(missing.map((id) => sql`${id}`))})`.execute(this.db);
+      const read = r.rows.map((x): [string, Omit<ItemListRow, 'sort_key'>] => [x.id, normalise(x)]);
+      for (const [id, x] of read) found.set(id, x);
+      this.rowCache.keep(generation, read);
+    }
+    const rows: ItemListRow[] = [];
+    for (const k of at) {
+      const x = found.get(list.ids[k] ?? '');
+      if (x !== undefined) rows.push({ ...x, sort_key: list.keys[k] ?? '' });
+    }
+    return rows;
+  }
+
+  /** The filter as SQL: what to join, the condition, and the order's expression. */
+  private async selection(q: ItemPageQuery) {
     // A camera is matched (case-insensitively) against the distinct cameras first, so the item
     // query compares exact (make, model) pairs, which the analyses_camera index serves.
     const cameras = q.filter.camera === undefined ? undefined : await this.camerasMatching(q.filter.camera);
     const where = whereOf(q.filter, cameras);
     const sortExpr = sql.raw(SORT_EXPR[q.sort]);
+    const f = q.filter;
+    const filtersA = f.camera !== undefined || f.takenFrom !== undefined || f.takenTo !== undefined;
+    const needsA = filtersA || q.sort === 'taken';
+    const needsSi = f.unit !== undefined || f.sampled !== undefined || f.examined !== undefined;
+    const joinA = needsA ? sql`left join analyses a on a.sha256 = i.sha256` : sql``;
+    const joinSi = needsSi ? sql`left join subject_items si on si.item_id = i.id` : sql``;
+    const joinS = f.unit !== undefined ? sql`left join subjects s on s.id = si.subject_id` : sql``;
+    return {
+      from: sql`from items i ${joinA} ${joinSi} ${joinS}`,
+      countFrom: sql`from items i ${filtersA ? joinA : sql``} ${joinSi} ${joinS}`,
+      where,
+      sortExpr,
+    };
+  }
+
+  /** One page by one query (offset or keyset), and the total by a count. */
+  private async pageByQuery(q: ItemPageQuery): Promise<{ rows: ItemListRow[]; total: number }> {
+    const { from, countFrom, where, sortExpr } = await this.selection(q);
     const dir = sql.raw(q.order === 'desc' ? 'desc' : 'asc');
     const cmp = sql.raw(q.order === 'desc' ? '<' : '>');
     const keyset =
@@ -84,51 +177,50 @@ export class ItemQueryRepository {
         : sql`(${sortExpr} ${cmp} ${q.after.key} or (${sortExpr} = ${q.after.key} and i.id ${cmp} ${q.after.id}))`;
     // The page's ids first, joining only what the filter and the order need (an offset deep into
     // 50,000 items then walks one index), then the page's 50 rows with everything shown.
-    const f = q.filter;
-    const filtersA = f.camera !== undefined || f.takenFrom !== undefined || f.takenTo !== undefined;
-    const needsA = filtersA || q.sort === 'taken';
-    const needsSi = f.unit !== undefined || f.sampled !== undefined || f.examined !== undefined;
-    const joinA = needsA ? sql`left join analyses a on a.sha256 = i.sha256` : sql``;
-    const joinSi = needsSi ? sql`left join subject_items si on si.item_id = i.id` : sql``;
-    const joinS = f.unit !== undefined ? sql`left join subjects s on s.id = si.subject_id` : sql``;
     const rows = await sql<ItemListRow>`
-      select i.id, i.seq, i.delivery_id, i.name, i.relative_path, i.sha256, i.size, i.media_type,
-             i.received_at, o.withdrawn_seq, a.make, a.model, a.date_time_original,
-             case when a.sha256 is null then 0 else 1 end as analysed,
-             si.subject_id, s.unit_id, p.sort_key
+      select ${ROW_COLUMNS}, p.sort_key
       from (
-        select i.id as id, ${sortExpr} as sort_key from items i ${joinA} ${joinSi} ${joinS}
+        select i.id as id, ${sortExpr} as sort_key ${from}
         where ${where} and ${keyset}
         order by ${sortExpr} ${dir}, i.id ${dir}
         limit ${q.limit} offset ${q.after === undefined ? (q.offset ?? 0) : 0}
       ) p
       join items i on i.id = p.id
-      left join objects o on o.sha256 = i.sha256
-      left join analyses a on a.sha256 = i.sha256
-      left join subject_items si on si.item_id = i.id
-      left join subjects s on s.id = si.subject_id
+      ${ROW_JOINS}
       order by p.sort_key ${dir}, p.id ${dir}
     `.execute(this.db);
-    const total = await sql<{ n: number }>`
-      select count(*) as n from items i ${filtersA ? joinA : sql``} ${joinSi} ${joinS}
-      where ${where}`.execute(this.db);
-    return {
-      rows: rows.rows.map((r) => ({
-        ...r,
-        seq: Number(r.seq),
-        size: Number(r.size),
-        analysed: Number(r.analysed),
-        withdrawn_seq: r.withdrawn_seq === null ? null : Number(r.withdrawn_seq),
-      })),
-      total: Number(total.rows[0]?.n ?? 0),
-    };
+    const total = await sql<{ n: number }>`select count(*) as n ${countFrom} where ${where}`.execute(this.db);
+    return { rows: rows.rows.map(normalise), total: Number(total.rows[0]?.n ?? 0) };
   }
 
-  subjects(q: { unit?: string; limit: number; offset: number }) {
-    return subjectsPage(this.db, q);
+  /** Subjects a page at a time (the server's subject list), optionally of one unit, in id order. */
+  async subjects(q: { unit?: string; limit: number; offset: number }): Promise<{ rows: SubjectsTable[]; total: number }> {
+    if (this.cache === null) return subjectsPage(this.db, q);
+    const { lists, generations } = this.cache;
+    const generation = generations.of(['subjects']);
+    const list = await lists.get(`subjects\u0000${q.unit ?? ''}`, generation, async () => {
+      let ids = this.db.selectFrom('subjects').select('id').orderBy('id');
+      if (q.unit !== undefined) ids = ids.where('unit_id', '=', q.unit);
+      const all = (await ids.execute()).map((r) => r.id);
+      return { ids: all, keys: all };
+    });
+    if (list === null) return subjectsPage(this.db, q);
+    const page = list.ids.slice(q.offset, q.offset + q.limit);
+    if (page.length === 0) return { rows: [], total: list.ids.length };
+    const { found, missing } = this.subjectRows.lookup(generation, page);
+    if (missing.length > 0) {
+      const read = await this.db.selectFrom('subjects').selectAll().where('id', 'in', missing).execute();
+      const byId = read.map((r): [string, SubjectsTable] => [r.id, r]);
+      for (const [id, r] of byId) found.set(id, r);
+      this.subjectRows.keep(generation, byId);
+    }
+    return { rows: page.flatMap((id) => found.get(id) ?? []), total: list.ids.length };
   }
 
+  /** A value that changes whenever the collection-wide derived facts (indicators, clusters) may. */
   generation(): Promise<string> {
+    if (this.cache !== null)
+      return Promise.resolve(this.cache.generations.of(['items', 'objects', 'analyses', 'withdrawals']));
     return collectionGeneration(this.db);
   }
 
@@ -170,6 +262,17 @@ export class ItemQueryRepository {
       .executeTakeFirst();
     return row !== undefined;
   }
+}
+
+/** Numbers as numbers, whatever the driver returned them as (bigint columns, the 0/1 flag). */
+function normalise<R extends Omit<ItemListRow, 'sort_key'>>(r: R): R {
+  return {
+    ...r,
+    seq: Number(r.seq),
+    size: Number(r.size),
+    analysed: Number(r.analysed),
+    withdrawn_seq: r.withdrawn_seq === null ? null : Number(r.withdrawn_seq),
+  };
 }
 
 function whereOf(f: ItemFilter, cameras?: { make: string | null; model: string | null }[]) {

@@ -1,7 +1,8 @@
 // What the server computes once and reuses across requests, each keyed on what it depends on:
 // the collection-wide facts the indicators and near-duplicate clusters are judged against (keyed
 // on the index's item, analysis and withdrawal counts), the custody-trail index (caught up with
-// the ledger), and each plan's statistics at each signed checkpoint (a signed size never changes).
+// the ledger), the latest signed checkpoint (found again when the ledger grows or is signed), and
+// each plan's statistics at each signed checkpoint (a signed size never changes).
 import type { Archive } from '../app.js';
 import { loadImageFacts } from '../analysis/authenticity.service.js';
 import { indicatorEvaluator, type ImageFacts, type Indicator } from '../analysis/indicators/index.js';
@@ -10,6 +11,7 @@ import {
   type ArchiveSimilarity,
 } from '../analysis/similarity/archive-similarity.service.js';
 import { TrailIndex } from '../catalogue/index.js';
+import { latestSignedCheckpoint } from '../ledger/index.js';
 
 export interface CollectionFacts {
   facts: ImageFacts[];
@@ -24,6 +26,7 @@ export class ServerDerived {
   private readonly trail = new TrailIndex();
   private trailCatchUp: Promise<void> = Promise.resolve();
   readonly statistics = new Map<string, Promise<unknown>>();
+  private signed: { key: string; value: Promise<number | null> } | null = null;
 
   constructor(private readonly archive: Archive) {}
 
@@ -44,6 +47,25 @@ export class ServerDerived {
       });
     }
     return this.collection.value;
+  }
+
+  /**
+   * The latest signed checkpoint's size (latestSignedCheckpoint), found again only when the ledger
+   * grows or its writer signs: what was verified against this ledger's tree stays verified while
+   * the tree and the signatures this process made are unchanged.
+   */
+  latestSigned(): Promise<number | null> {
+    const { ledger, verifierKey, manifest } = this.archive;
+    const key = `${ledger.size}:${ledger.signedSize}`;
+    if (this.signed?.key !== key) {
+      const value = latestSignedCheckpoint({ ledger, verifierKey, origin: manifest.origin });
+      const entry = { key, value };
+      this.signed = entry;
+      value.catch(() => {
+        if (this.signed === entry) this.signed = null;
+      });
+    }
+    return this.signed.value;
   }
 
   /** The objects raising indicator `code` now (judged at most an hour ago). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type GatherPolicy } from './group-commit.js';
 
 const draft = (n: number): EntryDraft =>
   ({ actor: 'a', type: 'decision', items: [], objects: [], details: { n } }) as unknown as EntryDraft;
@@ -78,5 +78,85 @@ describe('GroupCommit', () => {
     l.releases[2]!();
     await Promise.all(all);
     expect(l.batches).toEqual([[0], [1, 2], [3, 4, 5]]);
+  });
+
+  describe('gathering the clients just answered (GatherPolicy)', () => {
+    /** A policy on a hand-driven clock and timer: nothing here depends on real time. */
+    function manualGather() {
+      let now = 0;
+      const timers: { ms: number; fire: () => void; cancelled: boolean }[] = [];
+      const policy: GatherPolicy = {
+        share: 0.25,
+        maxMs: 10,
+        clock: () => now,
+        after(ms, fire) {
+          const t = { ms, fire, cancelled: false };
+          timers.push(t);
+          return () => (t.cancelled = true);
+        },
+      };
+      return { policy, timers, advance: (ms: number) => (now += ms) };
+    }
+
+    it('after a batch, waits for its clients to come back, and goes as soon as they have', async () => {
+      const l = fakeLedger();
+      const m = manualGather();
+      const g = new GroupCommit(l.commit, 1000, m.policy);
+      const first = [0, 1, 2, 3, 4].map((i) => g.commit([draft(i)]));
+      await tick();
+      l.releases[0]!(); // batch [0] alone; [1..4] gathered behind it
+      await tick();
+      m.advance(20);
+      l.releases[1]!(); // batch [1..4] took 20 ms; 4 answered, nothing pending: wait for them
+      await Promise.all(first);
+      expect(m.timers.map((t) => t.ms)).toEqual([5]); // a quarter of the append
+      expect(l.batches).toHaveLength(2);
+      const second = [5, 6, 7].map((i) => g.commit([draft(i)]));
+      await tick();
+      expect(l.batches).toHaveLength(2); // three back of four: still waiting
+      second.push(g.commit([draft(8)]));
+      await tick();
+      expect(l.batches).toEqual([[0], [1, 2, 3, 4], [5, 6, 7, 8]]); // all four: one batch
+      expect(m.timers[0]!.cancelled).toBe(true);
+      l.releases[2]!();
+      await Promise.all(second);
+    });
+
+    it('when the time is up, the batch goes with those that came', async () => {
+      const l = fakeLedger();
+      const m = manualGather();
+      const g = new GroupCommit(l.commit, 1000, m.policy);
+      const first = [0, 1, 2].map((i) => g.commit([draft(i)]));
+      await tick();
+      l.releases[0]!();
+      await tick();
+      m.advance(100);
+      l.releases[1]!();
+      await Promise.all(first);
+      const late = g.commit([draft(3)]);
+      await tick();
+      expect(m.timers.map((t) => t.ms)).toEqual([10]); // never more than maxMs
+      expect(l.batches).toHaveLength(2);
+      m.timers[0]!.fire();
+      await tick();
+      expect(l.batches).toEqual([[0], [1, 2], [3]]);
+      l.releases[2]!();
+      await late;
+    });
+
+    it('a lone client never waits: a batch of one with nothing pending is followed at once', async () => {
+      const l = fakeLedger();
+      const m = manualGather();
+      const g = new GroupCommit(l.commit, 1000, m.policy);
+      for (let i = 0; i < 3; i++) {
+        const one = g.commit([draft(i)]);
+        await tick();
+        m.advance(20);
+        l.releases[i]!();
+        await one;
+      }
+      expect(l.batches).toEqual([[0], [1], [2]]);
+      expect(m.timers).toEqual([]);
+    });
   });
 });

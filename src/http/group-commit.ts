@@ -18,19 +18,74 @@ interface Waiting {
  * what stays true whatever else is committed meanwhile (a decision on objects that exist);
  * routes whose checks depend on the ledger's state use the server's one-at-a-time write queue.
  */
+/**
+ * How long a batch may wait for the requests just answered to come back (their clients' next
+ * request), when others are already waiting. Without it, clients that post one request after
+ * another split into two groups that take turns, each waiting for the other's batch: a batch
+ * then holds half of them and every request waits for two appends. The wait ends as soon as
+ * every client of the batch just answered is back, and never lasts longer than `share` of that
+ * batch's append (nor `maxMs`); after a batch of one with nothing pending (a lone client) there
+ * is no wait.
+ */
+export interface GatherPolicy {
+  share: number;
+  maxMs: number;
+  clock(): number;
+  /** Calls `f` after `ms` (a timer); returns a cancel function. */
+  after(ms: number, f: () => void): () => void;
+}
+
+export const SERVER_GATHER: GatherPolicy = {
+  share: 0.25,
+  maxMs: 10,
+  clock: () => performance.now(),
+  after(ms, f) {
+    const t = setTimeout(f, ms);
+    return () => clearTimeout(t);
+  },
+};
+
 export class GroupCommit {
   private pending: Waiting[] = [];
   private draining = false;
+  /** Called when a request joins the pending ones (the gather wait listens). */
+  private arrived: (() => void) | null = null;
 
   constructor(
     private readonly commitBatch: (drafts: readonly EntryDraft[]) => Promise<StoredEntry[]>,
     private readonly maxEntries = 1000,
+    private readonly gather: GatherPolicy | null = null,
   ) {}
 
   commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]> {
     return new Promise<StoredEntry[]>((resolve, reject) => {
       this.pending.push({ drafts, resolve, reject });
       if (!this.draining) void this.drain();
+      else this.arrived?.();
+    });
+  }
+
+  /**
+   * Waits (see GatherPolicy) until `answered` more requests are pending than now (the clients
+   * just answered, back), or the time is up. A batch of one with nothing pending never waits.
+   */
+  private async gatherUpTo(answered: number, lastBatchMs: number): Promise<void> {
+    const g = this.gather;
+    if (g === null || (answered <= 1 && this.pending.length === 0)) return;
+    const target = Math.min(this.pending.length + answered, this.maxEntries);
+    const ms = Math.min(g.maxMs, lastBatchMs * g.share);
+    if (ms < 1) return;
+    await new Promise<void>((resolve) => {
+      let cancel = () => undefined as void;
+      const done = () => {
+        cancel();
+        this.arrived = null;
+        resolve();
+      };
+      cancel = g.after(ms, done);
+      this.arrived = () => {
+        if (this.pending.length >= target) done();
+      };
     });
   }
 
@@ -45,6 +100,7 @@ export class GroupCommit {
           batch.push(w);
           n += w.drafts.length;
         }
+        const started = this.gather?.clock() ?? 0;
         try {
           const stored = await this.commitBatch(batch.flatMap((w) => w.drafts));
           let i = 0;
@@ -55,6 +111,8 @@ export class GroupCommit {
         } catch (e) {
           for (const w of batch) w.reject(e);
         }
+        // The clients of this batch may each come back with their next request.
+        await this.gatherUpTo(batch.length, (this.gather?.clock() ?? 0) - started);
       }
     } finally {
       this.draining = false;

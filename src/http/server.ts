@@ -23,7 +23,7 @@ import { ALL_ROUTES } from './routes/index.js';
 import { archiveLayout } from '../archive/index.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, SERVER_GATHER } from './group-commit.js';
 import { VerificationRuns } from './verification-runs.js';
 import { SecurityLog } from './security/security-log.adapter.js';
 import {
@@ -134,7 +134,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     queue = run.catch(() => undefined);
     return run;
   };
-  const group = new GroupCommit((drafts) => serialWrite(() => opts.archive.commit(drafts)));
+  const group = new GroupCommit((drafts) => serialWrite(() => opts.archive.commit(drafts)), 1000, SERVER_GATHER);
   const state: ServerState = {
     archive: opts.archive,
     sessions: new SessionStore(opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS, () => clock().getTime()),

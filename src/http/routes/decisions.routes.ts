@@ -38,8 +38,9 @@ export const decisionRoutes: RouteDef[] = [
     // whatever else is committed meanwhile, so concurrent decisions share one append.
     async handler({ body, archive, ctx, request, reply }) {
       const objects = [...body.objects].sort();
+      const known = await archive.index.existingObjects(objects);
       for (const o of objects)
-        if ((await archive.index.getObject(o)) === undefined)
+        if (!known.has(o))
           throw new HttpError('HTTP_NOT_FOUND', `no object ${o}`, { details: { object: o } });
       const [e] = await request.server.custody.groupCommit([
         {

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import { openArchive } from '../../app.js';
-import { latestSignedCheckpoint } from '../../ledger/index.js';
 import { loadSample } from '../../examination/blind/index.js';
 import { statisticsView } from '../../examination/statistics/statistics-view.service.js';
 import { wilsonInterval } from '../../stats/index.js';
@@ -34,15 +33,11 @@ export const statisticsRoutes: RouteDef[] = [
       },
     },
     async handler({ params, archive, request }) {
-      const live = request.server.custody.archive;
       // As the CLI: over a replay of the ledger at the latest signed checkpoint, never the live
       // index. A signed size never changes, so its statistics are computed once per plan.
-      const signed = await latestSignedCheckpoint({
-        ledger: live.ledger,
-        verifierKey: live.verifierKey,
-        origin: live.manifest.origin,
-      });
-      const cache = derivedOf(request.server.custody).statistics;
+      const derived = derivedOf(request.server.custody);
+      const signed = await derived.latestSigned();
+      const cache = derived.statistics;
       const key = `${signed ?? 'none'}\u0000${params.plan}`;
       let out = cache.get(key);
       if (out === undefined) {

@@ -62,6 +62,15 @@ describeDatabases('hostile input on the API', (db) => {
     expect(body).not.toMatch(/at .*\.(ts|js):\d+|SELECT|INSERT|sqlite|postgres|syntax error|stack/i);
   const valid = () => ({ objects: objects.slice(0, 2), decision: 'different' });
 
+  it('a decision naming an object the archive does not hold: 404 HTTP_NOT_FOUND naming it; nothing written', async () => {
+    const before = await snapshot();
+    const missing = 'f'.repeat(64);
+    const r = await inv.request('POST', '/api/decisions', { objects: [objects[0]!, missing], decision: 'different' });
+    expect([r.statusCode, codeOf(r)]).toEqual([404, 'HTTP_NOT_FOUND']);
+    expect(r.json<{ details: { object: string } }>().details.object).toBe(missing);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('oversized bodies: 413 HTTP_PAYLOAD_TOO_LARGE when signed in, 401 unread when not; nothing written', async () => {
     const before = await snapshot();
     const huge = JSON.stringify({ ...valid(), note: 'x'.repeat(2 * 1024 * 1024) });
