@@ -8,7 +8,7 @@
 // The fixture follows test/e2e/server/identification.test.ts (synthetic names).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
 import {
@@ -39,6 +39,10 @@ const ROW2 = `${OTHER_AR},${OTHER_LATIN},,,male,1990,,last_seen,2014,,,,,,,,no,`
 
 /** Text without the Unicode isolates (FSI, PDI) the page puts around names inside sentences. */
 const plain = (s: string | null): string => (s ?? '').replace(/[\u2066-\u2069]/g, '');
+
+/** One attribute of every element a locator matches. */
+const attrs = async (l: Locator, name: string): Promise<(string | null)[]> =>
+  Promise.all((await l.all()).map((e) => e.getAttribute(name)));
 
 interface Summary {
   id: string;
@@ -128,7 +132,7 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     const page = await open('Liaison A', 'en');
     await page.getByRole('link', { name: 'Missing persons', exact: true }).click();
     await expect.poll(() => page.getByTestId('missing-row').count()).toBe(2);
-    const ids = await page.getByTestId('missing-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-report')));
+    const ids = await attrs(page.getByTestId('missing-row'), 'data-report');
     expect(ids.sort()).toEqual([shared, own].sort());
     const text = await page.locator('main').textContent();
     for (const name of [NAME_AR, NAME_LATIN, OTHER_AR, OTHER_LATIN]) expect(text).toContain(name);
@@ -181,12 +185,14 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     expect(await page.getByTestId('candidates-notice').textContent()).toContain('A candidate is not an identification');
     const first = page.getByTestId('candidate').first();
     expect(await first.getAttribute('data-subject')).toBe(fits);
-    const outcomes = await first.getByTestId('factor').evaluateAll((rows) =>
-      Object.fromEntries(rows.map((r) => [r.getAttribute('data-factor'), r.getAttribute('data-outcome')])),
+    const factors = first.getByTestId('factor');
+    const named = await attrs(factors, 'data-outcome');
+    const outcomes: Record<string, string | null | undefined> = Object.fromEntries(
+      (await attrs(factors, 'data-factor')).map((f, i): [string, string | null | undefined] => [f ?? '', named[i]]),
     );
     expect(outcomes).toMatchObject({ unit: 'agree', date: 'agree', sex: 'agree', marks: 'agree' });
     const second = page.getByTestId('candidate').nth(1);
-    expect(await second.getByTestId('factor').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-outcome')))).toContain('disagree');
+    expect(await attrs(second.getByTestId('factor'), 'data-outcome')).toContain('disagree');
     for (const c of await page.getByTestId('candidate').all()) expect(await c.getByTestId('factor').count()).toBe(5);
     // No photograph: not one <img> in the page, and no image was asked for.
     expect(await page.locator('img').count()).toBe(0);
@@ -216,7 +222,13 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
       // The custodian has the contact page in the navigation, not the liaison's pages.
       const nav = page.getByRole('navigation').first();
       expect(await nav.textContent()).not.toContain(lang === 'en' ? 'Missing persons' : 'المفقودون');
-      await page.goto(`${base}/missing/contact?id=${shared}`);
+      expect(await nav.textContent()).toContain(lang === 'en' ? 'Reporting contacts' : 'جهات الاتصال المُبلِّغة');
+      // The report page is the liaison's: refused to the custodian, with the way to the contact read.
+      await page.goto(`${base}/missing/${shared}`);
+      await page.getByRole('alert').waitFor();
+      expect(await page.locator('main').textContent()).not.toContain(NAME_AR);
+      await page.getByRole('link', { name: lang === 'en' ? 'Read the contact' : 'اقرأ بيانات الاتصال' }).click();
+      await expect.poll(() => new URL(page.url()).search).toBe(`?id=${shared}`);
       const reason = lang === 'en' ? 'arrange the family visit' : 'ترتيب زيارة العائلة';
       const form = page.getByTestId('contact-form');
       expect(await form.textContent()).toContain(lang === 'en' ? 'recorded in the ledger' : 'تُسجَّل القراءة في السجل');

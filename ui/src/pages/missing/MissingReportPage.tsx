@@ -54,6 +54,14 @@ export function MissingReportPage() {
               : t('missingReport.error', { message: load.message })}
           </p>
         )}
+        {load.state === 'failed' && custodian && (
+          // A source custodian has no report page (it needs identification.manage), only the contact read.
+          <p>
+            <Link href={`/missing/contact?id=${encodeURIComponent(id)}`}>
+              {t('missingReport.contact.read')}
+            </Link>
+          </p>
+        )}
       </div>
     );
   const v = load.value;
