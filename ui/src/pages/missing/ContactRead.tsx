@@ -1,4 +1,4 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api';
 import { useSession } from '../../session/session';
@@ -107,6 +107,9 @@ export function ContactReadForm({
 /** A contact that was read, with the ledger entry that recorded the read. */
 export function ContactShown({ contact, seq }: { contact: ReportContact; seq: number | null }) {
   const { t } = useTranslation();
+  const shown = useRef<HTMLDivElement>(null);
+  // The contact appears below the form: take the reader there (keyboard and screen reader).
+  useEffect(() => shown.current?.focus(), []);
   const rows: [string, string | null, 'auto' | 'ltr'][] = [
     [t('missingReport.contact.name'), contact.name, 'auto'],
     [t('missingReport.contact.relation'), contact.relation, 'auto'],
@@ -115,7 +118,7 @@ export function ContactShown({ contact, seq }: { contact: ReportContact; seq: nu
     [t('missingReport.contact.address'), contact.address, 'auto'],
   ];
   return (
-    <div data-testid="contact-shown">
+    <div data-testid="contact-shown" ref={shown} tabIndex={-1}>
       <dl className="facts">
         {rows
           .filter(([, v]) => v !== null)
