@@ -1,4 +1,5 @@
 import { catalogueAr } from './catalogue.ar';
+import { missingAr } from './missing.ar';
 import type { Messages } from './en';
 import { itemAr } from './item.ar';
 
@@ -264,6 +265,7 @@ export const ar: Messages = {
   },
   item: itemAr,
   ...catalogueAr,
+  ...missingAr,
   notFound: {
     heading: 'الصفحة غير موجودة',
     body: 'لا توجد صفحة بهذا العنوان.',

@@ -1,6 +1,7 @@
 // English strings of the web UI. Every page's text lives here and in ar.ts, which must have
 // exactly these keys (the type below); tsc fails when a string is missing in either.
 import { itemEn } from './item.en';
+import { missingEn } from './missing.en';
 import { catalogueEn } from './catalogue.en';
 
 export const en = {
@@ -264,6 +265,7 @@ export const en = {
   },
   item: itemEn,
   ...catalogueEn,
+  ...missingEn,
   notFound: {
     heading: 'Page not found',
     body: 'There is no page at this address.',

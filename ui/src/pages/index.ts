@@ -8,6 +8,9 @@ import { SubjectsPage } from './catalogue/SubjectsPage';
 import { UnitsPage } from './catalogue/UnitsPage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
+import { MissingContactPage } from './missing/MissingContactPage';
+import { MissingListPage } from './missing/MissingListPage';
+import { MissingReportPage } from './missing/MissingReportPage';
 
 /**
  * The signed-in pages, in the order of the navigation. A new page (evidence browser, item,
@@ -22,7 +25,9 @@ export interface PageDef {
     | 'nav.units'
     | 'nav.linking'
     | 'nav.statistics'
-    | 'nav.audit';
+    | 'nav.audit'
+    | 'missing.nav'
+    | 'missingContact.nav';
   component: ComponentType;
   /** Shown in the navigation only to roles with this permission (the server checks every request regardless). */
   permission?: string;
@@ -46,6 +51,18 @@ export const NAV_PAGES: readonly PageDef[] = [
     permission: 'statistics.read',
   },
   { path: '/audit', label: 'nav.audit', component: AuditPage, permission: 'ledger.read' },
+  {
+    path: '/missing',
+    label: 'missing.nav',
+    component: MissingListPage,
+    permission: 'identification.manage',
+  },
+  {
+    path: '/missing/contact',
+    label: 'missingContact.nav',
+    component: MissingContactPage,
+    permission: 'source.read-identity',
+  },
 ];
 
 /** The pages a session's navigation lists. */
@@ -58,6 +75,7 @@ export function navPagesFor(permissions: readonly string[] | undefined): PageDef
 /** Pages reached from others (not in the navigation), by path prefix. */
 const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
   { prefix: '/items/', component: ItemPage },
+  { prefix: '/missing/', component: MissingReportPage },
 ];
 
 export function pageFor(path: string): ComponentType {

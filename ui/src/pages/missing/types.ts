@@ -1,0 +1,86 @@
+// The answers of the identification routes (src/http/routes/identification.routes.ts), as the
+// missing-persons pages read them. Family data: never logged, never kept beyond the page.
+
+export type KeyState = 'present' | 'missing' | 'destroyed' | 'left-after-erase';
+
+export interface ReportSummary {
+  id: string;
+  org: string;
+  recorded_at: string;
+  recorded_seq: number;
+  erased_seq: number | null;
+  contact_reads: number;
+  key: KeyState;
+  name_ar: string | null;
+  name_latin: string | null;
+  unreadable: string | null;
+}
+
+export interface Mark {
+  region: string;
+  kind: string;
+  description: string | null;
+}
+
+export interface ReportContact {
+  name: string | null;
+  relation: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+}
+
+export interface ReportContent {
+  reference?: string | null;
+  name_ar: string | null;
+  name_latin: string | null;
+  father_name: string | null;
+  grandfather_name: string | null;
+  family_name: string | null;
+  mother_name: string | null;
+  sex: 'male' | 'female' | 'undetermined' | null;
+  birth: string | null;
+  origin: string | null;
+  event: 'arrest' | 'last_seen' | null;
+  event_date: string | null;
+  event_place: string | null;
+  unit: { as_reported: string; id: string | null } | null;
+  am: Record<string, unknown>;
+  contact: ReportContact | 'sealed' | null;
+  consent: { orgs: string[]; photographs: 'yes' | 'no'; liaison: string | null };
+}
+
+export interface ReportView {
+  id: string;
+  org: string;
+  recorded_at: string;
+  recorded_by: string;
+  content: ReportContent;
+  contact_read_seq: number | null;
+}
+
+export type Outcome = 'agree' | 'close' | 'disagree' | 'missing';
+export type Factor = 'unit' | 'date' | 'sex' | 'age' | 'marks';
+
+export interface Candidate {
+  rank: number;
+  subject: string;
+  number: string | null;
+  factors: { factor: Factor; outcome: Outcome; detail: string }[];
+  agreed: number;
+  close: number;
+  disagreed: number;
+  missing: number;
+}
+
+export interface CandidatesView {
+  report: string;
+  candidates: Candidate[];
+  subjects: number;
+  notice: string;
+}
+
+/** A report id as the server takes it: 26 letters and digits (the routes' ULID_PATTERN). */
+export function isReportId(s: string): boolean {
+  return /^[0-9A-Za-z]{26}$/.test(s.trim());
+}
