@@ -1,6 +1,7 @@
 import { catalogueAr } from './catalogue.ar';
 import type { Messages } from './en';
 import { itemAr } from './item.ar';
+import { safeguardsAr } from './safeguards.ar';
 
 // Arabic strings of the web UI (Modern Standard Arabic). To be reviewed by a native speaker
 // who works with forensic evidence before the UI is used in the field.
@@ -263,6 +264,7 @@ export const ar: Messages = {
     },
   },
   item: itemAr,
+  safeguards: safeguardsAr,
   ...catalogueAr,
   notFound: {
     heading: 'الصفحة غير موجودة',

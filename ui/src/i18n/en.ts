@@ -2,6 +2,7 @@
 // exactly these keys (the type below); tsc fails when a string is missing in either.
 import { itemEn } from './item.en';
 import { catalogueEn } from './catalogue.en';
+import { safeguardsEn } from './safeguards.en';
 
 export const en = {
   app: {
@@ -263,6 +264,7 @@ export const en = {
     },
   },
   item: itemEn,
+  safeguards: safeguardsEn,
   ...catalogueEn,
   notFound: {
     heading: 'Page not found',

@@ -8,6 +8,7 @@ import { SubjectsPage } from './catalogue/SubjectsPage';
 import { UnitsPage } from './catalogue/UnitsPage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
+import { SettingsPage } from '../safeguards/SettingsPage';
 
 /**
  * The signed-in pages, in the order of the navigation. A new page (evidence browser, item,
@@ -58,6 +59,7 @@ export function navPagesFor(permissions: readonly string[] | undefined): PageDef
 /** Pages reached from others (not in the navigation), by path prefix. */
 const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
   { prefix: '/items/', component: ItemPage },
+  { prefix: '/settings', component: SettingsPage },
 ];
 
 export function pageFor(path: string): ComponentType {
