@@ -192,6 +192,11 @@ describe.skipIf(skipBrowser('safeguards browser tests'))('graphic-content safegu
     await page.getByTestId('viewer-status').waitFor();
     expect(await page.getByTestId('viewer-reveal').count()).toBe(0);
     expect(await shownCount(page)).toBe(2);
+    // Another person signing in in the same tab starts blurred: the memory is per account.
+    await signInAgain(page, RANA);
+    await page.goto(`${base}/items/${items[0]}`);
+    await page.getByTestId('viewer-reveal').waitFor();
+    expect(await shownCount(page)).toBe(0);
     // The server recorded each unblurred view, which the auditor sees.
     const auditor = await signIn(served.server, AUDITOR);
     for (const id of items.slice(0, 2)) {

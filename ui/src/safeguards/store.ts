@@ -17,7 +17,8 @@ import {
 const listeners = new Set<() => void>();
 let version = 0;
 
-function changed(): void {
+/** Signals a change of the safeguards' storage (reveal memory, count, settings). */
+export function changed(): void {
   version++;
   for (const l of listeners) l();
 }
@@ -35,7 +36,7 @@ function subscribe(l: () => void): () => void {
 }
 
 /** Re-renders on any change of the safeguards' storage. */
-function useVersion(): number {
+export function useVersion(): number {
   return useSyncExternalStore(subscribe, () => version);
 }
 
