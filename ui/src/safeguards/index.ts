@@ -2,8 +2,10 @@
 export {
   DEFAULT_SETTINGS,
   IMAGE_MODES,
+  imageModeFor,
   REMINDER_MAX,
   REMINDER_MIN,
+  type ImageContext,
   type ImageMode,
   type SafeguardSettings,
 } from './safeguards';

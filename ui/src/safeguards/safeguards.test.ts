@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTINGS,
   dismissReminderIn,
+  imageModeFor,
   readRevealDay,
   readSettings,
   recordRevealIn,
@@ -61,6 +62,18 @@ describe('image settings', () => {
     expect(readSettings(store, 'a').reminderEvery).toBe(500);
     writeSettings(store, 'a', { ...DEFAULT_SETTINGS, reminderEvery: Number.NaN });
     expect(readSettings(store, 'a').reminderEvery).toBe(50);
+  });
+});
+
+describe('the image mode', () => {
+  it('follows the default everywhere, and colour inside examination only for an examiner who opted in', () => {
+    const greyscale = { ...DEFAULT_SETTINGS, imageMode: 'greyscale' as const };
+    expect(imageModeFor(DEFAULT_SETTINGS, 'general')).toBe('blurred');
+    expect(imageModeFor(DEFAULT_SETTINGS, 'examination')).toBe('blurred');
+    expect(imageModeFor(greyscale, 'examination')).toBe('greyscale');
+    const optedIn = { ...DEFAULT_SETTINGS, examinationColour: true };
+    expect(imageModeFor(optedIn, 'examination')).toBe('colour');
+    expect(imageModeFor(optedIn, 'general')).toBe('blurred');
   });
 });
 

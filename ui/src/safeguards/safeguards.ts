@@ -25,6 +25,18 @@ export const DEFAULT_SETTINGS: SafeguardSettings = {
 export const REMINDER_MIN = 5;
 export const REMINDER_MAX = 500;
 
+/** Where images are shown: anywhere, or inside an examiner's own cases. */
+export type ImageContext = 'general' | 'examination';
+
+/**
+ * How images are first shown. Inside their own cases an examiner who opted in sees them in colour
+ * from the start (their choice, each a recorded unblurred view); elsewhere the default applies.
+ */
+export function imageModeFor(settings: SafeguardSettings, where: ImageContext): ImageMode {
+  if (where === 'examination' && settings.examinationColour) return 'colour';
+  return settings.imageMode;
+}
+
 /** The part of the Web Storage API used here (localStorage in the page, a Map in the tests). */
 export interface KeyValueStore {
   getItem(key: string): string | null;

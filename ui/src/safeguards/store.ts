@@ -2,11 +2,13 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useSession } from '../session/session';
 import {
   dismissReminderIn,
+  imageModeFor,
   readRevealDay,
   readSettings,
   recordRevealIn,
   reminderDue,
   writeSettings,
+  type ImageContext,
   type ImageMode,
   type SafeguardSettings,
 } from './safeguards';
@@ -66,14 +68,10 @@ export function useSafeguardSettings(): [SafeguardSettings, (s: SafeguardSetting
   return [settings, save];
 }
 
-/**
- * How images are first shown to this account. `examination`: inside an examiner's own cases,
- * where the examiner may have opted in to colour (a revealed image is then in colour).
- */
-export function useImageMode(where: 'general' | 'examination' = 'general'): ImageMode {
+/** How images are first shown to this account, here or inside an examiner's own cases. */
+export function useImageMode(where: ImageContext = 'general'): ImageMode {
   const [s] = useSafeguardSettings();
-  if (where === 'examination' && s.examinationColour && s.imageMode !== 'blurred') return 'colour';
-  return s.imageMode;
+  return imageModeFor(s, where);
 }
 
 export interface RevealCount {
