@@ -25,12 +25,14 @@ export const safeguardsEn = {
       colourNote:
         'Each image is revealed as soon as it is shown, so each one is an unblurred view, recorded in the custody ledger.',
     },
-    gridNote: 'The evidence grid and the subject pages always show blurred previews, whatever you choose here.',
+    gridNote:
+      'The evidence grid and the subject pages always show blurred previews, whatever you choose here.',
     examination: 'In my examination cases, show photographs in colour from the start',
     examinationNote:
       'For examiners: each photograph of your cases is then revealed as soon as it is shown, so each one is an unblurred view, recorded in the custody ledger. Elsewhere the choice above applies.',
     reminder: 'Suggest a break after this many revealed images',
-    reminderNote: 'Between {{min}} and {{max}}. The reminder comes back after each further as many.',
+    reminderNote:
+      'Between {{min}} and {{max}}. The reminder comes back after each further as many.',
     save: 'Save',
     saved: 'Saved.',
     today: 'Images revealed today (UTC) in this browser: {{n}}.',

@@ -32,7 +32,11 @@ export function BreakReminder() {
   return (
     <div role="status" className="break-reminder-live">
       {reminder && (
-        <aside className="break-reminder" data-testid="break-reminder" aria-labelledby="break-reminder-heading">
+        <aside
+          className="break-reminder"
+          data-testid="break-reminder"
+          aria-labelledby="break-reminder-heading"
+        >
           <h2 id="break-reminder-heading">{t('safeguards.reminder.heading')}</h2>
           <p>{t('safeguards.reminder.body', { n: formatCount(count, i18n.language) })}</p>
           <button type="button" className="button quiet" onClick={dismiss}>

@@ -34,7 +34,11 @@ describe('image settings', () => {
 
   it('are kept per account', () => {
     const store = memoryStore();
-    writeSettings(store, 'acc-1', { imageMode: 'colour', examinationColour: true, reminderEvery: 20 });
+    writeSettings(store, 'acc-1', {
+      imageMode: 'colour',
+      examinationColour: true,
+      reminderEvery: 20,
+    });
     expect(readSettings(store, 'acc-1')).toEqual({
       imageMode: 'colour',
       examinationColour: true,
