@@ -2,6 +2,7 @@ import { catalogueAr } from './catalogue.ar';
 import { missingAr } from './missing.ar';
 import type { Messages } from './en';
 import { itemAr } from './item.ar';
+import { safeguardsAr } from './safeguards.ar';
 
 // Arabic strings of the web UI (Modern Standard Arabic). To be reviewed by a native speaker
 // who works with forensic evidence before the UI is used in the field.
@@ -264,6 +265,7 @@ export const ar: Messages = {
     },
   },
   item: itemAr,
+  safeguards: safeguardsAr,
   ...catalogueAr,
   ...missingAr,
   notFound: {

@@ -3,6 +3,7 @@
 import { itemEn } from './item.en';
 import { missingEn } from './missing.en';
 import { catalogueEn } from './catalogue.en';
+import { safeguardsEn } from './safeguards.en';
 
 export const en = {
   app: {
@@ -264,6 +265,7 @@ export const en = {
     },
   },
   item: itemEn,
+  safeguards: safeguardsEn,
   ...catalogueEn,
   ...missingEn,
   notFound: {

@@ -11,6 +11,7 @@ import { OverviewPage } from './OverviewPage';
 import { MissingContactPage } from './missing/MissingContactPage';
 import { MissingListPage } from './missing/MissingListPage';
 import { MissingReportPage } from './missing/MissingReportPage';
+import { SettingsPage } from '../safeguards/SettingsPage';
 
 /**
  * The signed-in pages, in the order of the navigation. A new page (evidence browser, item,
@@ -35,7 +36,12 @@ export interface PageDef {
 
 export const NAV_PAGES: readonly PageDef[] = [
   { path: '/', label: 'nav.overview', component: OverviewPage },
-  { path: '/evidence', label: 'nav.evidence', component: EvidencePage },
+  {
+    path: '/evidence',
+    label: 'nav.evidence',
+    component: EvidencePage,
+    permission: 'evidence.read',
+  },
   {
     path: '/subjects',
     label: 'nav.subjects',
@@ -76,6 +82,7 @@ export function navPagesFor(permissions: readonly string[] | undefined): PageDef
 const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
   { prefix: '/items/', component: ItemPage },
   { prefix: '/missing/', component: MissingReportPage },
+  { prefix: '/settings', component: SettingsPage },
 ];
 
 export function pageFor(path: string): ComponentType {

@@ -4,6 +4,7 @@ import { roleLabel } from '../i18n/roles';
 import { navPagesFor } from '../pages';
 import { Link } from '../router';
 import { useSession } from '../session/session';
+import { BreakReminder, PrintWarning, RevealedToday } from '../safeguards/ShellSafeguards';
 import { LanguageSwitch } from './LanguageSwitch';
 
 /** The frame of every signed-in page: skip link, banner with navigation and account, main. */
@@ -26,6 +27,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
 
   return (
     <>
+      <PrintWarning />
       <a className="skip-link" href="#main">
         {t('skipLink')}
       </a>
@@ -54,6 +56,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
             <span className="role-badge" data-testid="account-role">
               {t('account.role', { role: roleLabel(t, session.role) })}
             </span>
+            <RevealedToday />
             <LanguageSwitch />
             <button
               type="button"
@@ -69,6 +72,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           </section>
         </div>
       </header>
+      <BreakReminder />
       <main id="main" tabIndex={-1} ref={main}>
         {children}
       </main>

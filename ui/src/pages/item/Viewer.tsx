@@ -8,7 +8,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../i18n';
-import { useRevealed } from './reveal-memory';
+import { useImageMode, useRevealed } from '../../safeguards';
 import type { CropBox } from './types';
 import {
   applyCommand,
@@ -65,6 +65,9 @@ export function Viewer(props: ViewerProps) {
   const { itemId, mediaType, analysed, label, testId, box, boxLabel, compact } = props;
   const { t, i18n } = useTranslation();
   const [revealed, setRevealed] = useRevealed(itemId);
+  const mode = useImageMode();
+  const [grey, setGrey] = useState(mode === 'greyscale');
+  const autoChecked = useRef(false);
   const [ownView, setOwnView] = useState<View>(FIT);
   const view = props.view ?? ownView;
   const onView = props.onView;
@@ -95,6 +98,14 @@ export function Viewer(props: ViewerProps) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
+
+  // A default of greyscale or colour (the account's image settings) reveals the image when shown:
+  // once per viewer, so that "Blur again" stays blurred. Each is a recorded, unblurred view.
+  useEffect(() => {
+    if (autoChecked.current) return;
+    autoChecked.current = true;
+    if (mode !== 'blurred' && !revealed && fullUrl !== null) setRevealed(true);
+  }, [mode, revealed, fullUrl, setRevealed]);
 
   // The original, loaded and decoded off screen, then swapped in (progressive).
   useEffect(() => {
@@ -201,7 +212,10 @@ export function Viewer(props: ViewerProps) {
   const lang = i18n.language;
 
   return (
-    <div className={`viewer${compact === true ? ' compact' : ''}`} data-testid={testId}>
+    <div
+      className={`viewer${compact === true ? ' compact' : ''}${revealed && grey ? ' safeguard-greyscale' : ''}`}
+      data-testid={testId}
+    >
       <div
         ref={stage}
         className={`viewer-stage${revealed ? ' revealed' : ''}`}
@@ -330,6 +344,15 @@ export function Viewer(props: ViewerProps) {
               onClick={() => setLoupe((l) => !l)}
             >
               {t('item.viewer.loupe')}
+            </button>
+            <button
+              type="button"
+              className="button quiet"
+              data-testid={`${testId}-colour`}
+              aria-pressed={!grey}
+              onClick={() => setGrey((g) => !g)}
+            >
+              {t('safeguards.viewer.colour')}
             </button>
             <button type="button" className="button quiet" onClick={() => setRevealed(false)}>
               {t('item.viewer.hide')}
