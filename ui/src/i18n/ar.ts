@@ -1,6 +1,7 @@
 import { catalogueAr } from './catalogue.ar';
 import type { Messages } from './en';
 import { itemAr } from './item.ar';
+import { examAr } from './exam.ar';
 
 // Arabic strings of the web UI (Modern Standard Arabic). To be reviewed by a native speaker
 // who works with forensic evidence before the UI is used in the field.
@@ -22,6 +23,9 @@ export const ar: Messages = {
     units: 'الجهات',
     linking: 'الربط',
     statistics: 'الإحصاءات',
+    examination: 'الفحص',
+    adjudication: 'الفصل',
+    key: 'مفتاح التوقيع',
   },
   account: {
     label: 'حسابك',
@@ -263,6 +267,7 @@ export const ar: Messages = {
     },
   },
   item: itemAr,
+  exam: examAr,
   ...catalogueAr,
   notFound: {
     heading: 'الصفحة غير موجودة',

@@ -1,6 +1,7 @@
 // English strings of the web UI. Every page's text lives here and in ar.ts, which must have
 // exactly these keys (the type below); tsc fails when a string is missing in either.
 import { itemEn } from './item.en';
+import { examEn } from './exam.en';
 import { catalogueEn } from './catalogue.en';
 
 export const en = {
@@ -21,6 +22,9 @@ export const en = {
     units: 'Units',
     linking: 'Linking',
     statistics: 'Statistics',
+    examination: 'Examination',
+    adjudication: 'Adjudication',
+    key: 'My signing key',
   },
   account: {
     label: 'Your account',
@@ -263,6 +267,7 @@ export const en = {
     },
   },
   item: itemEn,
+  exam: examEn,
   ...catalogueEn,
   notFound: {
     heading: 'Page not found',

@@ -8,6 +8,10 @@ import { SubjectsPage } from './catalogue/SubjectsPage';
 import { UnitsPage } from './catalogue/UnitsPage';
 import { NotFoundPage } from './NotFoundPage';
 import { OverviewPage } from './OverviewPage';
+import { AdjudicationCasePage, AdjudicationQueuePage } from './exam/AdjudicationPage';
+import { CasePage } from './exam/CasePage';
+import { KeyPage } from './exam/KeyPage';
+import { QueuePage } from './exam/QueuePage';
 
 /**
  * The signed-in pages, in the order of the navigation. A new page (evidence browser, item,
@@ -22,10 +26,13 @@ export interface PageDef {
     | 'nav.units'
     | 'nav.linking'
     | 'nav.statistics'
-    | 'nav.audit';
+    | 'nav.audit'
+    | 'nav.examination'
+    | 'nav.adjudication'
+    | 'nav.key';
   component: ComponentType;
-  /** Shown in the navigation only to roles with this permission (the server checks every request regardless). */
-  permission?: string;
+  /** Shown in the navigation only to roles with this permission, or one of these (the server checks every request regardless). */
+  permission?: string | readonly string[];
 }
 
 export const NAV_PAGES: readonly PageDef[] = [
@@ -46,18 +53,41 @@ export const NAV_PAGES: readonly PageDef[] = [
     permission: 'statistics.read',
   },
   { path: '/audit', label: 'nav.audit', component: AuditPage, permission: 'ledger.read' },
+  {
+    path: '/examination',
+    label: 'nav.examination',
+    component: QueuePage,
+    permission: 'examination.submit',
+  },
+  {
+    path: '/adjudication',
+    label: 'nav.adjudication',
+    component: AdjudicationQueuePage,
+    permission: 'examination.adjudicate',
+  },
+  {
+    path: '/key',
+    label: 'nav.key',
+    component: KeyPage,
+    permission: ['examination.submit', 'examination.adjudicate'],
+  },
 ];
 
 /** The pages a session's navigation lists. */
 export function navPagesFor(permissions: readonly string[] | undefined): PageDef[] {
+  const has = (p: string): boolean => (permissions ?? []).includes(p);
   return NAV_PAGES.filter(
-    (p) => p.permission === undefined || (permissions ?? []).includes(p.permission),
+    (p) =>
+      p.permission === undefined ||
+      (typeof p.permission === 'string' ? has(p.permission) : p.permission.some(has)),
   );
 }
 
 /** Pages reached from others (not in the navigation), by path prefix. */
 const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
   { prefix: '/items/', component: ItemPage },
+  { prefix: '/examination/case', component: CasePage },
+  { prefix: '/adjudication/case', component: AdjudicationCasePage },
 ];
 
 export function pageFor(path: string): ComponentType {
