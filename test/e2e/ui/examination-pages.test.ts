@@ -382,6 +382,7 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
       expect(await disputed.getAttribute('data-field')).toBe('age_band');
       expect(await disputed.textContent()).toMatch(/30-39[\s\S]*40-49|40-49[\s\S]*30-39/);
       await page.getByTestId('thumb-2').waitFor();
+      await expectBlind(page);
       await expectNoSeriousA11yViolations(page, 'adjudication case (en)');
       await page.screenshot({ path: join(SHOTS, 'exam-adjudication.en.png'), fullPage: true });
       await page.getByTestId('decision-age_band').locator('select').selectOption('40-49');

@@ -110,5 +110,7 @@ export const examEn = {
     reason: 'Reason',
     sign: 'Sign and record the decisions',
     done: 'This case is adjudicated and final.',
+    follows: 'Follows from your decision on {{field}}: where the finding is seen.',
+    regions: 'Regions (their codes, separated by commas, for example chest,back)',
   },
 };

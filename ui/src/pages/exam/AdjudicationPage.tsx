@@ -139,7 +139,7 @@ export function AdjudicationCasePage() {
         </p>
       )}
       {data.state === 'ready' && (
-        <div className="exam-columns">
+        <div className="exam-columns even">
           {photos === null ? (
             <p role="status">{t('exam.loading')}</p>
           ) : (
@@ -149,8 +149,6 @@ export function AdjudicationCasePage() {
               photos={photos}
               selected={selected}
               onSelect={setSelected}
-              opened={[]}
-              onOpened={() => undefined}
             />
           )}
           <Answers key={reload} view={data.value} onDone={() => setReload((r) => r + 1)} />
@@ -177,6 +175,14 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
     { state: 'idle' | 'working' } | { state: 'failed'; message: string }
   >({ state: 'idle' });
   const finalFields = view.final === null ? null : fieldsOf(view.final);
+  // A finding decided 'present' brings its regions, which the adjudicator then sets (issue 13:
+  // "any field that follows from the value they decide"), unless they are disputed themselves.
+  const dependents = disputed
+    .map((d) => /^findings\.([^.]+)\.value$/.exec(d.field)?.[1])
+    .filter((c): c is string => c !== undefined)
+    .map((c) => ({ value: `findings.${c}.value`, field: `findings.${c}.regions` }))
+    .filter((d) => fields.includes(d.field) && !disputedSet.has(d.field));
+  const shownDependents = dependents.filter((d) => values[d.value] === 'present');
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -252,7 +258,9 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
               return (
                 <fieldset key={d.field} className="decision" data-testid={`decision-${d.field}`}>
                   <legend dir="ltr">{d.field}</legend>
-                  <label htmlFor={id}>{t('exam.adj.value')}</label>
+                  <label htmlFor={id}>
+                    {d.field.endsWith('.regions') ? t('exam.adj.regions') : t('exam.adj.value')}
+                  </label>
                   {d.field.endsWith('.regions') ? (
                     <input
                       id={id}
@@ -285,6 +293,28 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
                 </fieldset>
               );
             })}
+            {shownDependents.map((d) => (
+              <fieldset key={d.field} className="decision" data-testid={`decision-${d.field}`}>
+                <legend dir="ltr">{d.field}</legend>
+                <p className="muted small">{t('exam.adj.follows', { field: d.value })}</p>
+                <label>
+                  {t('exam.adj.regions')}
+                  <input
+                    dir="ltr"
+                    value={values[d.field] ?? ''}
+                    onChange={(e) => setValues({ ...values, [d.field]: e.target.value })}
+                  />
+                </label>
+                <label>
+                  {t('exam.adj.reason')}
+                  <textarea
+                    rows={2}
+                    value={reasons[d.field] ?? ''}
+                    onChange={(e) => setReasons({ ...reasons, [d.field]: e.target.value })}
+                  />
+                </label>
+              </fieldset>
+            ))}
             <label>
               {t('exam.sign.password')}
               <input

@@ -26,7 +26,7 @@ function Thumb({
   code: string;
   photo: CasePhoto;
   selected: boolean;
-  opened: boolean;
+  opened: boolean | undefined;
   onSelect: () => void;
 }) {
   const { t } = useTranslation();
@@ -49,9 +49,11 @@ function Thumb({
           draggable={false}
         />
         <span>{t('exam.case.photo', { n: photo.n })}</span>
-        <span className={opened ? 'ok small' : 'muted small'}>
-          {opened ? t('exam.case.seenFull') : t('exam.case.notSeenFull')}
-        </span>
+        {opened !== undefined && (
+          <span className={opened ? 'ok small' : 'muted small'}>
+            {opened ? t('exam.case.seenFull') : t('exam.case.notSeenFull')}
+          </span>
+        )}
       </button>
     </li>
   );
@@ -64,8 +66,9 @@ export function CasePhotos(props: {
   photos: readonly CasePhoto[];
   selected: number;
   onSelect: (n: number) => void;
-  opened: readonly number[];
-  onOpened: (n: number) => void;
+  /** The photographs seen at full resolution, when they are tracked (an examiner's case). */
+  opened?: readonly number[];
+  onOpened?: (n: number) => void;
 }) {
   const { t } = useTranslation();
   const { plan, code, photos, selected, onSelect, opened, onOpened } = props;
@@ -81,7 +84,7 @@ export function CasePhotos(props: {
             code={code}
             photo={p}
             selected={p.n === photo?.n}
-            opened={opened.includes(p.n)}
+            opened={opened?.includes(p.n)}
             onSelect={() => onSelect(p.n)}
           />
         ))}
@@ -99,7 +102,7 @@ export function CasePhotos(props: {
             unblurred: `${photo.preview}?size=1280&unblurred=true`,
             full: photo.original,
           }}
-          onFullShown={() => onOpened(photo.n)}
+          onFullShown={onOpened === undefined ? undefined : () => onOpened(photo.n)}
         />
       )}
     </section>
