@@ -6,6 +6,7 @@ import { useSession } from '../../session/session';
 import { failureText } from './CasePage';
 import { CasePhotos, type CasePhoto } from './Photos';
 import { caseHref, statusText, useGet } from './QueuePage';
+import { decisionsOf, dependentsOf, fieldsOf, shownDependents } from './decisions';
 import { prepareAndSign } from './signing';
 import type { AdjudicationQueue, AnswersView, Prepared } from './types';
 import './exam.css';
@@ -93,21 +94,6 @@ function usePhotos(plan: string, code: string, ready: boolean): CasePhoto[] | nu
   return photos;
 }
 
-/** Every field of an answer, flattened as the adjudication names them ('findings.<code>.value', '….regions'). */
-function fieldsOf(answer: Record<string, unknown>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const k of ['sex', 'age_band']) if (typeof answer[k] === 'string') out.set(k, answer[k]);
-  const findings = (answer.findings ?? {}) as Record<
-    string,
-    { value?: string; regions?: string[] }
-  >;
-  for (const [code, a] of Object.entries(findings)) {
-    out.set(`findings.${code}.value`, a.value ?? '');
-    if (a.regions !== undefined) out.set(`findings.${code}.regions`, a.regions.join(','));
-  }
-  return out;
-}
-
 export function AdjudicationCasePage() {
   const { t } = useTranslation();
   const search = new URLSearchParams(useLocationSearch());
@@ -177,22 +163,13 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
   const finalFields = view.final === null ? null : fieldsOf(view.final);
   // A finding decided 'present' brings its regions, which the adjudicator then sets (issue 13:
   // "any field that follows from the value they decide"), unless they are disputed themselves.
-  const dependents = disputed
-    .map((d) => /^findings\.([^.]+)\.value$/.exec(d.field)?.[1])
-    .filter((c): c is string => c !== undefined)
-    .map((c) => ({ value: `findings.${c}.value`, field: `findings.${c}.regions` }))
-    .filter((d) => fields.includes(d.field) && !disputedSet.has(d.field));
-  const shownDependents = dependents.filter((d) => values[d.value] === 'present');
+  const shown = shownDependents(dependentsOf([...disputedSet], fields), values);
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     setSending({ state: 'working' });
     const base = `/api/plans/${view.plan}/cases/${view.case}`;
-    const decisions = disputed.map((d) => ({
-      field: d.field,
-      value: values[d.field] ?? '',
-      reason: reasons[d.field] ?? '',
-    }));
+    const decisions = decisionsOf([...disputedSet], shown, values, reasons);
     try {
       await prepareAndSign(
         api,
@@ -293,7 +270,7 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
                 </fieldset>
               );
             })}
-            {shownDependents.map((d) => (
+            {shown.map((d) => (
               <fieldset key={d.field} className="decision" data-testid={`decision-${d.field}`}>
                 <legend dir="ltr">{d.field}</legend>
                 <p className="muted small">{t('exam.adj.follows', { field: d.value })}</p>
