@@ -119,7 +119,7 @@ export function KeyPage() {
               {problem}
             </p>
           )}
-          <button type="submit" className="button" disabled={status.state === 'working'}>
+          <button type="submit" className="button primary" disabled={status.state === 'working'}>
             {status.state === 'working' ? t('exam.key.making') : t('exam.key.submit')}
           </button>
         </form>
