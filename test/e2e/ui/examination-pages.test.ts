@@ -369,6 +369,10 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
       await expectBlind(page);
       await page.goto(`${base}/examination`);
       await expect.poll(() => page.getByTestId('queue-table').textContent()).toContain('Submitted');
+      // Back on the case: it says the answer is in, and offers no form to fill again.
+      await page.getByRole('link', { name: code }).click();
+      await page.getByTestId('already-submitted').waitFor();
+      expect(await page.getByTestId('codebook-form').count()).toBe(0);
     }, 180_000);
 
     it('the adjudicator sees the answers side by side with the photographs, decides the disputed field with a reason, and signs', async () => {

@@ -82,6 +82,8 @@ export const examEn = {
     allOpened: 'You have seen every photograph of this case at full resolution.',
     sign: 'Sign and submit',
     submitted: 'Your answer is submitted and signed. Its commitment:',
+    alreadySubmitted:
+      'You have submitted your answer to this case; it is signed and cannot be changed.',
   },
   sign: {
     password: 'Your key password (not your login password)',

@@ -16,7 +16,7 @@ import {
 import { CasePhotos } from './Photos';
 import { useGet } from './QueuePage';
 import { prepareAndSign, SigningError } from './signing';
-import type { CaseForm, FormState, Prepared } from './types';
+import type { CaseForm, FormState, Prepared, QueueView } from './types';
 import './exam.css';
 
 type Sending =
@@ -52,6 +52,11 @@ export function CasePage() {
   const code = search.get('code') ?? '';
   const valid = /^[0-9A-Za-z]{26}$/.test(plan) && /^k-[0-9a-f]{12}$/.test(code);
   const data = useGet<CaseForm>(valid ? `/api/plans/${plan}/cases/${code}/form` : null);
+  const queue = useGet<QueueView>(valid ? '/api/examination/queue' : null);
+  const mine =
+    queue.state === 'ready'
+      ? queue.value.plans.find((p) => p.plan.id === plan)?.cases.find((c) => c.case === code)?.mine
+      : undefined;
   const { t } = useTranslation();
   return (
     <div className="page exam-page">
@@ -70,12 +75,14 @@ export function CasePage() {
           {t('exam.error', { message: data.message })}
         </p>
       )}
-      {data.state === 'ready' && <Examination data={data.value} />}
+      {data.state === 'ready' && queue.state !== 'loading' && (
+        <Examination data={data.value} alreadySubmitted={mine === 'submitted'} />
+      )}
     </div>
   );
 }
 
-function Examination({ data }: { data: CaseForm }) {
+function Examination({ data, alreadySubmitted }: { data: CaseForm; alreadySubmitted: boolean }) {
   const { t, i18n } = useTranslation();
   const { api, session } = useSession();
   const codebook = data.codebook.definition;
@@ -156,7 +163,11 @@ function Examination({ data }: { data: CaseForm }) {
         />
         <section className="panel" aria-labelledby="form-heading">
           <h2 id="form-heading">{t('exam.case.form')}</h2>
-          {sending.state === 'done' ? (
+          {alreadySubmitted && sending.state !== 'done' ? (
+            <p className="ok" role="status" data-testid="already-submitted">
+              {t('exam.case.alreadySubmitted')}
+            </p>
+          ) : sending.state === 'done' ? (
             <div className="done" data-testid="submitted" role="status">
               <p>{t('exam.case.submitted')}</p>
               <p className="mono small" dir="ltr">
