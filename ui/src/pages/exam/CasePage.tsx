@@ -116,7 +116,9 @@ function Examination({ data, alreadySubmitted }: { data: CaseForm; alreadySubmit
 
   const photos = data.photos;
   const unopened = photos.filter((p) => !opened.includes(p.n)).map((p) => p.n);
-  const missing = missingOf(codebook, form);
+  const missing = missingOf(codebook, form).map((f) =>
+    f === 'sex' ? t('exam.case.sex') : f === 'age_band' ? t('exam.case.ageBand') : f,
+  );
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();

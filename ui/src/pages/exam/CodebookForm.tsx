@@ -31,6 +31,7 @@ function Choice({
   value,
   onChange,
   testId,
+  codebookText,
 }: {
   name: string;
   legend: string;
@@ -39,6 +40,8 @@ function Choice({
   value: string | null;
   onChange: (v: string) => void;
   testId: string;
+  /** The legend is the codebook's own text (English), not the page's. */
+  codebookText?: boolean;
 }) {
   const descId = `${name}-def`;
   return (
@@ -47,9 +50,17 @@ function Choice({
       data-testid={testId}
       aria-describedby={definition === undefined ? undefined : descId}
     >
-      <legend>{legend}</legend>
+      <legend>
+        {codebookText ? (
+          <span lang="en" dir="auto">
+            {legend}
+          </span>
+        ) : (
+          legend
+        )}
+      </legend>
       {definition !== undefined && (
-        <p id={descId} className="definition">
+        <p id={descId} className="definition" lang="en" dir="auto">
           {definition}
         </p>
       )}
@@ -63,7 +74,9 @@ function Choice({
               checked={value === term.code}
               onChange={() => onChange(term.code)}
             />
-            {term.label}
+            <span lang="en" dir="auto">
+              {term.label}
+            </span>
           </label>
         ))}
       </div>
@@ -78,8 +91,12 @@ function TermList({ summary, terms }: { summary: string; terms: readonly Term[] 
       <dl>
         {terms.map((term) => (
           <div key={term.code}>
-            <dt>{term.label}</dt>
-            <dd>{term.definition}</dd>
+            <dt lang="en" dir="auto">
+              {term.label}
+            </dt>
+            <dd lang="en" dir="auto">
+              {term.definition}
+            </dd>
           </div>
         ))}
       </dl>
@@ -103,7 +120,9 @@ export function CodebookForm({
   return (
     <div className="codebook-form" data-testid="codebook-form">
       <p className="muted small">{t('exam.case.codebookLanguage')}</p>
-      <p className="instructions">{codebook.instructions}</p>
+      <p className="instructions" lang="en" dir="auto">
+        {codebook.instructions}
+      </p>
       <TermList summary={t('exam.case.scale')} terms={codebook.values} />
       <Choice
         name="sex"
@@ -141,6 +160,7 @@ export function CodebookForm({
                 )
               }
               testId={`finding-${f.code}`}
+              codebookText
             />
             {f.regional && a.value === 'present' && (
               <fieldset className="regions" data-testid={`regions-${f.code}`}>
@@ -159,7 +179,9 @@ export function CodebookForm({
                           });
                         }}
                       />
-                      {r.label}
+                      <span lang="en" dir="auto">
+                        {r.label}
+                      </span>
                     </label>
                   ))}
                 </div>

@@ -304,7 +304,7 @@ export function Viewer(props: ViewerProps) {
           />
         )}
         {!revealed && (
-          <div className="viewer-veil">
+          <div className="viewer-veil" dir={i18n.dir(lang)}>
             <p>{t('item.viewer.warning')}</p>
             {fullUrl !== null && (
               <>
