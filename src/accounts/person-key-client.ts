@@ -150,9 +150,9 @@ export async function makePersonKey(
   const der = concat(PKCS8_ED25519_PREFIX, secretKey);
   const sealed = new Uint8Array(
     await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv: fromBase64(header.cipher.nonce), additionalData: headerOf(header), tagLength: 128 },
+      { name: 'AES-GCM', iv: bytes(fromBase64(header.cipher.nonce)), additionalData: bytes(headerOf(header)), tagLength: 128 },
       await aesKey(encKey, 'encrypt'),
-      der,
+      bytes(der),
     ),
   );
   der.fill(0);
@@ -174,9 +174,9 @@ export async function openPersonKey(envelope: KeyEnvelope, keyPassword: string):
   try {
     der = new Uint8Array(
       await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: fromBase64(envelope.cipher.nonce), additionalData: headerOf(envelope), tagLength: 128 },
+        { name: 'AES-GCM', iv: bytes(fromBase64(envelope.cipher.nonce)), additionalData: bytes(headerOf(envelope)), tagLength: 128 },
         await aesKey(encKey, 'decrypt'),
-        concat(fromBase64(envelope.ciphertext), fromBase64(envelope.tag)),
+        bytes(concat(fromBase64(envelope.ciphertext), fromBase64(envelope.tag))),
       ),
     );
   } catch {

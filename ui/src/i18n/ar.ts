@@ -3,6 +3,7 @@ import { missingAr } from './missing.ar';
 import type { Messages } from './en';
 import { itemAr } from './item.ar';
 import { safeguardsAr } from './safeguards.ar';
+import { examAr } from './exam.ar';
 
 // Arabic strings of the web UI (Modern Standard Arabic). To be reviewed by a native speaker
 // who works with forensic evidence before the UI is used in the field.
@@ -24,6 +25,9 @@ export const ar: Messages = {
     units: 'الجهات',
     linking: 'الربط',
     statistics: 'الإحصاءات',
+    examination: 'الفحص',
+    adjudication: 'الفصل',
+    key: 'مفتاح التوقيع',
   },
   account: {
     label: 'حسابك',
@@ -266,6 +270,7 @@ export const ar: Messages = {
   },
   item: itemAr,
   safeguards: safeguardsAr,
+  exam: examAr,
   ...catalogueAr,
   ...missingAr,
   notFound: {

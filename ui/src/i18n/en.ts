@@ -2,6 +2,7 @@
 // exactly these keys (the type below); tsc fails when a string is missing in either.
 import { itemEn } from './item.en';
 import { missingEn } from './missing.en';
+import { examEn } from './exam.en';
 import { catalogueEn } from './catalogue.en';
 import { safeguardsEn } from './safeguards.en';
 
@@ -23,6 +24,9 @@ export const en = {
     units: 'Units',
     linking: 'Linking',
     statistics: 'Statistics',
+    examination: 'Examination',
+    adjudication: 'Adjudication',
+    key: 'My signing key',
   },
   account: {
     label: 'Your account',
@@ -266,6 +270,7 @@ export const en = {
   },
   item: itemEn,
   safeguards: safeguardsEn,
+  exam: examEn,
   ...catalogueEn,
   ...missingEn,
   notFound: {

@@ -29,7 +29,8 @@ export function SignInPage({
       setPassword('');
       onSignedIn(session);
     } catch (err) {
-      setError(messageFor(err, t));
+      const m = messageFor(err);
+      setError(m.key === 'signIn.refused' ? t(m.key, { message: m.message }) : t(m.key));
       setBusy(false);
     }
   };
@@ -104,9 +105,12 @@ export function SignInPage({
   );
 }
 
-function messageFor(err: unknown, t: ReturnType<typeof useTranslation>['t']): string {
-  if (!(err instanceof ApiError)) return t('signIn.unreachable');
-  if (err.code === 'HTTP_SIGN_IN_FAILED') return t('signIn.failed');
-  if (err.code === 'NETWORK') return t('signIn.unreachable');
-  return t('signIn.refused', { message: err.message });
+/** Which message a failed sign-in shows (the key, so that t() is called where its type is known). */
+function messageFor(
+  err: unknown,
+): { key: 'signIn.unreachable' | 'signIn.failed' } | { key: 'signIn.refused'; message: string } {
+  if (!(err instanceof ApiError)) return { key: 'signIn.unreachable' };
+  if (err.code === 'HTTP_SIGN_IN_FAILED') return { key: 'signIn.failed' };
+  if (err.code === 'NETWORK') return { key: 'signIn.unreachable' };
+  return { key: 'signIn.refused', message: err.message };
 }

@@ -12,6 +12,10 @@ import { MissingContactPage } from './missing/MissingContactPage';
 import { MissingListPage } from './missing/MissingListPage';
 import { MissingReportPage } from './missing/MissingReportPage';
 import { SettingsPage } from '../safeguards/SettingsPage';
+import { AdjudicationCasePage, AdjudicationQueuePage } from './exam/AdjudicationPage';
+import { CasePage } from './exam/CasePage';
+import { KeyPage } from './exam/KeyPage';
+import { QueuePage } from './exam/QueuePage';
 
 /**
  * The signed-in pages, in the order of the navigation. A new page (evidence browser, item,
@@ -28,10 +32,13 @@ export interface PageDef {
     | 'nav.statistics'
     | 'nav.audit'
     | 'missing.nav'
-    | 'missingContact.nav';
+    | 'missingContact.nav'
+    | 'nav.examination'
+    | 'nav.adjudication'
+    | 'nav.key';
   component: ComponentType;
-  /** Shown in the navigation only to roles with this permission (the server checks every request regardless). */
-  permission?: string;
+  /** Shown in the navigation only to roles with this permission, or one of these (the server checks every request regardless). */
+  permission?: string | readonly string[];
 }
 
 export const NAV_PAGES: readonly PageDef[] = [
@@ -69,12 +76,33 @@ export const NAV_PAGES: readonly PageDef[] = [
     component: MissingContactPage,
     permission: 'source.read-identity',
   },
+  {
+    path: '/examination',
+    label: 'nav.examination',
+    component: QueuePage,
+    permission: 'examination.submit',
+  },
+  {
+    path: '/adjudication',
+    label: 'nav.adjudication',
+    component: AdjudicationQueuePage,
+    permission: 'examination.adjudicate',
+  },
+  {
+    path: '/key',
+    label: 'nav.key',
+    component: KeyPage,
+    permission: ['examination.submit', 'examination.adjudicate'],
+  },
 ];
 
 /** The pages a session's navigation lists. */
 export function navPagesFor(permissions: readonly string[] | undefined): PageDef[] {
+  const has = (p: string): boolean => (permissions ?? []).includes(p);
   return NAV_PAGES.filter(
-    (p) => p.permission === undefined || (permissions ?? []).includes(p.permission),
+    (p) =>
+      p.permission === undefined ||
+      (typeof p.permission === 'string' ? has(p.permission) : p.permission.some(has)),
   );
 }
 
@@ -83,6 +111,8 @@ const INNER_PAGES: readonly { prefix: string; component: ComponentType }[] = [
   { prefix: '/items/', component: ItemPage },
   { prefix: '/missing/', component: MissingReportPage },
   { prefix: '/settings', component: SettingsPage },
+  { prefix: '/examination/case', component: CasePage },
+  { prefix: '/adjudication/case', component: AdjudicationCasePage },
 ];
 
 export function pageFor(path: string): ComponentType {

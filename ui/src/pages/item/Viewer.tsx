@@ -47,6 +47,13 @@ export interface ViewerProps {
   box?: CropBox | null;
   boxLabel?: string;
   compact?: boolean;
+  /**
+   * Other addresses than the item's own (a case's photograph, named by code and ordinal): the
+   * blurred preview, the unblurred 1280 px preview and the full-resolution image.
+   */
+  source?: { blurred: string; unblurred: string; full: string };
+  /** Called once the full-resolution image is shown, revealed. */
+  onFullShown?: () => void;
 }
 
 type Full =
@@ -62,7 +69,8 @@ type Full =
  * magnifier, by pointer and by key.
  */
 export function Viewer(props: ViewerProps) {
-  const { itemId, mediaType, analysed, label, testId, box, boxLabel, compact } = props;
+  const { itemId, mediaType, analysed, label, testId, box, boxLabel, compact, source, onFullShown } =
+    props;
   const { t, i18n } = useTranslation();
   const [revealed, setRevealed] = useRevealed(itemId);
   const mode = useImageMode();
@@ -82,8 +90,14 @@ export function Viewer(props: ViewerProps) {
   const loupeCanvas = useRef<HTMLCanvasElement>(null);
 
   const renderable = mediaType !== null && BROWSER_TYPES.has(mediaType);
-  const derived = mediaType !== null && !renderable && mediaType.startsWith('image/');
-  const fullUrl = renderable
+  const derived =
+    source === undefined && mediaType !== null && !renderable && mediaType.startsWith('image/');
+  const blurredUrl = source?.blurred ?? `/api/items/${itemId}/preview?size=1280`;
+  const unblurredUrl =
+    source?.unblurred ?? `/api/items/${itemId}/preview?size=1280&unblurred=true`;
+  const fullUrl = source !== undefined
+    ? source.full
+    : renderable
     ? `/api/items/${itemId}/original`
     : derived
       ? `/api/items/${itemId}/rendition`
@@ -129,6 +143,10 @@ export function Viewer(props: ViewerProps) {
     };
   }, [revealed, fullUrl]);
 
+  useEffect(() => {
+    if (revealed && full.state === 'ready') onFullShown?.();
+  }, [revealed, full.state, onFullShown]);
+
   // The wheel zooms about the pointer (a non-passive listener: the page must not scroll).
   useEffect(() => {
     const el = stage.current;
@@ -147,7 +165,7 @@ export function Viewer(props: ViewerProps) {
     full.state === 'ready' && fullUrl !== null
       ? { src: fullUrl, size: full.size, original: true }
       : analysed && preview !== null
-        ? { src: `/api/items/${itemId}/preview?size=1280&unblurred=true`, size: preview, original: false }
+        ? { src: unblurredUrl, size: preview, original: false }
         : null;
 
   // The magnifier: the original's own pixels around the pointer (or the centre), 3× the view.
@@ -234,7 +252,7 @@ export function Viewer(props: ViewerProps) {
           (analysed ? (
             <img
               className="viewer-blurred"
-              src={`/api/items/${itemId}/preview?size=1280`}
+              src={blurredUrl}
               alt={t('item.viewer.blurredAlt')}
               draggable={false}
             />
@@ -243,7 +261,7 @@ export function Viewer(props: ViewerProps) {
           // Only to learn the preview's size; shown through `shown` below.
           <img
             className="viewer-probe"
-            src={`/api/items/${itemId}/preview?size=1280&unblurred=true`}
+            src={unblurredUrl}
             alt=""
             onLoad={(e) =>
               setPreview({
@@ -300,7 +318,7 @@ export function Viewer(props: ViewerProps) {
           />
         )}
         {!revealed && (
-          <div className="viewer-veil">
+          <div className="viewer-veil" dir={i18n.dir(lang)}>
             <p>{t('item.viewer.warning')}</p>
             {fullUrl !== null && (
               <>

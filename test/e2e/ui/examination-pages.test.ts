@@ -1,0 +1,504 @@
+// Issue 13's browser test 4, "two examiners examine blind, with their keys, and an adjudicator
+// settles", in a real Chromium against a real server (SQLite). The keys are made, encrypted and
+// enrolled in the page ("My signing key"); each examiner examines the case by its code (the page
+// never shows the subject's number, unit, dates or file names, nor an item or subject id), keeps a
+// draft in the browser, is warned about a photograph never opened at full resolution, and submits
+// with their key password; the adjudicator settles the disagreement. The ledger then holds the
+// signed submissions and the adjudication, checked here with node:crypto from the entries alone.
+// Key operations are few (scrypt N=2^17 in pure JS in the page): three keys made, four opened.
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { custodyIn, type TestArchive } from '../../support/archive-fixtures.js';
+import { servedArchive, signIn, type ServedArchive } from '../../support/server.js';
+import { makeTempDir } from '../../support/tmp.js';
+import {
+  assertUiBuilt,
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  SHOTS,
+  signInThroughForm,
+  skipBrowser,
+  UI_DIR,
+} from '../../support/browser.js';
+
+const KEY_PASSWORD = 'my key password, not my login 7731';
+/** The catalogue's facts about the plan's subjects: none may reach an examiner's page. */
+const NUMBER = '58213';
+const numberOf = (i: number) => `${NUMBER}${i}/9042`;
+const SCHEME = {
+  id: 'card',
+  pattern: '{detainee}/{report}',
+  fields: {
+    detainee: { type: 'integer', min: 1, max: 999999 },
+    report: { type: 'integer', min: 1, max: 99999 },
+  },
+};
+const UNIT_CODE = 'BRIG7';
+const UNIT_NAME = 'Brigade Seventy-Seven';
+const DEATH = '2013-07-14';
+const PHOTOGRAPHED = '2013-08-02';
+const FILE_STEM = 'card-photo-';
+
+interface Entry {
+  seq: number;
+  actor: string;
+  details: Record<string, unknown> & { action?: string };
+}
+
+describe.skipIf(skipBrowser('examination pages browser tests'))(
+  'the examination pages in Chromium (issue 13, test 4)',
+  () => {
+    let served: ServedArchive;
+    let archive: TestArchive;
+    let base: string;
+    let browser: Browser;
+    let context: BrowserContext | undefined;
+    const ids = new Map<string, string>();
+    const subjects: string[] = [];
+    let items: string[] = [];
+    let plan = '';
+    let code = '';
+
+    const cli = async (who: string, args: string[]) => {
+      const r = await custodyIn(
+        [...args, '--archive', archive.dir, '--actor', ids.get(who) ?? who],
+        archive.env,
+      );
+      expect(r.code, `custody ${args.join(' ')}\n${r.stderr}`).toBe(0);
+      return r.stdout;
+    };
+    const entries = async (): Promise<Entry[]> => {
+      const size = served.open.ledger.size;
+      return (await served.open.ledger.read(0, size)).map((e) => e.entry as unknown as Entry);
+    };
+
+    beforeAll(async () => {
+      assertUiBuilt();
+      served = await servedArchive(
+        'exam-pages',
+        [
+          ['Amal Examiner', 'examiner'],
+          ['Basel Examiner', 'examiner'],
+          ['Carla Adjudicator', 'adjudicator'],
+          ['Dana Investigator', 'investigator'],
+        ],
+        {
+          server: { uiDir: UI_DIR },
+          before: async (a) => {
+            archive = a;
+            const list = JSON.parse(
+              (await custodyIn(['user', 'list', '--json', '--archive', a.dir], a.env)).stdout,
+            ) as { id: string; name: string }[];
+            for (const x of list) ids.set(x.name, x.id);
+            const photos = join(await makeTempDir('exam-pages-photos'), 'photos');
+            await mkdir(photos);
+            // Two subjects, two photographs each; the EXIF and the file names carry the number and unit.
+            for (let i = 0; i < 4; i++)
+              await sharp({
+                create: {
+                  width: 64,
+                  height: 48,
+                  channels: 3,
+                  background: { r: 50 * i, g: 110, b: 200 - 40 * i },
+                },
+              })
+                .jpeg()
+                .withExifMerge({
+                  IFD0: { ImageDescription: `${numberOf(i >> 1)} ${UNIT_NAME} ${DEATH}` },
+                })
+                .toFile(join(photos, `${FILE_STEM}${NUMBER}${i >> 1}-${i}.jpg`));
+            await cli('Dana Investigator', ['ingest', photos, '--source', 'KITE', '--new-source']);
+            await cli('Dana Investigator', ['analyze']);
+            items = (
+              JSON.parse(await cli('Dana Investigator', ['items', '--json'])) as {
+                id: string;
+                name: string;
+              }[]
+            )
+              .sort((x, y) => x.name.localeCompare(y.name))
+              .map((x) => x.id);
+            await cli('Dana Investigator', [
+              'unit',
+              'add',
+              '--name-en',
+              UNIT_NAME,
+              '--code',
+              UNIT_CODE,
+            ]);
+            await writeFile(join(photos, '..', 'scheme.json'), JSON.stringify(SCHEME));
+            await cli('Dana Investigator', ['scheme', 'add', join(photos, '..', 'scheme.json')]);
+            for (let i = 0; i < 2; i++) {
+              const added = JSON.parse(
+                await cli('Dana Investigator', [
+                  'subject',
+                  'add',
+                  '--number',
+                  numberOf(i),
+                  '--unit',
+                  UNIT_CODE,
+                  '--sex',
+                  'female',
+                  '--age-band',
+                  '60+',
+                  '--date-of-death',
+                  DEATH,
+                  '--date-of-photography',
+                  PHOTOGRAPHED,
+                  '--item',
+                  items[2 * i]!,
+                  '--item',
+                  items[2 * i + 1]!,
+                  '--reason',
+                  'catalogue card',
+                  '--json',
+                ]),
+              ) as string | { id: string };
+              subjects.push(typeof added === 'string' ? added : added.id);
+            }
+          },
+        },
+      );
+      base = await served.server.listen({ port: 0, host: '127.0.0.1' });
+      // The investigator draws a plan of one case and assigns it to both examiners (over HTTP).
+      const inv = await signIn(served.server, 'Dana Investigator');
+      const drawn = await inv.request('POST', '/api/plans', {
+        name: 'pilot',
+        over: 'subjects',
+        method: 'simple',
+        size: 1,
+      });
+      expect(drawn.statusCode, drawn.body).toBe(201);
+      plan = drawn.json<{ id: string }>().id;
+      const assigned = await inv.request('POST', `/api/plans/${plan}/assignment`, {
+        examiners: ['Amal Examiner', 'Basel Examiner'],
+      });
+      expect(assigned.statusCode, assigned.body).toBe(200);
+      code = (await inv.request('GET', `/api/plans/${plan}`)).json<{ cases: { code: string }[] }>()
+        .cases[0]!.code;
+      browser = await launchChromium();
+      await mkdir(SHOTS, { recursive: true });
+    }, 240_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await served?.close();
+    });
+
+    afterEach(async () => {
+      await context?.close();
+      context = undefined;
+    });
+
+    async function open(lang: 'en' | 'ar', path = '/'): Promise<Page> {
+      context = await browser.newContext({
+        viewport: { width: 1400, height: 1000 },
+        locale: lang === 'ar' ? 'ar' : 'en-GB',
+      });
+      const page = await context.newPage();
+      await page.goto(base + path);
+      return page;
+    }
+
+    /** Nothing of the subject reaches the examiner's page: not in its text, nor in its markup. */
+    async function expectBlind(page: Page): Promise<void> {
+      const text = `${await page.locator('body').innerText()}\n${await page.content()}`;
+      expect(text).toContain(code);
+      for (const secret of [
+        ...subjects,
+        ...items,
+        ...items.map((x) => x.toLowerCase()),
+        numberOf(0),
+        numberOf(1),
+        NUMBER,
+        UNIT_CODE,
+        UNIT_NAME,
+        DEATH,
+        PHOTOGRAPHED,
+        FILE_STEM,
+        '.jpg',
+        '/api/items/',
+      ])
+        expect(text, secret).not.toContain(secret);
+    }
+
+    it('each examiner and the adjudicator make a key in the page under a key password, and enrol it; the fingerprint shown is the enrolled key’s', async () => {
+      for (const who of ['Amal Examiner', 'Basel Examiner', 'Carla Adjudicator']) {
+        const page = await open('en');
+        await signInThroughForm(page, who);
+        await page.getByRole('link', { name: 'My signing key' }).click();
+        await expect.poll(() => page.getByTestId('no-key').isVisible()).toBe(true);
+        expect(await page.locator('body').innerText()).toContain('NOT your login password');
+        // Two passwords that differ: refused in the page, nothing made.
+        await page.getByLabel('Key password', { exact: true }).fill(KEY_PASSWORD);
+        await page.getByLabel('Key password, again').fill(`${KEY_PASSWORD}!`);
+        await page.getByRole('button', { name: 'Make and enrol my key' }).click();
+        await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('differ');
+        await page.getByLabel('Key password, again').fill(KEY_PASSWORD);
+        await page.getByRole('button', { name: 'Make and enrol my key' }).click();
+        await page.getByTestId('fingerprint').waitFor({ timeout: 60_000 });
+        const fingerprint = await page.getByTestId('fingerprint').textContent();
+        const enrol = (await entries()).filter(
+          (e) => e.details.action === 'account.key.enrol' && e.actor === ids.get(who),
+        );
+        expect(enrol).toHaveLength(1);
+        const pub = Buffer.from(String(enrol[0]!.details.public_key), 'base64');
+        expect(fingerprint).toBe(
+          createHash('sha256').update(pub).digest('hex').match(/.{4}/g)!.join(' '),
+        );
+        if (who === 'Amal Examiner') {
+          await expect.poll(() => page.getByTestId('current-key').isVisible()).toBe(true);
+          await page.screenshot({ path: join(SHOTS, 'exam-key.en.png'), fullPage: true });
+        }
+        await context!.close();
+        context = undefined;
+      }
+    }, 180_000);
+
+    for (const lang of ['en', 'ar'] as const)
+      it(`the examiner's queue and case page in ${lang}: blind, no serious or critical axe violations, screenshots`, async () => {
+        const page = await open(lang, '/examination');
+        await signInThroughForm(page, 'Basel Examiner');
+        await expect.poll(() => page.getByTestId('queue-table').isVisible()).toBe(true);
+        if (lang === 'ar')
+          expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
+        await expectBlind(page);
+        await expectNoSeriousA11yViolations(page, `examination queue (${lang})`);
+        await page.screenshot({ path: join(SHOTS, `exam-queue.${lang}.png`), fullPage: true });
+        await page.getByRole('link', { name: code }).click();
+        await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+        await expectBlind(page);
+        await expectNoSeriousA11yViolations(page, `examination case (${lang})`);
+        await page.screenshot({ path: join(SHOTS, `exam-case.${lang}.png`), fullPage: true });
+      }, 60_000);
+
+    /** Answers the whole form: both say female, every finding absent; the age band differs. */
+    async function fillForm(page: Page, age: string): Promise<void> {
+      await page.locator('[data-testid=field-sex] input[value=female]').check();
+      await page.locator(`[data-testid=field-age_band] input[value="${age}"]`).check();
+      const absent = page.locator('[data-testid^=finding-] input[value=absent]');
+      for (let i = 0, n = await absent.count(); i < n; i++) await absent.nth(i).check();
+    }
+    async function reveal(page: Page, n: number): Promise<void> {
+      await page.getByTestId(`thumb-${n}`).click();
+      await page.getByTestId('case-viewer-reveal').click();
+      await page.getByTestId('case-viewer-original').waitFor({ timeout: 30_000 });
+      await expect
+        .poll(() => page.getByTestId(`thumb-${n}`).textContent())
+        .toContain('Seen at full resolution');
+    }
+
+    it('the first examiner examines blind: a draft kept in the browser across a reload, a warning for the photograph never opened, a wrong key password refused, then a signed submission that clears the draft', async () => {
+      const page = await open('en', '/examination');
+      await signInThroughForm(page, 'Amal Examiner');
+      await page.getByRole('link', { name: code }).click();
+      await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+      expect(await page.getByTestId('draft-retention').textContent()).toContain('14 days');
+      await reveal(page, 1);
+      await fillForm(page, '30-39');
+      await expect
+        .poll(() => page.getByTestId('draft-status').textContent())
+        .toContain('Draft saved');
+      const draftKey = `custody.draft.${ids.get('Amal Examiner')}.${plan}.${code}`;
+      expect(
+        await page.evaluate<string | null>(
+          `window.localStorage.getItem(${JSON.stringify(draftKey)})`,
+        ),
+      ).toContain('30-39');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+      expect(
+        await page.locator('[data-testid=field-age_band] input[value="30-39"]').isChecked(),
+      ).toBe(true);
+      expect(await page.getByTestId('thumb-1').textContent()).toContain('Seen at full resolution');
+      await expectBlind(page);
+      // Keyboard: the sex group is a radio group; the arrow keys move the answer within it.
+      await page.locator('[data-testid=field-sex] input[value=female]').focus();
+      await page.keyboard.press('ArrowRight');
+      expect(
+        await page.locator('[data-testid=field-sex] input[value=undetermined]').isChecked(),
+      ).toBe(true);
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.locator('[data-testid=field-sex] input[value=female]').isChecked()).toBe(
+        true,
+      );
+
+      await page.getByRole('button', { name: 'Review and submit' }).click();
+      const warning = await page.getByTestId('unopened-warning').textContent();
+      expect(warning).toContain('Photograph 2');
+      expect(warning).not.toContain('Photograph 1');
+      await page.screenshot({ path: join(SHOTS, 'exam-review.en.png'), fullPage: true });
+      const before = served.open.ledger.size;
+      await page
+        .getByLabel('Your key password (not your login password)')
+        .fill('not my key password');
+      await page.getByRole('button', { name: 'Sign and submit' }).click();
+      await expect
+        .poll(() => page.getByTestId('submit-failed').textContent(), { timeout: 60_000 })
+        .toContain('does not open your key');
+      expect(
+        (await entries()).slice(before).filter((e) => e.details.action === 'examination.submit'),
+      ).toEqual([]);
+      await page.getByLabel('Your key password (not your login password)').fill(KEY_PASSWORD);
+      await page.getByRole('button', { name: 'Sign and submit' }).click();
+      await page.getByTestId('submitted').waitFor({ timeout: 60_000 });
+      expect(
+        await page.evaluate<string | null>(
+          `window.localStorage.getItem(${JSON.stringify(draftKey)})`,
+        ),
+      ).toBeNull();
+      await expectBlind(page);
+    }, 180_000);
+
+    it('the second examiner opens both photographs, is told so, and submits signed: the case is revealed', async () => {
+      const page = await open('en', '/examination');
+      await signInThroughForm(page, 'Basel Examiner');
+      await page.getByRole('link', { name: code }).click();
+      await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+      await reveal(page, 1);
+      await reveal(page, 2);
+      await fillForm(page, '40-49');
+      await page.getByRole('button', { name: 'Review and submit' }).click();
+      await page.getByTestId('all-opened').waitFor();
+      await page.getByLabel('Your key password (not your login password)').fill(KEY_PASSWORD);
+      await page.getByRole('button', { name: 'Sign and submit' }).click();
+      await page.getByTestId('submitted').waitFor({ timeout: 60_000 });
+      await expectBlind(page);
+      await page.goto(`${base}/examination`);
+      await expect.poll(() => page.getByTestId('queue-table').textContent()).toContain('Submitted');
+      // Back on the case: it says the answer is in, and offers no form to fill again.
+      await page.getByRole('link', { name: code }).click();
+      await page.getByTestId('already-submitted').waitFor();
+      expect(await page.getByTestId('codebook-form').count()).toBe(0);
+    }, 180_000);
+
+    it('the adjudicator sees the answers side by side with the photographs, decides the disputed field with a reason, and signs', async () => {
+      const page = await open('en', '/adjudication');
+      await signInThroughForm(page, 'Carla Adjudicator');
+      await expect.poll(() => page.getByTestId('adjudication-table').isVisible()).toBe(true);
+      await page.getByRole('link', { name: code }).click();
+      await expect.poll(() => page.getByTestId('answers-table').isVisible()).toBe(true);
+      const disputed = page.locator('[data-testid=answers-table] tr.disputed');
+      expect(await disputed.count()).toBe(1);
+      expect(await disputed.getAttribute('data-field')).toBe('age_band');
+      expect(await disputed.textContent()).toMatch(/30-39[\s\S]*40-49|40-49[\s\S]*30-39/);
+      await page.getByTestId('thumb-2').waitFor();
+      await expectBlind(page);
+      await expectNoSeriousA11yViolations(page, 'adjudication case (en)');
+      await page.screenshot({ path: join(SHOTS, 'exam-adjudication.en.png'), fullPage: true });
+      await page.getByTestId('decision-age_band').locator('select').selectOption('40-49');
+      await page.getByLabel('Reason').fill('dentition on photograph 2');
+      await page.getByLabel('Your key password (not your login password)').fill(KEY_PASSWORD);
+      await page.getByRole('button', { name: 'Sign and record the decisions' }).click();
+      await page.getByTestId('adjudicated').waitFor({ timeout: 60_000 });
+    }, 120_000);
+
+    it('the ledger holds the two signed submissions and the signed adjudication: node:crypto verifies each from the entry alone; the submissions record the language and the photographs opened unblurred', async () => {
+      const all = await entries();
+      const keys = new Map(
+        all
+          .filter((e) => e.details.action === 'account.key.enrol')
+          .map((e) => [String(e.details.key_id), String(e.details.public_key)]),
+      );
+      const owner = new Map(
+        all
+          .filter((e) => e.details.action === 'account.key.enrol')
+          .map((e) => [String(e.details.key_id), e.actor]),
+      );
+      const codeBy = new Map(
+        (
+          all.find((e) => e.details.action === 'examination.assign')?.details.cases as {
+            case: string;
+            code: string;
+          }[]
+        ).map((c) => [c.case, c.code]),
+      );
+      const h = (b: string) => createHash('sha256').update(b).digest('hex');
+      const acts = all.filter(
+        (e) =>
+          e.details.action === 'examination.submit' ||
+          e.details.action === 'examination.adjudicate',
+      );
+      expect(acts.map((e) => [e.details.action, e.actor])).toEqual([
+        ['examination.submit', ids.get('Amal Examiner')],
+        ['examination.submit', ids.get('Basel Examiner')],
+        ['examination.adjudicate', ids.get('Carla Adjudicator')],
+      ]);
+      for (const e of acts) {
+        const d = e.details as Record<string, unknown> & {
+          sample: string;
+          case: string;
+          signature: { key_id: string; value: string };
+        };
+        expect(codeBy.get(d.case)).toBe(code);
+        expect(owner.get(d.signature.key_id), `entry ${e.seq}: signed by the actor's own key`).toBe(
+          e.actor,
+        );
+        const fields: Record<string, string> =
+          d.action === 'examination.submit'
+            ? {
+                plan: d.sample,
+                case: code,
+                key_id: d.signature.key_id,
+                commitment: String(d.commitment),
+                sealed_sha256: h(String(d.sealed)),
+              }
+            : {
+                plan: d.sample,
+                case: code,
+                key_id: d.signature.key_id,
+                decisions_sha256: h(canonicalJsonOf(d.decisions)),
+                final_sha256: h(canonicalJsonOf(d.final)),
+              };
+        const act = d.action === 'examination.submit' ? 'submit' : 'adjudicate';
+        const message = Buffer.from(`custody ${act} v1\n${canonicalJsonOf(fields)}`);
+        const key = createPublicKey({
+          key: Buffer.concat([
+            Buffer.from('302a300506032b6570032100', 'hex'),
+            Buffer.from(keys.get(d.signature.key_id)!, 'base64'),
+          ]),
+          format: 'der',
+          type: 'spki',
+        });
+        expect(
+          verify(null, message, key, Buffer.from(d.signature.value, 'base64')),
+          `entry ${e.seq}`,
+        ).toBe(true);
+        // The same signature over other bytes does not verify (the check can fail).
+        expect(
+          verify(
+            null,
+            Buffer.concat([message, Buffer.from(' ')]),
+            key,
+            Buffer.from(d.signature.value, 'base64'),
+          ),
+        ).toBe(false);
+      }
+      const [a, b, adj] = acts;
+      expect(a!.details.examined_with).toMatchObject({ language: 'en', photos: 2 });
+      expect(
+        (a!.details.examined_with as { opened_unblurred: string[] }).opened_unblurred,
+      ).toHaveLength(1);
+      expect(
+        (b!.details.examined_with as { opened_unblurred: string[] }).opened_unblurred,
+      ).toHaveLength(2);
+      expect(adj!.details.decisions).toMatchObject([
+        { field: 'age_band', value: '40-49', reason: 'dentition on photograph 2' },
+      ]);
+    });
+  },
+);
+
+/** RFC 8785 JSON of the (integer, string, boolean, null, array, object) values in the ledger. */
+function canonicalJsonOf(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonicalJsonOf).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJsonOf(o[k])}`)
+    .join(',')}}`;
+}
