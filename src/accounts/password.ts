@@ -1,4 +1,11 @@
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+
+/** scrypt on libuv's thread pool: a sign-in does not stop the server's other requests. */
+function scryptAsync(password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, keylen, options, (err, key) => (err === null ? resolve(key) : reject(err)));
+  });
+}
 
 /** Parameters of new hashes. Verification reads them from the hash string. */
 const N = 32768;
@@ -21,7 +28,7 @@ const FORMAT = /^scrypt\$N=([0-9]+),r=([0-9]+),p=([0-9]+)\$([A-Za-z0-9+/]+=*)\$(
  * True when `password` matches `encoded`. A malformed hash, or parameters outside the accepted
  * bounds (weakened, or large enough to exhaust memory), is false, never an exception.
  */
-export function verifyPassword(password: string, encoded: string): boolean {
+export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
   const m = FORMAT.exec(encoded);
   if (m === null) return false;
   const [n, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -30,6 +37,6 @@ export function verifyPassword(password: string, encoded: string): boolean {
   const salt = Buffer.from(m[4] ?? '', 'base64');
   const expected = Buffer.from(m[5] ?? '', 'base64');
   if (salt.length < 16 || expected.length !== KEYLEN) return false;
-  const actual = scryptSync(password.normalize('NFC'), salt, KEYLEN, { N: n, r, p, maxmem: 128 * n * r * 2 });
+  const actual = await scryptAsync(password.normalize('NFC'), salt, KEYLEN, { N: n, r, p, maxmem: 128 * n * r * 2 });
   return timingSafeEqual(actual, expected);
 }

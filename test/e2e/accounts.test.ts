@@ -84,8 +84,8 @@ describeDatabases('custody user: accounts and roles', (db) => {
     expect(accountEntries[3]?.details).toMatchObject({ account: id, role: 'adjudicator', previous: 'examiner' });
     await withIndexDb(a, async (d) => {
       const [row] = await d.rows<{ hash: string }>('SELECT hash FROM account_passwords WHERE account_id = ?', [id]);
-      expect(verifyPassword(PASSWORD2, row?.hash ?? '')).toBe(true);
-      expect(verifyPassword(PASSWORD, row?.hash ?? '')).toBe(false);
+      expect(await verifyPassword(PASSWORD2, row?.hash ?? '')).toBe(true);
+      expect(await verifyPassword(PASSWORD, row?.hash ?? '')).toBe(false);
     });
   });
 

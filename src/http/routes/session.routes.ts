@@ -50,7 +50,7 @@ export const sessionRoutes: RouteDef[] = [
       await signIn.assertNotLocked(body.name, request.ip, account?.id ?? null);
       const hash =
         account === undefined ? undefined : await archive.index.getAccountPassword(account.id);
-      const ok = verifyPassword(body.password, hash ?? DECOY_HASH) && hash !== undefined;
+      const ok = (await verifyPassword(body.password, hash ?? DECOY_HASH)) && hash !== undefined;
       if (account === undefined || !ok || account.disabled) {
         // The security log, never the ledger: the typed name only as a MAC, the password not at all.
         await signIn.failed(
