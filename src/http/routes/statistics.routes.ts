@@ -12,6 +12,39 @@ export const PLAN_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$';
 export const statisticsRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET',
+    url: '/api/statistics',
+    blind: 'refused',
+    access: { permission: 'statistics.read' },
+    summary: 'the sampling plans whose statistics can be asked for: name, method and size',
+    tags: ['statistics'],
+    schema: {
+      response: {
+        200: Type.Object({
+          plans: Type.Array(
+            Type.Object({
+              id: Type.String(),
+              name: Type.String(),
+              method: Type.String(),
+              size: Type.Integer(),
+            }),
+          ),
+        }),
+      },
+    },
+    async handler({ archive }) {
+      const plans = await archive.examinations.listSamples();
+      return {
+        plans: plans.map((p) => ({
+          id: p.id,
+          name: p.name,
+          method: p.method,
+          size: Number(p.size),
+        })),
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
     url: '/api/statistics/:plan',
     blind: 'refused',
     access: { permission: 'statistics.read' },
@@ -44,7 +77,9 @@ export const statisticsRoutes: RouteDef[] = [
         out = (async () => {
           const at = await openArchive(archive.config, 'read', 'stats', { at: 'signed' });
           try {
-            return withUnitIntervals((await statisticsView(at, await loadSample(at, params.plan))).json);
+            return withUnitIntervals(
+              (await statisticsView(at, await loadSample(at, params.plan))).json,
+            );
           } finally {
             await at.close();
           }
@@ -68,9 +103,9 @@ interface UnitRow {
  * stratum of a plan stratified by unit is), null when none was assessed. Fields added only, and
  * only here: `custody stats --json` and the export's statistics table stay as they are.
  */
-function withUnitIntervals<T extends { findings: readonly { breakdowns: { unit: readonly UnitRow[] } }[] }>(
-  json: T,
-): T {
+function withUnitIntervals<
+  T extends { findings: readonly { breakdowns: { unit: readonly UnitRow[] } }[] },
+>(json: T): T {
   return {
     ...json,
     findings: json.findings.map((f) => ({

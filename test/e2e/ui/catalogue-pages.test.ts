@@ -307,6 +307,8 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
     for (const lang of ['en', 'ar'] as const) {
       it(`the statistics page (${lang}): weighted estimates named as weighted, raw counts, intervals with their method, agreement on Krippendorff's scale, the breakdown by unit, and the checkpoint of every figure (browser test 7)`, async () => {
         const page = await open(lang, '/statistics');
+        // The archive's plans are offered (GET /api/statistics), as links and in the box's list.
+        await expect.poll(() => page.getByTestId('plan-links').textContent()).toContain(PLAN);
         await page.locator('#plan-name').fill(PLAN);
         // The oracle is the answer the page itself received: a sign-in since may have let the
         // server sign a later checkpoint, and each checkpoint has its own figures.

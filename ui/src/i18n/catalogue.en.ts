@@ -138,6 +138,7 @@ export const catalogueEn = {
     loading: 'Computing the statistics…',
     error: 'The statistics could not be loaded: {{message}}',
     noPlan: 'Name a sampling plan to see its statistics.',
+    plans: 'The sampling plans of this archive:',
     checkpoint: {
       heading: 'Computed from',
       body: 'Every figure on this page was computed from the ledger at this checkpoint, and only from it.',

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { FindingView, Interval95, StatisticsView } from '../../api';
 import { formatCount } from '../../i18n';
-import { navigate, useLocationSearch } from '../../router';
+import { Link, navigate, useLocationSearch } from '../../router';
 import { useSession } from '../../session/session';
 import { alphaBand, coefficient, percent, unitName } from './figures';
 import { useLoad } from './useLoad';
@@ -23,6 +23,20 @@ export function StatisticsPage() {
   const [load] = useLoad(plan, () =>
     api.get<StatisticsView>(`/api/statistics/${encodeURIComponent(plan ?? '')}`),
   );
+  // The plans to choose from (GET /api/statistics); the box still takes any name or id.
+  const [plans, setPlans] = useState<{ id: string; name: string; method: string; size: number }[]>(
+    [],
+  );
+  useEffect(() => {
+    let live = true;
+    api.get<{ plans: typeof plans }>('/api/statistics').then(
+      (r) => live && setPlans(r.plans),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     const name = draft.trim();
@@ -40,8 +54,14 @@ export function StatisticsPage() {
             dir="auto"
             value={draft}
             aria-describedby="plan-hint"
+            list="plan-list"
             onChange={(e) => setDraft(e.target.value)}
           />
+          <datalist id="plan-list">
+            {plans.map((p) => (
+              <option key={p.id} value={p.name} />
+            ))}
+          </datalist>
           <p id="plan-hint" className="muted hint">
             {t('statistics.planHint')}
           </p>
@@ -51,6 +71,23 @@ export function StatisticsPage() {
         </button>
       </form>
       {plan === null && <p>{t('statistics.noPlan')}</p>}
+      {plan === null && plans.length > 0 && (
+        <nav aria-label={t('statistics.plans')}>
+          <p>{t('statistics.plans')}</p>
+          <ul data-testid="plan-links">
+            {plans.map((p) => (
+              <li key={p.id}>
+                <Link href={`/statistics?plan=${encodeURIComponent(p.name)}`}>
+                  <bdi>{p.name}</bdi>
+                </Link>{' '}
+                <span className="muted">
+                  ({p.method}, {p.size})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       {plan !== null && load.state === 'loading' && (
         <p className="muted" role="status">
           {t('statistics.loading')}
@@ -66,7 +103,12 @@ export function StatisticsPage() {
   );
 }
 
-export function intervalText(t: TFunction, i: { lower: number | null; upper: number | null }, lng: string, fmt = percent): string {
+export function intervalText(
+  t: TFunction,
+  i: { lower: number | null; upper: number | null },
+  lng: string,
+  fmt = percent,
+): string {
   if (i.lower === null || i.upper === null) return '—';
   // Each bound isolated left to right (LRI … PDI): a negative bound keeps its sign in Arabic.
   const ltr = (x: number): string => `\u2066${fmt(x, lng)}\u2069`;
@@ -81,7 +123,11 @@ function Figures({ view }: { view: StatisticsView }) {
   const s = view.sample;
   return (
     <>
-      <section className="panel" aria-labelledby="checkpoint-heading" data-testid="stats-checkpoint">
+      <section
+        className="panel"
+        aria-labelledby="checkpoint-heading"
+        data-testid="stats-checkpoint"
+      >
         <h2 id="checkpoint-heading">{t('statistics.checkpoint.heading')}</h2>
         <p>{t('statistics.checkpoint.body')}</p>
         <dl className="facts">
@@ -95,7 +141,9 @@ function Figures({ view }: { view: StatisticsView }) {
           </dd>
         </dl>
         <p className={view.checkpoint.signed ? 'verified' : 'alert'}>
-          {view.checkpoint.signed ? t('statistics.checkpoint.signed') : t('statistics.checkpoint.unsigned')}
+          {view.checkpoint.signed
+            ? t('statistics.checkpoint.signed')
+            : t('statistics.checkpoint.unsigned')}
         </p>
       </section>
       <section className="panel" aria-labelledby="sample-heading">
@@ -138,9 +186,13 @@ function Figures({ view }: { view: StatisticsView }) {
   );
 }
 
-function estimateOf(f: FindingView): { weighted: boolean; value: number; interval: Interval95 } | null {
-  if (f.stratified !== null) return { weighted: true, value: f.stratified.estimate, interval: f.stratified.interval };
-  if (f.proportion !== null && f.wilson !== null) return { weighted: false, value: f.proportion, interval: f.wilson };
+function estimateOf(
+  f: FindingView,
+): { weighted: boolean; value: number; interval: Interval95 } | null {
+  if (f.stratified !== null)
+    return { weighted: true, value: f.stratified.estimate, interval: f.stratified.interval };
+  if (f.proportion !== null && f.wilson !== null)
+    return { weighted: false, value: f.proportion, interval: f.wilson };
   return null;
 }
 
@@ -179,17 +231,28 @@ function Prevalence({ findings, caption }: { findings: FindingView[]; caption: s
                       <>
                         <strong>{percent(e.value, lng)}</strong>
                         <span className="figure-kind">
-                          {e.weighted ? t('statistics.prevalence.weighted') : t('statistics.prevalence.unweighted')}
+                          {e.weighted
+                            ? t('statistics.prevalence.weighted')
+                            : t('statistics.prevalence.unweighted')}
                         </span>
                       </>
                     )}
                   </td>
                   <td>{e === null ? '—' : intervalText(t, e.interval, lng)}</td>
                   <td>
-                    {e === null ? '—' : <bdi lang="en" dir="ltr">{e.interval.method}</bdi>}
+                    {e === null ? (
+                      '—'
+                    ) : (
+                      <bdi lang="en" dir="ltr">
+                        {e.interval.method}
+                      </bdi>
+                    )}
                   </td>
                   <td>
-                    {t('statistics.prevalence.rawValue', { present: n(f.present), assessed: n(f.assessed) })}
+                    {t('statistics.prevalence.rawValue', {
+                      present: n(f.present),
+                      assessed: n(f.assessed),
+                    })}
                     {f.cannot_assess > 0 && (
                       <span className="muted figure-kind">
                         {t('statistics.prevalence.cannot', { n: n(f.cannot_assess) })}
@@ -252,13 +315,27 @@ function Agreement({ findings, caption }: { findings: FindingView[]; caption: st
                   <th scope="row">
                     <bdi>{f.label}</bdi>
                   </th>
-                  <td>{a?.value == null ? '—' : <bdi dir="ltr">{coefficient(a.value, lng)}</bdi>}</td>
-                  <td>{a === undefined ? '—' : intervalText(t, a.interval, lng, coefficient)}</td>
-                  <td>{a === undefined ? '—' : <bdi lang="en" dir="ltr">{a.interval.method}</bdi>}</td>
                   <td>
-                    <span className={`band-label ${band}`}>{t(`statistics.agreement.bands.${band}`)}</span>
+                    {a?.value == null ? '—' : <bdi dir="ltr">{coefficient(a.value, lng)}</bdi>}
+                  </td>
+                  <td>{a === undefined ? '—' : intervalText(t, a.interval, lng, coefficient)}</td>
+                  <td>
+                    {a === undefined ? (
+                      '—'
+                    ) : (
+                      <bdi lang="en" dir="ltr">
+                        {a.interval.method}
+                      </bdi>
+                    )}
+                  </td>
+                  <td>
+                    <span className={`band-label ${band}`}>
+                      {t(`statistics.agreement.bands.${band}`)}
+                    </span>
                     {band === 'not-computable' && (
-                      <span className="muted figure-kind">{t('statistics.agreement.notComputable')}</span>
+                      <span className="muted figure-kind">
+                        {t('statistics.agreement.notComputable')}
+                      </span>
                     )}
                   </td>
                 </tr>
@@ -305,14 +382,26 @@ function ByUnit({ findings, caption }: { findings: FindingView[]; caption: strin
                       <bdi>{b.label ?? b.key}</bdi>
                     )}
                   </th>
-                  <td>{t('statistics.prevalence.rawValue', { present: n(b.present), assessed: n(b.assessed) })}</td>
+                  <td>
+                    {t('statistics.prevalence.rawValue', {
+                      present: n(b.present),
+                      assessed: n(b.assessed),
+                    })}
+                  </td>
                   <td>{b.proportion === null ? '—' : percent(b.proportion, lng)}</td>
                   <td>
                     {b.interval == null ? (
                       '—'
                     ) : (
                       <>
-                        {intervalText(t, b.interval, lng)} <span className="muted">(<bdi lang="en" dir="ltr">{b.interval.method}</bdi>)</span>
+                        {intervalText(t, b.interval, lng)}{' '}
+                        <span className="muted">
+                          (
+                          <bdi lang="en" dir="ltr">
+                            {b.interval.method}
+                          </bdi>
+                          )
+                        </span>
                       </>
                     )}
                   </td>
