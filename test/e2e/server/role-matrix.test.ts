@@ -87,7 +87,7 @@ describeDatabases('role matrix', (db) => {
     }
     expect(seen).toHaveLength(s.server.custody.routes.length * ROLES.length);
     expect(seen.some((x) => x.endsWith('refused'))).toBe(true);
-  });
+  }, 600_000); // every route × every role, a fresh sign-in (scrypt) per state-changing request: minutes on a loaded machine
 
   it('a route added without a known permission fails the matrix', () => {
     expect(() =>
