@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { sameActor } from '../../core/index.js';
 import {
+  caseImages,
   commitAdjudication,
   prepareAdjudication,
   revealedCase,
@@ -71,6 +72,9 @@ export const adjudicationRoutes: RouteDef[] = [
         disagreements: c.disagreements,
         final: c.final,
         adjudicated: c.adjudicated,
+        // How many photographs the case has (served by ordinal under …/photos/:n), so that a
+        // page need not probe for them.
+        photos: (await caseImages(archive, sample, c.case)).length,
       };
     },
   }),

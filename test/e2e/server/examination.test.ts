@@ -318,6 +318,11 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
     expect(shown.answers.map((x) => x.answer.age_band).sort()).toEqual(['30-39', '40-49']);
     expect(shown.disagreements.map((d) => d.field)).toEqual(['age_band']);
     for (const id of [...subjects, ...items]) expect(side.body).not.toContain(id);
+    // The answers say how many photographs the case has: exactly those are served by ordinal.
+    const count = side.json<{ photos: number }>().photos;
+    expect(count).toBeGreaterThan(0);
+    expect((await adj.request('GET', `/api/plans/${plan}/cases/${codes[0]}/photos/${count}/preview`)).statusCode).toBe(200);
+    expect((await adj.request('GET', `/api/plans/${plan}/cases/${codes[0]}/photos/${count + 1}/preview`)).statusCode).toBe(404);
     expect((await adj.request('GET', '/api/adjudication/queue')).json<{ cases: { case: string }[] }>().cases.map((c) => c.case)).toEqual([codes[0]]);
   });
 

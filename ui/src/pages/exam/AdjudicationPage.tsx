@@ -71,13 +71,31 @@ export function AdjudicationQueuePage() {
   );
 }
 
-/** How many photographs a case has: the adjudicator has no form, so the blurred previews (not recorded) are asked for in turn. */
-function usePhotos(plan: string, code: string, ready: boolean): CasePhoto[] | null {
+/**
+ * The case's photographs: their number comes with the answers; from a server that does not send
+ * it, the blurred previews (not recorded) are asked for in turn.
+ */
+function usePhotos(
+  plan: string,
+  code: string,
+  ready: boolean,
+  count: number | undefined,
+): CasePhoto[] | null {
   const [photos, setPhotos] = useState<CasePhoto[] | null>(null);
   useEffect(() => {
     if (!ready) return;
     let live = true;
     const base = `/api/plans/${plan}/cases/${code}/photos`;
+    if (count !== undefined) {
+      setPhotos(
+        Array.from({ length: count }, (_, i) => ({
+          n: i + 1,
+          preview: `${base}/${i + 1}/preview`,
+          original: `${base}/${i + 1}/original`,
+        })),
+      );
+      return;
+    }
     void (async () => {
       const out: CasePhoto[] = [];
       for (let n = 1; n <= MAX_PHOTOS; n++) {
@@ -90,7 +108,7 @@ function usePhotos(plan: string, code: string, ready: boolean): CasePhoto[] | nu
     return () => {
       live = false;
     };
-  }, [plan, code, ready]);
+  }, [plan, code, ready, count]);
   return photos;
 }
 
@@ -105,7 +123,12 @@ export function AdjudicationCasePage() {
     valid ? `/api/plans/${plan}/cases/${code}/answers` : null,
     reload,
   );
-  const photos = usePhotos(plan, code, data.state === 'ready');
+  const photos = usePhotos(
+    plan,
+    code,
+    data.state === 'ready',
+    data.state === 'ready' ? data.value.photos : undefined,
+  );
   const [selected, setSelected] = useState(1);
   return (
     <div className="page exam-page">

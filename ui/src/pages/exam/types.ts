@@ -78,4 +78,6 @@ export interface AnswersView {
   disagreements: { field: string; values: { examiner: string; value: string }[] }[] | null;
   final: Record<string, unknown> | null;
   adjudicated: boolean;
+  /** How many photographs the case has (absent from servers before it was sent). */
+  photos?: number;
 }
