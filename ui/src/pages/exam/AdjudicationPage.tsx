@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CaseHeading } from './CaseHeading';
 import { formatCount } from '../../i18n';
 import { Link, useLocationSearch } from '../../router';
 import { useSession } from '../../session/session';
@@ -132,21 +133,13 @@ export function AdjudicationCasePage() {
   const [selected, setSelected] = useState(1);
   return (
     <div className="page exam-page">
-      <p>
-        <Link href="/adjudication">{t('exam.adj.back')}</Link>
-      </p>
-      <h1>{t('exam.case.heading', { code })}</h1>
-      {!valid && (
-        <p className="alert" role="alert">
-          {t('exam.case.badAddress')}
-        </p>
-      )}
-      {valid && data.state === 'loading' && <p role="status">{t('exam.loading')}</p>}
-      {data.state === 'failed' && (
-        <p className="alert" role="alert">
-          {t('exam.error', { message: data.message })}
-        </p>
-      )}
+      <CaseHeading
+        back="/adjudication"
+        backLabel={t('exam.adj.back')}
+        code={code}
+        valid={valid}
+        load={data}
+      />
       {data.state === 'ready' && (
         <div className="exam-columns even">
           {photos === null ? (

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { CaseHeading } from './CaseHeading';
 import { ApiError } from '../../api';
 import { Link, useLocationSearch } from '../../router';
 import { useSession } from '../../session/session';
@@ -60,21 +61,13 @@ export function CasePage() {
   const { t } = useTranslation();
   return (
     <div className="page exam-page">
-      <p>
-        <Link href="/examination">{t('exam.case.back')}</Link>
-      </p>
-      <h1>{t('exam.case.heading', { code })}</h1>
-      {!valid && (
-        <p className="alert" role="alert">
-          {t('exam.case.badAddress')}
-        </p>
-      )}
-      {valid && data.state === 'loading' && <p role="status">{t('exam.loading')}</p>}
-      {data.state === 'failed' && (
-        <p className="alert" role="alert">
-          {t('exam.error', { message: data.message })}
-        </p>
-      )}
+      <CaseHeading
+        back="/examination"
+        backLabel={t('exam.case.back')}
+        code={code}
+        valid={valid}
+        load={data}
+      />
       {data.state === 'ready' && queue.state !== 'loading' && (
         <Examination data={data.value} alreadySubmitted={mine === 'submitted'} />
       )}
