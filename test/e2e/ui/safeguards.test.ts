@@ -215,7 +215,11 @@ describe.skipIf(skipBrowser('safeguards browser tests'))(
       for (const id of items.slice(0, 2)) {
         const r = await auditor.request('GET', `/api/audit/views?item=${id}`);
         const views = r.json<{ views: { action: string }[] }>().views;
-        expect(views.map((v) => v.action)).toContain('view.unblurred');
+        // The reveal shows the unblurred preview, then swaps in the original: which of the two
+        // requests reaches the server first is the browser's choice; each is an audited view.
+        expect(
+          views.map((v) => v.action).filter((a) => a === 'view.unblurred' || a === 'view.original'),
+        ).not.toEqual([]);
       }
     });
 
