@@ -1,10 +1,16 @@
-// Hostile metadata never crashes or hangs readExifFields: each case resolves within a time bound
-// with a warning that names the problem, and with whatever fields could still be read.
+// Hostile metadata never crashes or hangs readExifFields: each case resolves with a warning that
+// names the problem, and with whatever fields could still be read. No wall-clock bound is asserted
+// (timing never goes into a CI test): a hang fails through the suite's test timeout, and the costly
+// paths are shown not to be taken by what the reader reports (segments ignored, parsers bypassed).
 // The JPEGs are built in code (test/support/hostile-jpegs.ts) around a small sharp JPEG.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readExifFields, type ExifReadResult } from '../../src/analysis/metadata/index.js';
+import {
+  EXIFR_OPTIONS,
+  readExifFields,
+  type ExifReadResult,
+} from '../../src/analysis/metadata/index.js';
 import {
   garbageApp1,
   hugeCount,
@@ -18,9 +24,6 @@ import {
 } from '../support/hostile-jpegs.js';
 import { makeTempDir } from '../support/tmp.js';
 
-/** Per small hostile file. exifr takes well under a millisecond on them; this is a hang detector. */
-const SMALL_FILE_BOUND_MS = 250;
-
 let base: Buffer;
 beforeAll(async () => {
   base = await smallJpeg();
@@ -30,6 +33,11 @@ async function timed(bytes: Buffer): Promise<ExifReadResult & { ms: number }> {
   const started = performance.now();
   const result = await readExifFields(bytes);
   return { ...result, ms: performance.now() - started };
+}
+
+/** The time is printed for whoever reads the log, never asserted. */
+function report(label: string, ms: number): void {
+  console.log(`[metadata-hostile] ${label}: ${ms.toFixed(1)} ms`);
 }
 
 describe('readExifFields on hostile metadata', () => {
@@ -47,7 +55,6 @@ describe('readExifFields on hostile metadata', () => {
 
   it('truncated IFD: 50 entries declared, 3 present', async () => {
     const r = await timed(truncatedIfd(base));
-    expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
     expect(r.warnings.join('\n')).toMatch(/IFD0 at byte 8 declares 50 entries; only 3 fit/);
     // exifr gives up on the whole IFD0 once it runs off the end: the fields stay null
     expect(r.warnings.some((w) => w.startsWith('exifr: '))).toBe(true);
@@ -56,7 +63,6 @@ describe('readExifFields on hostile metadata', () => {
 
   it('IFD offset loop: IFD0 points to itself (next IFD and Exif pointer)', async () => {
     const r = await timed(selfLoopIfd(base));
-    expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
     const text = r.warnings.join('\n');
     expect(text).toMatch(
       /IFD loop: ExifIFD \(IFD0 tag 0x8769\) points to byte 8, already read as IFD0/,
@@ -69,7 +75,6 @@ describe('readExifFields on hostile metadata', () => {
 
   it('IFD offset loop: IFD0 and IFD1 point at each other', async () => {
     const r = await timed(pairLoopIfd(base));
-    expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
     expect(r.warnings.join('\n')).toMatch(
       /IFD loop: IFD2 \(next IFD of IFD1\) points to byte 8, already read as IFD0/,
     );
@@ -81,7 +86,6 @@ describe('readExifFields on hostile metadata', () => {
     async (where) => {
       const before = process.memoryUsage().rss;
       const r = await timed(hugeCount(base, where));
-      expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
       expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 ** 2);
       const text = r.warnings.join('\n');
       expect(text).toMatch(
@@ -102,7 +106,6 @@ describe('readExifFields on hostile metadata', () => {
       [headerless, /APP1 at byte 2: unrecognised content/],
     ] as const) {
       const r = await timed(bytes);
-      expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
       expect(r.warnings.join('\n')).toMatch(expected);
       expect(r.fields.imageWidth).toBe(16);
     }
@@ -110,17 +113,17 @@ describe('readExifFields on hostile metadata', () => {
 
   it('64 KiB pathological XMP packet: read in linear time', async () => {
     // exifr's own XMP parser takes ~0.4 s on this packet (quadratic); ours well under 5 ms.
-    // Best of three, so that a GC pause left by an earlier test does not count.
-    const bytes = pathologicalXmp(base);
-    const runs = [await timed(bytes), await timed(bytes), await timed(bytes)];
-    expect(Math.min(...runs.map((r) => r.ms))).toBeLessThan(50);
-    expect(runs[0]?.fields.xmpCreatorTool).toBe('Hostile 1.0');
+    // What is asserted is that the packet never reaches exifr's parser, and that ours reads it.
+    expect(EXIFR_OPTIONS.xmp).toBe(false);
+    const r = await timed(pathologicalXmp(base));
+    report('64 KiB pathological XMP packet', r.ms);
+    expect(r.fields.xmpCreatorTool).toBe('Hostile 1.0');
   });
 
   it('1,500 Photoshop APP13 segments (~98 MB): only the first reaches exifr', async () => {
     // exifr alone byte-searches every APP13 for an IPTC resource: ~170 ms on this file.
     const r = await timed(photoshopFlood(base, 1500));
-    expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
+    report('1,500 Photoshop APP13 segments', r.ms);
     expect(r.warnings).toContain('IPTC: 1499 more Photoshop APP13 segment(s) were ignored');
     expect(r.fields.imageWidth).toBe(16);
   });
@@ -128,13 +131,12 @@ describe('readExifFields on hostile metadata', () => {
   it('a truncated file, cut inside the Exif APP1', async () => {
     const whole = selfLoopIfd(base);
     const r = await timed(whole.subarray(0, 30));
-    expect(r.ms).toBeLessThan(SMALL_FILE_BOUND_MS);
     expect(r.warnings.join('\n')).toMatch(/beyond the end of the file/);
     expect(r.fields.imageWidth).toBeNull();
   });
 
   it(
-    '100 MB of ExtendedXMP: bounded time and memory, the standard packet still read',
+    '100 MB of ExtendedXMP: bounded memory, the standard packet still read',
     { timeout: 20_000 },
     async () => {
       const dir = await makeTempDir('metadata-huge-xmp');
@@ -152,7 +154,6 @@ describe('readExifFields on hostile metadata', () => {
           `heap +${((after.heapUsed - before.heapUsed) / 1e6).toFixed(1)} MB, ` +
           `arrayBuffers +${((after.arrayBuffers - before.arrayBuffers) / 1e6).toFixed(1)} MB`,
       );
-      expect(r.ms).toBeLessThan(2_000);
       expect(after.heapUsed - before.heapUsed).toBeLessThan(64 * 1024 ** 2);
       expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(16 * 1024 ** 2);
       expect(r.warnings.join('\n')).toMatch(

@@ -38,7 +38,7 @@ const MAX_KEYWORDS = 1_000;
 
 // One constant object: exifr caches its parsed Options by identity (Options.useCached).
 // `tiff` is deliberately left out: `tiff: true` would switch on every IFD, interop included.
-const EXIFR_OPTIONS = {
+export const EXIFR_OPTIONS = {
   ifd0: { pick: Object.values(IFD0_TAGS) },
   exif: { pick: Object.values(EXIF_TAGS) },
   gps: { pick: Object.values(GPS_TAGS) },

@@ -1,6 +1,11 @@
 // The public surface of analysis/metadata: the fields Custody records at ingest (exifr, fast)
 // and the full ExifTool dump (slow, complete).
-export { readExifFields, EXIFR_TIME_LIMIT_MS, MAX_WARNINGS } from './exifr.adapter.js';
+export {
+  readExifFields,
+  EXIFR_OPTIONS,
+  EXIFR_TIME_LIMIT_MS,
+  MAX_WARNINGS,
+} from './exifr.adapter.js';
 export type { ExifReadResult, ReadExifOptions } from './exifr.adapter.js';
 export { emptyExifFields, type ExifFields, type GpsFields } from './exif-fields.js';
 export {
