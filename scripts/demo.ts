@@ -33,6 +33,8 @@ const DEMO_ACCOUNTS = [
 const DEMO_PASSWORD = 'custody-demo-only';
 /** Every demo account belongs to one organisation: the missing-person reports' consent scope needs one. */
 const DEMO_ORG = 'Custody Demo Organisation';
+/** The plan the demo examiners can examine in the browser (six cases, both examiners on each). */
+const TRY_IT_PLAN = 'try-it';
 
 // Synthetic missing-person reports for the family liaison's pages: invented names, no real person.
 const DEMO_REPORTS_CSV = [
@@ -148,6 +150,27 @@ async function demoAccounts(): Promise<number> {
     const csv = join(root, 'work', 'demo-missing-reports.csv');
     await writeFile(csv, `${DEMO_REPORTS_CSV}\n`, { mode: 0o600 });
     const code = await cli('missing', 'import', csv, '--org', DEMO_ORG);
+    if (code !== 0) return code;
+  }
+  return tryItPlan(io);
+}
+
+/**
+ * A small blind plan for the demo's examiner accounts, once, so that "Examiner A" and "Examiner B"
+ * can examine in the browser (enrol a key on the key page, then open the queue) and the demo's
+ * adjudicator can settle their disagreements. The prevalence plan was examined from the shell.
+ */
+async function tryItPlan(io: Parameters<typeof runCli>[1]): Promise<number> {
+  const plans: string[] = [];
+  if ((await runCli(['sample', 'list', '--json', '--archive', archive], { ...io!, stdout: (t: string) => void plans.push(t) })) !== 0)
+    return 1;
+  if ((JSON.parse(plans.join('')) as { samples: { name: string }[] }).samples.some((p) => p.name === TRY_IT_PLAN)) return 0;
+  const steps = [
+    ['sample', 'draw', '--name', TRY_IT_PLAN, '--over', 'subjects', '--method', 'simple', '--size', '6', '--seed', 'custody demo try-it'],
+    ['examine', 'assign', TRY_IT_PLAN, '--examiners', 'Examiner A,Examiner B'],
+  ];
+  for (const args of steps) {
+    const code = await cli(...args);
     if (code !== 0) return code;
   }
   return 0;
