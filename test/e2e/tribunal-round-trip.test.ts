@@ -64,6 +64,16 @@ describe('tribunal round trip: demo archive → examination → export → indep
     expect(accounts.find((a) => a.name === 'Examiner A')?.has_password).toBe(true);
   });
 
+  it('leaves a blind plan, try-it, assigned to both demo examiner accounts, with nothing submitted', async () => {
+    const users = JSON.parse((await custody(['user', 'list', '--json'], env)).stdout) as { id: string; name: string }[];
+    const examiners = ['Examiner A', 'Examiner B'].map((n) => users.find((u) => u.name === n)?.id).sort();
+    const r = await custody(['examine', 'status', 'try-it', '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const { cases } = JSON.parse(r.stdout) as { cases: { examiners: string[]; submitted: string[] }[] };
+    expect(cases).toHaveLength(6);
+    for (const c of cases) expect([[...c.examiners].sort(), c.submitted]).toEqual([examiners, []]);
+  });
+
   it('passes our verifier with the pinned key, and the plain script of VERIFY.md', async () => {
     const ours = await custody(['verify-export', bag, '--key', pinned], {});
     expect(ours.code, ours.stdout + ours.stderr).toBe(0);
