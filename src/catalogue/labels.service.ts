@@ -1,6 +1,6 @@
 // Names for people beside the ids: a photograph's file name and delivery, the subject it shows
 // (number) and that subject's unit (English and Arabic). Loaded once per command from the index.
-import type { Archive } from '../app.js';
+import type { IndexReads, LinkReads } from './ports.js';
 import type { ItemsTable, SubjectsTable } from '../db/index.js';
 import { codeOf, UnitRegistry } from './units/registry.js';
 
@@ -21,6 +21,10 @@ export interface UnitName {
   name_ar: string | null;
 }
 
+/** What loading the labels reads. */
+export type LabelsPorts = IndexReads<'listItems' | 'listSubjects' | 'listUnits'> &
+  LinkReads<'allSubjectItems'>;
+
 export class CatalogueLabels {
   private constructor(
     private readonly items: ReadonlyMap<string, ItemsTable>,
@@ -30,7 +34,7 @@ export class CatalogueLabels {
     private readonly units: UnitRegistry,
   ) {}
 
-  static async load(archive: Archive): Promise<CatalogueLabels> {
+  static async load(archive: LabelsPorts): Promise<CatalogueLabels> {
     const items = await archive.index.listItems();
     const bySha = new Map<string, ItemsTable[]>();
     for (const i of items) bySha.set(i.sha256, [...(bySha.get(i.sha256) ?? []), i]);
@@ -61,17 +65,25 @@ export class CatalogueLabels {
 
   /** Every receipt of these bytes. */
   object(sha256: string): ItemLabel[] {
-    return (this.itemsBySha.get(sha256) ?? []).map((i) => this.item(i.id)).filter((l): l is ItemLabel => l !== null);
+    return (this.itemsBySha.get(sha256) ?? [])
+      .map((i) => this.item(i.id))
+      .filter((l): l is ItemLabel => l !== null);
   }
 
   subject(id: string): { subject: string; number: string | null; unit: UnitName | null } {
     const s = this.subjects.get(id);
-    return { subject: id, number: s?.number_normalised ?? null, unit: this.unit(s?.unit_id ?? null) };
+    return {
+      subject: id,
+      number: s?.number_normalised ?? null,
+      unit: this.unit(s?.unit_id ?? null),
+    };
   }
 
   unit(id: string | null): UnitName | null {
     const u = id === null ? undefined : this.units.byId.get(id);
-    return u === undefined ? null : { id: u.id, code: codeOf(u), name_en: u.name_en, name_ar: u.name_ar };
+    return u === undefined
+      ? null
+      : { id: u.id, code: codeOf(u), name_en: u.name_en, name_ar: u.name_ar };
   }
 }
 
@@ -89,6 +101,10 @@ export function itemText(l: ItemLabel | null, id: string): string {
 }
 
 /** "subject 12/AFI (Air Force Intelligence / …)". */
-export function subjectText(s: { subject: string; number: string | null; unit: UnitName | null }): string {
+export function subjectText(s: {
+  subject: string;
+  number: string | null;
+  unit: UnitName | null;
+}): string {
   return `subject ${s.number ?? s.subject}${s.number === null ? '' : ` [${s.subject}]`} (${unitText(s.unit)})`;
 }

@@ -2,9 +2,14 @@
 // its leaf hash and exact canonical bytes, optionally only one thing's custody trail.
 import { toHex } from '../core/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+import type { IndexReads } from './ports.js';
 import { entryNames, trailIds, type TrailTarget } from './trail.js';
 
-type ArchiveHandle = Parameters<typeof trailIds>[0];
+/** What paging the ledger reads: the ledger, and the index to find a target's trail. */
+type LedgerRowsPorts = IndexReads<'getItem' | 'itemsBySha256'> & {
+  readonly ledger: Pick<Ledger, 'size' | 'read'>;
+};
 
 /** One entry as `custody log --json` prints it (one per line). */
 export interface LedgerRow {
@@ -20,7 +25,7 @@ export interface LedgerRow {
  * thousand at a time; with a target, only those that name it (see trail.ts).
  */
 export async function* ledgerRows(
-  archive: ArchiveHandle,
+  archive: LedgerRowsPorts,
   opts: { from: number; to?: number; target?: TrailTarget },
 ): AsyncGenerator<LedgerRow> {
   const to = Math.min(archive.ledger.size, opts.to ?? archive.ledger.size);

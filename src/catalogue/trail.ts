@@ -1,7 +1,7 @@
 // One thing's custody trail: the ledger entries that name an item, a subject or an object,
 // whether in the entry's `items` / `objects` or anywhere in its details (a subject link, an
 // examination case, a sample frame, a decision). A value matches only as a whole string.
-import type { Archive } from '../app.js';
+import type { IndexReads } from './ports.js';
 import type { JsonValue } from '../core/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
 
@@ -11,7 +11,10 @@ export type TrailTarget = { item: string } | { subject: string } | { object: str
  * The ids an entry must name to belong to the trail: an item's trail includes its object's
  * (analysis, withdrawal, purge speak of bytes), an object's includes its items'.
  */
-export async function trailIds(archive: Archive, target: TrailTarget): Promise<Set<string>> {
+export async function trailIds(
+  archive: IndexReads<'getItem' | 'itemsBySha256'>,
+  target: TrailTarget,
+): Promise<Set<string>> {
   if ('subject' in target) return new Set([target.subject]);
   if ('item' in target) {
     const item = await archive.index.getItem(target.item);
@@ -22,7 +25,11 @@ export async function trailIds(archive: Archive, target: TrailTarget): Promise<S
 }
 
 export function entryNames(entry: LedgerEntry, ids: ReadonlySet<string>): boolean {
-  return entry.items.some((i) => ids.has(i)) || entry.objects.some((o) => ids.has(o)) || mentions(entry.details, ids);
+  return (
+    entry.items.some((i) => ids.has(i)) ||
+    entry.objects.some((o) => ids.has(o)) ||
+    mentions(entry.details, ids)
+  );
 }
 
 function mentions(v: JsonValue | undefined, ids: ReadonlySet<string>): boolean {
@@ -77,5 +84,6 @@ function collectIds(v: JsonValue | undefined, out: Set<string>): void {
   if (typeof v === 'string') {
     if (TRAIL_ID.test(v)) out.add(v);
   } else if (Array.isArray(v)) for (const x of v) collectIds(x, out);
-  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) collectIds(x, out);
+  else if (v !== null && typeof v === 'object')
+    for (const x of Object.values(v)) collectIds(x, out);
 }

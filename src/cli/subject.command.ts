@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import type { Archive } from '../app.js';
+import { operationContext, type Archive } from '../app.js';
 import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/index.js';
 import { CatalogueLabels, itemText, subjectText } from '../catalogue/labels.service.js';
 import { acceptSuggestions, suggestLinks, type LinkSuggestion } from '../catalogue/subjects/suggestions.service.js';
@@ -165,7 +165,7 @@ export const subjectCommand: Command = {
         if (accept.length > 0 || all) {
           if (accept.length > 0 && all) throw new UsageError('--accept ID… or --accept-all, not both');
           const r = await withArchive(args, io, 'write', 'subject suggest', (a) =>
-            acceptSuggestions(a, all ? 'all' : accept, reason()),
+            acceptSuggestions(a, operationContext(a), all ? 'all' : accept, reason()),
           );
           if (wantsJson(args)) printJson(io, { accepted: r.accepted.length, suggestions: r.accepted });
           else

@@ -9,3 +9,4 @@ export * from './actor-name.js';
 export * from './calendar-date.js';
 export * from './csv.js';
 export * from './person-signature.js';
+export * from './operation-context.js';

@@ -1,15 +1,13 @@
 import type { Archive } from '../app.js';
 import type { Role } from '../accounts/index.js';
+import type { OperationContext } from '../core/index.js';
 
 /**
  * What a request runs as: the signed-in account (its id is the ledger's actor), its role, the
  * clock and the id factory. Built per request; services receive it, never the server.
  */
-export interface RequestContext {
-  readonly actor: string;
+export interface RequestContext extends OperationContext {
   readonly role: Role;
-  readonly clock: () => Date;
-  readonly newId: () => string;
 }
 
 /**

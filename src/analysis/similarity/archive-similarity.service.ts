@@ -1,5 +1,6 @@
-import type { Archive } from '../../app.js';
+import type { ArchiveIndexRepository } from '../../db/archive-index.repository.js';
 import type { AnalysesTable, ItemsTable } from '../../db/index.js';
+import type { Ledger } from '../../ledger/ledger.service.js';
 import { DIHEDRAL_VARIANTS } from '../pdq/dct.js'; // not the index: it loads sharp
 import {
   clusterObjects,
@@ -10,6 +11,17 @@ import {
 } from './similarity.service.js';
 import { cacheKeyOf, decodeCache, encodeCache, SIMILARITY_CACHE_KEY } from './similarity-cache.js';
 
+/**
+ * What the archive's near-duplicates read: the index (analyses, items, withdrawals, the cached
+ * pairs) and the ledger (the analyses' entries, to rebuild the grey rasters of candidates).
+ */
+export interface SimilarityPorts {
+  readonly index: Pick<
+    ArchiveIndexRepository,
+    'withdrawnObjects' | 'listAnalyses' | 'listItems' | 'getDerived' | 'putDerived'
+  >;
+  readonly ledger: Pick<Ledger, 'read'>;
+}
 
 export interface ArchiveSimilarity {
   objects: HashedObject[];
@@ -24,7 +36,7 @@ export interface ArchiveSimilarity {
  * (see bench/near-duplicates) that nothing stale is ever shown.
  */
 export async function archiveSimilarity(
-  archive: Archive,
+  archive: SimilarityPorts,
   opts: {
     threshold?: number;
     /** Already read by the caller (every analysis, every item): not read a second time. */
@@ -69,7 +81,7 @@ export async function archiveSimilarity(
  * similarity-cache.ts), else computed and cached. Failing to write the cache is not an error.
  */
 async function cachedPairs(
-  archive: Archive,
+  archive: SimilarityPorts,
   objects: HashedObject[],
   analyses: readonly AnalysesTable[],
   threshold: number | undefined,
@@ -102,7 +114,7 @@ const WITHOUT_GREY = new Set(['custody-image/1', 'custody-image/2']);
  * Entries close together are read as one range.
  */
 async function readGreys(
-  archive: Archive,
+  archive: SimilarityPorts,
   analyses: readonly AnalysesTable[],
 ): Promise<Map<number, Uint8Array>> {
   const seqs = analyses
@@ -111,9 +123,10 @@ async function readGreys(
     .sort((x, y) => x - y);
   const wanted = new Set(seqs);
   const out = new Map<number, Uint8Array>();
-  for (let i = 0; i < seqs.length; ) {
+  for (let i = 0; i < seqs.length;) {
     let j = i;
-    while (j + 1 < seqs.length && seqs[j + 1]! - seqs[j]! <= 16 && seqs[j + 1]! - seqs[i]! < 512) j++;
+    while (j + 1 < seqs.length && seqs[j + 1]! - seqs[j]! <= 16 && seqs[j + 1]! - seqs[i]! < 512)
+      j++;
     for (const { entry } of await archive.ledger.read(seqs[i]!, seqs[j]! + 1)) {
       if (!wanted.has(entry.seq)) continue;
       const grey = parseGrey(entry.details.align_grey);

@@ -2,7 +2,7 @@
 // a delivery (`DELIVERY:path/in/delivery`, or the path alone when one delivery has it). Untrusted
 // input (an imported sheet): every value resolves to items or to a reason, never to a guess.
 // Resolved with one query per kind and per 1,000 values, not one query per row.
-import type { Archive } from '../../app.js';
+import type { IndexReads } from '../ports.js';
 
 export type ItemRefResolution = { items: string[] } | { error: string };
 
@@ -11,7 +11,12 @@ const SHA256_RE = /^[0-9a-fA-F]{64}$/;
 
 /** A path as written in a sheet, in the form the index keeps (forward slashes, no leading ./). */
 export function normaliseItemPath(p: string): string {
-  return p.normalize('NFC').trim().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/{2,}/g, '/');
+  return p
+    .normalize('NFC')
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(?:\.\/)+/, '')
+    .replace(/\/{2,}/g, '/');
 }
 
 /**
@@ -21,7 +26,7 @@ export function normaliseItemPath(p: string): string {
  * error naming every candidate.
  */
 export async function resolveItemRefs(
-  archive: Archive,
+  archive: IndexReads<'listDeliveries' | 'itemsWhereIn'>,
   refs: readonly string[],
 ): Promise<Map<string, ItemRefResolution>> {
   const unique = [...new Set(refs.map((r) => r.trim()))];
@@ -41,18 +46,35 @@ export async function resolveItemRefs(
   );
   const found = new Set((await archive.index.itemsWhereIn('id', ids)).map((i) => i.id));
   for (const id of ids) out.set(id, found.has(id) ? { items: [id] } : { error: `no item ${id}` });
-  const bySha = group(await archive.index.itemsWhereIn('sha256', digests.map((d) => d.toLowerCase())), (i) => i.sha256);
+  const bySha = group(
+    await archive.index.itemsWhereIn(
+      'sha256',
+      digests.map((d) => d.toLowerCase()),
+    ),
+    (i) => i.sha256,
+  );
   for (const d of digests) {
     const items = bySha.get(d.toLowerCase()) ?? [];
-    out.set(d, items.length > 0 ? { items: items.map((i) => i.id) } : { error: `no item has the SHA-256 ${d}` });
+    out.set(
+      d,
+      items.length > 0
+        ? { items: items.map((i) => i.id) }
+        : { error: `no item has the SHA-256 ${d}` },
+    );
   }
   const byPath = group(
-    await archive.index.itemsWhereIn('relative_path', [...split.values()].map((s) => s.path)),
+    await archive.index.itemsWhereIn(
+      'relative_path',
+      [...split.values()].map((s) => s.path),
+    ),
     (i) => i.relative_path,
   );
   for (const [ref, { delivery, path }] of split) {
-    const candidates = (byPath.get(path) ?? []).filter((i) => delivery === null || i.delivery_id === delivery);
-    if (candidates.length === 1 && candidates[0] !== undefined) out.set(ref, { items: [candidates[0].id] });
+    const candidates = (byPath.get(path) ?? []).filter(
+      (i) => delivery === null || i.delivery_id === delivery,
+    );
+    if (candidates.length === 1 && candidates[0] !== undefined)
+      out.set(ref, { items: [candidates[0].id] });
     else if (candidates.length === 0)
       out.set(ref, { error: `no item at ${delivery === null ? '' : `${delivery}:`}${path}` });
     else

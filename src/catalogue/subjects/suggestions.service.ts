@@ -4,14 +4,21 @@
 //     a subject and others show no one yet;
 //   - an examiner's "same image" or "same subject" decision over such photographs.
 // Where one cluster or decision touches two subjects, a merge is suggested for review instead.
-import type { Archive } from '../../app.js';
 import {
   archiveSimilarity,
+  type SimilarityPorts,
   type ArchiveSimilarity,
 } from '../../analysis/similarity/archive-similarity.service.js';
-import { canonicalize, sha256, toHex, hint } from '../../core/index.js';
+import { canonicalize, sha256, toHex, hint, type OperationContext } from '../../core/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
+import type { StoredEntry } from '../../ledger/ledger.service.js';
+import type { IndexReads, LinkReads } from '../ports.js';
 import { SubjectError } from './subjects.service.js';
+
+/** What deriving the suggestions reads (the clusters only when the caller has none). */
+export type SuggestionPorts = IndexReads<'listItems'> &
+  LinkReads<'allSubjectItems' | 'listDecisions'> &
+  SimilarityPorts;
 
 export interface LinkSuggestion {
   /** Derived from what is suggested (kind, subjects, items, basis): the same suggestion, the same id. */
@@ -20,7 +27,9 @@ export interface LinkSuggestion {
   /** For 'link': the subject the items would join. For 'review-merge': the subjects involved. */
   subjects: string[];
   items: string[];
-  basis: { type: 'cluster'; cluster: string; max_distance: number } | { type: 'decision'; seq: number; decision: string };
+  basis:
+    | { type: 'cluster'; cluster: string; max_distance: number }
+    | { type: 'decision'; seq: number; decision: string };
 }
 
 /**
@@ -29,26 +38,39 @@ export interface LinkSuggestion {
  * computed here otherwise. The links to subjects are always read now.
  */
 export async function suggestLinks(
-  archive: Archive,
+  archive: SuggestionPorts,
   similarity?: Pick<ArchiveSimilarity, 'clusters'>,
 ): Promise<LinkSuggestion[]> {
-  const subjectOf = new Map((await archive.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]));
+  const subjectOf = new Map(
+    (await archive.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]),
+  );
   const itemsBySha = new Map<string, string[]>();
-  for (const item of await archive.index.listItems()) itemsBySha.set(item.sha256, [...(itemsBySha.get(item.sha256) ?? []), item.id]);
+  for (const item of await archive.index.listItems())
+    itemsBySha.set(item.sha256, [...(itemsBySha.get(item.sha256) ?? []), item.id]);
   const groups: { items: string[]; basis: LinkSuggestion['basis'] }[] = [];
   for (const c of (similarity ?? (await archiveSimilarity(archive))).clusters)
-    groups.push({ items: c.items, basis: { type: 'cluster', cluster: c.id, max_distance: c.max_distance } });
+    groups.push({
+      items: c.items,
+      basis: { type: 'cluster', cluster: c.id, max_distance: c.max_distance },
+    });
   for (const d of await archive.examinations.listDecisions()) {
     if (d.decision === 'different') continue;
     const objects = JSON.parse(d.objects_json) as string[];
-    groups.push({ items: objects.flatMap((o) => itemsBySha.get(o) ?? []).sort(), basis: { type: 'decision', seq: d.seq, decision: d.decision } });
+    groups.push({
+      items: objects.flatMap((o) => itemsBySha.get(o) ?? []).sort(),
+      basis: { type: 'decision', seq: d.seq, decision: d.decision },
+    });
   }
   const out: LinkSuggestion[] = [];
   for (const g of groups) {
-    const subjects = [...new Set(g.items.map((i) => subjectOf.get(i)).filter((s): s is string => s !== undefined))].sort();
+    const subjects = [
+      ...new Set(g.items.map((i) => subjectOf.get(i)).filter((s): s is string => s !== undefined)),
+    ].sort();
     const unlinked = g.items.filter((i) => !subjectOf.has(i));
-    if (subjects.length === 1 && unlinked.length > 0) out.push(withId({ kind: 'link', subjects, items: unlinked, basis: g.basis }));
-    else if (subjects.length > 1) out.push(withId({ kind: 'review-merge', subjects, items: g.items, basis: g.basis }));
+    if (subjects.length === 1 && unlinked.length > 0)
+      out.push(withId({ kind: 'link', subjects, items: unlinked, basis: g.basis }));
+    else if (subjects.length > 1)
+      out.push(withId({ kind: 'review-merge', subjects, items: g.items, basis: g.basis }));
   }
   return out;
 }
@@ -64,12 +86,17 @@ function withId(s: Omit<LinkSuggestion, 'id'>): LinkSuggestion {
  * suggestions would give to different subjects refuses the whole batch.
  */
 export async function acceptSuggestions(
-  archive: Archive,
+  archive: SuggestionPorts & { commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]> },
+  ctx: Pick<OperationContext, 'actor'>,
   ids: readonly string[] | 'all',
   reason: string,
 ): Promise<{ accepted: LinkSuggestion[] }> {
   if (reason.trim() === '')
-    throw new SubjectError('SUBJECT_REASON_REQUIRED', 'every change to the catalogue needs a reason', { details: hint({ field: 'reason' }) });
+    throw new SubjectError(
+      'SUBJECT_REASON_REQUIRED',
+      'every change to the catalogue needs a reason',
+      { details: hint({ field: 'reason' }) },
+    );
   const current = await suggestLinks(archive);
   const byId = new Map(current.map((s) => [s.id, s]));
   const chosen =
@@ -78,9 +105,15 @@ export async function acceptSuggestions(
       : ids.map((id) => {
           const s = byId.get(id);
           if (s === undefined)
-            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id}`, { details: hint({ remedy: ['suggest-again'] }) });
+            throw new SubjectError('SUBJECT_SUGGESTION_UNKNOWN', `no current suggestion ${id}`, {
+              details: hint({ remedy: ['suggest-again'] }),
+            });
           if (s.kind !== 'link')
-            throw new SubjectError('SUBJECT_INVALID', `suggestion ${id} is a merge to review, not a link`, { details: hint({ remedy: ['merge-subjects'] }) });
+            throw new SubjectError(
+              'SUBJECT_INVALID',
+              `suggestion ${id} is a merge to review, not a link`,
+              { details: hint({ remedy: ['merge-subjects'] }) },
+            );
           return s;
         });
   const itemTo = new Map<string, string>();
@@ -88,13 +121,17 @@ export async function acceptSuggestions(
     for (const item of s.items) {
       const to = s.subjects[0] ?? '';
       if (itemTo.has(item) && itemTo.get(item) !== to)
-        throw new SubjectError('SUBJECT_ITEM_TAKEN', `item ${item} is suggested for subjects ${itemTo.get(item) ?? ''} and ${to}: accept one of them`);
+        throw new SubjectError(
+          'SUBJECT_ITEM_TAKEN',
+          `item ${item} is suggested for subjects ${itemTo.get(item) ?? ''} and ${to}: accept one of them`,
+        );
       itemTo.set(item, to);
     }
   const bySubject = new Map<string, Set<string>>();
-  for (const [item, subject] of itemTo) bySubject.set(subject, (bySubject.get(subject) ?? new Set()).add(item));
+  for (const [item, subject] of itemTo)
+    bySubject.set(subject, (bySubject.get(subject) ?? new Set()).add(item));
   const drafts: EntryDraft[] = [...bySubject].map(([subject, items]) => ({
-    actor: archive.config.actor,
+    actor: ctx.actor,
     type: 'cataloguing',
     items: [],
     objects: [],

@@ -1,8 +1,8 @@
 // Subjects counted by unit and by month (of death, else of photography), tied to the checkpoint
 // they were computed at: the same figures come back from `custody unit counts --at <tree-size>`.
-import type { Archive } from '../../app.js';
+import type { IndexReads } from '../ports.js';
 import { toHex } from '../../core/index.js';
-import { isSignedCheckpoint } from '../../ledger/index.js';
+import { isSignedCheckpoint, type SignedCheckpointContext } from '../../ledger/index.js';
 import { codeOf } from './registry.js';
 
 export interface CatalogueCounts {
@@ -10,7 +10,13 @@ export interface CatalogueCounts {
   subjects: number;
   /** What by_unit counts: each subject's unit as attributed at this tree size (not as sampled). */
   attribution?: string;
-  by_unit: { unit: string; code?: number | string | null; name_en: string | null; name_ar: string | null; count: number }[];
+  by_unit: {
+    unit: string;
+    code?: number | string | null;
+    name_en: string | null;
+    name_ar: string | null;
+    count: number;
+  }[];
   by_month: { month: string; count: number }[];
   /** `by_photograph`: how many of `count` have no date of death and are placed by their photograph's date. */
   by_unit_month: { unit: string; month: string; count: number; by_photograph?: number }[];
@@ -19,7 +25,15 @@ export interface CatalogueCounts {
 const UNATTRIBUTED = 'unattributed';
 const UNDATED = 'undated';
 
-export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts> {
+/** What the counts read: the index, and the ledger to name (and check) the checkpoint they rest on. */
+export type CountsPorts = IndexReads<'listSubjects' | 'listUnits'> & {
+  readonly treeSize: number;
+  readonly ledger: SignedCheckpointContext['ledger'];
+  readonly verifierKey: string;
+  readonly manifest: { readonly origin: string };
+};
+
+export async function catalogueCounts(archive: CountsPorts): Promise<CatalogueCounts> {
   const subjects = (await archive.index.listSubjects()).filter((s) => s.status === 'active');
   const units = new Map((await archive.index.listUnits()).map((u) => [u.id, u]));
   const tally = (keys: string[]): Map<string, number> => {
@@ -39,17 +53,36 @@ export async function catalogueCounts(archive: Archive): Promise<CatalogueCounts
   );
   const size = archive.treeSize;
   return {
-    checkpoint: { tree_size: size, root: toHex(archive.ledger.root(size)), signed: await isSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin }, size) },
+    checkpoint: {
+      tree_size: size,
+      root: toHex(archive.ledger.root(size)),
+      signed: await isSignedCheckpoint(
+        {
+          ledger: archive.ledger,
+          verifierKey: archive.verifierKey,
+          origin: archive.manifest.origin,
+        },
+        size,
+      ),
+    },
     subjects: subjects.length,
     attribution: `current attribution at tree size ${size}`,
     by_unit: [...tally(subjects.map(unitOf))].map(([unit, count]) => {
       const u = units.get(unit);
-      return { unit, code: u === undefined ? null : codeOf(u), name_en: u?.name_en ?? null, name_ar: u?.name_ar ?? null, count };
+      return {
+        unit,
+        code: u === undefined ? null : codeOf(u),
+        name_en: u?.name_en ?? null,
+        name_ar: u?.name_ar ?? null,
+        count,
+      };
     }),
     by_month: [...tally(subjects.map(monthOf))].map(([month, count]) => ({ month, count })),
-    by_unit_month: [...tally(subjects.map((s) => `${unitOf(s)}\u0000${monthOf(s)}`))].map(([k, count]) => {
-      const [unit = '', month = ''] = k.split('\u0000');
-      return { unit, month, count, by_photograph: byPhotograph.get(k) ?? 0 };
-    }),
+    by_unit_month: [...tally(subjects.map((s) => `${unitOf(s)}\u0000${monthOf(s)}`))].map(
+      ([k, count]) => {
+        const [unit = '', month = ''] = k.split('\u0000');
+        return { unit, month, count, by_photograph: byPhotograph.get(k) ?? 0 };
+      },
+    ),
   };
 }
