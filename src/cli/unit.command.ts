@@ -24,6 +24,7 @@ import {
   type Command,
   type Io,
 } from './command.js';
+import { operationContext } from '../app.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { terminalText as tt } from './terminal-text.js';
@@ -76,7 +77,7 @@ export const unitCommand: Command = {
           io,
           args.values.json === true,
           await withArchive(args, io, 'write', 'unit add', (a) =>
-            importUnits(a, [{ row: 1, unit: parsed.unit }], [], {
+            importUnits(a, operationContext(a), [{ row: 1, unit: parsed.unit }], [], {
               validOnly: false,
               allowDuplicateName: flag(args, 'allow-duplicate-name'),
             }),
@@ -95,7 +96,7 @@ export const unitCommand: Command = {
           : parseUnitsCsv(text);
         const validOnly = flag(args, 'valid-only');
         const result = await withArchive(args, io, 'write', 'unit import', (a) =>
-          importUnits(a, parsed.units, parsed.errors, {
+          importUnits(a, operationContext(a), parsed.units, parsed.errors, {
             validOnly,
             allowDuplicateName: flag(args, 'allow-duplicate-name'),
           }),
@@ -110,8 +111,8 @@ export const unitCommand: Command = {
         const reason = requireStr(args, 'reason', this);
         const id = await withArchive(args, io, 'write', `unit ${action}`, (a) =>
           action === 'retire'
-            ? retireUnit(a, ref, reason)
-            : editUnit(a, ref, unitChanges(args), reason, {
+            ? retireUnit(a, operationContext(a), ref, reason)
+            : editUnit(a, operationContext(a), ref, unitChanges(args), reason, {
                 allowDuplicateName: flag(args, 'allow-duplicate-name'),
               }),
         );

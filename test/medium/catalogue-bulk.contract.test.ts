@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { initArchive, openArchive, type Archive } from '../../src/app.js';
+import { initArchive, openArchive, operationContext, type Archive } from '../../src/app.js';
 import { resolveItemRefs } from '../../src/catalogue/subjects/item-refs.js';
 import { importSubjects } from '../../src/catalogue/subjects/subjects.service.js';
 import { editUnit, importUnits, retireUnit } from '../../src/catalogue/units/units.service.js';
@@ -53,12 +53,12 @@ describeDatabases('catalogue bulk work', (db) => {
 
   it('stores text codes and retirement, and rebuilds them byte for byte', async () => {
     await withWrite(async (a) => {
-      await importUnits(a, [
+      await importUnits(a, operationContext(a), [
         { row: 1, unit: { code: 'AFI', name_en: 'Air Force Intelligence', name_ar: 'المخابرات الجوية', aliases: ['جوية'], parent_code: null } },
         { row: 2, unit: { code: 215, name_en: 'Branch 215', name_ar: null, aliases: [], parent_code: 'AFI' } },
       ], [], { validOnly: false });
-      await editUnit(a, '215', { code: 'B215' }, 'renumbered', { allowDuplicateName: false });
-      await retireUnit(a, 'B215', 'closed');
+      await editUnit(a, operationContext(a), '215', { code: 'B215' }, 'renumbered', { allowDuplicateName: false });
+      await retireUnit(a, operationContext(a), 'B215', 'closed');
       const units = await a.index.listUnits();
       const afi = units.find((u) => u.code_text === 'AFI');
       expect(afi?.code).toBeNull();

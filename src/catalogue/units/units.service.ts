@@ -1,9 +1,15 @@
-import type { Archive } from '../../app.js';
-import { formatCsv, type JsonValue, hint } from '../../core/index.js';
+import { formatCsv, type JsonValue, hint, type OperationContext } from '../../core/index.js';
 import type { UnitsTable } from '../../db/index.js';
 import type { EntryDraft } from '../../ledger/index.js';
+import type { StoredEntry } from '../../ledger/ledger.service.js';
+import type { IndexReads } from '../ports.js';
 import { codeOf, unitKey, unitLabel, UnitRegistry, type UnitCode } from './registry.js';
 import { parseUnitCode, UnitError, type RowError, type UnitInput } from './unit-rows.js';
+
+/** What the unit registry's writers use: the registry as indexed, and the ledger's append. */
+export interface UnitsPorts extends IndexReads<'listUnits'> {
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+}
 
 export interface UnitImportResult {
   imported: number;
@@ -18,7 +24,8 @@ export interface UnitImportResult {
  * rows without problems; then the refused rows are reported.
  */
 export async function importUnits(
-  archive: Archive,
+  archive: UnitsPorts,
+  ctx: OperationContext,
   rows: readonly { row: number; unit: UnitInput }[],
   rowErrors: readonly RowError[],
   opts: { validOnly: boolean; allowDuplicateName?: boolean },
@@ -53,7 +60,7 @@ export async function importUnits(
       for (const n of names) seenNames.set(n, r.row);
     }
     if (c !== null) seen.set(unitKey(c), r.row);
-    accepted.push({ ...r, id: archive.newId() });
+    accepted.push({ ...r, id: ctx.newId() });
   }
   const newIds = new Map(
     accepted.filter((a) => a.unit.code !== null).map((a) => [unitKey(a.unit.code as UnitCode), a.id]),
@@ -77,7 +84,7 @@ export async function importUnits(
     );
   }
   const drafts: EntryDraft[] = usable.map((a) => ({
-    actor: archive.config.actor,
+    actor: ctx.actor,
     type: 'cataloguing',
     items: [],
     objects: [],
@@ -137,7 +144,8 @@ export interface UnitChanges {
 
 /** Changes a unit's code, names, aliases or parent: one 'unit.update' entry with the reason. */
 export async function editUnit(
-  archive: Archive,
+  archive: UnitsPorts,
+  ctx: Pick<OperationContext, 'actor'>,
   ref: string,
   changes: UnitChanges,
   reason: string,
@@ -177,7 +185,7 @@ export async function editUnit(
     const dup = registry.duplicates(after, unit.id)[0];
     if (dup !== undefined) throw new UnitError('UNIT_DUPLICATE_NAME', duplicateReason(dup), { details: { unit: dup.unit.id, shared: dup.shared } });
   }
-  await commitOne(archive, { action: 'unit.update', reason, unit: { id: unit.id, ...set } });
+  await commitOne(archive, ctx, { action: 'unit.update', reason, unit: { id: unit.id, ...set } });
   return unit.id;
 }
 
@@ -185,12 +193,12 @@ export async function editUnit(
  * Takes a unit out of service (never deleted): it keeps its subjects and its history, but its
  * code and aliases no longer resolve for new numbers, `--unit` or `--parent`.
  */
-export async function retireUnit(archive: Archive, ref: string, reason: string): Promise<string> {
+export async function retireUnit(archive: UnitsPorts, ctx: Pick<OperationContext, 'actor'>, ref: string, reason: string): Promise<string> {
   needReason(reason);
   const unit = findUnit(new UnitRegistry(await archive.index.listUnits()), ref, { retired: true });
   if (unit.retired_seq !== null)
     throw new UnitError('UNIT_RETIRED', `unit ${unitLabel(unit)} (${unit.id}) was retired at entry ${unit.retired_seq}`);
-  await commitOne(archive, { action: 'unit.retire', reason, unit: { id: unit.id } });
+  await commitOne(archive, ctx, { action: 'unit.retire', reason, unit: { id: unit.id } });
   return unit.id;
 }
 
@@ -199,8 +207,8 @@ function needReason(reason: string): void {
     throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason', { details: hint({ field: 'reason' }) });
 }
 
-async function commitOne(archive: Archive, details: { [k: string]: JsonValue }): Promise<void> {
-  await archive.commit([{ actor: archive.config.actor, type: 'cataloguing', items: [], objects: [], details }]);
+async function commitOne(archive: UnitsPorts, ctx: Pick<OperationContext, 'actor'>, details: { [k: string]: JsonValue }): Promise<void> {
+  await archive.commit([{ actor: ctx.actor, type: 'cataloguing', items: [], objects: [], details }]);
 }
 
 /** The registry as JSON rows, parents by code: what `unit export` writes and `unit import` reads. */
