@@ -120,8 +120,10 @@ function TermList({
 }
 
 /** Which language the codebook is shown in, and whether its translation awaits review. */
-function CodebookNote({ text, version }: { text: CodebookText; version: string }) {
+function CodebookNote({ text, version: raw }: { text: CodebookText; version: string }) {
   const { t } = useTranslation();
+  // The version is a Latin identifier with hyphens: isolated, so an Arabic sentence does not split it.
+  const version = `\u2068${raw}\u2069`;
   if (text.translation === null)
     return (
       <p className="muted small" data-testid="codebook-language">
