@@ -65,11 +65,11 @@ export const examEn = {
     codebookLanguage:
       'The definitions are the codebook’s own, in the language it was written in; they are part of what your signature covers.',
     codebookTranslated:
-      'The labels and definitions below are the Arabic of codebook {{version}} itself: they are part of the codebook and of its digest, and so of what your signature covers. Each finding’s English source is under it.',
+      'The labels and definitions below are the codebook’s own Arabic: they are part of the codebook and of its digest, and so of what your signature covers. Each finding’s English source is under it.',
     codebookNeedsReview:
       'The Arabic definitions have not yet been reviewed by a native-speaking forensic practitioner. Where the Arabic and the English seem to differ, follow the English and say so in the notes.',
     codebookUntranslated:
-      'Codebook {{version}} has no Arabic definitions: they are shown in English, the language it was written in.',
+      'This codebook has no Arabic definitions: they are shown in English, the language it was written in.',
     englishSource: 'English source',
     scale: 'What the answers mean',
     sex: 'Sex',

@@ -120,22 +120,21 @@ function TermList({
 }
 
 /** Which language the codebook is shown in, and whether its translation awaits review. */
-function CodebookNote({ text, version: raw }: { text: CodebookText; version: string }) {
+/** The version is named above the form (exam.codebook), not in these sentences. */
+function CodebookNote({ text }: { text: CodebookText }) {
   const { t } = useTranslation();
-  // The version is a Latin identifier with hyphens: isolated, so an Arabic sentence does not split it.
-  const version = `\u2068${raw}\u2069`;
   if (text.translation === null)
     return (
       <p className="muted small" data-testid="codebook-language">
         {text.untranslated
-          ? t('exam.case.codebookUntranslated', { version })
+          ? t('exam.case.codebookUntranslated')
           : t('exam.case.codebookLanguage')}
       </p>
     );
   return (
     <>
       <p className="muted small" data-testid="codebook-language">
-        {t('exam.case.codebookTranslated', { version })}
+        {t('exam.case.codebookTranslated')}
       </p>
       {text.translation.status === 'needs-review-by-native-forensic-practitioner' && (
         <p className="notice small" role="note" data-testid="codebook-review-note">
@@ -164,7 +163,7 @@ export function CodebookForm({
     onChange({ ...form, findings: { ...form.findings, [code]: next } });
   return (
     <div className="codebook-form" data-testid="codebook-form" data-codebook-lang={text.lang}>
-      <CodebookNote text={text} version={codebook.version} />
+      <CodebookNote text={text} />
       <p className="instructions" {...lang}>
         {text.instructions}
       </p>
