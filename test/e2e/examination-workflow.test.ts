@@ -205,7 +205,7 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
     statsSize = stats.checkpoint.tree_size;
     expect(stats.cases.final).toBe(150);
     expect(stats.code_version).toMatch(/^custody \d/);
-    expect(stats.codebook.version).toBe('custody-forensic-v1');
+    expect(stats.codebook.version).toBe('custody-forensic-v2');
     expect(stats.sample.method).toBe('stratified');
     // Adjudicated to the truth, so the counts are the truth's over the sample.
     const emaciation = stats.findings.find((f) => f.code === 'emaciation');

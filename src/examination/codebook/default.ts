@@ -1,4 +1,5 @@
-// The default codebook, 'custody-forensic-v1'. The definitions are written for examination from
+// The default codebooks: 'custody-forensic-v1' (English) and 'custody-forensic-v2' (the same
+// English, word for word, plus its Arabic translation, default-ar.ts). The definitions are written for examination from
 // photographs: each says what to record, what to exclude (the usual mimics: post-mortem change,
 // decomposition, animal activity, handling, autopsy or medical intervention), and when to answer
 // cannot_assess. They describe appearances only, never cause, timing or intent, which are for the
@@ -15,9 +16,11 @@ import {
   DEFAULT_VALUES,
   paragraph,
 } from './default-scales.js';
+import { DEFAULT_ARABIC } from './default-ar.js';
 import type { Codebook, FindingDefinition } from './types.js';
 
-export const DEFAULT_CODEBOOK_VERSION = 'custody-forensic-v1';
+/** The version new plans use (the newest built-in codebook). */
+export const DEFAULT_CODEBOOK_VERSION = 'custody-forensic-v2';
 
 const FINDINGS: readonly FindingDefinition[] = [
   {
@@ -198,11 +201,11 @@ const FINDINGS: readonly FindingDefinition[] = [
 ];
 
 /**
- * The default codebook. Its digest is pinned in default.test.ts: change a word only together with
- * a new version string.
+ * The first default codebook, English only. Plans drawn with it recorded it (and its digest) in
+ * the ledger, so it must stay byte for byte as it is: its digest is pinned in default.test.ts.
  */
-export const DEFAULT_CODEBOOK: Codebook = deepFreeze({
-  version: DEFAULT_CODEBOOK_VERSION,
+export const CUSTODY_FORENSIC_V1: Codebook = deepFreeze({
+  version: 'custody-forensic-v1',
   title: 'Custody forensic photograph examination, version 1',
   instructions: DEFAULT_INSTRUCTIONS,
   values: DEFAULT_VALUES,
@@ -211,6 +214,24 @@ export const DEFAULT_CODEBOOK: Codebook = deepFreeze({
   regions: DEFAULT_REGIONS,
   findings: FINDINGS,
 });
+
+/**
+ * Version 2: the English of version 1 unchanged, with its Arabic translation (awaiting review by a
+ * native-speaking forensic practitioner) inside the codebook, so its digest covers every Arabic
+ * word. Pinned in default.test.ts: change a word (English or Arabic) only with a new version.
+ */
+export const CUSTODY_FORENSIC_V2: Codebook = deepFreeze({
+  ...CUSTODY_FORENSIC_V1,
+  version: 'custody-forensic-v2',
+  title: 'Custody forensic photograph examination, version 2',
+  translations: { ar: DEFAULT_ARABIC },
+});
+
+/** The codebook new plans use unless given another. */
+export const DEFAULT_CODEBOOK: Codebook = CUSTODY_FORENSIC_V2;
+
+/** Every built-in codebook: their versions are reserved for their exact content. */
+export const DEFAULT_CODEBOOKS: readonly Codebook[] = [CUSTODY_FORENSIC_V1, CUSTODY_FORENSIC_V2];
 
 /** Freezes a JSON value all the way down, so a shared constant cannot be edited by accident. */
 export function deepFreeze<T>(value: T): T {

@@ -147,3 +147,46 @@ describe('defineCodebook', () => {
     ]);
   });
 });
+
+describe('defineCodebook translations', () => {
+  const term = (label: string) => ({ label, definition: `${label}: تعريف` });
+  const scale = (codes: readonly string[]) =>
+    Object.fromEntries(codes.map((c) => [c, term(`ت ${c}`)]));
+  function arabic(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
+      status: 'needs-review-by-native-forensic-practitioner',
+      title: 'مراجعة',
+      instructions: 'سجّل ما هو مرئي.',
+      values: scale(DEFAULT_CODEBOOK.values.map((t) => t.code)),
+      sexes: scale(DEFAULT_CODEBOOK.sexes.map((t) => t.code)),
+      ageBands: scale(DEFAULT_CODEBOOK.ageBands.map((t) => t.code)),
+      regions: { head: term('الرأس') },
+      findings: { burns: term('حروق'), emaciation: term('هزال') },
+      ...overrides,
+    };
+  }
+
+  it('takes a complete translation, and leaves the key out when there is none', () => {
+    const cb = defineCodebook(custom({ translations: { ar: arabic() } }));
+    expect(cb.translations?.ar?.findings.emaciation?.label).toBe('هزال');
+    expect('translations' in defineCodebook(custom())).toBe(false);
+    expect(codebookDigest(cb)).not.toBe(codebookDigest(defineCodebook(custom())));
+  });
+
+  it('refuses a translation that misses a term, adds an unknown one, or has no status', () => {
+    const findings = { burns: term('حروق'), bruises: term('كدمات') };
+    expect(paths(() => defineCodebook(custom({ translations: { ar: arabic({ findings }) } })))).toEqual([
+      'translations.ar.findings.bruises',
+      'translations.ar.findings.emaciation',
+    ]);
+    expect(paths(() => defineCodebook(custom({ translations: { ar: arabic({ status: 'reviewed' }) } })))).toEqual([
+      'translations.ar.status',
+    ]);
+    const blank = { burns: term('حروق'), emaciation: { label: 'هزال', definition: ' ' } };
+    expect(paths(() => defineCodebook(custom({ translations: { ar: arabic({ findings: blank }) } })))).toEqual([
+      'translations.ar.findings.emaciation.definition',
+    ]);
+    expect(paths(() => defineCodebook(custom({ translations: { Arabic: arabic() } })))).toEqual(['translations.Arabic']);
+    expect(paths(() => defineCodebook(custom({ translations: [] })))).toEqual(['translations']);
+  });
+});

@@ -1,6 +1,6 @@
 import { canonicalBytes, sha256, toHex } from '../../core/index.js';
 import { DEFAULT_AGE_BANDS, DEFAULT_SEXES, DEFAULT_VALUES } from './default-scales.js';
-import { DEFAULT_CODEBOOK, DEFAULT_CODEBOOK_VERSION, deepFreeze } from './default.js';
+import { DEFAULT_CODEBOOKS, deepFreeze } from './default.js';
 import { IssueList, isRecord, joinPath, rejectUnknownKeys } from './errors.js';
 import {
   AGE_BANDS,
@@ -10,6 +10,7 @@ import {
   type CodebookTerm,
   type FindingDefinition,
 } from './types.js';
+import { readTranslations } from './translations.js';
 
 /** Finding and region codes: form keys and dotted paths, so lowercase identifiers only. */
 const CODE_RE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -33,6 +34,7 @@ const TOP_KEYS = [
   'ageBands',
   'regions',
   'findings',
+  'translations',
 ];
 
 /**
@@ -55,7 +57,7 @@ export function defineCodebook(config: unknown): Codebook {
   const c = config as Record<string, unknown>;
   rejectUnknownKeys(c, TOP_KEYS, '', issues);
   const version = readVersion(c.version, issues);
-  const codebook: Codebook = {
+  const read: Codebook = {
     version,
     title: readText(c.title, 'title', issues),
     instructions: readText(c.instructions, 'instructions', issues),
@@ -65,6 +67,9 @@ export function defineCodebook(config: unknown): Codebook {
     regions: readTerms(c.regions, 'regions', false, issues),
     findings: readTerms(c.findings, 'findings', true, issues) as FindingDefinition[],
   };
+  const translations = readTranslations(c.translations, read, issues);
+  // Left out when absent, so a codebook without translations keeps its digest.
+  const codebook: Codebook = translations === undefined ? read : { ...read, translations };
   if (codebook.findings.length === 0 && Array.isArray(c.findings)) {
     issues.add('findings', 'a codebook needs at least one finding');
   }
@@ -72,12 +77,11 @@ export function defineCodebook(config: unknown): Codebook {
     issues.add('regions', 'some findings take regions, so the region list cannot be empty');
   }
   issues.throwIfAny('CODEBOOK_INVALID', 'invalid codebook');
-  // One version string, one meaning: the default's version cannot be reused for other content.
-  if (
-    version === DEFAULT_CODEBOOK_VERSION &&
-    codebookDigest(codebook) !== codebookDigest(DEFAULT_CODEBOOK)
-  ) {
-    issues.add('version', `'${version}' is the default codebook's version; choose another`);
+  // One version string, one meaning: a built-in codebook's version (custody-forensic-v1, -v2)
+  // cannot be reused for other content.
+  const builtIn = DEFAULT_CODEBOOKS.find((b) => b.version === version);
+  if (builtIn !== undefined && codebookDigest(codebook) !== codebookDigest(builtIn)) {
+    issues.add('version', `'${version}' is a built-in codebook's version; choose another`);
     issues.throwIfAny('CODEBOOK_INVALID', 'invalid codebook');
   }
   return deepFreeze(codebook);

@@ -93,7 +93,7 @@ describe('parseExaminationForm', () => {
       'examiner: unknown key (expected sex, age_band, findings, notes)',
       'sex: expected male|female|undetermined',
       'age_band: expected <18|18-29|30-39|40-49|50-59|60+|undetermined',
-      'findings.bruises: unknown finding code (codebook custody-forensic-v1)',
+      'findings.bruises: unknown finding code (codebook custody-forensic-v2)',
       'findings.emaciation.regions: this finding takes no regions',
       'findings.blunt_force_injury.regions[1]: unknown region "elbow" (expected ' +
         DEFAULT_CODEBOOK.regions.map((r) => r.code).join('|') +
@@ -126,7 +126,7 @@ describe('parseExaminationForm', () => {
       ),
     ) as unknown;
     expect(lines(input)).toEqual([
-      'findings.__proto__: unknown finding code (codebook custody-forensic-v1)',
+      'findings.__proto__: unknown finding code (codebook custody-forensic-v2)',
       'findings.burns.regions: expected a list of region codes',
     ]);
   });

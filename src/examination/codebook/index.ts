@@ -11,8 +11,18 @@ export {
   type FindingDefinition,
   type FindingValue,
   type Sex,
+  TRANSLATION_STATUSES,
+  type CodebookTranslation,
+  type TranslatedTerm,
+  type TranslationStatus,
 } from './types.js';
-export { DEFAULT_CODEBOOK, DEFAULT_CODEBOOK_VERSION } from './default.js';
+export {
+  CUSTODY_FORENSIC_V1,
+  CUSTODY_FORENSIC_V2,
+  DEFAULT_CODEBOOK,
+  DEFAULT_CODEBOOK_VERSION,
+  DEFAULT_CODEBOOKS,
+} from './default.js';
 export { codebookDigest, defineCodebook } from './define.js';
 export {
   blankForm,

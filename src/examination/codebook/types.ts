@@ -53,4 +53,41 @@ export interface Codebook {
   readonly ageBands: readonly CodebookTerm<AgeBand>[];
   readonly regions: readonly CodebookTerm[];
   readonly findings: readonly FindingDefinition[];
+  /**
+   * Translations of the codebook's text, by language (BCP 47 primary tag, e.g. 'ar'). They are
+   * part of the codebook, so the digest covers them: a changed word of a translation is a new
+   * codebook. Absent from codebooks without translations (custody-forensic-v1), whose digest is
+   * therefore unchanged.
+   */
+  readonly translations?: Readonly<Record<string, CodebookTranslation>>;
+}
+
+/** Whether a translation has been reviewed by a practitioner who is a native speaker. */
+export type TranslationStatus =
+  | 'needs-review-by-native-forensic-practitioner'
+  | 'reviewed-by-native-forensic-practitioner';
+export const TRANSLATION_STATUSES: readonly TranslationStatus[] = [
+  'needs-review-by-native-forensic-practitioner',
+  'reviewed-by-native-forensic-practitioner',
+];
+
+/** A term's label and definition in another language; the code stays the codebook's. */
+export interface TranslatedTerm {
+  readonly label: string;
+  readonly definition: string;
+}
+
+/**
+ * The codebook's text in one language: every term of every list, by code, with its label and
+ * definition (a translation is complete or refused), and its review status.
+ */
+export interface CodebookTranslation {
+  readonly status: TranslationStatus;
+  readonly title: string;
+  readonly instructions: string;
+  readonly values: Readonly<Record<string, TranslatedTerm>>;
+  readonly sexes: Readonly<Record<string, TranslatedTerm>>;
+  readonly ageBands: Readonly<Record<string, TranslatedTerm>>;
+  readonly regions: Readonly<Record<string, TranslatedTerm>>;
+  readonly findings: Readonly<Record<string, TranslatedTerm>>;
 }

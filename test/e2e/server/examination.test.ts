@@ -26,6 +26,7 @@ import { examinerForm, worldSubjects } from '../../../src/demo/examination-world
 import { ALL_ROUTES } from '../../../src/http/routes/index.js';
 import { custodyIn, type TestArchive } from '../../support/archive-fixtures.js';
 import { describeDatabases } from '../../support/postgres.js';
+import { codebookDigest, DEFAULT_CODEBOOK } from '../../../src/examination/codebook/index.js';
 import { servedArchive, signIn, TEST_PASSWORD, type Client, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
 
@@ -221,7 +222,12 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
       const f = await ex.request('GET', `/api/plans/${plan}/cases/${code}/form`);
       expect(f.statusCode, f.body).toBe(200);
       const { codebook, ...rest } = f.json<{ codebook: unknown; photos: { n: number; preview: string; original: string }[]; form: { sex: unknown; age_band: unknown } }>();
-      expect(codebook).toMatchObject({ definition: { version: expect.any(String) as unknown } });
+      // The form carries the codebook the plan recorded, its Arabic (and the review status) included.
+      expect(codebook).toMatchObject({
+        version: 'custody-forensic-v2',
+        digest: codebookDigest(DEFAULT_CODEBOOK),
+        definition: { version: 'custody-forensic-v2', translations: { ar: { status: 'needs-review-by-native-forensic-practitioner', findings: { emaciation: { label: 'هزال' } } } } },
+      });
       expect(rest.form).toMatchObject({ sex: null, age_band: null });
       expect(rest.photos).toHaveLength(1);
       bodies.push(JSON.stringify(rest));

@@ -261,6 +261,9 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
     for (const lang of ['en', 'ar'] as const)
       it(`the examiner's queue and case page in ${lang}: blind, no serious or critical axe violations, screenshots`, async () => {
         const page = await open(lang, '/examination');
+        // Nothing is fetched from elsewhere: fonts (the Arabic one included) come from this server.
+        const requests: string[] = [];
+        page.on('request', (r) => requests.push(r.url()));
         await signInThroughForm(page, 'Basel Examiner');
         await expect.poll(() => page.getByTestId('queue-table').isVisible()).toBe(true);
         if (lang === 'ar')
@@ -272,8 +275,61 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
         await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
         await expectBlind(page);
         await expectNoSeriousA11yViolations(page, `examination case (${lang})`);
+        // The codebook's own text in the page's language: v2 carries its Arabic, marked unreviewed.
+        const emaciation = page.locator('[data-testid=finding-emaciation]');
+        const note = page.getByTestId('codebook-review-note');
+        if (lang === 'ar') {
+          expect(await page.getByTestId('codebook-form').getAttribute('data-codebook-lang')).toBe('ar');
+          expect(await emaciation.locator('legend').innerText()).toBe('هزال');
+          expect(await emaciation.locator('.definition').getAttribute('lang')).toBe('ar');
+          expect(await emaciation.locator('.definition').innerText()).toContain('فقدان ملحوظ');
+          expect(await emaciation.locator('input[value=absent] + span').innerText()).toBe('غير موجودة');
+          expect(await note.innerText()).toContain('ممارسٌ في الطب الشرعي');
+          expect(await page.locator('[data-testid=field-age_band] input[value="60+"] + span').innerText()).toBe('60 فأكثر');
+          expect(await page.getByTestId('draft-retention').innerText()).toContain('لحسابك وحده');
+          await page.getByTestId('draft-retention').scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(SHOTS, 'exam-codebook.ar.png'), fullPage: false });
+          await emaciation.locator('details.source-text summary').click();
+          expect(await emaciation.locator('details.source-text').innerText()).toContain('Marked, generalised loss of body fat');
+        } else {
+          expect(await emaciation.locator('legend').innerText()).toBe('Emaciation');
+          expect(await note.count()).toBe(0);
+          expect(await page.getByTestId('draft-retention').innerText()).toContain('for your account alone');
+        }
         await page.screenshot({ path: join(SHOTS, `exam-case.${lang}.png`), fullPage: true });
+        await page.evaluate('document.fonts.ready');
+        const origin = new URL(base).origin;
+        expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+        if (lang === 'ar') expect(requests.some((u) => u.startsWith(`${origin}/fonts/NotoSansArabic`))).toBe(true);
       }, 60_000);
+
+    it("a draft is kept for its examiner across a reload, and a second examiner signed in on the same browser does not see it", async () => {
+      const page = await open('en', '/examination');
+      await signInThroughForm(page, 'Amal Examiner');
+      await page.getByRole('link', { name: code }).click();
+      await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+      await page.locator('[data-testid=field-age_band] input[value="50-59"]').check();
+      await expect.poll(() => page.getByTestId('draft-status').textContent()).toContain('Draft saved');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+      expect(await page.locator('[data-testid=field-age_band] input[value="50-59"]').isChecked()).toBe(true);
+      const switchTo = async (who: string) => {
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await signInThroughForm(page, who);
+        await page.getByTestId('account-role').waitFor();
+        await page.goto(`${base}/examination`);
+        await page.getByRole('link', { name: code }).click();
+        await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
+      };
+      // Same browser, same case, another examiner: a blank form, no draft.
+      await switchTo('Basel Examiner');
+      expect(await page.locator('[data-testid=field-age_band] input:checked').count()).toBe(0);
+      expect(await page.getByTestId('draft-status').textContent()).toBe('No draft saved yet.');
+      expect(await page.locator('body').innerText()).not.toContain('50-59');
+      // The first examiner's draft is still there for them.
+      await switchTo('Amal Examiner');
+      expect(await page.locator('[data-testid=field-age_band] input[value="50-59"]').isChecked()).toBe(true);
+    }, 120_000);
 
     /** Answers the whole form: both say female, every finding absent; the age band differs. */
     async function fillForm(page: Page, age: string): Promise<void> {

@@ -64,6 +64,13 @@ export const examEn = {
     form: 'Codebook form',
     codebookLanguage:
       'The definitions are the codebook’s own, in the language it was written in; they are part of what your signature covers.',
+    codebookTranslated:
+      'The labels and definitions below are the codebook’s own Arabic: they are part of the codebook and of its digest, and so of what your signature covers. Each finding’s English source is under it.',
+    codebookNeedsReview:
+      'The Arabic definitions have not yet been reviewed by a native-speaking forensic practitioner. Where the Arabic and the English seem to differ, follow the English and say so in the notes.',
+    codebookUntranslated:
+      'This codebook has no Arabic definitions: they are shown in English, the language it was written in.',
+    englishSource: 'English source',
     scale: 'What the answers mean',
     sex: 'Sex',
     ageBand: 'Age band',
@@ -71,7 +78,7 @@ export const examEn = {
     regions: 'Where is “{{finding}}” seen?',
     notes: 'Notes (not compared between examiners)',
     retention:
-      'Your draft is kept only in this browser (never on the server), for {{days}} days, and deleted when you submit. Anyone using this browser profile could read it.',
+      'Your draft is kept only in this browser (never on the server), for your account alone, for {{days}} days after its last change; it is deleted when you submit, and when the case is no longer yours to answer. Anyone with access to this browser profile’s files could read it.',
     noDraft: 'No draft saved yet.',
     draftSaved: 'Draft saved in this browser at {{time}}.',
     review: 'Review and submit',

@@ -6,6 +6,7 @@ import { ApiError } from '../../api';
 import { Link, useLocationSearch } from '../../router';
 import { useSession } from '../../session/session';
 import { blankFormOf, CodebookForm, missingOf } from './CodebookForm';
+import { codebookText } from './codebook-text';
 import {
   clearDraft,
   draftKey,
@@ -90,6 +91,10 @@ function Examination({ data, alreadySubmitted }: { data: CaseForm; alreadySubmit
   const [sending, setSending] = useState<Sending>({ state: 'idle' });
 
   useEffect(() => expireDrafts(), []);
+  // A case already answered keeps no draft (submitted from another browser, say).
+  useEffect(() => {
+    if (alreadySubmitted) clearDraft(key);
+  }, [alreadySubmitted, key]);
   const onOpened = useCallback(
     (n: number) => setOpened((o) => (o.includes(n) ? o : [...o, n].sort((a, b) => a - b))),
     [],
@@ -109,7 +114,7 @@ function Examination({ data, alreadySubmitted }: { data: CaseForm; alreadySubmit
 
   const photos = data.photos;
   const unopened = photos.filter((p) => !opened.includes(p.n)).map((p) => p.n);
-  const missing = missingOf(codebook, form).map((f) =>
+  const missing = missingOf(codebook, form, codebookText(codebook, i18n.language)).map((f) =>
     f === 'sex' ? t('exam.case.sex') : f === 'age_band' ? t('exam.case.ageBand') : f,
   );
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../api';
 import { formatCount } from '../../i18n';
 import { Link } from '../../router';
 import { useSession } from '../../session/session';
-import { expireDrafts } from './drafts';
+import { discardClosedDrafts, expireDrafts } from './drafts';
 import type { QueueView } from './types';
 import './exam.css';
 
@@ -40,8 +40,19 @@ export function caseHref(base: 'examination' | 'adjudication', plan: string, cod
 export function QueuePage() {
   const { t, i18n } = useTranslation();
   const n = (x: number): string => formatCount(x, i18n.language);
+  const { session } = useSession();
   const queue = useGet<QueueView>('/api/examination/queue');
   useEffect(() => expireDrafts(), []);
+  // Drafts of cases no longer mine to answer (submitted, unassigned, plan gone) are deleted.
+  useEffect(() => {
+    if (queue.state !== 'ready') return;
+    const open = new Set(
+      queue.value.plans.flatMap((p) =>
+        p.cases.filter((c) => c.mine === 'to_submit').map((c) => `${p.plan.id}.${c.case}`),
+      ),
+    );
+    discardClosedDrafts(session.account, open);
+  }, [queue, session.account]);
   return (
     <div className="page exam-page">
       <h1>{t('exam.queue.heading')}</h1>

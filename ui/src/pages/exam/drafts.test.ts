@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearDraft, draftKey, expireDrafts, loadDraft, saveDraft } from './drafts';
+import { clearDraft, discardClosedDrafts, draftKey, expireDrafts, loadDraft, saveDraft } from './drafts';
 
 /** A Storage in memory, as the browser's localStorage. */
 function memoryStorage(): Storage {
@@ -51,5 +51,18 @@ describe("an examiner's draft, kept in the browser", () => {
     expect(loadDraft(fresh)).not.toBeNull();
     expect(store.length).toBe(2);
     expect(store.getItem('custody.language')).toBe('ar');
+  });
+
+  it("discards an account's drafts of cases no longer its to answer, and no other account's", () => {
+    const open = draftKey('ACC1', 'PLAN1', 'k-000000000001');
+    const submitted = draftKey('ACC1', 'PLAN1', 'k-000000000002');
+    const otherPlan = draftKey('ACC1', 'PLAN2', 'k-000000000003');
+    const someoneElse = draftKey('ACC2', 'PLAN1', 'k-000000000002');
+    for (const k of [open, submitted, otherPlan, someoneElse]) saveDraft(k, form, []);
+    discardClosedDrafts('ACC1', new Set(['PLAN1.k-000000000001']));
+    expect(loadDraft(open)).not.toBeNull();
+    expect(loadDraft(submitted)).toBeNull();
+    expect(loadDraft(otherPlan)).toBeNull();
+    expect(loadDraft(someoneElse)).not.toBeNull();
   });
 });

@@ -48,3 +48,18 @@ export function expireDrafts(now = Date.now()): void {
       store.removeItem(key);
   }
 }
+
+/**
+ * Deletes `account`'s drafts of cases that are no longer its to answer: submitted, unassigned, or
+ * of a plan it no longer has (`open` holds `${plan}.${code}` of the cases still to submit). Run
+ * when the queue has loaded; other accounts' drafts are left alone.
+ */
+export function discardClosedDrafts(account: string, open: ReadonlySet<string>): void {
+  const store = window.localStorage;
+  const mine = `${PREFIX}${account}.`;
+  for (let i = store.length - 1; i >= 0; i--) {
+    const key = store.key(i);
+    if (key === null || !key.startsWith(mine)) continue;
+    if (!open.has(key.slice(mine.length))) store.removeItem(key);
+  }
+}

@@ -39,6 +39,20 @@ export interface Codebook {
   ageBands: Term[];
   regions: Term[];
   findings: (Term & { regional: boolean })[];
+  /** The codebook's own translations (src/examination/codebook/types.ts), covered by its digest. */
+  translations?: Record<string, CodebookTranslation>;
+}
+
+export type TermList = 'values' | 'sexes' | 'ageBands' | 'regions' | 'findings';
+export interface CodebookTranslation {
+  status: 'needs-review-by-native-forensic-practitioner' | 'reviewed-by-native-forensic-practitioner';
+  title: string;
+  instructions: string;
+  values: Record<string, { label: string; definition: string }>;
+  sexes: Record<string, { label: string; definition: string }>;
+  ageBands: Record<string, { label: string; definition: string }>;
+  regions: Record<string, { label: string; definition: string }>;
+  findings: Record<string, { label: string; definition: string }>;
 }
 
 export interface CaseForm {
