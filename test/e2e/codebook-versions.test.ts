@@ -5,7 +5,7 @@
 // `custody verify`, `custody stats`, `custody verify-export` and the bag's own Python verifier
 // accept both, each citing its own version and digest.
 import { spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/core/index.js';
@@ -108,5 +108,14 @@ describe('plans drawn with codebook v1 and v2 side by side', () => {
     const out = join(base, 'old.html');
     const r = await custodyIn(['report', '--template', 'tribunal', '--bag', bags.old, '--out', out, '--json'], { ...env, CUSTODY_ACTOR: 'registrar', CUSTODY_CHROMIUM: '' });
     expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it("the report's findings section defines the findings with the plans' own codebook, v1 for a v1 plan", async () => {
+    const out = join(base, 'archive-report.html');
+    const r = await custodyIn(['report', '--template', 'tribunal', '--out', out, '--json'], { ...env, CUSTODY_ACTOR: 'registrar', CUSTODY_CHROMIUM: '' });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('Findings (codebook custody-forensic-v1)');
+    expect(html).not.toContain('Findings (codebook custody-forensic-v2)');
   });
 });

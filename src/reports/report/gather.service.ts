@@ -13,7 +13,7 @@ import { CatalogueLabels } from '../../catalogue/labels.service.js';
 import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint, toHex, hint } from '../../core/index.js';
-import { DEFAULT_CODEBOOK } from '../../examination/codebook/index.js';
+import { codebookDigest, DEFAULT_CODEBOOK, DEFAULT_CODEBOOKS } from '../../examination/codebook/index.js';
 import { isSignedCheckpoint } from '../../ledger/index.js';
 import type { StatisticsReport } from '../../examination/statistics/index.js';
 import { ReportError } from './errors.js';
@@ -137,7 +137,11 @@ export async function gatherReportInput(
     statistics,
     unitChanges,
     strataDrawn,
-    codebook: DEFAULT_CODEBOOK,
+    // The findings' definitions are those of the plans' own codebook (a plan drawn under v1 keeps
+    // v1 after v2 became the default); the default only when no plan is reported, or its codebook
+    // is not one Custody ships.
+    codebook:
+      DEFAULT_CODEBOOKS.find((c) => statistics.some((s) => s.codebook.digest === codebookDigest(c))) ?? DEFAULT_CODEBOOK,
     images: ports.thumbnail === null ? 'none' : ports.unblurred === true ? 'unblurred' : 'blurred',
     exhibits: await gatherExhibits(archive, exhibitIds, ports.thumbnail, label),
   };
