@@ -19,7 +19,6 @@ import {
   createUlidFactory,
   toHex,
   hint,
-  type OperationContext,
 } from './core/index.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
 import { ExaminationRepository } from './db/examination.repository.js';
@@ -527,11 +526,6 @@ export function accountsPorts(archive: Archive, role: Role = 'administrator'): A
 }
 
 /** What blindness reads (plans, assignments, submissions, subject ↔ item links), for the CLI and the server alike. */
-/** The context of a CLI command: the archive's actor (--actor, CUSTODY_ACTOR or the account), its id factory. */
-export function operationContext(archive: Archive): OperationContext {
-  return { actor: archive.config.actor, clock: () => new Date(), newId: archive.newId };
-}
-
 export function blindPorts(archive: Archive): BlindPorts {
   const ex = archive.examinations;
   return {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Archive, openArchive } from '../app.js';
+import type { OperationContext } from '../core/index.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { flag, str, UsageError, type Io, type ParsedArgs } from './command.js';
 
@@ -173,4 +174,9 @@ export async function refuseIfBlinded(
   const { blindPorts } = await import('../app.js');
   const scope = await blindScope(blindPorts(archive), actor);
   assertNotBlinded(scope, `\`${what}\``);
+}
+
+/** The context of a CLI command's writes: the archive's actor (--actor, CUSTODY_ACTOR or the account) and id factory. */
+export function operationContext(archive: Archive): OperationContext {
+  return { actor: archive.config.actor, clock: () => new Date(), newId: archive.newId };
 }

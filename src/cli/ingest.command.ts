@@ -3,7 +3,7 @@ import { IngestService } from '../ingest/ingest.service.js';
 import type { IngestReport } from '../ingest/index.js';
 import { runAnalysisJobs, type AnalyzeSummary } from '../jobs/analysis-worker.service.js';
 import { flag, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { operationContext, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const ingestCommand: Command = {
@@ -31,7 +31,7 @@ export const ingestCommand: Command = {
     let analysis: AnalyzeSummary | null = null;
     const report = await withArchive(args, io, 'write', 'ingest', async (archive) => {
       // A codename must be registered (`custody source add`), or registered now with --new-source.
-      const registration = await requireSource(archive, source, flag(args, 'new-source'));
+      const registration = await requireSource(archive, operationContext(archive), source, flag(args, 'new-source'));
       const r = await new IngestService(archive).run({
         ...(registration === null ? {} : { beforeFirstWrite: registration }),
         paths: args.positionals,

@@ -15,7 +15,7 @@ import {
   type Io,
   type ParsedArgs,
 } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { operationContext, wantsJson, withArchive } from './context.js';
 
 export const sourceCommand: Command = {
   name: 'source',
@@ -44,14 +44,14 @@ export const sourceCommand: Command = {
     };
     switch (action) {
       case 'init':
-        await withArchive(args, io, 'write', 'source init', (a) => initSources(a, passphrase));
+        await withArchive(args, io, 'write', 'source init', (a) => initSources(a, operationContext(a), passphrase));
         return done({ ok: true }, 'the sources key is set; you hold the source-custodian role\n');
       case 'add': {
         const codename = needName();
         const file = str(args, 'identity-file');
         const identity = file === undefined ? null : readText(file);
         await withArchive(args, io, 'write', 'source add', (a) =>
-          registerSource(a, codename, identity, passphrase),
+          registerSource(a, operationContext(a), codename, identity, passphrase),
         );
         return done(
           { codename, identity_on_record: identity !== null },
@@ -62,7 +62,7 @@ export const sourceCommand: Command = {
       case 'revoke': {
         const actor = needName();
         await withArchive(args, io, 'write', `source ${action}`, (a) =>
-          grantRole(a, actor, action === 'revoke', passphrase),
+          grantRole(a, operationContext(a), actor, action === 'revoke', passphrase),
         );
         return done(
           { actor, role: 'source-custodian', granted: action === 'grant' },
@@ -73,7 +73,7 @@ export const sourceCommand: Command = {
         const codename = needName();
         const reason = requireStr(args, 'reason', this);
         const out = await withArchive(args, io, 'write', 'source reveal', (a) =>
-          readIdentity(a, codename, reason, passphrase),
+          readIdentity(a, operationContext(a), codename, reason, passphrase),
         );
         return done(out, `${out.identity}\n(read recorded as ledger entry ${out.read_seq})\n`);
       }

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { operationContext, type Archive } from '../app.js';
+import type { Archive } from '../app.js';
 import { parseSubjectsCsv, parseSubjectsJson, subjectsCsv, subjectsForExport } from '../catalogue/subjects/index.js';
 import { CatalogueLabels, itemText, subjectText } from '../catalogue/labels.service.js';
 import { acceptSuggestions, suggestLinks, type LinkSuggestion } from '../catalogue/subjects/suggestions.service.js';
@@ -23,7 +23,7 @@ import {
   type Io,
   type ParsedArgs,
 } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { operationContext, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 import { subjectDetail, subjectView } from '../catalogue/subjects/subject-view.service.js';
 

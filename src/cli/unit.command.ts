@@ -24,8 +24,7 @@ import {
   type Command,
   type Io,
 } from './command.js';
-import { operationContext } from '../app.js';
-import { atOption, wantsJson, withArchive } from './context.js';
+import { operationContext, atOption, wantsJson, withArchive } from './context.js';
 import { catalogueCounts } from '../catalogue/units/counts.service.js';
 import { terminalText as tt } from './terminal-text.js';
 

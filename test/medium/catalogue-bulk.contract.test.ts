@@ -4,7 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { initArchive, openArchive, operationContext, type Archive } from '../../src/app.js';
+import { initArchive, openArchive, type Archive } from '../../src/app.js';
+import { operationContext } from '../../src/cli/context.js';
 import { resolveItemRefs } from '../../src/catalogue/subjects/item-refs.js';
 import { importSubjects } from '../../src/catalogue/subjects/subjects.service.js';
 import { editUnit, importUnits, retireUnit } from '../../src/catalogue/units/units.service.js';

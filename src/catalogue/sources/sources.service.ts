@@ -1,13 +1,24 @@
-import type { Archive } from '../../app.js';
 import { normaliseActor, type JsonValue, CustodyError,
   hint,
+  type OperationContext,
 } from '../../core/index.js';
+import type { EntryDraft } from '../../ledger/index.js';
+import type { StoredEntry } from '../../ledger/ledger.service.js';
+import type { IndexReads } from '../ports.js';
 import {
   openIdentity,
   sealIdentity,
   SourceCryptoError,
   type SealedIdentity,
 } from './identity-crypto.js';
+
+/** What the source registry reads and appends. */
+export interface SourcesPorts
+  extends IndexReads<'getSource' | 'getSourceRole' | 'listDeliveries' | 'listSourceReads' | 'listSources'> {
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+}
+/** Who acts (the ledger's actor, and the one whose custodian role is checked). */
+type Actor = Pick<OperationContext, 'actor'>;
 
 export type SourceErrorCode =
   | 'SOURCE_EXISTS'
@@ -33,7 +44,7 @@ function need(passphrase: string | null): string {
   return passphrase;
 }
 
-async function checkKey(archive: Archive, passphrase: string | null): Promise<string> {
+async function checkKey(archive: SourcesPorts, passphrase: string | null): Promise<string> {
   const p = need(passphrase);
   const check = await archive.index.getSource(KEY_CHECK);
   if (check?.identity_json == null)
@@ -46,29 +57,30 @@ async function checkKey(archive: Archive, passphrase: string | null): Promise<st
   return p;
 }
 
-async function commit(archive: Archive, details: { [k: string]: JsonValue }): Promise<number> {
+async function commit(archive: SourcesPorts, ctx: Actor, details: { [k: string]: JsonValue }): Promise<number> {
   const [e] = await archive.commit([
-    { actor: archive.config.actor, type: 'cataloguing', items: [], objects: [], details },
+    { actor: ctx.actor, type: 'cataloguing', items: [], objects: [], details },
   ]);
   return e?.entry.seq ?? -1;
 }
 
 /** Sets the sources key (by its passphrase) and makes the acting administrator its first custodian. */
-export async function initSources(archive: Archive, passphrase: string | null): Promise<void> {
+export async function initSources(archive: SourcesPorts, ctx: Actor, passphrase: string | null): Promise<void> {
   const p = need(passphrase);
   if ((await archive.index.getSource(KEY_CHECK)) !== undefined)
     throw new SourceError('SOURCE_EXISTS', 'the sources key is already set');
-  await commit(archive, {
+  await commit(archive, ctx, {
     action: 'source.register',
     codename: KEY_CHECK,
     identity: sealIdentity(p, KEY_CHECK, 'custody sources key check') as unknown as JsonValue,
   });
-  await commit(archive, { action: 'source.grant', grantee: archive.config.actor, role: CUSTODIAN });
+  await commit(archive, ctx, { action: 'source.grant', grantee: ctx.actor, role: CUSTODIAN });
 }
 
 /** Registers a source by codename, with its identity sealed when one is given. */
 export async function registerSource(
-  archive: Archive,
+  archive: SourcesPorts,
+  ctx: Actor,
   codename: string,
   identity: string | null,
   passphrase: string | null,
@@ -81,7 +93,7 @@ export async function registerSource(
     identity === null
       ? null
       : sealIdentity(await checkKey(archive, passphrase), codename, identity);
-  await commit(archive, {
+  await commit(archive, ctx, {
     action: 'source.register',
     codename,
     identity: sealed as unknown as JsonValue,
@@ -96,7 +108,7 @@ export async function registerSource(
  * null, so that intake registers the source only once its own refusals have passed (an ingest
  * refused for its paths writes nothing at all).
  */
-export async function requireSource(archive: Archive, codename: string, register: boolean): Promise<(() => Promise<void>) | null> {
+export async function requireSource(archive: SourcesPorts, ctx: Actor, codename: string, register: boolean): Promise<(() => Promise<void>) | null> {
   if (!CODENAME_RE.test(codename))
     throw new SourceError('SOURCE_INVALID', 'a codename is 1–64 letters, digits, - or _');
   if ((await archive.index.getSource(codename)) !== undefined) return null;
@@ -107,18 +119,19 @@ export async function requireSource(archive: Archive, codename: string, register
       `source ${codename} is not registered: check the codename`,
       { details: { codename, ...hint({ remedy: ['list-sources', 'new-source'] }) } },
     );
-  return () => registerSource(archive, codename, null, null);
+  return () => registerSource(archive, ctx, codename, null, null);
 }
 
 export async function grantRole(
-  archive: Archive,
+  archive: SourcesPorts,
+  ctx: Actor,
   grantee: string,
   revoke: boolean,
   passphrase: string | null,
 ): Promise<void> {
-  await requireCustodian(archive);
+  await requireCustodian(archive, ctx);
   await checkKey(archive, passphrase);
-  await commit(archive, {
+  await commit(archive, ctx, {
     action: revoke ? 'source.revoke' : 'source.grant',
     // The recorded form (NFC, trimmed, validated), the same form the acting actor is compared in.
     grantee: normaliseActor(grantee, 'the grantee'),
@@ -131,7 +144,8 @@ export async function grantRole(
  * ledger (actor, source, reason) before the identity is shown.
  */
 export async function readIdentity(
-  archive: Archive,
+  archive: SourcesPorts,
+  ctx: Actor,
   codename: string,
   reason: string,
   passphrase: string | null,
@@ -142,7 +156,7 @@ export async function readIdentity(
       'say why the identity is read: the read is recorded',
       { details: hint({ field: 'reason' }) },
     );
-  await requireCustodian(archive);
+  await requireCustodian(archive, ctx);
   const p = await checkKey(archive, passphrase);
   const s = await archive.index.getSource(codename);
   if (s === undefined || codename === KEY_CHECK)
@@ -150,21 +164,21 @@ export async function readIdentity(
   if (s.identity_json === null)
     throw new SourceError('SOURCE_NOT_FOUND', `source ${codename} has no identity on record`);
   const identity = openIdentity(p, codename, JSON.parse(s.identity_json) as SealedIdentity);
-  const seq = await commit(archive, { action: 'source.read', codename, reason });
+  const seq = await commit(archive, ctx, { action: 'source.read', codename, reason });
   return { codename, identity, read_seq: seq };
 }
 
-async function requireCustodian(archive: Archive): Promise<void> {
-  const role = await archive.index.getSourceRole(archive.config.actor);
+async function requireCustodian(archive: SourcesPorts, ctx: Actor): Promise<void> {
+  const role = await archive.index.getSourceRole(ctx.actor);
   if (role?.role !== CUSTODIAN)
     throw new SourceError(
       'SOURCE_FORBIDDEN',
-      `${archive.config.actor} does not hold the ${CUSTODIAN} role`,
+      `${ctx.actor} does not hold the ${CUSTODIAN} role`,
     );
 }
 
 export async function listSources(
-  archive: Archive,
+  archive: SourcesPorts,
 ): Promise<{ codename: string; identity_on_record: boolean; deliveries: number; reads: number }[]> {
   const deliveries = await archive.index.listDeliveries();
   const reads = await archive.index.listSourceReads();
