@@ -94,9 +94,10 @@ export const statisticsRoutes: RouteDef[] = [
       const { key, json } = await planStatistics(request, archive, params.plan);
       const cache = derivedOf(request.server.custody).statistics;
       const chartKey = `${key}\u0000chart:${params.chart}`;
+      const stats = await json;
       let svg = cache.get(chartKey) as Promise<string | null> | undefined;
       if (svg === undefined) {
-        svg = statisticsChartSvg(await json, params.chart);
+        svg = statisticsChartSvg(stats, params.chart);
         cache.set(chartKey, svg);
         svg.catch(() => cache.delete(chartKey));
       }
@@ -117,6 +118,9 @@ export const statisticsRoutes: RouteDef[] = [
         "default-src 'none'; style-src 'unsafe-inline'; sandbox",
       );
       void reply.header('Cache-Control', 'private, no-cache');
+      // The checkpoint the figures were computed from, for the page's caption: the latest signed
+      // one may have moved on since the page read the plan's statistics.
+      void reply.header('X-Custody-Checkpoint', String(stats.checkpoint.tree_size));
       return reply.type('image/svg+xml; charset=utf-8').send(doc);
     },
   }),

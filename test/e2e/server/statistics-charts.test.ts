@@ -78,7 +78,10 @@ describeDatabases('statistics charts over HTTP (issue 13)', (db) => {
   it("draws the plan's prevalence figures: one error bar per finding with an estimate, as long as its interval, each labelled with its sample size", async () => {
     const stats = await investigator.request('GET', `/api/statistics/${PLAN}`);
     expect(stats.statusCode, stats.body).toBe(200);
-    const { findings } = stats.json<{ findings: Finding[] }>();
+    const { findings, checkpoint } = stats.json<{
+      findings: Finding[];
+      checkpoint: { tree_size: number };
+    }>();
     // The headline figure of each finding: the weighted estimate of a stratified plan.
     const drawn = findings.flatMap((f) => {
       const i = f.stratified?.interval ?? f.wilson;
@@ -91,6 +94,7 @@ describeDatabases('statistics charts over HTTP (issue 13)', (db) => {
     expect(r.statusCode, r.body).toBe(200);
     expect(r.headers['content-type']).toMatch(/^image\/svg\+xml\b/);
     expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['x-custody-checkpoint']).toBe(String(checkpoint.tree_size));
     expect(r.headers['content-security-policy']).toMatch(/default-src 'none'/);
     expect(r.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg')).toBe(true);
     const svg = parseXml(r.body);
