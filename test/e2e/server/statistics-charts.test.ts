@@ -126,7 +126,10 @@ describeDatabases('statistics charts over HTTP (issue 13)', (db) => {
       400,
       'HTTP_BAD_REQUEST',
     ]);
-    const missing = await investigator.request('GET', '/api/statistics/no-such-plan/charts/prevalence.svg');
+    const missing = await investigator.request(
+      'GET',
+      '/api/statistics/no-such-plan/charts/prevalence.svg',
+    );
     expect(missing.statusCode).toBeGreaterThanOrEqual(400);
     expect(missing.headers['content-type']).toMatch(/^application\/json/);
   });

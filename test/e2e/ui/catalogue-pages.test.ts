@@ -77,10 +77,17 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       };
       await custodyInExpect(0, ['init', '--archive', archive.dir]);
       cat = await buildCatalogue(archive, { subjects: SUBJECTS, examine: true });
-      served = await servedArchive('catalogue-pages', [[INVESTIGATOR, 'investigator'], [ANALYST, 'analyst']], {
-        reuse: archive,
-        server: { uiDir: UI_DIR },
-      });
+      served = await servedArchive(
+        'catalogue-pages',
+        [
+          [INVESTIGATOR, 'investigator'],
+          [ANALYST, 'analyst'],
+        ],
+        {
+          reuse: archive,
+          server: { uiDir: UI_DIR },
+        },
+      );
       base = await served.server.listen({ port: 0, host: '127.0.0.1' });
       browser = await launchChromium();
       await mkdir(SHOTS, { recursive: true });

@@ -7,7 +7,11 @@ const CODEBOOK: Codebook = {
   version: 'test-1',
   title: 'Test',
   instructions: '',
-  values: [term('present', 'Present'), term('absent', 'Absent'), term('cannot_assess', 'Cannot assess')],
+  values: [
+    term('present', 'Present'),
+    term('absent', 'Absent'),
+    term('cannot_assess', 'Cannot assess'),
+  ],
   sexes: [term('male', 'Male'), term('female', 'Female'), term('undetermined', 'Undetermined')],
   ageBands: [term('30-39', '30 to 39'), term('40-49', '40 to 49')],
   regions: [term('chest', 'Chest'), term('back', 'Back')],
@@ -27,7 +31,7 @@ describe('the adjudicator page names fields and values by the codebook', () => {
     expect(fieldLabel('sex', CODEBOOK, STRINGS)).toBe('Sex');
   });
 
-  it("each value by the label of its own scale, regions one by one", () => {
+  it('each value by the label of its own scale, regions one by one', () => {
     expect(valueLabel('findings.burns.value', 'cannot_assess', CODEBOOK)).toBe('Cannot assess');
     expect(valueLabel('age_band', '30-39', CODEBOOK)).toBe('30 to 39');
     expect(valueLabel('sex', 'undetermined', CODEBOOK)).toBe('Undetermined');
