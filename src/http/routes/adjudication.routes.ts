@@ -11,7 +11,7 @@ import {
   revealedCase,
   type PreparedAdjudication,
 } from '../../examination/blind/examination.service.js';
-import { caseOutcomes, caseRefs } from '../../examination/blind/index.js';
+import { caseOutcomes, caseRefs, sampleCodebook } from '../../examination/blind/index.js';
 import { AccountError } from '../../accounts/index.js';
 import { holdPrepared, takePrepared } from './prepared-acts.js';
 import { CaseParams, planOf, PreparedView, SignedBody, signerOf } from './examination.routes.js';
@@ -75,6 +75,9 @@ export const adjudicationRoutes: RouteDef[] = [
         // How many photographs the case has (served by ordinal under …/photos/:n), so that a
         // page need not probe for them.
         photos: (await caseImages(archive, sample, c.case)).length,
+        // The plan's codebook (checked against its digest), so that the page names each field and
+        // value by its label rather than its code.
+        codebook: sampleCodebook(sample),
       };
     },
   }),

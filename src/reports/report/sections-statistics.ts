@@ -23,6 +23,7 @@ import {
   type BranchName,
 } from './statistics-tables.js';
 import { pointer as ptr } from './footnotes.js';
+import { prevalenceRows } from './prevalence-rows.js';
 import type { Block, Inline, Section } from './model.js';
 
 const NO_PLAN = 'No sampling plan in this archive: no prevalence can be stated, and none is.';
@@ -242,22 +243,7 @@ export function findingsSection(
       },
       ...agreementBlocks(s),
     );
-    const rows = s.findings.flatMap((f, i): PrevalenceRow[] => {
-      const h = headlineInterval(f, i);
-      const p = f.stratified?.estimate ?? f.proportion;
-      return h === null || p === null || f.assessed < 1
-        ? []
-        : [
-            {
-              finding: f.code,
-              label: f.label,
-              proportion: p,
-              lower: h.interval.lower,
-              upper: h.interval.upper,
-              n: f.assessed,
-            },
-          ];
-    });
+    const rows = prevalenceRows(s);
     // One chart per report: the first plan's (a tribunal report normally has one plan).
     if (prevalence === null && rows.length > 0) {
       prevalence = rows;

@@ -30,6 +30,8 @@ import { servedArchive, TEST_PASSWORD, type ServedArchive } from '../../support/
 import { makeTempDir } from '../../support/tmp.js';
 
 const INVESTIGATOR = 'Rana Investigator';
+/** A role that reads the catalogue but may not change it (no catalogue.write). */
+const ANALYST = 'Omar Analyst';
 /** Krippendorff's thresholds, written out here as the oracle of the page's reading. */
 const bandOf = (alpha: number | null): string =>
   alpha === null
@@ -75,10 +77,17 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       };
       await custodyInExpect(0, ['init', '--archive', archive.dir]);
       cat = await buildCatalogue(archive, { subjects: SUBJECTS, examine: true });
-      served = await servedArchive('catalogue-pages', [[INVESTIGATOR, 'investigator']], {
-        reuse: archive,
-        server: { uiDir: UI_DIR },
-      });
+      served = await servedArchive(
+        'catalogue-pages',
+        [
+          [INVESTIGATOR, 'investigator'],
+          [ANALYST, 'analyst'],
+        ],
+        {
+          reuse: archive,
+          server: { uiDir: UI_DIR },
+        },
+      );
       base = await served.server.listen({ port: 0, host: '127.0.0.1' });
       browser = await launchChromium();
       await mkdir(SHOTS, { recursive: true });
@@ -93,7 +102,7 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       context = undefined;
     });
 
-    async function open(lang: 'en' | 'ar', path = '/'): Promise<Page> {
+    async function open(lang: 'en' | 'ar', path = '/', who = INVESTIGATOR): Promise<Page> {
       context = await browser.newContext({
         viewport: { width: 1280, height: 900 },
         locale: lang === 'ar' ? 'ar' : 'en-GB',
@@ -106,7 +115,7 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
           previews.push(url.pathname + url.search);
       });
       await page.goto(`${base}${path}`);
-      await page.getByLabel(/^(Name|الاسم)$/).fill(INVESTIGATOR);
+      await page.getByLabel(/^(Name|الاسم)$/).fill(who);
       await page.getByLabel(/^(Password|كلمة المرور)$/).fill(TEST_PASSWORD);
       await page.locator('form button[type=submit]').click();
       await page.getByTestId('account-role').waitFor();
@@ -304,6 +313,80 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       await shot(ar, 'linking.ar');
     });
 
+    it('unlinks a photograph from the subject page with a required reason: it is gone from the subject, the ledger entry names the reason and the account, the history shows it; a role without catalogue.write is offered no unlinking', async () => {
+      const i = 7;
+      const subject = cat.subjectIds[i]!;
+      const item = cat.items.get(`subject-${String(cat.subjects[i]!.index).padStart(2, '0')}.jpg`)!;
+      expect(item).toBeDefined();
+      const page = await open('en', `/subjects?id=${subject}`);
+      const photos = page.locator('[data-testid=subject-photos] li');
+      await expect.poll(() => photos.count()).toBe(1);
+      expect(await photos.first().getAttribute('data-item')).toBe(item);
+      const before = served.open.ledger.size;
+      const submit = page.getByRole('button', { name: /^Unlink the selected photographs/ });
+
+      // Refused in the page, nothing sent: no photograph selected, then no reason.
+      await submit.click();
+      await expect
+        .poll(() => page.getByTestId('unlink-failed').textContent())
+        .toBe('Select at least one photograph to unlink.');
+      await page.getByTestId('unlink-check').check();
+      await page.getByLabel('Reason for unlinking').fill('   ');
+      await submit.click();
+      await expect
+        .poll(() => page.getByTestId('unlink-failed').textContent())
+        .toBe('Give a reason: every change to the catalogue needs one.');
+      expect(served.open.ledger.size).toBe(before);
+
+      const reason = 'photograph shows another detainee: card number differs (synthetic)';
+      await page.getByLabel('Reason for unlinking').fill(reason);
+      await expect.poll(() => submit.textContent()).toBe('Unlink the selected photographs (1)');
+      await submit.click();
+      await expect
+        .poll(() => page.getByTestId('unlink-done').textContent())
+        .toContain('Photographs unlinked from this subject: 1.');
+      // Gone from the subject, in the page and in what the server says.
+      await expect.poll(() => photos.count()).toBe(0);
+      expect(await page.getByText('No photographs are linked to this subject.').count()).toBe(1);
+      const detail = (await (await page.request.get(`${base}/api/subjects/${subject}`)).json()) as {
+        items: string[];
+      };
+      expect(detail.items).toEqual([]);
+
+      // One 'subject.unlink' entry, with the reason, the account and the photograph.
+      const entries = (await served.open.ledger.read(before, served.open.ledger.size)).map(
+        (e) => e.entry,
+      );
+      const unlinks = entries.filter((e) => e.details.action === 'subject.unlink');
+      expect(unlinks).toHaveLength(1);
+      const entry = unlinks[0]!;
+      expect(entry.actor).toBe(served.accounts.get(INVESTIGATOR));
+      expect(entry.details.reason).toBe(reason);
+      expect(entry.details.items).toEqual([item]);
+      expect((entry.details.subject as { id: string }).id).toBe(subject);
+      const row = page.locator(`[data-testid=history-row][data-seq="${entry.seq}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain(reason);
+      expect(await row.textContent()).toContain('Photographs unlinked');
+      await expectNoSeriousA11yViolations(page, 'subject page, after unlinking (en)');
+
+      // In Arabic, another subject: the unlinking form in Arabic, right to left.
+      await context?.close();
+      const ar = await open('ar', `/subjects?id=${cat.subjectIds[6]!}`);
+      await ar.getByTestId('unlink-check').waitFor();
+      expect(await ar.getByRole('heading', { name: 'فكّ ربط الصور' }).count()).toBe(1);
+      expect(await ar.getByLabel('سبب فكّ الربط').count()).toBe(1);
+      await expectNoSeriousA11yViolations(ar, 'subject page with unlinking (ar)');
+      await shot(ar, 'subject-unlink.ar');
+
+      // An analyst reads the subject but is offered no unlinking.
+      await context?.close();
+      const analyst = await open('en', `/subjects?id=${cat.subjectIds[6]!}`, ANALYST);
+      await expect.poll(() => analyst.locator('[data-testid=subject-photos] li').count()).toBe(1);
+      expect(await analyst.getByTestId('unlink-check').count()).toBe(0);
+      expect(await analyst.getByRole('button', { name: /^Unlink/ }).count()).toBe(0);
+    });
+
     for (const lang of ['en', 'ar'] as const) {
       it(`the statistics page (${lang}): weighted estimates named as weighted, raw counts, intervals with their method, agreement on Krippendorff's scale, the breakdown by unit, and the checkpoint of every figure (browser test 7)`, async () => {
         const page = await open(lang, '/statistics');
@@ -367,6 +450,29 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
         const first = (await page.getByTestId('unit-breakdown').first().textContent()) ?? '';
         expect(first).toContain('Wilson');
         expect(first).toMatch(lang === 'ar' ? /فرع/ : /Branch \d+/);
+        // The prevalence chart: the server's SVG of the report's chart, loaded as an image, with
+        // alternative text, and a caption naming the plan and the checkpoint it was drawn at.
+        const chart = page.getByTestId('prevalence-chart');
+        await chart.waitFor();
+        await expect
+          .poll(() =>
+            page.evaluate<number>(
+              `(() => { const i = document.querySelector('[data-testid=prevalence-chart] img'); return i !== null && i.complete ? i.naturalWidth : 0; })()`,
+            ),
+          )
+          .toBeGreaterThan(0);
+        expect(await chart.locator('img').getAttribute('alt')).toMatch(
+          lang === 'ar' ? /مخطط انتشار/ : /^Chart of the prevalence of \d+ findings/,
+        );
+        const drawnAt = Number(await chart.locator('img').getAttribute('data-checkpoint'));
+        expect(drawnAt).toBeGreaterThanOrEqual(stats.checkpoint.tree_size);
+        const chartCaption = (await chart.locator('figcaption').textContent()) ?? '';
+        expect(chartCaption).toContain(PLAN);
+        expect(chartCaption).toContain(
+          lang === 'ar'
+            ? `عند نقطة التحقق ${new Intl.NumberFormat('ar').format(drawnAt)}`
+            : `At checkpoint ${new Intl.NumberFormat('en').format(drawnAt)}`,
+        );
         await expectNoSeriousA11yViolations(page, `statistics (${lang})`);
         await shot(page, `statistics.${lang}`);
       });

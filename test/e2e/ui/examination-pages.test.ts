@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CODEBOOK } from '../../../src/examination/codebook/index.js';
 import { custodyIn, type TestArchive } from '../../support/archive-fixtures.js';
 import { servedArchive, signIn, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
@@ -440,7 +441,24 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
       const disputed = page.locator('[data-testid=answers-table] tr.disputed');
       expect(await disputed.count()).toBe(1);
       expect(await disputed.getAttribute('data-field')).toBe('age_band');
-      expect(await disputed.textContent()).toMatch(/30-39[\s\S]*40-49|40-49[\s\S]*30-39/);
+      // Fields and values by the codebook's labels, not their codes.
+      expect(await disputed.locator('th').textContent()).toMatch(/^Age band/);
+      expect(await disputed.textContent()).toMatch(/30 to 39[\s\S]*40 to 49|40 to 49[\s\S]*30 to 39/);
+      const table = (await page.getByTestId('answers-table').textContent()) ?? '';
+      expect(table).not.toMatch(/findings\.|age_band|cannot_assess/);
+      expect(table).toContain('Sex');
+      expect(table).toMatch(/Absent|Present|Cannot assess/);
+      const findingRows = page.locator('[data-testid=answers-table] tr[data-field$=".value"]');
+      expect(await findingRows.count()).toBe(DEFAULT_CODEBOOK.findings.length);
+      for (const row of await findingRows.all()) {
+        const code = /^findings\.(.+)\.value$/.exec((await row.getAttribute('data-field')) ?? '')?.[1];
+        const def = DEFAULT_CODEBOOK.findings.find((f) => f.code === code);
+        expect(def, code).toBeDefined();
+        expect(await row.locator('th').textContent()).toBe(def!.label);
+      }
+      expect(await page.getByTestId('decision-age_band').locator('legend').textContent()).toBe(
+        'Age band',
+      );
       await page.getByTestId('thumb-2').waitFor();
       await expectBlind(page);
       await expectNoSeriousA11yViolations(page, 'adjudication case (en)');

@@ -61,6 +61,20 @@ export const catalogueEn = {
       none: 'No photographs are linked to this subject.',
       alt: 'Blurred preview of a photograph of this subject',
     },
+    unlink: {
+      heading: 'Unlink photographs',
+      intro:
+        'A photograph linked by mistake can be unlinked from this subject. The link stays in the history; the unlinking is a new ledger entry with its reason.',
+      select: 'Select to unlink',
+      reason: 'Reason for unlinking',
+      reasonHint: 'Why these photographs do not show this subject. It is recorded in the ledger.',
+      submit: 'Unlink the selected photographs ({{n}})',
+      unlinking: 'Unlinking…',
+      needSelection: 'Select at least one photograph to unlink.',
+      needReason: 'Give a reason: every change to the catalogue needs one.',
+      done: 'Photographs unlinked from this subject: {{n}}. Recorded in the ledger; see the history below.',
+      failed: 'Nothing was unlinked: {{message}}',
+    },
     history: {
       heading: 'History',
       intro: 'Every change to this subject is an entry in the ledger, with its reason.',
@@ -180,6 +194,17 @@ export const catalogueEn = {
       interval: '95% interval',
       method: 'Method',
       none: 'Not estimable',
+    },
+    chart: {
+      heading: 'Prevalence chart',
+      intro:
+        'The figures of the prevalence table drawn: each finding’s estimate as a point and its 95% interval as a bar, by the same chart as the evidence report.',
+      caption: 'Prevalence with 95% intervals, plan {{plan}}',
+      alt: 'Chart of the prevalence of {{n}} findings, each with its 95% interval; the same figures are in the prevalence table.',
+      english:
+        'The chart’s axis and finding labels are in English, as the codebook and the report give them.',
+      loading: 'Drawing the chart…',
+      failed: 'The chart could not be drawn: {{message}}',
     },
     interval: '{{lower}} to {{upper}}',
     agreement: {

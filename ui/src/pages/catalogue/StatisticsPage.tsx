@@ -6,6 +6,7 @@ import { formatCount } from '../../i18n';
 import { Link, navigate, useLocationSearch } from '../../router';
 import { useSession } from '../../session/session';
 import { alphaBand, coefficient, percent, unitName } from './figures';
+import { PrevalenceChart } from './PrevalenceChart';
 import { useLoad } from './useLoad';
 import './catalogue.css';
 
@@ -121,6 +122,8 @@ function Figures({ view }: { view: StatisticsView }) {
   const n = (x: number): string => formatCount(x, lng);
   const at = t('statistics.checkpoint.caption', { size: n(view.checkpoint.tree_size) });
   const s = view.sample;
+  // The findings the chart draws: those with an estimate (the server leaves the others out).
+  const charted = view.findings.filter((f) => f.assessed > 0 && estimateOf(f) !== null).length;
   return (
     <>
       <section
@@ -180,6 +183,7 @@ function Figures({ view }: { view: StatisticsView }) {
         </dl>
       </section>
       <Prevalence findings={view.findings} caption={at} />
+      {charted > 0 && <PrevalenceChart plan={s.name} findings={charted} />}
       <Agreement findings={view.findings} caption={at} />
       <ByUnit findings={view.findings} caption={at} />
     </>

@@ -1,6 +1,7 @@
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import type { SubjectDetail, SubjectPage, SubjectRow, UnitsView } from '../../api';
+import { ApiError, type SubjectDetail, type SubjectPage, type SubjectRow, type UnitsView } from '../../api';
 import { formatCount } from '../../i18n';
 import { Link, useLocationSearch } from '../../router';
 import { useSession } from '../../session/session';
@@ -18,7 +19,7 @@ export const SUBJECTS_PAGE = 20;
 export function SubjectsPage() {
   const search = new URLSearchParams(useLocationSearch());
   const id = search.get('id');
-  if (id !== null) return <SubjectView id={id} />;
+  if (id !== null) return <SubjectView key={id} id={id} />;
   const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
   return <SubjectList page={page} />;
 }
@@ -153,7 +154,9 @@ function SubjectView({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const { api } = useSession();
   const units = useUnits();
-  const [load] = useLoad(`subject ${id}`, () =>
+  // How many photographs were just unlinked: kept here, as the subject is read again after it.
+  const [unlinked, setUnlinked] = useState<number | null>(null);
+  const [load, reload] = useLoad(`subject ${id}`, () =>
     api.get<SubjectDetail>(`/api/subjects/${encodeURIComponent(id)}`),
   );
   const lng = i18n.language;
@@ -276,31 +279,151 @@ function SubjectView({ id }: { id: string }) {
           </dd>
         </dl>
       </section>
-      <section className="panel" aria-labelledby="subject-photos">
-        <h2 id="subject-photos">{t('subject.photos.heading', { n: formatCount(s.items.length, lng) })}</h2>
-        {s.items.length === 0 ? (
-          <p>{t('subject.photos.none')}</p>
-        ) : (
-          <>
-            <p className="muted">{t('subject.photos.intro')}</p>
-            <ul className="thumbs" data-testid="subject-photos">
-              {s.items.map((item) => (
-                <li key={item}>
-                  <img
-                    src={`/api/items/${item}/preview?size=256`}
-                    alt={t('subject.photos.alt')}
-                    loading="lazy"
-                    decoding="async"
-                  />
-                  <code dir="ltr">{item}</code>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
-      </section>
+      <Photos
+        subject={s.id}
+        items={s.items}
+        unlinked={unlinked}
+        onUnlinked={(n) => {
+          setUnlinked(n);
+          reload();
+        }}
+      />
       <History history={s.history} />
     </div>
+  );
+}
+
+/**
+ * The subject's photographs as blurred previews; for a role that may change the catalogue, each can
+ * be selected and unlinked with a reason (POST /api/subjects/:id/unlink, a 'subject.unlink' ledger
+ * entry with the reason and the account), after which the subject is read again.
+ */
+function Photos({
+  subject,
+  items,
+  unlinked,
+  onUnlinked,
+}: {
+  subject: string;
+  items: readonly string[];
+  unlinked: number | null;
+  onUnlinked(n: number): void;
+}) {
+  const { t, i18n } = useTranslation();
+  const { api, session } = useSession();
+  const lng = i18n.language;
+  const canUnlink = (session.permissions ?? []).includes('catalogue.write');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ kind: 'invalid' | 'failed'; message: string } | null>(
+    null,
+  );
+  const chosen = items.filter((i) => selected.has(i));
+  const toggle = (item: string, on: boolean): void => {
+    const next = new Set(selected);
+    if (on) next.add(item);
+    else next.delete(item);
+    setSelected(next);
+  };
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (chosen.length === 0)
+      return setOutcome({ kind: 'invalid', message: t('subject.unlink.needSelection') });
+    if (reason.trim() === '')
+      return setOutcome({ kind: 'invalid', message: t('subject.unlink.needReason') });
+    setBusy(true);
+    try {
+      await api.post(`/api/subjects/${encodeURIComponent(subject)}/unlink`, {
+        items: chosen,
+        reason,
+      });
+      setOutcome(null);
+      setSelected(new Set());
+      setReason('');
+      onUnlinked(chosen.length);
+    } catch (err) {
+      setOutcome({
+        kind: 'failed',
+        message: err instanceof ApiError ? `${err.message} (${err.code})` : String(err),
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="subject-photos">
+      <h2 id="subject-photos">{t('subject.photos.heading', { n: formatCount(items.length, lng) })}</h2>
+      {unlinked !== null && (
+        <p className="notice" role="status" data-testid="unlink-done">
+          {t('subject.unlink.done', { n: formatCount(unlinked, lng) })}
+        </p>
+      )}
+      {items.length === 0 ? (
+        <p>{t('subject.photos.none')}</p>
+      ) : (
+        <>
+          <p className="muted">{t('subject.photos.intro')}</p>
+          <ul className="thumbs" data-testid="subject-photos">
+            {items.map((item) => (
+              <li key={item} data-item={item}>
+                <img
+                  src={`/api/items/${item}/preview?size=256`}
+                  alt={t('subject.photos.alt')}
+                  loading="lazy"
+                  decoding="async"
+                />
+                <code dir="ltr">{item}</code>
+                {canUnlink && (
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      data-testid="unlink-check"
+                      checked={selected.has(item)}
+                      onChange={(e) => toggle(item, e.target.checked)}
+                    />
+                    {t('subject.unlink.select')}
+                  </label>
+                )}
+              </li>
+            ))}
+          </ul>
+          {canUnlink && (
+            <form className="unlink-form" onSubmit={(e) => void submit(e)}>
+              <h3>{t('subject.unlink.heading')}</h3>
+              <p className="muted">{t('subject.unlink.intro')}</p>
+              <div className="field">
+                <label htmlFor="unlink-reason">{t('subject.unlink.reason')}</label>
+                <textarea
+                  id="unlink-reason"
+                  rows={2}
+                  aria-required="true"
+                  value={reason}
+                  maxLength={2000}
+                  aria-describedby="unlink-reason-hint"
+                  onChange={(e) => setReason(e.target.value)}
+                />
+                <p id="unlink-reason-hint" className="muted hint">
+                  {t('subject.unlink.reasonHint')}
+                </p>
+              </div>
+              {outcome !== null && (
+                <p className="alert" role="alert" data-testid="unlink-failed">
+                  {outcome.kind === 'failed'
+                    ? t('subject.unlink.failed', { message: outcome.message })
+                    : outcome.message}
+                </p>
+              )}
+              <button type="submit" className="button" disabled={busy}>
+                {busy
+                  ? t('subject.unlink.unlinking')
+                  : t('subject.unlink.submit', { n: formatCount(chosen.length, lng) })}
+              </button>
+            </form>
+          )}
+        </>
+      )}
+    </section>
   );
 }
 

@@ -8,6 +8,7 @@ import { failureText } from './CasePage';
 import { CasePhotos, type CasePhoto } from './Photos';
 import { caseHref, statusText, useGet } from './QueuePage';
 import { decisionsOf, dependentsOf, fieldsOf, shownDependents } from './decisions';
+import { fieldLabel, valueLabel } from './field-labels';
 import { prepareAndSign } from './signing';
 import type { AdjudicationQueue, AnswersView, Prepared } from './types';
 import './exam.css';
@@ -180,6 +181,18 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
   // A finding decided 'present' brings its regions, which the adjudicator then sets (issue 13:
   // "any field that follows from the value they decide"), unless they are disputed themselves.
   const shown = shownDependents(dependentsOf([...disputedSet], fields), values);
+  // Fields and values by the codebook's labels (in the codebook's language); the field names that
+  // are not codebook terms in the page's.
+  const cb = view.codebook;
+  const label = (field: string): string =>
+    fieldLabel(field, cb, {
+      sex: t('exam.case.sex'),
+      ageBand: t('exam.case.ageBand'),
+      regions: (finding) => t('exam.case.regions', { finding }),
+    });
+  const shownValue = (field: string, value: string | undefined) => (
+    <bdi lang="en">{valueLabel(field, value ?? '', cb)}</bdi>
+  );
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -220,16 +233,16 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
         <tbody>
           {fields.map((f) => (
             <tr key={f} className={disputedSet.has(f) ? 'disputed' : undefined} data-field={f}>
-              <th scope="row" dir="ltr">
-                {f}
+              <th scope="row" title={f}>
+                <bdi>{label(f)}</bdi>
                 {disputedSet.has(f) && <span className="badge">{t('exam.adj.differ')}</span>}
               </th>
               {rows.map((r, i) => (
-                <td key={i} dir="ltr">
-                  {r.get(f) ?? ''}
+                <td key={i} data-value={r.get(f) ?? ''}>
+                  {shownValue(f, r.get(f))}
                 </td>
               ))}
-              {finalFields !== null && <td dir="ltr">{finalFields.get(f) ?? ''}</td>}
+              {finalFields !== null && <td>{shownValue(f, finalFields.get(f))}</td>}
             </tr>
           ))}
         </tbody>
@@ -250,7 +263,9 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
               const id = `decide-${d.field.replace(/[^a-z0-9_-]/gi, '-')}`;
               return (
                 <fieldset key={d.field} className="decision" data-testid={`decision-${d.field}`}>
-                  <legend dir="ltr">{d.field}</legend>
+                  <legend title={d.field}>
+                    <bdi>{label(d.field)}</bdi>
+                  </legend>
                   <label htmlFor={id}>
                     {d.field.endsWith('.regions') ? t('exam.adj.regions') : t('exam.adj.value')}
                   </label>
@@ -269,7 +284,7 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
                     >
                       {options.map((o) => (
                         <option key={o} value={o}>
-                          {o}
+                          {valueLabel(d.field, o, cb)}
                         </option>
                       ))}
                     </select>
@@ -288,8 +303,12 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
             })}
             {shown.map((d) => (
               <fieldset key={d.field} className="decision" data-testid={`decision-${d.field}`}>
-                <legend dir="ltr">{d.field}</legend>
-                <p className="muted small">{t('exam.adj.follows', { field: d.value })}</p>
+                <legend title={d.field}>
+                  <bdi>{label(d.field)}</bdi>
+                </legend>
+                <p className="muted small">
+                  {t('exam.adj.follows', { field: `\u2068${label(d.value)}\u2069` })}
+                </p>
                 <label>
                   {t('exam.adj.regions')}
                   <input

@@ -94,4 +94,6 @@ export interface AnswersView {
   adjudicated: boolean;
   /** How many photographs the case has (absent from servers before it was sent). */
   photos?: number;
+  /** The plan's codebook, for the labels of fields and values (absent from servers before it was sent). */
+  codebook?: Codebook;
 }
