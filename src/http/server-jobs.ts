@@ -1,7 +1,8 @@
-// Long jobs the server runs for an account while it keeps serving (issue 12, "export" and "the
-// report"): one of each kind at a time, in the server's process, with progress a client polls.
-// The same shape as the verification runs (verification-runs.ts): started by an account, a stage
-// with done/total, a result or an error that names a stable code, never a stack or SQL.
+// Long jobs the server runs for an account while it keeps serving (issue 12: verify, export and
+// the report): one of each kind at a time, in the server's process, with progress a client polls:
+// started by an account, a stage with done/total, a result or an error that names a stable code,
+// never a stack or SQL. The verification runs (verification-runs.ts) and the export and report
+// jobs (exports-area.ts) are kinds of it.
 import { CustodyError } from '../core/index.js';
 import { HttpError } from './errors.js';
 
@@ -36,7 +37,13 @@ export class ServerJobs<R> {
 
   constructor(
     private readonly kind: string,
-    private readonly ports: { clock: () => Date; newId: () => string; log?: (e: unknown) => void },
+    private readonly ports: {
+      clock: () => Date;
+      newId: () => string;
+      log?: (e: unknown) => void;
+      /** The code of the refusal while one runs (the verification runs keep their own). */
+      runningCode?: 'HTTP_JOB_RUNNING' | 'HTTP_VERIFICATION_RUNNING';
+    },
   ) {}
 
   /** Starts `work` for `account`; refused (HTTP_JOB_RUNNING) while another of this kind runs. */
@@ -44,7 +51,7 @@ export class ServerJobs<R> {
     const busy = [...this.jobs.values()].find((j) => j.state === 'running');
     if (busy !== undefined)
       throw new HttpError(
-        'HTTP_JOB_RUNNING',
+        this.ports.runningCode ?? 'HTTP_JOB_RUNNING',
         `a ${this.kind} started by ${busy.started_by} is running; wait for it to finish`,
         { details: { job: busy.id, kind: this.kind } },
       );
