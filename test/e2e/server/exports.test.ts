@@ -6,6 +6,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_CHROMIUM, findChromium } from '../../../src/reports/report/index.js';
 import { custodyIn, expectClean, type TestArchive } from '../../support/archive-fixtures.js';
 import { describeDatabases } from '../../support/postgres.js';
 import { servedArchive, signIn, type ServedArchive } from '../../support/server.js';
@@ -223,6 +224,24 @@ describeDatabases('server: exports and reports (issue 12)', (db) => {
       job.id,
     ]);
   }, 120_000);
+
+  it('a report asked for as PDF is printed by the server\'s Chromium (HTML, saying why, where there is none)', async () => {
+    if (db.kind !== 'sqlite') return; // the printing does not touch the database: once is enough
+    const lee = await signIn(s.server, 'Lawyer Lee');
+    const started = await lee.request('POST', '/api/reports', { template: 'summary', format: 'pdf' });
+    expect(started.statusCode, started.body).toBe(202);
+    const job = started.json<ReportJob>();
+    await s.server.custody.exportsArea.settled();
+    const done = (await lee.request('GET', `/api/reports/jobs/${job.id}`)).json<ReportJob & { result: { pdf_unavailable: string | null } }>();
+    expect(done.error).toBeNull();
+    const pdf = findChromium(DEFAULT_CHROMIUM) !== null;
+    expect(done.result).toMatchObject({ template: 'summary', format: pdf ? 'pdf' : 'html' });
+    expect(done.result.pdf_unavailable === null).toBe(pdf);
+    const dl = await lee.request('GET', `/api/reports/${job.id}/download`);
+    expect(dl.statusCode).toBe(200);
+    expect(dl.headers['content-type']).toBe(pdf ? 'application/pdf' : 'text/html; charset=utf-8');
+    expect(dl.rawPayload.subarray(0, 5).toString('latin1')).toBe(pdf ? '%PDF-' : '<!DOC');
+  }, 180_000);
 
   it('after the exports, reports and downloads, the server stops and custody verify of the archive is clean', async () => {
     const served = s;
