@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_CHROMIUM, findChromium } from '../../../src/reports/report/index.js';
+import { adjudicateCase, assignExaminers, caseForm, closePlan } from '../../../src/examination/blind/examination.service.js';
+import { drawPlan } from '../../../src/examination/sampling/plan.service.js';
+import { archiveFor } from '../../../src/http/request-context.js';
 import { custodyIn, expectClean, type TestArchive } from '../../support/archive-fixtures.js';
 import { describeDatabases } from '../../support/postgres.js';
 import { servedArchive, signIn, type ServedArchive } from '../../support/server.js';
@@ -224,6 +227,24 @@ describeDatabases('server: exports and reports (issue 12)', (db) => {
       job.id,
     ]);
   }, 120_000);
+
+  it('the sampling and examination services refuse a role without the permission when called directly with a request\'s archive (archiveFor), and write nothing', async () => {
+    await s.open.writerIdle();
+    const size = s.open.ledger.size;
+    const as = (name: string, role: 'lawyer' | 'examiner' | 'investigator') =>
+      archiveFor(s.open, { actor: ids.get(name)!, role, clock: () => new Date(), newId: s.open.newId });
+    const lawyer = as('Lawyer Lee', 'lawyer');
+    const refusals: [string, () => Promise<unknown>][] = [
+      ['drawPlan', () => drawPlan(lawyer, { name: 'plan-2', over: 'subjects', method: 'simple', size: 1 } as never)],
+      ['closePlan', () => closePlan(lawyer, 'plan')],
+      ['assignExaminers', () => assignExaminers(lawyer, 'plan', ['ex-a', 'ex-b'])],
+      ['caseForm', () => caseForm(as('Investigator Ina', 'investigator'), 'plan', 'k-000000000000', ids.get('Investigator Ina')!)],
+      ['adjudicateCase', () => adjudicateCase(as('ex-a', 'examiner'), 'plan', 'k-000000000000', [], ids.get('ex-a')!)],
+    ];
+    for (const [name, call] of refusals) await expect(call(), name).rejects.toMatchObject({ code: 'ACCOUNT_FORBIDDEN' });
+    await s.open.writerIdle();
+    expect(s.open.ledger.size).toBe(size);
+  });
 
   it('a report asked for as PDF is printed by the server\'s Chromium (HTML, saying why, where there is none)', async () => {
     if (db.kind !== 'sqlite') return; // the printing does not touch the database: once is enough
