@@ -31,7 +31,9 @@ export const MODULE_LAYERS = [
   ['ledger'],
   ['analysis'],
   ['archive', 'catalogue', 'jobs'],
-  ['examination', 'ingest', 'accounts'],
+  ['ingest', 'accounts'],
+  // Above accounts: the examination and sampling services enforce the permission matrix (requireActing).
+  ['examination'],
   ['integrity', 'demo', 'identification'],
   ['reports', 'verify'],
 ];

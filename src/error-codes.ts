@@ -373,6 +373,8 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   HTTP_RANGE_NOT_SATISFIABLE: 'usage',
   HTTP_VERIFICATION_RUNNING: 'conflict',
   HTTP_PREPARED_UNKNOWN: 'not_found',
+  HTTP_JOB_RUNNING: 'conflict',
+  HTTP_JOB_NOT_READY: 'conflict',
 };
 
 /** True when `code` is one of Custody's codes. */

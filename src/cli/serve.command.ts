@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { archiveLayout } from '../archive/index.js';
 import { removeServedMarker, writeServedMarker } from '../archive/served-marker.adapter.js';
 import { SERVICE_CADENCE } from '../ledger/index.js';
 import { flag, str, UsageError, type Command } from './command.js';
 import { configFrom, withArchive } from './context.js';
 
-const USAGE = 'custody serve [--port 8080] [--host 127.0.0.1] [--secure-cookies]';
+const USAGE = 'custody serve [--port 8080] [--host 127.0.0.1] [--secure-cookies] [--exports DIR]';
 
 /**
  * Runs the team server over the archive until SIGINT or SIGTERM. The server is the archive's one
@@ -20,6 +21,7 @@ export const serveCommand: Command = {
     port: { type: 'string' },
     host: { type: 'string' },
     'secure-cookies': { type: 'boolean' },
+    exports: { type: 'string' },
   },
   async run(args, io) {
     if (args.positionals.length > 0)
@@ -44,6 +46,8 @@ export const serveCommand: Command = {
         const server = await buildServer({
           archive,
           secureCookies: flag(args, 'secure-cookies'),
+          // The exports area (default ARCHIVE.exports, beside the archive folder).
+          ...(str(args, 'exports') === undefined ? {} : { exportsDir: resolve(str(args, 'exports')!) }),
           logger: false,
         });
         // The signal handlers first: a supervisor may stop the server as soon as it says it serves.

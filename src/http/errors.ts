@@ -16,6 +16,10 @@ export type HttpErrorCode =
   | 'HTTP_VERIFICATION_RUNNING'
   /** A prepared act (submission, adjudication) that this session did not prepare, or that expired. */
   | 'HTTP_PREPARED_UNKNOWN'
+  /** An export or a report job of this kind is already running (one at a time). */
+  | 'HTTP_JOB_RUNNING'
+  /** The job has not finished (or failed): nothing to download yet. */
+  | 'HTTP_JOB_NOT_READY'
   | 'HTTP_INTERNAL';
 
 export class HttpError extends CustodyError<HttpErrorCode> {}

@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { hkdfSync, randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -25,6 +26,7 @@ import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { GroupCommit, SERVER_GATHER } from './group-commit.js';
 import { VerificationRuns } from './verification-runs.js';
+import { ExportsArea } from './exports-area.js';
 import { SecurityLog } from './security/security-log.adapter.js';
 import {
   DEFAULT_SIGN_IN_LIMITS,
@@ -67,6 +69,14 @@ export interface ServerOptions {
   signIn?: Partial<SignInLimits>;
   /** The security log's size before it rotates (default 1 MiB). */
   securityLogBytes?: number;
+  /**
+   * The exports area: where exports (ZIP bags with their receipts) and reports are written, by
+   * job id. Outside the archive folder (an export inside it is refused); `ARCHIVE.exports` beside
+   * the archive folder by default.
+   */
+  exportsDir?: string;
+  /** Chromium, for reports asked for as PDF (HTML is written when it is missing). */
+  chromium?: string;
 }
 
 /** What every route handler may reach through `request.server.custody`. */
@@ -93,6 +103,8 @@ export interface ServerState {
   flushFailureCounts(all?: boolean, inQueue?: boolean): Promise<void>;
   /** Verification runs started from the API (one at a time), and past ones from the ledger. */
   readonly verifications: VerificationRuns;
+  /** Export and report jobs (one of each at a time) and the files of the exports area. */
+  readonly exportsArea: ExportsArea;
 }
 
 declare module 'fastify' {
@@ -151,6 +163,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       clock,
       newId: opts.archive.newId,
       log: (e) => app.log.error({ err: e }, 'verification run'),
+    }),
+    exportsArea: new ExportsArea({
+      archive: opts.archive,
+      dir: opts.exportsDir ?? `${resolve(opts.archive.config.archiveDir)}.exports`,
+      serialWrite,
+      commit: (drafts) => group.commit(drafts),
+      clock,
+      newId: opts.archive.newId,
+      ...(opts.chromium === undefined ? {} : { chromium: opts.chromium }),
+      log: (e) => app.log.error({ err: e }, 'export or report job'),
     }),
     signIn: signInGuard,
     securityLog,
@@ -263,6 +285,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addHook('onClose', async () => {
     clearInterval(countsTimer);
     await state.verifications.settled(); // a run in progress ends (and is recorded) before the writer closes
+    await state.exportsArea.settled(); // likewise an export (its dissemination entry) or a report
     await state.flushFailureCounts(true);
     // The ExifTool process of /api/items/:id/exif, if one was started.
     await (await import('../analysis/metadata/index.js')).closeExifTool();

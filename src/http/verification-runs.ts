@@ -8,14 +8,13 @@
 // as a fixity check naming the account that asked for it, as `custody verify --record` does; the
 // list of past runs is read back from the ledger, never from memory alone.
 import type { Archive } from '../app.js';
-import { CustodyError } from '../core/index.js';
 import { verifyArchive, type VerifyReport } from '../integrity/archive-verify.service.js';
 import { fixityDraft } from '../integrity/fixity-record.service.js';
 import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { countingHashFiles } from '../store/hash-files.adapter.js';
-import { HttpError } from './errors.js';
+import { ServerJobs, type Progress, type ServerJob } from './server-jobs.js';
 
 /** Findings shown per run (the ledger entry records up to 1,000). */
 const SHOWN_FINDINGS = 50;
@@ -68,55 +67,63 @@ export interface VerificationPorts {
   log?: (e: unknown) => void;
 }
 
+/** What a finished run found (the run's fields that are null while it runs). */
+type VerifyOutcome = Pick<VerificationRun, 'ok' | 'tree_size' | 'root' | 'objects_hashed' | 'findings' | 'findings_total' | 'recorded_seq'>;
+
+/** A job of server-jobs.ts as the verification API has always shown it. */
+function asRun(j: ServerJob<VerifyOutcome>): VerificationRun {
+  const r = j.result;
+  return {
+    id: j.id,
+    state: j.state,
+    started_by: j.started_by,
+    started: j.started,
+    finished: j.finished,
+    stage: j.stage,
+    done: j.done,
+    total: j.total,
+    ok: r?.ok ?? null,
+    tree_size: r?.tree_size ?? null,
+    root: r?.root ?? null,
+    objects_hashed: r?.objects_hashed ?? null,
+    findings: r === null ? [] : [...r.findings],
+    findings_total: r?.findings_total ?? 0,
+    recorded_seq: r?.recorded_seq ?? null,
+    error: j.error,
+  };
+}
+
 export class VerificationRuns {
-  private current: VerificationRun | null = null;
-  private running: Promise<void> | null = null;
+  /** The runs, one at a time: the server's job tracker (server-jobs.ts), as exports and reports use it. */
+  private readonly jobs: ServerJobs<VerifyOutcome>;
   /** Fixity check entries found in the ledger so far, and how far it was read. */
   private readonly recorded: RecordedVerification[] = [];
   private scannedTo = 0;
   private scanning: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ports: VerificationPorts) {}
+  constructor(private readonly ports: VerificationPorts) {
+    this.jobs = new ServerJobs('verification', {
+      clock: ports.clock,
+      newId: ports.newId,
+      runningCode: 'HTTP_VERIFICATION_RUNNING',
+      ...(ports.log === undefined ? {} : { log: ports.log }),
+    });
+  }
 
   /** The run in progress or the last one this server ran (null before any). */
   latest(): VerificationRun | null {
-    return this.current === null ? null : { ...this.current, findings: [...this.current.findings] };
+    const [j] = this.jobs.list();
+    return j === undefined ? null : asRun(j);
   }
 
-  /** Starts a run for `account`; refused while one is running. */
+  /** Starts a run for `account`; refused (HTTP_VERIFICATION_RUNNING) while one is running. */
   start(account: string): VerificationRun {
-    if (this.current?.state === 'running')
-      throw new HttpError(
-        'HTTP_VERIFICATION_RUNNING',
-        `a verification started by ${this.current.started_by} is running; wait for it to finish`,
-        { details: { run: this.current.id } },
-      );
-    const run: VerificationRun = {
-      id: this.ports.newId(),
-      state: 'running',
-      started_by: account,
-      started: this.ports.clock().toISOString(),
-      finished: null,
-      stage: 'starting',
-      done: 0,
-      total: null,
-      ok: null,
-      tree_size: null,
-      root: null,
-      objects_hashed: null,
-      findings: [],
-      findings_total: 0,
-      recorded_seq: null,
-      error: null,
-    };
-    this.current = run;
-    this.running = this.execute(run);
-    return { ...run };
+    return asRun(this.jobs.start(account, (job, progress) => this.execute(job.started_by, progress)));
   }
 
   /** Resolves when the current run (if any) has ended; for tests and for a clean stop. */
   async settled(): Promise<void> {
-    await this.running;
+    await this.jobs.settled();
   }
 
   /** The latest verifications recorded in the ledger, newest first. */
@@ -149,49 +156,35 @@ export class VerificationRuns {
     }
   }
 
-  private async execute(run: VerificationRun): Promise<void> {
+  private async execute(account: string, progress: Progress): Promise<VerifyOutcome> {
     const { archive } = this.ports;
-    const progress = (stage: string, done: number, total?: number): void => {
-      run.stage = stage;
-      run.done = done;
-      run.total = total ?? null;
-    };
-    try {
-      const report: VerifyReport = await verifyArchive(
-        {
-          archive,
-          hashFiles: countingHashFiles(progress),
-          reportKeys: () => ReportKeyFiles.forArchive(archive.config.archiveDir).list(),
-          quiesced: (f) =>
-            this.ports.serialWrite(async () => {
-              await archive.signNow();
-              return f();
-            }),
-        },
-        [],
-        progress,
-      );
-      const failing = report.findings.filter((x) => x.severity !== 'info');
-      run.ok = report.ok;
-      run.tree_size = report.ledger.size;
-      run.root = report.ledger.root;
-      run.objects_hashed = report.objects.hashed;
-      run.findings = failing
+    const report: VerifyReport = await verifyArchive(
+      {
+        archive,
+        hashFiles: countingHashFiles(progress),
+        reportKeys: () => ReportKeyFiles.forArchive(archive.config.archiveDir).list(),
+        quiesced: (f) =>
+          this.ports.serialWrite(async () => {
+            await archive.signNow();
+            return f();
+          }),
+      },
+      [],
+      progress,
+    );
+    const failing = report.findings.filter((x) => x.severity !== 'info');
+    progress('recording', 0);
+    const [e] = await this.ports.commit([fixityDraft(account, report)]);
+    return {
+      ok: report.ok,
+      tree_size: report.ledger.size,
+      root: report.ledger.root,
+      objects_hashed: report.objects.hashed,
+      findings: failing
         .slice(0, SHOWN_FINDINGS)
-        .map(({ code, severity, subject, message }) => ({ code, severity, subject, message }));
-      run.findings_total = failing.length;
-      run.stage = 'recording';
-      const [e] = await this.ports.commit([fixityDraft(run.started_by, report)]);
-      run.recorded_seq = e?.entry.seq ?? null;
-      run.state = 'done';
-    } catch (e) {
-      run.state = 'failed';
-      // A stable error's message is for people; anything else stays in the server's log (no SQL, no stack).
-      run.error = e instanceof CustodyError ? `${e.code}: ${e.message}` : 'the verification stopped on an internal error (see the server log)';
-      this.ports.log?.(e);
-    } finally {
-      run.stage = null;
-      run.finished = this.ports.clock().toISOString();
-    }
+        .map(({ code, severity, subject, message }) => ({ code, severity, subject, message })),
+      findings_total: failing.length,
+      recorded_seq: e?.entry.seq ?? null,
+    };
   }
 }

@@ -2,6 +2,7 @@
 // checked before anything is written, and the whole batch is written as one ledger batch (one
 // archive.commit). A line that repeats what is already on the ledger is skipped and counted, so a
 // corrected file can be run again; a line that contradicts it is refused as a single one would be.
+import { requireActing } from '../../accounts/index.js';
 import type { Archive } from '../../app.js';
 import { canonicalize, type JsonValue, sameActor, CustodyError } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
@@ -56,6 +57,7 @@ export interface BatchResult {
 
 /** Submits every line of a forms file as `examiner`, or nothing. */
 export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[], signer?: PersonSigner): Promise<BatchResult & { revealed: number }> {
+  requireActing(archive.acting, 'examination.submit');
   const sample = await loadSample(archive, ref);
   const codebook = sampleCodebook(sample);
   const key = await planAnswerKey(archive, sample);
@@ -119,6 +121,7 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
 
 /** Adjudicates every line of a batch file as `adjudicator`, or nothing. */
 export async function adjudicateCases(archive: Archive, ref: string, actor: string, lines: readonly AdjudicateLine[], signer?: PersonSigner): Promise<BatchResult> {
+  requireActing(archive.acting, 'examination.adjudicate');
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');

@@ -5,6 +5,7 @@
 //     assigned examiner has submitted, when the answers and salts are revealed in one entry;
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
+import { requireActing } from '../../accounts/index.js';
 import type { Archive } from '../../app.js';
 import { actorKey, canonicalBytes, personSignedBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
@@ -27,6 +28,7 @@ import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
  * (examiners.ts: an administrator is refused).
  */
 export async function assignExaminers(archive: Archive, ref: string, examiners: readonly string[], perCase?: number): Promise<{ cases: number; perCase: number }> {
+  requireActing(archive.acting, 'sample.manage');
   const sample = await loadSample(archive, ref);
   if (sample.manifest_seq === null) throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} has no drawn members yet`);
   if ((await archive.examinations.assignments(sample.id)).length > 0)
@@ -65,6 +67,7 @@ export interface CaseForm {
 
 /** The blank form for an assigned examiner, without the number, the unit or the dates. */
 export async function caseForm(archive: Archive, ref: string, caseRef: string, examiner: string): Promise<CaseForm> {
+  requireActing(archive.acting, 'examination.submit');
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -99,6 +102,7 @@ export interface PreparedSubmission {
  * submission, so that the person's side (a browser) can sign the exact bytes before the commit.
  */
 export async function prepareSubmission(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown): Promise<PreparedSubmission> {
+  requireActing(archive.acting, 'examination.submit');
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -139,6 +143,7 @@ export async function prepareSubmission(archive: Archive, ref: string, caseRef: 
  * facts of the examination (the form's language, the photographs opened unblurred) to the entry.
  */
 export async function commitSubmission(archive: Archive, p: PreparedSubmission, signer?: PersonSigner, record?: { [k: string]: JsonValue }): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+  requireActing(archive.acting, 'examination.submit');
   const sample = await loadSample(archive, p.sample);
   const assigned = await requireAssigned(archive, sample, p.caseId, p.examiner, p.shown);
   const existing = await archive.examinations.submissions(sample.id, p.caseId);
@@ -181,6 +186,8 @@ export async function submitAnswer(archive: Archive, ref: string, caseRef: strin
  * (reveal-catch-up.ts): its actor and reason.
  */
 export async function revealCase(archive: Archive, sample: SamplesTable, caseId: string, system?: { actor: string; reason: string }): Promise<void> {
+  // The reveal follows an examiner's last submission (the system catch-up runs at the CLI, unchecked).
+  if (system === undefined) requireActing(archive.acting, 'examination.submit');
   const key = await planAnswerKey(archive, sample);
   const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
     const opened = unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
@@ -195,6 +202,7 @@ export async function revealCase(archive: Archive, sample: SamplesTable, caseId:
 
 /** One case's outcome; refuses (EXAMINATION_SEALED) while answers are still sealed. */
 export async function revealedCase(archive: Archive, ref: string, caseRef: string, actor?: string): Promise<CaseOutcome> {
+  requireActing(archive.acting, 'evidence.read');
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -221,6 +229,7 @@ export interface PreparedAdjudication {
 
 /** Checks an adjudication and computes its final answer, appending nothing. */
 export async function prepareAdjudication(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string): Promise<PreparedAdjudication> {
+  requireActing(archive.acting, 'examination.adjudicate');
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
@@ -247,6 +256,7 @@ export async function prepareAdjudication(archive: Archive, ref: string, caseRef
 
 /** Appends a prepared adjudication (signed through `signer` when the adjudicator has an enrolled key), checking again first. */
 export async function commitAdjudication(archive: Archive, p: PreparedAdjudication, signer?: PersonSigner): Promise<CaseOutcome> {
+  requireActing(archive.acting, 'examination.adjudicate');
   const sample = await loadSample(archive, p.sample);
   const outcome = await adjudicableOutcome(archive, sample, p.caseId, p.adjudicator, p.shown);
   const signature = await signAct(await archive.index.listPersonKeys(), p.adjudicator, 'adjudicate', p.fields, signer);
@@ -257,6 +267,7 @@ export async function commitAdjudication(archive: Archive, p: PreparedAdjudicati
 }
 
 export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
+  requireActing(archive.acting, 'examination.adjudicate');
   return commitAdjudication(archive, await prepareAdjudication(archive, ref, caseRef, decisions, actor), signer);
 }
 
@@ -328,6 +339,7 @@ export async function assertMayReadAnswers(archive: Archive, sample: SamplesTabl
  * each code to its subject or item (and `custody verify` recomputes every code from it).
  */
 export async function closePlan(archive: Archive, ref: string): Promise<{ plan: string; cases: number; seq: number }> {
+  requireActing(archive.acting, 'sample.manage');
   const sample = await loadSample(archive, ref);
   if (sample.closed_seq !== null) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} is already closed (entry ${sample.closed_seq})`);
   if (sample.plan_key_json === null) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} has no plan key (assigned before plan keys, or not assigned): there is no case-code key to publish`);

@@ -5,6 +5,7 @@
 //   3. sample.manifest  the draw (PROCEDURE.md §4–6): members in draw order, manifest digest
 // Anyone can re-draw the members from entries 1 and 2 with scripts/redraw-sample.py. The three
 // steps can also be taken one at a time, days apart (steps.service.ts): recordFrame here.
+import { requireActing } from '../../accounts/index.js';
 import { randomBytes } from 'node:crypto';
 import type { Archive } from '../../app.js';
 import { type JsonValue, CustodyError,
@@ -63,6 +64,7 @@ export function stratumOf(
 }
 
 export async function drawPlan(archive: Archive, input: PlanInput): Promise<DrawnPlan> {
+  requireActing(archive.acting, 'sample.manage');
   const frame = await recordFrame(archive, input);
   // Only now, with the frame on the ledger, is the seed chosen.
   const seed = input.seed ?? randomBytes(32).toString('hex');
@@ -91,6 +93,7 @@ export interface RecordedFrame {
 
 /** Step 1: freezes the frame in a `sample.frame` entry. The size is checked against it first. */
 export async function recordFrame(archive: Archive, input: PlanInput): Promise<RecordedFrame> {
+  requireActing(archive.acting, 'sample.manage');
   checkInput(input);
   if ((await archive.examinations.findSample(input.name)) !== undefined)
     throw new PlanError('SAMPLE_EXISTS', `a sampling plan named ${input.name} already exists`);
@@ -139,6 +142,7 @@ export async function commitDraw(
   frameDetails: { readonly [k: string]: JsonValue },
   seed: string,
 ): Promise<{ draw: SampleDraw | StratifiedDraw; manifestSeq: number }> {
+  requireActing(archive.acting, 'sample.manage');
   const s = frameDetails.sample as { method: PlanInput['method']; size: number };
   const strata = Array.isArray(frameDetails.strata)
     ? new Map((frameDetails.strata as { name: string; units: string[] }[]).map((x) => [x.name, x.units]))

@@ -3,6 +3,7 @@
 // checkpoint that covers the frame entry has been published outside the archive and verifies with
 // the archive's key against the ledger: from then on the frame cannot be changed unseen, and the
 // seed entry names that checkpoint (size and root) so anyone can check the order of events.
+import { requireActing } from '../../accounts/index.js';
 import type { Archive } from '../../app.js';
 import {
   type JsonValue,
@@ -38,6 +39,7 @@ export interface FixedSeed {
 
 /** Step 2: fixes the seed from a beacon value, after a published checkpoint covers the frame. */
 export async function fixSeed(archive: Archive, sample: SamplesTable, beacon: BeaconSeed, published: PublishedCheckpoints, folder: string): Promise<FixedSeed> {
+  requireActing(archive.acting, 'sample.manage');
   if (sample.seed !== null) throw new PlanError('SAMPLE_STEP_DONE', `plan ${sample.name} already has its seed (entry ${sample.seed_seq ?? '?'})`);
   if (beacon.beacon.trim() === '' || /\p{Cc}/u.test(beacon.beacon)) throw new PlanError('SAMPLE_PLAN_INVALID', 'the seed needs the name of the public randomness beacon', { details: hint({ field: 'beacon' }) });
   if (!Number.isSafeInteger(beacon.round) || beacon.round < 0) throw new PlanError('SAMPLE_PLAN_INVALID', "the beacon's round must be a whole number", { details: hint({ field: 'round' }) });

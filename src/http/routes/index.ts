@@ -15,6 +15,7 @@ import { personKeyRoutes } from './person-keys.routes.js';
 import { examinationRoutes } from './examination.routes.js';
 import { planRoutes } from './plans.routes.js';
 import { adjudicationRoutes } from './adjudication.routes.js';
+import { exportRoutes } from './exports.routes.js';
 
 /** Every route of the server, by area. A new area's routes are added here. */
 export const ALL_ROUTES: readonly RouteDef[] = [
@@ -34,6 +35,7 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...planRoutes,
   ...examinationRoutes,
   ...adjudicationRoutes,
+  ...exportRoutes,
 ];
 
 export { defineRoute, type Access, type RouteDef, type RouteInfo } from './route.js';
