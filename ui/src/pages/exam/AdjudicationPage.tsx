@@ -8,6 +8,7 @@ import { failureText } from './CasePage';
 import { CasePhotos, type CasePhoto } from './Photos';
 import { caseHref, statusText, useGet } from './QueuePage';
 import { decisionsOf, dependentsOf, fieldsOf, shownDependents } from './decisions';
+import { localisedCodebook } from './codebook-text';
 import { fieldLabel, valueLabel } from './field-labels';
 import { prepareAndSign } from './signing';
 import type { AdjudicationQueue, AnswersView, Prepared } from './types';
@@ -162,7 +163,7 @@ export function AdjudicationCasePage() {
 }
 
 function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useSession();
   const answers = view.answers ?? [];
   const rows = answers.map((a) => fieldsOf(a.answer));
@@ -181,9 +182,11 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
   // A finding decided 'present' brings its regions, which the adjudicator then sets (issue 13:
   // "any field that follows from the value they decide"), unless they are disputed themselves.
   const shown = shownDependents(dependentsOf([...disputedSet], fields), values);
-  // Fields and values by the codebook's labels (in the codebook's language); the field names that
-  // are not codebook terms in the page's.
-  const cb = view.codebook;
+  // Fields and values by the codebook's labels, in the page's language when the codebook carries
+  // a translation into it (else its English); the field names that are not codebook terms in the page's.
+  const shownIn = view.codebook === undefined ? null : localisedCodebook(view.codebook, i18n.language);
+  const cb = shownIn?.codebook;
+  const termLang = shownIn?.text.attrs.lang ?? 'en';
   const label = (field: string): string =>
     fieldLabel(field, cb, {
       sex: t('exam.case.sex'),
@@ -191,7 +194,7 @@ function Answers({ view, onDone }: { view: AnswersView; onDone: () => void }) {
       regions: (finding) => t('exam.case.regions', { finding }),
     });
   const shownValue = (field: string, value: string | undefined) => (
-    <bdi lang="en">{valueLabel(field, value ?? '', cb)}</bdi>
+    <bdi lang={termLang}>{valueLabel(field, value ?? '', cb)}</bdi>
   );
 
   const submit = async (e: FormEvent): Promise<void> => {

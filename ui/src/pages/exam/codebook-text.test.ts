@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codebookText } from './codebook-text';
+import { codebookText, localisedCodebook } from './codebook-text';
+import { fieldLabel, valueLabel } from './field-labels';
 import type { Codebook } from './types';
 
 const term = (code: string, label: string) => ({ code, label, definition: `${label} defined` });
@@ -52,5 +53,25 @@ describe('codebookText', () => {
     expect(text.translation).toBeNull();
     expect(text.untranslated).toBe(false);
     expect(text.instructions).toBe('Record what is visible.');
+  });
+});
+
+describe('localisedCodebook', () => {
+  const strings = { sex: 'الجنس', ageBand: 'الفئة العمرية', regions: (f: string) => `أين يُرى «${f}»؟` };
+  it("names the adjudicator's fields and values in Arabic from the codebook's own translation, codes unchanged", () => {
+    const { codebook, text } = localisedCodebook({ ...base, translations: { ar: arabic } }, 'ar');
+    expect(text.attrs.lang).toBe('ar');
+    expect(fieldLabel('findings.emaciation.value', codebook, strings)).toBe('هزال');
+    expect(fieldLabel('findings.emaciation.regions', codebook, strings)).toBe('أين يُرى «هزال»؟');
+    expect(valueLabel('findings.emaciation.value', 'present', codebook)).toBe('موجودة');
+    expect(valueLabel('sex', 'male', codebook)).toBe('ذكر');
+    expect(valueLabel('findings.emaciation.regions', 'head', codebook)).toBe('الرأس');
+    expect(codebook.findings.map((f) => [f.code, f.regional])).toEqual([['emaciation', false]]);
+  });
+  it('keeps the English where the codebook has no translation into the page language', () => {
+    const { codebook, text } = localisedCodebook(base, 'ar');
+    expect(text.attrs.lang).toBe('en');
+    expect(codebook).toBe(base);
+    expect(valueLabel('sex', 'male', codebook)).toBe('Male');
   });
 });

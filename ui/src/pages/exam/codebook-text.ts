@@ -47,3 +47,28 @@ export function codebookText(codebook: Codebook, language: string): CodebookText
     },
   };
 }
+
+/**
+ * The codebook with every term's label and definition in the language shown (its codes and
+ * structure unchanged): for pages that name terms by label, such as the adjudicator's.
+ *
+ * @example
+ *   localisedCodebook(v2, 'ar').findings[0].label // 'هزال'
+ */
+export function localisedCodebook(codebook: Codebook, language: string): { codebook: Codebook; text: CodebookText } {
+  const text = codebookText(codebook, language);
+  if (text.translation === null) return { codebook, text };
+  const list = <T extends Term>(name: TermList, terms: readonly T[]): T[] => terms.map((term) => text.term(name, term));
+  return {
+    text,
+    codebook: {
+      ...codebook,
+      instructions: text.instructions,
+      values: list('values', codebook.values),
+      sexes: list('sexes', codebook.sexes),
+      ageBands: list('ageBands', codebook.ageBands),
+      regions: list('regions', codebook.regions),
+      findings: list('findings', codebook.findings),
+    },
+  };
+}
