@@ -8,6 +8,7 @@ import { PlanError } from '../examination/sampling/plan.service.js';
 import { statisticsView } from '../examination/statistics/statistics-view.service.js';
 import type { StatisticsReport } from '../examination/statistics/index.js';
 import { deathsByUnitMonthSpec, prevalenceChartSpec, renderSvgDocument } from '../reports/charts/index.js';
+import { prevalenceRows } from '../reports/report/index.js';
 import { printJson, str, UsageError, type Command, type Io } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 import { cliMessage } from './error-hints.js';
@@ -49,13 +50,8 @@ export const statsCommand: Command = {
 
 async function writeCharts(dir: string, report: StatisticsReport, unitNames: [string, string][], byUnitMonth: { unit: string; month: string; count: number; by_photograph?: number }[]): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const rows = report.findings
-    .filter((f) => f.proportion !== null)
-    .map((f) => {
-      const ci = f.stratified?.interval ?? f.wilson;
-      const p = f.stratified?.estimate ?? f.proportion ?? 0;
-      return { finding: f.code, label: f.label, proportion: p, lower: ci?.lower ?? p, upper: ci?.upper ?? p, n: f.assessed };
-    });
+  // The same rows as the tribunal report's chart and the web UI's (one figure per plan and checkpoint).
+  const rows = prevalenceRows(report);
   const at = `tree size ${report.checkpoint.tree_size}`;
   await writeFile(join(dir, 'prevalence.svg'), await renderSvgDocument(prevalenceChartSpec(rows, { title: `Prevalence of findings, plan ${report.sample.name} (${at})` })));
   const names = new Map(unitNames);
