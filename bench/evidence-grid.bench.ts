@@ -12,7 +12,7 @@
 // made by the server's own ensurePreviews and hard-linked into derived/previews/ under the object's
 // digest: the route reads, sends and the browser decodes a real blurred WebP for every item.
 // GRID_TRACE=file.json writes a Chromium performance trace of the scroll.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { link, mkdir } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -100,13 +100,64 @@ function scrollScript(seconds: number, speed: number): string {
     function frame(now) {
       times.push(now - last); last = now;
       el.scrollTop = top0 + ((now - start) / 1000) * ${speed};
-      cells = Math.max(cells, el.querySelectorAll('[data-testid=evidence-cell]').length);
+      if (times.length % 30 === 0) cells = Math.max(cells, el.querySelectorAll('[data-testid=evidence-cell]').length);
       if (now - start < ${seconds * 1000}) requestAnimationFrame(frame);
       else resolve({ times, cells, scrolled: el.scrollTop - top0,
         imgs: [...el.querySelectorAll('[data-testid=evidence-cell] img')].filter((i) => i.complete && i.naturalWidth > 0).length });
     }
     requestAnimationFrame(frame);
   })`;
+}
+
+/**
+ * CPU seconds (user + system, from /proc) used so far by the browser's processes by kind
+ * (renderer, gpu-process, utility, browser) and by the server: unlike frame times, what the
+ * scroll costs does not depend on how busy the other agents keep this machine.
+ */
+function cpuByKind(browserPid: number, serverPid: number): Map<string, number> {
+  const tick = 100; // USER_HZ
+  const out = new Map<string, number>();
+  const add = (kind: string, pid: number): void => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(kind, (out.get(kind) ?? 0) + (Number(f[11]) + Number(f[12])) / tick);
+    } catch {
+      // the process ended meanwhile
+    }
+  };
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // gone
+    }
+  }
+  const walk = (pid: number): void => {
+    for (const c of children.get(pid) ?? []) {
+      let kind = 'other';
+      try {
+        kind = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${c}/cmdline`, 'utf8'))?.[1] ?? 'other';
+      } catch {
+        // gone
+      }
+      add(kind, c);
+      walk(c);
+    }
+  };
+  add('browser', browserPid);
+  walk(browserPid);
+  add('server', serverPid);
+  return out;
+}
+
+function cpuLine(before: Map<string, number>, after: Map<string, number>, seconds: number): string {
+  const parts = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.005);
+  return `CPU per second of scrolling: ${parts.map(([k, v]) => `${k} ${(v / seconds).toFixed(2)}`).join(', ')} (cores)`;
 }
 
 function pct(sorted: number[], p: number): number {
@@ -120,26 +171,60 @@ function frameLine(label: string, r: { times: number[]; cells: number; scrolled:
   return `${label}: ${t.length} frames, p50 ${pct(t, 0.5).toFixed(1)} ms, p95 ${pct(t, 0.95).toFixed(1)} ms, p99 ${pct(t, 0.99).toFixed(1)} ms, max ${(t.at(-1) ?? NaN).toFixed(1)} ms; dropped frames ${dropped} (of 60 Hz); ${Math.round(r.scrolled)} px scrolled; at most ${r.cells} cells in the DOM; ${requests} requests (/api/items and previews); ${r.imgs} previews decoded in view at the end (target p95 ≤ 20 ms)`;
 }
 
-export async function benchEvidenceGrid(): Promise<string[]> {
-  const n = Number(process.env.SERVER_LOAD_ITEMS ?? '50000');
-  const runs = Number(process.env.GRID_RUNS ?? '5');
-  const seconds = Number(process.env.GRID_SCROLL_SECONDS ?? '10');
-  if (!existsSync(CHROMIUM)) return [`skipped: no ${CHROMIUM}`];
-  if (!existsSync('dist/ui/index.html')) return ['skipped: no dist/ui (npm run build)'];
-  const made = await ensureLoadArchive(n);
-  const out = [made.line, await ensureGridPreviews(Number(process.env.GRID_PHOTOS ?? '48'))];
-  const { child, base } = await startLoadServer();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+/**
+ * The peer of the same run: the same scroll over an empty scroller of the grid's height (no
+ * React, no images, no server), i.e. the frame times this machine, under its current load, allows.
+ */
+async function floorScroll(browser: Browser, browserPid: number, seconds: number): Promise<string[]> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.setContent(
+    `<div data-testid="evidence-scroller" style="height:700px;overflow:auto"><div style="height:2000000px"></div></div>`,
+  );
+  const cpu0 = cpuByKind(browserPid, 0);
+  const r = await page.evaluate<{ times: number[]; cells: number; scrolled: number; imgs: number }>(scrollScript(seconds, 3000));
+  const cpu1 = cpuByKind(browserPid, 0);
+  await context.close();
+  return [frameLine(`peer: an empty scroller, 3,000 px/s for ${seconds} s`, r, 0), `  ${cpuLine(cpu0, cpu1, seconds)}`];
+}
+
+/** The list route alone, as the grid calls it (24 items): median of 20 at offset 0 and deep. */
+async function listRoute(base: string, n: number): Promise<string> {
+  const r = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(LOAD_ACCOUNT),
+  });
+  const cookie = /custody_session=[^;]+/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  const parts: string[] = [];
+  for (const offset of [0, 40_000, n - 24]) {
+    const ms: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/items?limit=24&offset=${offset}`, { headers: { cookie } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`/api/items offset ${offset}: ${res.status}`);
+      if (i > 0) ms.push(performance.now() - t);
+    }
+    parts.push(`offset ${offset} ${pct(ms.sort((a, b) => a - b), 0.5).toFixed(1)} ms`);
+  }
+  return `GET /api/items?limit=24 alone, median of 20: ${parts.join(', ')}`;
+}
+
+/** One build of the UI against a fresh server: the first screen `runs` times, then the two scrolls. */
+async function measure(browser: Browser, browserPid: number, uiDir: string | undefined, runs: number, seconds: number, n: number): Promise<string[]> {
+  const out: string[] = [];
+  const { child, base } = await startLoadServer(uiDir);
   try {
-    // (a) the first screen, each run in a fresh browser context (no cached previews).
+    // (a) the first screen, each run in a fresh browser context (no cached bundle or previews).
     const first: number[] = [];
     let visible = 0;
     for (let i = 0; i < runs + 1; i++) {
       const page = await signIn(browser, base);
       await page.goto(`${base}/evidence`);
       const r = await page.evaluate<{ ms: number; visible: number }>(FIRST_SCREEN);
-      if (i > 0) first.push(r.ms); // run 0 warms the server (collection facts) and the OS cache
-      else out.push(`first screen, cold server: ${r.ms.toFixed(0)} ms`);
+      if (i > 0) first.push(r.ms); // run 0 warms the server (its list cache) and the OS cache
+      else out.push(`first screen, fresh server: ${r.ms.toFixed(0)} ms`);
       visible = r.visible;
       await page.context().close();
     }
@@ -163,16 +248,50 @@ export async function benchEvidenceGrid(): Promise<string[]> {
       });
       const trace = process.env.GRID_TRACE;
       if (trace !== undefined && start === 0) await browser.startTracing(page, { path: trace, screenshots: false });
+      const cpu0 = cpuByKind(browserPid, child.pid ?? 0);
       const r = await page.evaluate<{ times: number[]; cells: number; scrolled: number; imgs: number }>(scrollScript(seconds, 3000));
+      const cpu1 = cpuByKind(browserPid, child.pid ?? 0);
       if (trace !== undefined && start === 0) await browser.stopTracing();
       out.push(frameLine(`${label}, 3,000 px/s for ${seconds} s`, r, requests));
+      out.push(`  ${cpuLine(cpu0, cpu1, seconds)}`);
       await page.context().close();
     }
-    out.push(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+    out.push(...(await floorScroll(browser, browserPid, seconds)));
+    out.push(await listRoute(base, n));
   } finally {
-    await browser.close();
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
+  }
+  return out;
+}
+
+/**
+ * GRID_UI_DIRS=a,b measures other builds of the UI (`vite build --outDir`) in turn, GRID_ROUNDS
+ * times (alternating, so that the machine's load falls on each alike); default: dist/ui once.
+ */
+export async function benchEvidenceGrid(): Promise<string[]> {
+  const n = Number(process.env.SERVER_LOAD_ITEMS ?? '50000');
+  const runs = Number(process.env.GRID_RUNS ?? '5');
+  const seconds = Number(process.env.GRID_SCROLL_SECONDS ?? '10');
+  const rounds = Number(process.env.GRID_ROUNDS ?? '1');
+  const uiDirs = process.env.GRID_UI_DIRS?.split(',') ?? [undefined];
+  if (!existsSync(CHROMIUM)) return [`skipped: no ${CHROMIUM}`];
+  if (!existsSync('dist/ui/index.html')) return ['skipped: no dist/ui (npm run build)'];
+  const made = await ensureLoadArchive(n);
+  const out = [made.line, await ensureGridPreviews(Number(process.env.GRID_PHOTOS ?? '48'))];
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browserPid = server.process().pid ?? 0;
+  const browser = await chromium.connect(server.wsEndpoint());
+  try {
+    for (let round = 0; round < rounds; round++)
+      for (const ui of uiDirs) {
+        out.push(`-- UI ${ui ?? 'dist/ui'}${rounds > 1 ? `, round ${round + 1}` : ''} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
+        for (const line of await measure(browser, browserPid, ui, runs, seconds, n)) out.push(`   ${line}`);
+      }
+    out.push(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } finally {
+    await browser.close();
+    await server.close();
   }
   return out;
 }

@@ -210,10 +210,10 @@ export async function ensureLoadArchive(n: number): Promise<{ items: string[]; l
 }
 
 /** `custody serve`'s server (buildServer, with the built UI) over the load archive, in its own process. */
-export async function startLoadServer(): Promise<{ child: ChildProcess; base: string }> {
+export async function startLoadServer(uiDir?: string): Promise<{ child: ChildProcess; base: string }> {
   const nodeArgs = (process.env.SERVER_LOAD_NODE_OPTIONS ?? '').split(' ').filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, resolve('dist/bench/server-load.child.js')], {
-    env: { ...LOAD_ENV, SERVER_LOAD_ARCHIVE: LOAD_ARCHIVE },
+    env: { ...LOAD_ENV, SERVER_LOAD_ARCHIVE: LOAD_ARCHIVE, ...(uiDir === undefined ? {} : { SERVER_LOAD_UI_DIR: uiDir }) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((done, fail) => {
