@@ -11,11 +11,12 @@
 // (src/demo's planCollection + renderPhoto with the demo's seed, drawn at 1600 px to save minutes),
 // made by the server's own ensurePreviews and hard-linked into derived/previews/ under the object's
 // digest: the route reads, sends and the browser decodes a real blurred WebP for every item.
-// GRID_TRACE=file.json writes a Chromium performance trace of the scroll.
+// GRID_TRACE=prefix writes a Chromium performance trace of the scroll from the top (prefix.<ui>.json)
+// and sums the renderer main thread's CPU time in it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { link, mkdir } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensurePreviews, previewPaths } from '../src/analysis/image/preview-cache.adapter.js';
@@ -160,6 +161,50 @@ function cpuLine(before: Map<string, number>, after: Map<string, number>, second
   return `CPU per second of scrolling: ${parts.map(([k, v]) => `${k} ${(v / seconds).toFixed(2)}`).join(', ')} (cores)`;
 }
 
+interface TraceEvent {
+  ph?: string;
+  name: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { functionName?: string; type?: string } };
+}
+
+/**
+ * From a Chromium trace: the renderer main thread's CPU time (thread time, so that other agents'
+ * load does not inflate it) during the scroll, and where it went (self time by event).
+ */
+function traceLine(file: string): string {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(raw) ? raw : raw.traceEvents;
+  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const wall = new Map<string, number>();
+  for (const e of events) if (e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`)) wall.set(`${e.pid}:${e.tid}`, (wall.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  const main = [...wall].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const mine = events
+    .filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main && e.tdur !== undefined)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const self = new Map<string, number>();
+  const label = (e: TraceEvent): string =>
+    e.name === 'FunctionCall' || e.name === 'EventDispatch' ? `${e.name} ${e.args?.data?.functionName ?? e.args?.data?.type ?? ''}` : e.name;
+  const stack: TraceEvent[] = [];
+  let top = 0;
+  let frames = 0;
+  for (const e of mine) {
+    while (stack.length > 0 && stack[stack.length - 1]!.ts + (stack[stack.length - 1]!.dur ?? 0) <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    if (parent === undefined) top += e.tdur ?? 0;
+    else self.set(label(parent), (self.get(label(parent)) ?? 0) - (e.tdur ?? 0));
+    self.set(label(e), (self.get(label(e)) ?? 0) + (e.tdur ?? 0));
+    stack.push(e);
+    if (e.name === 'FireAnimationFrame') frames++;
+  }
+  const most = [...self].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k.trim()} ${(v / 1000).toFixed(0)}`);
+  return `renderer main thread during the scroll (trace ${file}): ${(top / 1000).toFixed(0)} ms CPU over ${frames} frames (${(top / 1000 / Math.max(1, frames)).toFixed(2)} ms a frame); self time (ms): ${most.join(', ')} ("FunctionCall E" is React's scheduler: renders and effects)`;
+}
+
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 }
@@ -246,7 +291,7 @@ async function measure(browser: Browser, browserPid: number, uiDir: string | und
       page.on('request', (r) => {
         if (r.url().includes('/api/items')) requests++;
       });
-      const trace = process.env.GRID_TRACE;
+      const trace = process.env.GRID_TRACE === undefined ? undefined : `${process.env.GRID_TRACE}.${basename(dirname(uiDir ?? 'dist/ui'))}-${basename(uiDir ?? 'dist/ui')}.json`;
       if (trace !== undefined && start === 0) await browser.startTracing(page, { path: trace, screenshots: false });
       const cpu0 = cpuByKind(browserPid, child.pid ?? 0);
       const r = await page.evaluate<{ times: number[]; cells: number; scrolled: number; imgs: number }>(scrollScript(seconds, 3000));
@@ -254,6 +299,7 @@ async function measure(browser: Browser, browserPid: number, uiDir: string | und
       if (trace !== undefined && start === 0) await browser.stopTracing();
       out.push(frameLine(`${label}, 3,000 px/s for ${seconds} s`, r, requests));
       out.push(`  ${cpuLine(cpu0, cpu1, seconds)}`);
+      if (trace !== undefined && start === 0) out.push(`  ${traceLine(trace)}`);
       await page.context().close();
     }
     out.push(...(await floorScroll(browser, browserPid, seconds)));
