@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server-writes|server (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server-writes|server|grid (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
 import { benchAnalysisPipeline } from './analysis-pipeline.bench.js';
 import { benchCatalogue } from './catalogue.bench.js';
 import { ensureJpegCorpus } from './corpus.js';
+import { benchEvidenceGrid } from './evidence-grid.bench.js';
 import { benchExport } from './export.bench.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
 import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
@@ -19,7 +20,7 @@ const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'ingest,analysis,neardup,quality,export,catalogue,startup,server-writes,server'
+    'ingest,analysis,neardup,quality,export,catalogue,startup,server-writes,server,grid'
   )
     .split(',')
     .map((s) => s.trim()),
@@ -65,6 +66,12 @@ async function main(): Promise<void> {
       '\n== team server under load: 20 sessions over 50,000 items (SERVER_LOAD_ITEMS, SERVER_LOAD_SECONDS) ==',
     );
     for (const line of await benchServerLoad()) console.log(line);
+  }
+  if (only.has('grid')) {
+    console.log(
+      '\n== evidence grid in Chromium (--disable-gpu) over the same 50,000 items: first screen, scrolling at 3,000 px/s ==',
+    );
+    for (const line of await benchEvidenceGrid()) console.log(line);
   }
   if (only.has('neardup')) {
     console.log(

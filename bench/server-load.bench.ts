@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { timeCommand } from './measure.js';
 
 const CUSTODY = resolve('bin/custody.js');
@@ -190,6 +190,39 @@ async function makeArchive(work: string, n: number, env: NodeJS.ProcessEnv): Pro
   };
 }
 
+/** The load bench's archive folder (bench/.work/server-load/archive), its environment and its account. */
+export const LOAD_WORK = resolve('bench', '.work', 'server-load');
+export const LOAD_ARCHIVE = join(LOAD_WORK, 'archive');
+export const LOAD_ACCOUNT = { name: 'Lawyer Load', password: PASSWORD } as const;
+const LOAD_ENV = { ...process.env, CUSTODY_ARCHIVE: LOAD_ARCHIVE, CUSTODY_ACTOR: 'bench' };
+
+/**
+ * The archive of `n` enlarged items (made now, or the previous run's with SERVER_LOAD_REUSE=1 when
+ * it has as many items). Shared with the evidence grid bench (evidence-grid.bench.ts).
+ */
+export async function ensureLoadArchive(n: number): Promise<{ items: string[]; line: string }> {
+  const previous = process.env.SERVER_LOAD_REUSE === '1'
+    ? await readFile(join(LOAD_WORK, 'items.json'), 'utf8').then((t) => JSON.parse(t) as { n: number; items: string[] }).catch(() => undefined)
+    : undefined;
+  return previous?.n === n
+    ? { items: previous.items, line: `archive: the previous run's (${n} items; SERVER_LOAD_REUSE=1)` }
+    : makeArchive(LOAD_WORK, n, LOAD_ENV);
+}
+
+/** `custody serve`'s server (buildServer, with the built UI) over the load archive, in its own process. */
+export async function startLoadServer(uiDir?: string): Promise<{ child: ChildProcess; base: string }> {
+  const nodeArgs = (process.env.SERVER_LOAD_NODE_OPTIONS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, resolve('dist/bench/server-load.child.js')], {
+    env: { ...LOAD_ENV, SERVER_LOAD_ARCHIVE: LOAD_ARCHIVE, ...(uiDir === undefined ? {} : { SERVER_LOAD_UI_DIR: uiDir }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((done, fail) => {
+    child.stdout.once('data', (d: Buffer) => done((JSON.parse(d.toString()) as { port: number }).port));
+    child.once('exit', (code) => fail(new Error(`the server exited ${String(code)}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
 /**
  * SERVER_LOAD_REUSE=1 serves the archive of the previous run again when it has as many items
  * (for before/after comparisons and profiling: the same archive, no minutes of set-up);
@@ -198,26 +231,10 @@ async function makeArchive(work: string, n: number, env: NodeJS.ProcessEnv): Pro
 export async function benchServerLoad(): Promise<string[]> {
   const n = Number(process.env.SERVER_LOAD_ITEMS ?? '50000');
   const seconds = Number(process.env.SERVER_LOAD_SECONDS ?? '20');
-  const work = resolve('bench', '.work', 'server-load');
-  const archive = join(work, 'archive');
-  const env = { ...process.env, CUSTODY_ARCHIVE: archive, CUSTODY_ACTOR: 'bench' };
-  const previous = process.env.SERVER_LOAD_REUSE === '1'
-    ? await readFile(join(work, 'items.json'), 'utf8').then((t) => JSON.parse(t) as { n: number; items: string[] }).catch(() => undefined)
-    : undefined;
-  const made = previous?.n === n ? { items: previous.items, line: `archive: the previous run's (${n} items; SERVER_LOAD_REUSE=1)` } : await makeArchive(work, n, env);
-  const { items } = made;
-  const out = [made.line];
+  const { items, line } = await ensureLoadArchive(n);
+  const out = [line];
 
-  const nodeArgs = (process.env.SERVER_LOAD_NODE_OPTIONS ?? '').split(' ').filter((a) => a !== '');
-  const child = spawn(process.execPath, [...nodeArgs, resolve('dist/bench/server-load.child.js')], {
-    env: { ...env, SERVER_LOAD_ARCHIVE: archive },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((done, fail) => {
-    child.stdout.once('data', (d: Buffer) => done((JSON.parse(d.toString()) as { port: number }).port));
-    child.once('exit', (code) => fail(new Error(`the server exited ${String(code)}`)));
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const { child, base } = await startLoadServer();
   const get = async (path: string, cookie: string) => {
     const r = await fetch(`${base}${path}`, { headers: { cookie } });
     return { statusCode: r.status, body: await r.text() };
@@ -228,7 +245,7 @@ export async function benchServerLoad(): Promise<string[]> {
       const r = await fetch(`${base}/api/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Lawyer Load', password: PASSWORD }),
+        body: JSON.stringify(LOAD_ACCOUNT),
       });
       const c = /custody_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '');
       if (c === null) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);

@@ -7,7 +7,9 @@ import { buildServer } from '../src/http/server.js';
 
 const archive = process.env.SERVER_LOAD_ARCHIVE ?? '';
 const open = await openArchive(loadConfig(process.env, { archive, actor: 'server' }), 'write', 'serve');
-const server = await buildServer({ archive: open });
+// SERVER_LOAD_UI_DIR: another build of the UI (the grid bench compares two builds in one run).
+const uiDir = process.env.SERVER_LOAD_UI_DIR;
+const server = await buildServer({ archive: open, ...(uiDir === undefined ? {} : { uiDir }) });
 await server.listen({ host: '127.0.0.1', port: 0 });
 const address = server.server.address();
 process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0 })}\n`);

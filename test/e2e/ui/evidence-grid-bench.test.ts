@@ -3,6 +3,8 @@
 // UI is measured: the first screen until every visible preview is decoded, and the frame times
 // (requestAnimationFrame) while scrolling at 3,000 px/s for 8 s in Chromium with --disable-gpu.
 // It prints the figures; it asserts only what cannot flake (virtualisation, pages on demand).
+// The figures of the issue's targets come from `BENCH_ONLY=grid` (bench/evidence-grid.bench.ts):
+// the real server over the enlarged 50,000-item archive with its previews; this one isolates the UI.
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';

@@ -37,6 +37,16 @@ const LIST_ROW = 48;
 
 type Units = Map<string, UnitsView['units'][number]>;
 
+/** The words of the cells, looked up once per language by the grid rather than by every cell. */
+interface CellLabels {
+  loadingItem: string;
+  previewAlt: string;
+  withdrawn: string;
+  noPreview: string;
+  noDate: string;
+  noCamera: string;
+}
+
 /**
  * The evidence browser: every item, filtered and sorted by the URL's query string, as a grid of
  * blurred previews or a list. Only the rows in view are rendered, and the pages of /api/items
@@ -337,7 +347,7 @@ function FilterBar({
 }
 
 type PageState =
-  { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; rows: ItemRow[] };
+  { state: 'failed'; message: string } | { state: 'ready'; rows: ItemRow[] };
 
 /** The items of one filter: the total from the first page, the others fetched when in view. */
 function useItemPages(filters: Filters) {
@@ -350,8 +360,9 @@ function useItemPages(filters: Filters) {
   const request = useCallback(
     (p: number): void => {
       if (requested.current.has(p)) return;
+      // No 'loading' state set here: a cell without its row is already a skeleton, and one render
+      // fewer per page counts while scrolling.
       requested.current.add(p);
-      setPages((m) => new Map(m).set(p, { state: 'loading' }));
       api.get<ItemPage>('/api/items', { ...query, limit: PAGE_SIZE, offset: p * PAGE_SIZE }).then(
         (page) => {
           setTotal(page.total);
@@ -543,6 +554,19 @@ function VirtualItems({
   };
 
   const lang = i18n.language;
+  // Cells take their words from here: a cell that scrolls in then mounts no i18n subscription of
+  // its own (one less effect to run and undo for each of the 50 cells a second that come and go).
+  const labels = useMemo<CellLabels>(
+    () => ({
+      loadingItem: t('evidence.loadingItem'),
+      previewAlt: t('evidence.previewAlt'),
+      withdrawn: t('evidence.withdrawn'),
+      noPreview: t('evidence.noPreview'),
+      noDate: t('evidence.noDate'),
+      noCamera: t('evidence.noCamera'),
+    }),
+    [t, lang],
+  );
   return (
     <div
       ref={scroller}
@@ -587,6 +611,7 @@ function VirtualItems({
                 setActive={setActive}
                 units={units}
                 lang={lang}
+                labels={labels}
               />
             ) : (
               Array.from({ length: columns }, (_, c) => r.index * columns + c)
@@ -599,6 +624,7 @@ function VirtualItems({
                     active={active}
                     setActive={setActive}
                     lang={lang}
+                    labels={labels}
                   />
                 ))
             )}
@@ -615,14 +641,15 @@ const Cell = memo(function Cell({
   active,
   setActive,
   lang,
+  labels,
 }: {
   index: number;
   item: ItemRow | undefined;
   active: number;
   setActive(i: number): void;
   lang: string;
+  labels: CellLabels;
 }) {
-  const { t } = useTranslation();
   const [broken, setBroken] = useState(false);
   const hasPreview = item !== undefined && item.analysed && !item.withdrawn && !broken;
   return (
@@ -632,7 +659,7 @@ const Cell = memo(function Cell({
       data-testid="evidence-cell"
       data-index={index}
       tabIndex={index === active ? 0 : -1}
-      aria-label={item === undefined ? t('evidence.loadingItem') : item.name}
+      aria-label={item === undefined ? labels.loadingItem : item.name}
       aria-busy={item === undefined}
       onFocus={() => setActive(index)}
     >
@@ -644,21 +671,21 @@ const Cell = memo(function Cell({
             {hasPreview ? (
               <img
                 src={`/api/items/${item.id}/preview?size=256`}
-                alt={t('evidence.previewAlt')}
+                alt={labels.previewAlt}
                 loading="lazy"
                 decoding="async"
                 onError={() => setBroken(true)}
               />
             ) : (
               <span className="no-preview">
-                {item.withdrawn ? t('evidence.withdrawn') : t('evidence.noPreview')}
+                {item.withdrawn ? labels.withdrawn : labels.noPreview}
               </span>
             )}
           </div>
           <div className="cell-name" title={item.name}>
             <bdi>{item.name}</bdi>
           </div>
-          <div className="cell-date muted">{takenLabel(item, lang, t('evidence.noDate'))}</div>
+          <div className="cell-date muted">{takenLabel(item, lang, labels.noDate)}</div>
         </>
       )}
     </div>
@@ -672,6 +699,7 @@ const ListRow = memo(function ListRow({
   setActive,
   units,
   lang,
+  labels,
 }: {
   index: number;
   item: ItemRow | undefined;
@@ -679,8 +707,8 @@ const ListRow = memo(function ListRow({
   setActive(i: number): void;
   units: Units;
   lang: string;
+  labels: CellLabels;
 }) {
-  const { t } = useTranslation();
   const common = {
     'data-index': index,
     tabIndex: index === active ? 0 : -1,
@@ -695,7 +723,7 @@ const ListRow = memo(function ListRow({
         {...common}
         data-testid="evidence-cell"
       >
-        {t('evidence.loadingItem')}
+        {labels.loadingItem}
       </span>
     );
   const unit = item.unit === null ? undefined : units.get(item.unit);
@@ -705,9 +733,9 @@ const ListRow = memo(function ListRow({
         <bdi>{item.name}</bdi>
       </span>
       <span role="gridcell">
-        {cameraOf(item) ?? <span className="muted">{t('evidence.noCamera')}</span>}
+        {cameraOf(item) ?? <span className="muted">{labels.noCamera}</span>}
       </span>
-      <span role="gridcell">{takenLabel(item, lang, t('evidence.noDate'))}</span>
+      <span role="gridcell">{takenLabel(item, lang, labels.noDate)}</span>
       <span role="gridcell">
         {unit !== undefined
           ? unitName(unit, lang)
@@ -738,6 +766,23 @@ function cameraOf(item: ItemRow): string | null {
   return s === '' ? null : s;
 }
 
+// One formatter per language and shape: constructing an Intl.DateTimeFormat costs far more than
+// formatting with one, and every cell that scrolls into view formats a date.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(lang: string, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${lang}\u0000${String(withTime)}`;
+  let f = dateFormats.get(key);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat(lang, {
+      dateStyle: 'medium',
+      ...(withTime ? { timeStyle: 'short' } : {}),
+      timeZone: 'UTC',
+    });
+    dateFormats.set(key, f);
+  }
+  return f;
+}
+
 /** EXIF 'YYYY:MM:DD HH:MM:SS' (a wall-clock time, no zone) in the page's language. */
 function takenLabel(item: ItemRow, lang: string, none: string): string {
   const m = /^(\d{4}):(\d{2}):(\d{2})(?: (\d{2}):(\d{2}))?/.exec(item.date_time_original ?? '');
@@ -747,11 +792,7 @@ function takenLabel(item: ItemRow, lang: string, none: string): string {
     Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0)),
   );
   if (Number.isNaN(date.getTime())) return none;
-  return new Intl.DateTimeFormat(lang, {
-    dateStyle: 'medium',
-    ...(h === undefined ? {} : { timeStyle: 'short' }),
-    timeZone: 'UTC',
-  }).format(date);
+  return dateFormat(lang, h !== undefined).format(date);
 }
 
 function unitName(u: UnitsView['units'][number], lang: string): string {
