@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { defineScheme } from '../catalogue/subjects/subjects.service.js';
 import { printJson, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { operationContext, wantsJson, withArchive } from './context.js';
 
 export const schemeCommand: Command = {
   name: 'scheme',
@@ -21,7 +21,7 @@ export const schemeCommand: Command = {
       } catch (e) {
         throw new UsageError(`${file} is not JSON: ${(e as Error).message}`);
       }
-      const id = await withArchive(args, io, 'write', 'scheme add', (a) => defineScheme(a, config));
+      const id = await withArchive(args, io, 'write', 'scheme add', (a) => defineScheme(a, operationContext(a), config));
       if (wantsJson(args)) printJson(io, { id });
       else io.stdout(`scheme ${id} declared\n`);
       return 0;

@@ -76,19 +76,19 @@ export const subjectCommand: Command = {
     switch (action) {
       case 'add':
         if (id !== undefined) throw new UsageError(`usage: ${this.usage}`);
-        return write((a) => createSubject(a, fieldsFrom(args), list(args, 'item'), reason()));
+        return write((a) => createSubject(a, operationContext(a), fieldsFrom(args), list(args, 'item'), reason()));
       case 'edit':
-        return write((a) => updateSubject(a, needId(), fieldsFrom(args), reason()));
+        return write((a) => updateSubject(a, operationContext(a), needId(), fieldsFrom(args), reason()));
       case 'link':
       case 'unlink':
         return write((a) =>
-          linkItems(a, needId(), list(args, 'item'), reason(), action === 'unlink'),
+          linkItems(a, operationContext(a), needId(), list(args, 'item'), reason(), action === 'unlink'),
         );
       case 'merge':
-        return write((a) => mergeSubjects(a, requireStr(args, 'into', this), [needId()], reason()));
+        return write((a) => mergeSubjects(a, operationContext(a), requireStr(args, 'into', this), [needId()], reason()));
       case 'split':
         return write((a) =>
-          splitSubject(a, needId(), list(args, 'item'), fieldsFrom(args), reason()),
+          splitSubject(a, operationContext(a), needId(), list(args, 'item'), fieldsFrom(args), reason()),
         );
       case 'pm':
         return (await import('./missing.command.js')).runSubjectPm(args, io, needId());
@@ -136,7 +136,7 @@ export const subjectCommand: Command = {
         }
         const parsed = /\.json$/i.test(file) ? parseSubjectsJson(text) : parseSubjectsCsv(text);
         const r = await withArchive(args, io, 'write', 'subject import', (a) =>
-          importSubjects(a, parsed.rows, parsed.errors, { validOnly: flag(args, 'valid-only'), reason: reason() }),
+          importSubjects(a, operationContext(a), parsed.rows, parsed.errors, { validOnly: flag(args, 'valid-only'), reason: reason() }),
         );
         if (wantsJson(args)) printJson(io, r);
         else {

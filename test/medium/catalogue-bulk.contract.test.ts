@@ -95,7 +95,7 @@ describeDatabases('catalogue bulk work', (db) => {
       expect(refs.get(one?.sha256 ?? '')).toEqual({ items: [one?.id] });
       expect(refs.get(one?.id ?? '')).toEqual({ items: [one?.id] });
       expect(refs.get('nowhere.jpg')).toEqual({ error: 'no item at nowhere.jpg' });
-      const r = await importSubjects(a, [{ row: 2, input: {}, items: [one?.relative_path ?? ''] }], [], { validOnly: false, reason: 'sheet' });
+      const r = await importSubjects(a, operationContext(a), [{ row: 2, input: {}, items: [one?.relative_path ?? ''] }], [], { validOnly: false, reason: 'sheet' });
       expect((await a.index.subjectsOfItems([one?.id ?? '', same[0]?.id ?? ''])).map((l) => [l.item_id, l.subject_id])).toEqual([[one?.id, r.ids[0]]]);
     });
   });

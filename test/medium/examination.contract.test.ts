@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { initArchive, openArchive, type Archive } from '../../src/app.js';
+import { operationContext } from '../../src/cli/context.js';
 import { createSubject } from '../../src/catalogue/subjects/subjects.service.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { canonicalize } from '../../src/core/canonical-json.js';
@@ -53,7 +54,7 @@ describeDatabases('examination', (db) => {
     try {
       await new IngestService(archive).run({ paths: [source], source: 'OLIVE', receivedBy: null, medium: null, note: null, manifestPath: null, deliveryId: null });
       const items = (await archive.index.listItems()).sort((a, b) => (a.name < b.name ? -1 : 1));
-      for (const [i, item] of items.filter((x) => x.name.endsWith('.bin')).entries()) await createSubject(archive, { sex: 'male', dateOfDeath: `2013-0${1 + (i % 3)}` }, [item.id], 'card');
+      for (const [i, item] of items.filter((x) => x.name.endsWith('.bin')).entries()) await createSubject(archive, operationContext(archive), { sex: 'male', dateOfDeath: `2013-0${1 + (i % 3)}` }, [item.id], 'card');
     } finally {
       await archive.close();
     }

@@ -1,10 +1,12 @@
-import type { Archive } from '../../app.js';
 import { isCalendarDate, type JsonValue, CustodyError,
   hint,
+  type OperationContext,
 } from '../../core/index.js';
 import type { SubjectsTable } from '../../db/index.js';
 import { AGE_BANDS, SEXES } from './demographics.js';
 import type { EntryDraft } from '../../ledger/index.js';
+import type { StoredEntry } from '../../ledger/ledger.service.js';
+import type { IndexReads } from '../ports.js';
 import {
   defineNumberingScheme,
   parseCatalogueNumber,
@@ -14,6 +16,23 @@ import {
 import { UnitRegistry } from '../units/registry.js';
 import { resolveItemRefs } from './item-refs.js';
 import { findUnit } from '../units/units.service.js';
+
+/** What the catalogue's subject services read and append (never the whole archive). */
+export interface SubjectsPorts
+  extends IndexReads<
+    | 'getItem'
+    | 'getSubject'
+    | 'listSchemes'
+    | 'listUnits'
+    | 'subjectItems'
+    | 'subjectOfItem'
+    | 'subjectsByNumber'
+    | 'subjectsOfItems'
+    | 'listDeliveries'
+    | 'itemsWhereIn'
+  > {
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+}
 
 export type SubjectErrorCode =
   | 'SUBJECT_NOT_FOUND'
@@ -43,18 +62,18 @@ export interface SubjectInput {
 
 
 /** Declares a numbering scheme (validated by catalogue/numbering) as a ledger entry. */
-export async function defineScheme(archive: Archive, config: unknown): Promise<string> {
+export async function defineScheme(archive: SubjectsPorts, ctx: OperationContext, config: unknown): Promise<string> {
   const scheme = defineNumberingScheme(config);
   if ((await archive.index.listSchemes()).some((s) => s.id === scheme.id))
     throw new SubjectError('SCHEME_EXISTS', `scheme ${scheme.id} is already declared`);
-  await commit(archive, {
+  await commit(archive, ctx, {
     action: 'scheme.define',
     scheme: { id: scheme.id, config: config as JsonValue },
   });
   return scheme.id;
 }
 
-export async function loadSchemes(archive: Archive): Promise<NumberingScheme[]> {
+export async function loadSchemes(archive: SubjectsPorts): Promise<NumberingScheme[]> {
   return (await archive.index.listSchemes()).map((s) =>
     defineNumberingScheme(JSON.parse(s.config_json)),
   );
@@ -66,12 +85,12 @@ interface Lookups {
   schemes: NumberingScheme[];
 }
 
-async function lookups(archive: Archive): Promise<Lookups> {
+async function lookups(archive: SubjectsPorts): Promise<Lookups> {
   return { registry: new UnitRegistry(await archive.index.listUnits()), schemes: await loadSchemes(archive) };
 }
 
 async function resolveFields(
-  archive: Archive,
+  archive: SubjectsPorts,
   input: SubjectInput,
   current: SubjectsTable | null,
   known?: Lookups,
@@ -164,7 +183,8 @@ async function resolveFields(
 }
 
 export async function createSubject(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   input: SubjectInput,
   items: readonly string[],
   reason: string,
@@ -173,8 +193,8 @@ export async function createSubject(
   const fields = await resolveFields(archive, input, null);
   const ids = await itemIdsOf(archive, items);
   await checkItemsFree(archive, ids, null);
-  const id = archive.newId();
-  await commit(archive, {
+  const id = ctx.newId();
+  await commit(archive, ctx, {
     action: 'subject.create',
     reason,
     subject: { id, ...fields },
@@ -184,7 +204,8 @@ export async function createSubject(
 }
 
 export async function updateSubject(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   id: string,
   input: SubjectInput,
   reason: string,
@@ -197,11 +218,12 @@ export async function updateSubject(
   // The attribution before the change, so that statistics can name the subjects whose unit
   // changed after a sample's frame was fixed without replaying the catalogue.
   const previous: { [k: string]: JsonValue } = 'unit_id' in fields ? { previous_unit_id: current.unit_id } : {};
-  await commit(archive, { action: 'subject.update', reason, subject: { id, ...fields }, ...previous });
+  await commit(archive, ctx, { action: 'subject.update', reason, subject: { id, ...fields }, ...previous });
 }
 
 export async function linkItems(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   id: string,
   items: readonly string[],
   reason: string,
@@ -217,7 +239,7 @@ export async function linkItems(
       if (!linked.has(item))
         throw new SubjectError('SUBJECT_INVALID', `item ${item} is not linked to subject ${id}`);
   } else await checkItemsFree(archive, items, id);
-  await commit(archive, {
+  await commit(archive, ctx, {
     action: unlink ? 'subject.unlink' : 'subject.link',
     reason,
     subject: { id },
@@ -232,7 +254,8 @@ export async function linkItems(
  * one ledger batch of 'subject.link' entries, one per subject. Nothing is written unless all hold.
  */
 export async function linkItemsInBulk(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   links: readonly { subject: string; items: readonly string[] }[],
   reason: string,
 ): Promise<{ subject: string; items: string[]; seq: number }[]> {
@@ -263,7 +286,7 @@ export async function linkItemsInBulk(
   const out = [...bySubject].map(([subject, items]) => ({ subject, items: items.sort() }));
   const stored = await archive.commit(
     out.map((l): EntryDraft => ({
-      actor: archive.config.actor,
+      actor: ctx.actor,
       type: 'cataloguing',
       items: [],
       objects: [],
@@ -275,7 +298,8 @@ export async function linkItemsInBulk(
 
 /** Several records found to be one person: the others point at `into`, their items move to it. */
 export async function mergeSubjects(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   into: string,
   from: readonly string[],
   reason: string,
@@ -290,7 +314,7 @@ export async function mergeSubjects(
     await activeSubject(archive, f);
     items.push(...(await archive.index.subjectItems(f)).map((l) => l.item_id));
   }
-  await commit(archive, {
+  await commit(archive, ctx, {
     action: 'subject.merge',
     reason,
     subject: { id: into },
@@ -301,7 +325,8 @@ export async function mergeSubjects(
 
 /** One record that was two people: the named items go to a new subject with the given fields. */
 export async function splitSubject(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   from: string,
   items: readonly string[],
   input: SubjectInput,
@@ -313,8 +338,8 @@ export async function splitSubject(
   if (items.length === 0 || items.some((i) => !linked.has(i)))
     throw new SubjectError('SUBJECT_INVALID', `split moves items that subject ${from} has`);
   const fields = await resolveFields(archive, input, null);
-  const id = archive.newId();
-  await commit(archive, {
+  const id = ctx.newId();
+  await commit(archive, ctx, {
     action: 'subject.split',
     reason,
     subject: { id: from },
@@ -325,7 +350,7 @@ export async function splitSubject(
 }
 
 /** Photographs named by id, digest or path in a delivery (see item-refs.ts), as item ids. */
-async function itemIdsOf(archive: Archive, refs: readonly string[]): Promise<string[]> {
+async function itemIdsOf(archive: SubjectsPorts, refs: readonly string[]): Promise<string[]> {
   const resolved = await resolveItemRefs(archive, refs);
   const ids: string[] = [];
   for (const ref of refs) {
@@ -336,7 +361,7 @@ async function itemIdsOf(archive: Archive, refs: readonly string[]): Promise<str
   return ids;
 }
 
-async function activeSubject(archive: Archive, id: string): Promise<SubjectsTable> {
+async function activeSubject(archive: SubjectsPorts, id: string): Promise<SubjectsTable> {
   const s = await archive.index.getSubject(id);
   if (s === undefined) throw new SubjectError('SUBJECT_NOT_FOUND', `no subject ${id}`);
   if (s.status !== 'active')
@@ -348,7 +373,7 @@ async function activeSubject(archive: Archive, id: string): Promise<SubjectsTabl
 }
 
 async function checkItemsFree(
-  archive: Archive,
+  archive: SubjectsPorts,
   items: readonly string[],
   subject: string | null,
 ): Promise<void> {
@@ -373,9 +398,9 @@ function needReason(reason: string): void {
     );
 }
 
-async function commit(archive: Archive, details: { [k: string]: JsonValue }): Promise<void> {
+async function commit(archive: SubjectsPorts, ctx: OperationContext, details: { [k: string]: JsonValue }): Promise<void> {
   const draft: EntryDraft = {
-    actor: archive.config.actor,
+    actor: ctx.actor,
     type: 'cataloguing',
     items: [],
     objects: [],
@@ -397,7 +422,8 @@ export interface SubjectImportResult {
  * twice).
  */
 export async function importSubjects(
-  archive: Archive,
+  archive: SubjectsPorts,
+  ctx: OperationContext,
   rows: readonly { row: number; input: SubjectInput; items: string[] }[],
   rowErrors: readonly { row: number; column: string; reason: string }[],
   opts: { validOnly: boolean; reason: string },
@@ -459,9 +485,9 @@ export async function importSubjects(
   errors.sort((a, b) => a.row - b.row);
   if (errors.length > 0 && !opts.validOnly)
     throw new SubjectError('SUBJECT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them`, { details: { errors, ...hint({ remedy: ['valid-only'] }) } });
-  const ids = accepted.map(() => archive.newId());
+  const ids = accepted.map(() => ctx.newId());
   const drafts: EntryDraft[] = accepted.map((a, i) => ({
-    actor: archive.config.actor,
+    actor: ctx.actor,
     type: 'cataloguing',
     items: [],
     objects: [],
@@ -473,7 +499,7 @@ export async function importSubjects(
 
 /** The non-number fields, each checked on its own so a problem names its column. */
 async function fieldByField(
-  archive: Archive,
+  archive: SubjectsPorts,
   input: SubjectInput,
   row: number,
   problems: { row: number; column: string; reason: string }[],

@@ -96,9 +96,10 @@ export const linkingRoutes: RouteDef[] = [
         }),
       },
     },
-    async handler({ body, archive, reply }) {
+    async handler({ body, archive, ctx, reply }) {
       const links = await linkItemsInBulk(
         archive,
+        ctx!,
         body.links.map((l) => ({
           subject: l.subject.toUpperCase(),
           items: l.items.map((i) => i.toUpperCase()),
@@ -124,10 +125,10 @@ export const linkingRoutes: RouteDef[] = [
         201: Type.Object({ subject: Type.String(), items: Type.Array(Type.String()) }),
       },
     },
-    async handler({ params, body, archive, reply }) {
+    async handler({ params, body, archive, ctx, reply }) {
       const subject = params.id.toUpperCase();
       const items = body.items.map((i) => i.toUpperCase());
-      await linkItems(archive, subject, items, body.reason, true);
+      await linkItems(archive, ctx!, subject, items, body.reason, true);
       void reply.status(201);
       return { subject, items };
     },

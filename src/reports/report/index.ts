@@ -12,3 +12,4 @@ export { DEFAULT_CHROMIUM, findChromium, printPdf } from './pdf.adapter.js';
 export { GENERATED_MARKER, renderReportHtml } from './render-html.js';
 export { reportHtml } from './report.service.js';
 export { exhibitThumbnail } from './thumbnail.adapter.js';
+export * from './prevalence-rows.js';
