@@ -1,6 +1,6 @@
-import type { Archive } from '../app.js';
+import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
 import type { AnalysesTable, ItemsTable } from '../db/index.js';
-import { archiveSimilarity } from './similarity/archive-similarity.service.js';
+import { archiveSimilarity, type SimilarityPorts } from './similarity/archive-similarity.service.js';
 import {
   computeIndicators,
   summariseCollection,
@@ -9,11 +9,17 @@ import {
   type Indicator,
 } from './indicators/index.js';
 
+/** What the indicators read: the index (items, objects, analyses, withdrawals) and the near-duplicates' ports. */
+export interface AuthenticityPorts extends SimilarityPorts {
+  readonly index: SimilarityPorts['index'] & Pick<ArchiveIndexRepository, 'listObjects'>;
+  readonly treeSize: number;
+}
+
 /**
  * The analysed collection as the indicators see it: one ImageFacts per object with every item
  * that received it. Withdrawn objects take no part.
  */
-export async function loadImageFacts(archive: Archive): Promise<ImageFacts[]> {
+export async function loadImageFacts(archive: AuthenticityPorts): Promise<ImageFacts[]> {
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
   const items = new Map<string, ItemsTable[]>();
   for (const i of await archive.index.listItems()) {
@@ -42,7 +48,7 @@ export async function loadImageFacts(archive: Archive): Promise<ImageFacts[]> {
  * the likely original and the box: DIMENSIONS_UNLIKE_CAMERA names it.
  */
 async function cropOriginals(
-  archive: Archive,
+  archive: AuthenticityPorts,
   analyses: readonly AnalysesTable[],
 ): Promise<Map<string, { sha256: string; box: string }>> {
   const out = new Map<string, { sha256: string; box: string }>();
@@ -94,7 +100,7 @@ function toFacts(a: AnalysesTable, items: ItemsTable[], mediaType: string): Imag
  * an archive viewed `--at` a tree size, the time of that snapshot's last ledger entry, so that the
  * same query at the same checkpoint gives the same answer next year (reports cite `--at`).
  */
-export async function indicatorTime(archive: Archive, at: number | undefined): Promise<string> {
+export async function indicatorTime(archive: AuthenticityPorts, at: number | undefined): Promise<string> {
   if (at === undefined) return new Date().toISOString();
   const [last] = await archive.ledger.read(archive.treeSize - 1, archive.treeSize);
   if (last === undefined) throw new Error(`ledger entry ${archive.treeSize - 1} could not be read`);
@@ -103,7 +109,7 @@ export async function indicatorTime(archive: Archive, at: number | undefined): P
 
 /** Indicators for one object, judged against the rest of the collection. */
 export async function indicatorsFor(
-  archive: Archive,
+  archive: AuthenticityPorts,
   sha256: string,
   now: string,
   facts?: ImageFacts[],
@@ -113,6 +119,6 @@ export async function indicatorsFor(
   return target === undefined ? null : computeIndicators(target, all, { now });
 }
 
-export async function collectionSummary(archive: Archive, now: string): Promise<CollectionSummary> {
+export async function collectionSummary(archive: AuthenticityPorts, now: string): Promise<CollectionSummary> {
   return summariseCollection(await loadImageFacts(archive), { now });
 }
