@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createUlidFactory, hasCode, type JsonValue } from '../../core/index.js';
-import type { MissingReportReadsTable, MissingReportsTable, MissingSubjectEventsTable, SubjectItemsTable, SubjectsTable } from '../../db/index.js';
+import type { MissingReportReadsTable, MissingReportsTable, MissingSubjectEventsTable, SubjectsTable } from '../../db/index.js';
 import { MemoryIndex, projectEntry } from '../../ledger/index.js';
 import type { ReportKeyStore, SubjectLinkPorts } from './ports.js';
 import { parseReportsCsv } from './report-rows.js';
