@@ -186,4 +186,23 @@ describeDatabases('custody missing review-subject and viewing', (db) => {
     const r = JSON.parse((await run(1, ['verify', '--json'])).stdout) as { findings: { code: string; subject: string }[] };
     expect(r.findings).toContainEqual(expect.objectContaining({ code: 'DB_ROW_CHANGED' }));
   });
+
+  it('attack: an outcome edited to recognised in the index does not raise the level (MISSING_LEVEL_NEEDS_RECOGNITION); the ledger decides', async () => {
+    await accept(consenting, s1);
+    const v = await view(consenting, s1, 'unsure');
+    await withIndexDb(a, (d) => d.exec("UPDATE missing_subject_events SET facts_json = REPLACE(facts_json, 'unsure', 'recognised') WHERE action = 'missing.viewing'"));
+    await refused('MISSING_LEVEL_NEEDS_RECOGNITION', ['missing', 'review-subject', consenting, s1, '--level', 'recognised', '--viewing', String(v.seq), '--reason', 'x']);
+  });
+
+  it('attack: an acceptance planted in the index does not open a viewing (MISSING_SUBJECT_LINK_NOT_ACCEPTED)', async () => {
+    await accept(consenting, s1);
+    await withIndexDb(a, (d) =>
+      d.exec(
+        "INSERT INTO missing_subject_events (seq, action, report_id, subject_id, value, facts_json, sealed_json, digest, actor, time) SELECT 999999, action, report_id, ?, value, facts_json, sealed_json, digest, actor, time FROM missing_subject_events WHERE subject_id = ?",
+        [s2, s1],
+      ),
+    );
+    const [photo2 = ''] = (await json<{ items: string[] }>(['subject', 'show', s2])).items;
+    await refused('MISSING_SUBJECT_LINK_NOT_ACCEPTED', ['missing', 'viewing', consenting, s2, '--attendee', ATTENDEE, '--shown', `${photo2}:blurred:recognised`], LIAISON);
+  });
 });

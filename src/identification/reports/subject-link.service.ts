@@ -17,16 +17,19 @@ import { openReport, parseSealed, sealedDigest, sealReport } from './report-seal
 import {
   ACTION_LEVEL,
   ACTION_REVIEW,
+  ACTION_VIEWING,
   CORROBORATION_KINDS,
   foldSubjectLinks,
   levelRefusal,
   parseFacts,
+  recognisedAny,
   SUBJECT_DECISIONS,
   type CorroborationKind,
   type EvidenceLevel,
   type LevelFacts,
   type SubjectDecision,
   type SubjectLinkState,
+  type ViewingFacts,
 } from './subject-link-state.js';
 
 const MAX_TEXT = 2000;
@@ -128,9 +131,32 @@ export async function raiseLevel(ports: SubjectLinkPorts, reportId: string, subj
   const facts: LevelFacts = { viewing: req.level === 'recognised' ? req.viewing : null, corroboration: references.map((r) => r.kind) };
   const refusal = levelRefusal(state, req.level, facts);
   if (refusal !== null) throw levelError(refusal, reportId, subjectId, req.level, state);
+  // The index only proposes what the level rests on: the ledger must record it.
+  await inLedger(ports, state?.decided_seq ?? -1, { action: ACTION_REVIEW, report: reportId, subject: subjectId, decision: 'accept' }, 'MISSING_SUBJECT_LINK_NOT_ACCEPTED');
+  if (facts.viewing !== null) await inLedger(ports, facts.viewing, { action: ACTION_VIEWING, report: reportId, subject: subjectId }, 'MISSING_LEVEL_NEEDS_RECOGNITION', recognisedAny);
+  else await inLedger(ports, state?.level_seq ?? -1, { action: ACTION_LEVEL, report: reportId, subject: subjectId, level: 'recognised' }, 'MISSING_LEVEL_NEEDS_RECOGNITION');
   const note = await sealNote(ports, row, ACTION_LEVEL, subjectId, { reason: why, references: references.map((r) => ({ ...r })) });
   const [seq = -1] = await ports.commit([{ action: ACTION_LEVEL, report: reportId, subject: subjectId, level: req.level, viewing: facts.viewing, corroboration: facts.corroboration, ...note }]);
   return { report: reportId, subject: subjectId, level: req.level, seq };
+}
+
+/**
+ * Checks that ledger entry `seq` is what the index says it is (the index is untrusted: anyone with
+ * the database can plant a row). Refuses with `code`, pointing at verify, when it is not.
+ */
+export async function inLedger(
+  ports: SubjectLinkPorts,
+  seq: number,
+  expected: { [k: string]: string },
+  code: 'MISSING_SUBJECT_LINK_NOT_ACCEPTED' | 'MISSING_LEVEL_NEEDS_RECOGNITION',
+  also?: (facts: ViewingFacts) => boolean,
+): Promise<void> {
+  const d = await ports.ledgerDetails(seq);
+  const matches = d !== null && Object.entries(expected).every(([k, v]) => d[k] === v) && (also === undefined || (Array.isArray(d.photographs) && also(d as unknown as ViewingFacts)));
+  if (!matches)
+    throw new IdentificationError(code, `the index names ledger entry ${seq} for this link, but the ledger does not record it so: nothing was recorded`, {
+      details: { seq, ...hint({ remedy: ['verify'] }) },
+    });
 }
 
 function levelError(code: NonNullable<ReturnType<typeof levelRefusal>>, report: string, subject: string, level: EvidenceLevel, state: SubjectLinkState | undefined): IdentificationError {

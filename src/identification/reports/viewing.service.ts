@@ -19,8 +19,8 @@
 import { actorKey, hint, type RequestField } from '../../core/index.js';
 import { IdentificationError } from '../errors.js';
 import type { SubjectLinkPorts } from './ports.js';
-import { checkText, linkContext, sealNote } from './subject-link.service.js';
-import { ACTION_VIEWING, recognisedAny, VIEWING_OUTCOMES, type ShownPhotograph, type ViewingFacts } from './subject-link-state.js';
+import { checkText, inLedger, linkContext, sealNote } from './subject-link.service.js';
+import { ACTION_REVIEW, ACTION_VIEWING, recognisedAny, VIEWING_OUTCOMES, type ShownPhotograph, type ViewingFacts } from './subject-link-state.js';
 
 export interface Attendee {
   name: string;
@@ -90,6 +90,7 @@ export async function recordViewing(ports: SubjectLinkPorts, reportId: string, s
     throw new IdentificationError('MISSING_VIEWING_WRONG_LIAISON', `the family's consent for report ${reportId} names another liaison: only they record a viewing; nothing was recorded`, {
       details: { report: reportId },
     });
+  await inLedger(ports, state.decided_seq, { action: ACTION_REVIEW, report: reportId, subject: subjectId, decision: 'accept' }, 'MISSING_SUBJECT_LINK_NOT_ACCEPTED');
   const items = new Set((await ports.subjectItems(subjectId)).map((s) => s.item_id));
   const foreign = session.photographs.filter((p) => !items.has(p.item)).map((p) => p.item);
   if (foreign.length > 0) throw bad(`not photographs of subject ${subjectId}: ${foreign.join(', ')}; nothing was recorded`, 'photograph');
