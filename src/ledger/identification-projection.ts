@@ -1,6 +1,8 @@
 // How identification entries (issue 15) show in the index: missing-person reports as sealed
 // ciphertext with non-identifying metadata, their erasure, the audited reads of their contact,
-// reviewers' decisions on proposed report links (ids and reason only), and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
+// reviewers' decisions on proposed report links (ids and reason only), report↔subject
+// decisions, evidence levels and family viewings (ids and clear facts; reasons, references and
+// attendees sealed under the report's key), and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
 // ledger (keys/reports/<id>.key), so a rebuilt index holds exactly what the ledger holds.
 import { canonicalize, type JsonValue } from '../core/index.js';
 import type { Mutation } from '../db/index.js';
