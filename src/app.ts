@@ -8,7 +8,7 @@ import { openExaminationKek, type ExaminationKek } from './archive/examination-k
 import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
 import type { AccountsPorts, ActingRole, Role } from './accounts/index.js';
-import type { CandidatePorts, PmPorts } from './identification/index.js';
+import type { CandidatePorts, PmPorts, SubjectLinkPorts } from './identification/index.js';
 import { ReportKeyFiles } from './identification/reports/report-keys.adapter.js';
 import type { LinkPorts } from './identification/reports/link.service.js';
 import type { BlindPorts } from './examination/blind/index.js';
@@ -548,9 +548,16 @@ export function blindPorts(archive: Archive): BlindPorts {
  * from its key). `viewerOrg` is the asking account's organisation on the server, where consent is
  * enforced; null at the CLI, whose user holds the archive key and has no authenticated account.
  */
-export function missingPorts(archive: Archive, viewerOrg: string | null = null): CandidatePorts & PmPorts & LinkPorts {
+export function missingPorts(
+  archive: Archive,
+  viewerOrg: string | null = null,
+  actorNames: readonly string[] = [archive.config.actor],
+): CandidatePorts & PmPorts & LinkPorts & SubjectLinkPorts {
   return {
     actor: archive.config.actor,
+    actorNames,
+    subjectItems: (id) => archive.index.subjectItems(id),
+    listSubjectEvents: (id) => archive.index.listMissingSubjectEvents(id),
     newId: archive.newId,
     sealingKey: archive.sealingKey,
     viewerOrg,

@@ -26,6 +26,13 @@ export const FLAG_OF: Readonly<Record<RequestField, string>> = {
   unit: '--unit',
   actor: '--actor or CUSTODY_ACTOR',
   maxImagePixels: '--max-image-pixels or CUSTODY_IMAGE_MAX_PIXELS',
+  decision: '--accept or --reject',
+  level: '--level',
+  viewing: '--viewing',
+  reference: '--reference KIND:TEXT',
+  attendee: '--attendee',
+  photograph: '--shown',
+  notes: '--notes',
 };
 
 type Details = Readonly<Record<string, unknown>>;

@@ -9,6 +9,7 @@ import { linkReports, reviewLink } from '../identification/reports/link.service.
 import { flag, list, parseNonNegativeInt, printJson, requireStr, str, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
+import { runReviewSubject, runSubjects, runViewing } from './missing-review.command.js';
 
 export const missingCommand: Command = {
   name: 'missing',
@@ -16,7 +17,10 @@ export const missingCommand: Command = {
   usage:
     'custody missing import FILE.csv|FILE.json [--org ORG] | missing list [--names] | missing show ID [--contact --reason TEXT] | ' +
     'missing erase ID --reason TEXT | missing candidates ID [--limit N] | missing link [--threshold P] | ' +
-    'missing link-review ID ID --same|--different --reason TEXT | missing codebook   (all with [--json])',
+    'missing link-review ID ID --same|--different --reason TEXT | ' +
+    'missing review-subject ID SUBJECT --accept|--reject|--level recognised --viewing SEQ|--level confirmed --reference KIND:TEXT… --reason TEXT | ' +
+    'missing viewing ID SUBJECT --attendee NAME[:RELATION]… --shown ITEM:blurred|direct:recognised|not-recognised|unsure… [--notes TEXT] | ' +
+    'missing viewing ID SUBJECT --file SESSION.json | missing subjects ID | missing codebook   (all with [--json])',
   options: {
     org: { type: 'string' },
     names: { type: 'boolean' },
@@ -26,10 +30,22 @@ export const missingCommand: Command = {
     threshold: { type: 'string' },
     same: { type: 'boolean' },
     different: { type: 'boolean' },
+    accept: { type: 'boolean' },
+    reject: { type: 'boolean' },
+    level: { type: 'string' },
+    viewing: { type: 'string' },
+    reference: { type: 'string', multiple: true },
+    attendee: { type: 'string', multiple: true },
+    shown: { type: 'string', multiple: true },
+    notes: { type: 'string' },
+    file: { type: 'string' },
   },
   async run(args, io) {
     const [action, target, ...rest] = args.positionals;
     if (action === 'link-review') return runLinkReview(args, io, this.usage);
+    if (action === 'review-subject') return runReviewSubject(args, io, this.usage);
+    if (action === 'viewing') return runViewing(args, io, this.usage);
+    if (action === 'subjects') return runSubjects(args, io, this.usage);
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     const needTarget = (what: string): string => {
       if (target === undefined) throw new UsageError(`name the ${what}\nusage: ${this.usage}`);

@@ -67,7 +67,14 @@ export type RequestField =
   | 'value'
   | 'unit'
   | 'actor'
-  | 'maxImagePixels';
+  | 'maxImagePixels'
+  | 'decision'
+  | 'level'
+  | 'viewing'
+  | 'reference'
+  | 'attendee'
+  | 'photograph'
+  | 'notes';
 
 /**
  * What a person can do about an error, as an action. Each interface words it (cli/ as the command

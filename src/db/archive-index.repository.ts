@@ -21,6 +21,7 @@ import {
   type MissingReportsTable,
   type MissingReportReadsTable,
   type MissingLinkReviewsTable,
+  type MissingSubjectEventsTable,
   type SubjectPmTable,
   type PersonKeysTable,
   type DeliveriesTable,
@@ -468,6 +469,11 @@ export class ArchiveIndexRepository {
 
   async listMissingLinkReviews(): Promise<MissingLinkReviewsTable[]> {
     return this.db.selectFrom('missing_link_reviews').selectAll().orderBy('seq').execute();
+  }
+
+  /** A report's report↔subject events (reviews, levels, viewings), in ledger order. */
+  async listMissingSubjectEvents(reportId: string): Promise<MissingSubjectEventsTable[]> {
+    return this.db.selectFrom('missing_subject_events').selectAll().where('report_id', '=', reportId).orderBy('seq').execute();
   }
 
   async getSubjectPm(subjectId: string): Promise<SubjectPmTable | undefined> {

@@ -511,4 +511,25 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0013-missing-subject-events': {
+    // Issue 15, "Review" and "Consented viewing": report↔subject decisions, evidence levels and
+    // family viewings (`missing.subject-review`, `missing.subject-level`, `missing.viewing`);
+    // reasons, references and attendees only sealed under the report's key.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('missing_subject_events')
+        .addColumn('seq', 'bigint', (c) => c.primaryKey())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('report_id', 'text', (c) => c.notNull())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('value', 'text')
+        .addColumn('facts_json', 'text', (c) => c.notNull())
+        .addColumn('sealed_json', 'text', (c) => c.notNull())
+        .addColumn('digest', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('missing_subject_events_report').on('missing_subject_events').columns(['report_id', 'seq']).execute();
+    },
+  },
 };

@@ -342,6 +342,28 @@ export interface MissingLinkReviewsTable {
   time: string;
 }
 
+/**
+ * Report↔subject links (issue 15, "Review" and "Consented viewing"): one row per ledger entry
+ * (`missing.subject-review`, `missing.subject-level`, `missing.viewing`), folded in seq order by
+ * identification/reports/subject-link-state.ts. In clear only ids, the decision or level, and
+ * facts that are not family data (the photographs shown and their outcomes, the kinds of
+ * corroboration); reasons, references and attendees are `sealed_json`, under the report's key.
+ */
+export interface MissingSubjectEventsTable {
+  seq: number;
+  action: string;
+  report_id: string;
+  subject_id: string;
+  /** accept | reject (review), recognised | confirmed (level), null (viewing). */
+  value: string | null;
+  /** Canonical JSON of the entry's clear facts (viewing: photographs; level: viewing seq, kinds). */
+  facts_json: string;
+  sealed_json: string;
+  digest: string;
+  actor: string;
+  time: string;
+}
+
 /** A subject's post-mortem identification record (`pm.record`), the latest one in full. */
 export interface SubjectPmTable {
   subject_id: string;
@@ -400,6 +422,7 @@ export interface Database {
   missing_reports: MissingReportsTable;
   missing_report_reads: MissingReportReadsTable;
   missing_link_reviews: MissingLinkReviewsTable;
+  missing_subject_events: MissingSubjectEventsTable;
   subject_pm: SubjectPmTable;
   person_keys: PersonKeysTable;
   views: ViewsTable;
@@ -442,6 +465,7 @@ export const INDEX_TABLES = {
   missing_reports: 'id',
   missing_report_reads: 'seq',
   missing_link_reviews: 'seq',
+  missing_subject_events: 'seq',
   subject_pm: 'subject_id',
   person_keys: 'key_id',
   views: 'seq',

@@ -20,6 +20,22 @@ export type IdentificationErrorCode =
   | 'MISSING_LINK_UNKNOWN_REPORT'
   /** A link review of a report with itself, or without a decision or reason. */
   | 'MISSING_LINK_INVALID'
+  /** A report↔subject decision, level or viewing names a subject the catalogue does not hold. */
+  | 'MISSING_SUBJECT_NOT_FOUND'
+  /** A report↔subject decision without a reason, with an unknown decision or level, or a bad corroboration reference. */
+  | 'MISSING_SUBJECT_LINK_INVALID'
+  /** A level or a viewing over a report↔subject link that no reviewer has accepted (or that was rejected). */
+  | 'MISSING_SUBJECT_LINK_NOT_ACCEPTED'
+  /** `recognised` without a viewing of this report and subject in which the family recognised a photograph; `confirmed` over a link not recognised. */
+  | 'MISSING_LEVEL_NEEDS_RECOGNITION'
+  /** `confirmed` without a corroboration reference (number record, DNA or document). */
+  | 'MISSING_LEVEL_NEEDS_CORROBORATION'
+  /** A viewing for a family whose consent does not allow photographs to be shown. */
+  | 'MISSING_VIEWING_NO_CONSENT'
+  /** A viewing recorded by someone other than the liaison the family's consent names. */
+  | 'MISSING_VIEWING_WRONG_LIAISON'
+  /** A viewing without attendees or photographs, with a photograph not of the subject, or an unknown outcome. */
+  | 'MISSING_VIEWING_INVALID'
   | 'PM_INVALID'
   | 'PM_SUBJECT_NOT_FOUND';
 

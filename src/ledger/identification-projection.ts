@@ -1,6 +1,8 @@
 // How identification entries (issue 15) show in the index: missing-person reports as sealed
 // ciphertext with non-identifying metadata, their erasure, the audited reads of their contact,
-// reviewers' decisions on proposed report links (ids and reason only), and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
+// reviewers' decisions on proposed report links (ids and reason only), report↔subject
+// decisions, evidence levels and family viewings (ids and clear facts; reasons, references and
+// attendees sealed under the report's key), and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
 // ledger (keys/reports/<id>.key), so a rebuilt index holds exactly what the ledger holds.
 import { canonicalize, type JsonValue } from '../core/index.js';
 import type { Mutation } from '../db/index.js';
@@ -69,6 +71,10 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
         },
       ];
     }
+    case 'missing.subject-review':
+    case 'missing.subject-level':
+    case 'missing.viewing':
+      return [{ op: 'insert', table: 'missing_subject_events', row: subjectEventRow(entry, action) }];
     case 'pm.record': {
       const codebook = record(d, 'codebook', entry);
       return [
@@ -88,4 +94,50 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
     default:
       throw new LedgerError('LEDGER_ENTRY_MALFORMED', `cataloguing entry ${entry.seq} has an unknown action ${action}`);
   }
+}
+
+const isObj = (v: JsonValue | undefined): v is { [k: string]: JsonValue } => v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+
+/** The clear facts of a report↔subject entry, checked (the ledger file is untrusted input). */
+function subjectFacts(entry: LedgerEntry, action: string): { value: string | null; facts: { [k: string]: JsonValue } } {
+  const d = entry.details;
+  if (action === 'missing.subject-review') {
+    const v = str(d, 'decision', entry);
+    if (v !== 'accept' && v !== 'reject') throw bad(entry, 'decision');
+    return { value: v, facts: {} };
+  }
+  if (action === 'missing.subject-level') {
+    const v = str(d, 'level', entry);
+    if (v !== 'recognised' && v !== 'confirmed') throw bad(entry, 'level');
+    const viewing = d.viewing ?? null;
+    if (viewing !== null && !(typeof viewing === 'number' && Number.isSafeInteger(viewing))) throw bad(entry, 'viewing');
+    const kinds = d.corroboration;
+    if (!Array.isArray(kinds) || !kinds.every((k) => k === 'number-record' || k === 'dna' || k === 'document')) throw bad(entry, 'corroboration');
+    return { value: v, facts: { viewing, corroboration: kinds } };
+  }
+  const photos = d.photographs;
+  const outcomes = ['recognised', 'not-recognised', 'unsure'];
+  if (!Array.isArray(photos) || photos.length === 0) throw bad(entry, 'photographs');
+  for (const p of photos)
+    if (!isObj(p) || typeof p.item !== 'string' || typeof p.blurred_first !== 'boolean' || typeof p.outcome !== 'string' || !outcomes.includes(p.outcome))
+      throw bad(entry, 'photographs');
+  return { value: null, facts: { report_digest: str(d, 'report_digest', entry), photographs: photos } };
+}
+
+/** One row of missing_subject_events: ids, the clear facts, and the sealed note (under the report's key). */
+function subjectEventRow(entry: LedgerEntry, action: string): { [k: string]: string | number | null } {
+  const d = entry.details;
+  const { value, facts } = subjectFacts(entry, action);
+  return {
+    seq: entry.seq,
+    action,
+    report_id: str(d, 'report', entry),
+    subject_id: str(d, 'subject', entry),
+    value,
+    facts_json: canonicalize(facts),
+    sealed_json: canonicalize(record(d, 'sealed', entry)),
+    digest: str(d, 'digest', entry),
+    actor: entry.actor,
+    time: entry.time,
+  };
 }

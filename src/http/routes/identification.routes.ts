@@ -8,10 +8,12 @@ import { Type } from 'typebox';
 import { missingPorts, type Archive } from '../../app.js';
 import { candidatesFor } from '../../identification/candidates/candidates.service.js';
 import { listReports, showReport } from '../../identification/reports/reports.service.js';
+import { raiseLevel, reviewSubjectLink, subjectLinksOf } from '../../identification/reports/subject-link.service.js';
+import { recordViewing } from '../../identification/reports/viewing.service.js';
 import type { FastifyRequest } from 'fastify';
 import { IdentificationError } from '../../identification/index.js';
 import { defineRoute, type RouteDef } from './route.js';
-import { IdParams, Limit, Nullable, Open } from './schemas.js';
+import { IdParams, Limit, Nullable, Open, Ulid } from './schemas.js';
 
 /** The ports for this request: its archive view (the account as actor) and the account's organisation. */
 async function portsFor(archive: Archive, request: FastifyRequest) {
@@ -23,8 +25,15 @@ async function portsFor(archive: Archive, request: FastifyRequest) {
       'your account belongs to no organisation, so no report is within your consent scope; an administrator sets the organisation',
       { details: { reason: 'no-organisation' } },
     );
-  return missingPorts(archive, org);
+  // The liaison a family's consent names is compared with the account's id and its name.
+  return missingPorts(archive, org, [account!.id, account!.name]);
 }
+
+const SubjectParams = Type.Object(
+  { id: Ulid("the report's id (a ULID)"), subject: Ulid("the subject's id (a ULID)") },
+  { additionalProperties: false },
+);
+const Reason = Type.String({ minLength: 1, maxLength: 2000 });
 
 const Summary = Type.Object({
   id: Type.String(),
@@ -141,6 +150,129 @@ export const identificationRoutes: RouteDef[] = [
     async handler({ params, query, archive, request }) {
       return candidatesFor(await portsFor(archive, request), params.id.toUpperCase(), {
         limit: query.limit ?? 20,
+      });
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/missing/:id/subjects',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "a report's links to subjects: each reviewer's decision, the evidence level, the viewings, with the sealed reasons, references and attendees opened (403 MISSING_REPORT_FORBIDDEN outside your consent scope)",
+    tags: ['identification'],
+    schema: {
+      params: IdParams('report'),
+      response: { 200: Type.Object({ report: Type.String(), links: Type.Array(Open({ subject: Type.String() })) }) },
+    },
+    async handler({ params, archive, request }) {
+      return subjectLinksOf(await portsFor(archive, request), params.id.toUpperCase());
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/missing/:id/subjects/:subject/review',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      'accept or reject a proposed report↔subject link, with a reason (a ledger entry; the reason sealed under the report key). Accepted, the link is a candidate',
+    tags: ['identification'],
+    schema: {
+      params: SubjectParams,
+      body: Type.Object(
+        { decision: Type.Union([Type.Literal('accept'), Type.Literal('reject')]), reason: Reason },
+        { additionalProperties: false },
+      ),
+      response: { 200: Open({ seq: Type.Integer() }) },
+    },
+    writes: true,
+    async handler({ params, body, archive, request }) {
+      return reviewSubjectLink(await portsFor(archive, request), params.id.toUpperCase(), params.subject.toUpperCase(), body.decision, body.reason);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/missing/:id/subjects/:subject/level',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "raise an accepted link's evidence level: recognised (naming the viewing in which the family recognised a photograph) or confirmed (over a recognition, with number-record, dna or document references, sealed)",
+    tags: ['identification'],
+    schema: {
+      params: SubjectParams,
+      body: Type.Object(
+        {
+          level: Type.Union([Type.Literal('recognised'), Type.Literal('confirmed')]),
+          viewing: Type.Optional(Type.Integer({ minimum: 0 })),
+          references: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  kind: Type.Union([Type.Literal('number-record'), Type.Literal('dna'), Type.Literal('document')]),
+                  reference: Type.String({ minLength: 1, maxLength: 500 }),
+                },
+                { additionalProperties: false },
+              ),
+              { maxItems: 20 },
+            ),
+          ),
+          reason: Reason,
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: Open({ seq: Type.Integer() }) },
+    },
+    writes: true,
+    async handler({ params, body, archive, request }) {
+      const ports = await portsFor(archive, request);
+      const [report, subject] = [params.id.toUpperCase(), params.subject.toUpperCase()];
+      return body.level === 'recognised'
+        ? raiseLevel(ports, report, subject, { level: 'recognised', viewing: body.viewing ?? -1, reason: body.reason })
+        : raiseLevel(ports, report, subject, { level: 'confirmed', references: body.references ?? [], reason: body.reason });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/missing/:id/subjects/:subject/viewings',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "record a family viewing, by the liaison the family's consent names: who attended (sealed), the photographs shown in order, blurred first or not, and the family's answer for each",
+    tags: ['identification'],
+    schema: {
+      params: SubjectParams,
+      body: Type.Object(
+        {
+          attendees: Type.Array(
+            Type.Object(
+              { name: Type.String({ minLength: 1, maxLength: 200 }), relation: Type.Optional(Nullable(Type.String({ maxLength: 100 }))) },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 50 },
+          ),
+          photographs: Type.Array(
+            Type.Object(
+              {
+                item: Ulid("the photograph's item id"),
+                blurred_first: Type.Boolean(),
+                outcome: Type.Union([Type.Literal('recognised'), Type.Literal('not-recognised'), Type.Literal('unsure')]),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 200 },
+          ),
+          notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: Open({ seq: Type.Integer(), recognised: Type.Boolean() }) },
+    },
+    writes: true,
+    async handler({ params, body, archive, request }) {
+      return recordViewing(await portsFor(archive, request), params.id.toUpperCase(), params.subject.toUpperCase(), {
+        attendees: body.attendees.map((a) => ({ name: a.name, relation: a.relation ?? null })),
+        photographs: body.photographs,
+        notes: body.notes ?? null,
       });
     },
   }),

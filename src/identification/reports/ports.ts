@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../core/index.js';
-import type { MissingReportReadsTable, MissingReportsTable, SubjectPmTable, SubjectsTable, UnitsTable } from '../../db/index.js';
+import type { MissingReportReadsTable, MissingReportsTable, MissingSubjectEventsTable, SubjectItemsTable, SubjectPmTable, SubjectsTable, UnitsTable } from '../../db/index.js';
 
 /** Where each report's wrapped data key lives (report-keys.adapter.ts): outside ledger and index. */
 export interface ReportKeyStore {
@@ -45,4 +45,19 @@ export interface PmPorts {
 export interface CandidatePorts extends MissingReportsPorts {
   listSubjects(): Promise<SubjectsTable[]>;
   listSubjectPm(): Promise<SubjectPmTable[]>;
+}
+
+/** What reviewing report↔subject links and recording viewings need. */
+export interface SubjectLinkPorts extends MissingReportsPorts {
+  /**
+   * The names the acting person is known by, compared with the liaison a consent names: on the
+   * server the account's id and name (authenticated); at the CLI the self-declared actor, which
+   * cannot enforce consent (README, "Identification of the missing").
+   */
+  readonly actorNames: readonly string[];
+  getSubject(id: string): Promise<SubjectsTable | undefined>;
+  /** The items (photographs) linked to a subject. */
+  subjectItems(subjectId: string): Promise<SubjectItemsTable[]>;
+  /** A report's report↔subject events, in ledger order. */
+  listSubjectEvents(reportId: string): Promise<MissingSubjectEventsTable[]>;
 }

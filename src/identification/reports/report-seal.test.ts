@@ -17,6 +17,18 @@ describe('report sealing and key wrapping', () => {
     expect(openReport(unwrapDataKey(kek, 'R1', digest, wrapped), 'R1', 'Org A', sealed)).toEqual(plain);
   });
 
+  it('a note sealed under the report key opens only for its purpose: not as the report, not for another subject', () => {
+    const key = newDataKey();
+    const note = sealReport(key, 'R1', 'Org A', plain, ['missing.subject-review', 'S1']).sealed;
+    expect(openReport(key, 'R1', 'Org A', note, ['missing.subject-review', 'S1'])).toEqual(plain);
+    const invalid = expect.objectContaining({ code: 'MISSING_REPORT_KEY_INVALID' }) as Error;
+    expect(() => openReport(key, 'R1', 'Org A', note)).toThrow(invalid);
+    expect(() => openReport(key, 'R1', 'Org A', note, ['missing.subject-review', 'S2'])).toThrow(invalid);
+    expect(() => openReport(key, 'R1', 'Org A', note, ['missing.viewing', 'S1'])).toThrow(invalid);
+    const content = sealReport(key, 'R1', 'Org A', plain).sealed;
+    expect(() => openReport(key, 'R1', 'Org A', content, ['missing.subject-review', 'S1'])).toThrow(invalid);
+  });
+
   it('a ciphertext does not open under another report id or organisation (bound as additional data)', () => {
     const key = newDataKey();
     const { sealed } = sealReport(key, 'R1', 'Org A', plain);

@@ -43,8 +43,14 @@ export function newDataKey(): Buffer {
   return randomBytes(32);
 }
 
-function contentAad(reportId: string, org: string): Buffer {
-  return canonicalBytes(['custody-missing-report', 1, reportId, org]);
+/**
+ * The additional data of a sealed object. The report's content has none of `purpose`; a note
+ * sealed later under the same data key (a reviewer's reason, a viewing's attendees) names its
+ * purpose (its ledger action and what it is about), so that no sealed object opens in the place
+ * of another: a reason moved onto the report, or onto another subject's decision, fails.
+ */
+function contentAad(reportId: string, org: string, purpose?: readonly string[]): Buffer {
+  return canonicalBytes(purpose === undefined ? ['custody-missing-report', 1, reportId, org] : ['custody-missing-report', 1, reportId, org, ...purpose]);
 }
 
 /** The digest the ledger records: SHA-256 (hex) of the sealed object's canonical JSON. */
@@ -52,19 +58,23 @@ export function sealedDigest(sealed: SealedReport): string {
   return toHex(sha256(canonicalBytes(sealed)));
 }
 
-export function sealReport(dataKey: Buffer, reportId: string, org: string, plaintext: Buffer): { sealed: SealedReport; digest: string } {
+/**
+ * Seals under a report's data key: the report's content, or (with `purpose`) a note about the
+ * report that must be erased with it. One scheme: the same key, the same AES-256-GCM.
+ */
+export function sealReport(dataKey: Buffer, reportId: string, org: string, plaintext: Buffer, purpose?: readonly string[]): { sealed: SealedReport; digest: string } {
   const nonce = randomBytes(NONCE);
   const cipher = createCipheriv('aes-256-gcm', dataKey, nonce, { authTagLength: TAG });
-  cipher.setAAD(contentAad(reportId, org));
+  cipher.setAAD(contentAad(reportId, org, purpose));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   const sealed: SealedReport = { alg: 'AES-256-GCM', nonce: nonce.toString('base64'), ciphertext: ciphertext.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
   return { sealed, digest: sealedDigest(sealed) };
 }
 
-export function openReport(dataKey: Buffer, reportId: string, org: string, sealed: SealedReport): Buffer {
+export function openReport(dataKey: Buffer, reportId: string, org: string, sealed: SealedReport, purpose?: readonly string[]): Buffer {
   try {
     const decipher = createDecipheriv('aes-256-gcm', dataKey, Buffer.from(sealed.nonce, 'base64'), { authTagLength: TAG });
-    decipher.setAAD(contentAad(reportId, org));
+    decipher.setAAD(contentAad(reportId, org, purpose));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]);
   } catch (cause) {

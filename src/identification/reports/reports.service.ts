@@ -93,23 +93,33 @@ function erasedError(row: MissingReportsTable): IdentificationError {
   });
 }
 
-/** Opens a report's content. Refuses an erased report, a missing key, a key or ciphertext that fails authentication. */
-export async function openContent(ports: MissingReportsPorts, row: MissingReportsTable, k: Buffer = kek(ports)): Promise<ReportContent> {
+/**
+ * Runs `use` with a report's data key (zeroed afterwards). Refuses an erased report, a missing key,
+ * a key that fails authentication. Notes about the report (reasons, attendees) are sealed under
+ * this same key, so that destroying it erases them with the report.
+ */
+export async function withDataKey<T>(ports: MissingReportsPorts, row: MissingReportsTable, use: (dataKey: Buffer) => T, k: Buffer = kek(ports)): Promise<T> {
   if (row.erased_seq !== null) throw erasedError(row);
   const text = await ports.keys.read(row.id);
   if (text === null)
     throw new IdentificationError('MISSING_REPORT_KEY_MISSING', `the key of report ${row.id} is missing (keys/reports/${row.id}.key): the report cannot be read; restore the file from a backup`, {
       details: { report: row.id },
     });
-  const sealed = parseSealed(row.sealed_json);
-  if (sealedDigest(sealed) !== row.digest)
-    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', `the sealed report ${row.id} in the index does not match its digest`, { details: hint({ remedy: ['verify'] }) });
   const dataKey = unwrapDataKey(k, row.id, row.digest, text);
   try {
-    return JSON.parse(openReport(dataKey, row.id, row.org, sealed).toString('utf8')) as ReportContent;
+    return use(dataKey);
   } finally {
     dataKey.fill(0);
   }
+}
+
+/** Opens a report's content. Refuses an erased report, a missing key, a key or ciphertext that fails authentication. */
+export async function openContent(ports: MissingReportsPorts, row: MissingReportsTable, k: Buffer = kek(ports)): Promise<ReportContent> {
+  if (row.erased_seq !== null) throw erasedError(row);
+  const sealed = parseSealed(row.sealed_json);
+  if (sealedDigest(sealed) !== row.digest)
+    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', `the sealed report ${row.id} in the index does not match its digest`, { details: hint({ remedy: ['verify'] }) });
+  return withDataKey(ports, row, (dataKey) => JSON.parse(openReport(dataKey, row.id, row.org, sealed).toString('utf8')) as ReportContent, k);
 }
 
 /** Whether the asking organisation may see this report: its own, or one its consent names. */

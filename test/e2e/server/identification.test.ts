@@ -21,6 +21,8 @@ const HEADER =
 const ROW1 = `${NAME_AR},Zaydoun Qatramiz,male,1985,arrest,2013-05-21,AFI,أم زيدون,mother,${PHONE},Org B,yes,Liaison Rima`;
 const ROW2 = `بشموش طنبرجي,Bashmoush Tanbarji,male,1990,last_seen,2014,,,,,,no,`;
 
+const ANY_SUBJECT = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+
 interface Summary {
   id: string;
   org: string;
@@ -119,6 +121,11 @@ describeDatabases('server: identification routes and consent', (db) => {
         ['GET', `/api/missing/${shared}`, undefined],
         ['GET', `/api/missing/${shared}/candidates`, undefined],
         ['POST', `/api/missing/${shared}/contact`, { reason: 'curious' }],
+        // Issue 15, "Review" and "Consented viewing" (identification-review.test.ts has their consent checks).
+        ['GET', `/api/missing/${shared}/subjects`, undefined],
+        ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/review`, { decision: 'accept', reason: 'r' }],
+        ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/level`, { level: 'recognised', viewing: 1, reason: 'r' }],
+        ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/viewings`, { attendees: [{ name: 'x' }], photographs: [{ item: ANY_SUBJECT, blurred_first: true, outcome: 'unsure' }] }],
       ] as const) {
         const r = await clients.get(name)!.request(method, url, body);
         expect(r.statusCode, `${name} ${method} ${url}`).toBe(403);
