@@ -410,13 +410,23 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
       await expectBlind(page);
     }, 180_000);
 
-    it('the second examiner opens both photographs, is told so, and submits signed: the case is revealed', async () => {
+    it('the second examiner, who opted in to colour inside their cases, sees each photograph at full resolution without a click, is told both were opened, and submits signed: the case is revealed', async () => {
       const page = await open('en', '/examination');
       await signInThroughForm(page, 'Basel Examiner');
+      // The image settings: colour inside my examination cases (the default elsewhere stays blurred).
+      await page.getByTestId('settings-link').click();
+      await page.getByRole('checkbox', { name: /In my examination cases/ }).setChecked(true);
+      await page.getByTestId('settings-save').click();
+      await expect.poll(() => page.getByTestId('settings-saved').textContent()).toBe('Saved.');
+      await page.goto(`${base}/examination`);
       await page.getByRole('link', { name: code }).click();
       await expect.poll(() => page.getByTestId('codebook-form').isVisible()).toBe(true);
-      await reveal(page, 1);
-      await reveal(page, 2);
+      for (const n of [1, 2]) {
+        await page.getByTestId(`thumb-${n}`).click();
+        await page.getByTestId('case-viewer-original').waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId('case-viewer-reveal').count()).toBe(0);
+        await expect.poll(() => page.getByTestId(`thumb-${n}`).textContent()).toContain('Seen at full resolution');
+      }
       await fillForm(page, '40-49');
       await page.getByRole('button', { name: 'Review and submit' }).click();
       await page.getByTestId('all-opened').waitFor();

@@ -160,6 +160,7 @@ function Examination({ data, alreadySubmitted }: { data: CaseForm; alreadySubmit
           onSelect={setSelected}
           opened={opened}
           onOpened={onOpened}
+          imageContext="examination"
         />
         <section className="panel" aria-labelledby="form-heading">
           <h2 id="form-heading">{t('exam.case.form')}</h2>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Viewer } from '../item/Viewer';
 import { useRevealed } from '../item/reveal-memory';
+import type { ImageContext } from '../../safeguards';
 import '../item/item.css';
 
 export interface CasePhoto {
@@ -69,6 +70,8 @@ export function CasePhotos(props: {
   /** The photographs seen at full resolution, when they are tracked (an examiner's case). */
   opened?: readonly number[];
   onOpened?: (n: number) => void;
+  /** 'examination' in the examiner's own case: their colour opt-in (the image settings) applies. */
+  imageContext?: ImageContext;
 }) {
   const { t } = useTranslation();
   const { plan, code, photos, selected, onSelect, opened, onOpened } = props;
@@ -103,6 +106,7 @@ export function CasePhotos(props: {
             full: photo.original,
           }}
           onFullShown={onOpened === undefined ? undefined : () => onOpened(photo.n)}
+          imageContext={props.imageContext ?? 'general'}
         />
       )}
     </section>

@@ -8,7 +8,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../i18n';
-import { useImageMode, useRevealed } from '../../safeguards';
+import { useImageMode, useRevealed, type ImageContext } from '../../safeguards';
 import type { CropBox } from './types';
 import {
   applyCommand,
@@ -54,6 +54,8 @@ export interface ViewerProps {
   source?: { blurred: string; unblurred: string; full: string };
   /** Called once the full-resolution image is shown, revealed. */
   onFullShown?: () => void;
+  /** Where the viewer is: inside an examiner's own case, an examiner who opted in sees colour. */
+  imageContext?: ImageContext;
 }
 
 type Full =
@@ -73,7 +75,7 @@ export function Viewer(props: ViewerProps) {
     props;
   const { t, i18n } = useTranslation();
   const [revealed, setRevealed] = useRevealed(itemId);
-  const mode = useImageMode();
+  const mode = useImageMode(props.imageContext ?? 'general');
   const [grey, setGrey] = useState(mode === 'greyscale');
   const autoChecked = useRef(false);
   const [ownView, setOwnView] = useState<View>(FIT);
