@@ -11,10 +11,13 @@ import { alignCrop, type AlignTransform, type CropBox } from './crop-align.js';
 export const CANDIDATE_REGION_THRESHOLD = 64;
 /** Full hash (min over the 8 turns and flips) distance that makes a pair a candidate. */
 export const CANDIDATE_FULL_THRESHOLD = 80;
-/** Alignment verifies a crop when the detail correlation reaches this (see crop-align.ts). */
-export const VERIFY_MIN_DETAIL = 0.85;
-/** …and no block of the box is further off than this (residual; see crop-align.ts). */
-export const VERIFY_MAX_RESIDUAL = 0.35;
+/**
+ * Alignment verifies a crop when the detail correlation at the original's own resolution
+ * (CropAlignment.native) reaches this…
+ */
+export const VERIFY_MIN_DETAIL = 0.8;
+/** …and no block of the box is further off than this (native residual; see crop-align.ts). */
+export const VERIFY_MAX_RESIDUAL = 0.3;
 
 export interface CropCandidateInput {
   pdq: Uint8Array;
@@ -68,6 +71,7 @@ export interface VerifiedCrop {
   worstQuarter: number;
   detailQuarter: number;
   residual: number;
+  native: { detail: number; residual: number };
 }
 
 /**
@@ -84,7 +88,7 @@ export function alignPair(
   const ab = alignCrop(greyA, greyB, size);
   const ba = alignCrop(greyB, greyA, size);
   if (ab === null || ba === null) return null;
-  const [original, cropped, al] = ab.detail >= ba.detail ? [a, b, ab] : [b, a, ba];
+  const [original, cropped, al] = ab.native.detail >= ba.native.detail ? [a, b, ab] : [b, a, ba];
   return {
     original,
     cropped,
@@ -94,6 +98,7 @@ export function alignPair(
     worstQuarter: al.worstQuarter,
     detailQuarter: al.detailQuarter,
     residual: al.residual,
+    native: al.native,
   };
 }
 
@@ -102,5 +107,5 @@ export function verifiesCrop(
   minDetail = VERIFY_MIN_DETAIL,
   maxResidual = VERIFY_MAX_RESIDUAL,
 ): boolean {
-  return v.detail >= minDetail && v.residual <= maxResidual;
+  return v.native.detail >= minDetail && v.native.residual <= maxResidual;
 }
