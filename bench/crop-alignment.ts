@@ -39,16 +39,16 @@ export function alignment(
   const found = new Set(reference.map((p) => `${Math.min(p.a, p.b)}:${Math.max(p.a, p.b)}`));
   const k = (a: number, b: number): string => `${Math.min(a, b)}:${Math.max(a, b)}`;
 
-  const levels = (process.env.QUALITY_PREFILTER ?? '36:48,44:56,56:72,64:80').split(',');
+  const levels = (process.env.QUALITY_PREFILTER ?? '36:48:-1,64:80:-1,64:80').split(',');
   let candidates = new Map<string, number>();
   for (const level of levels) {
-    const [region, full] = level.split(':').map(Number) as [number, number];
+    const [region, full, regions] = level.split(':').map(Number) as [number, number, number?];
     const t0 = performance.now();
-    candidates = cropCandidates(inputs, region, full);
+    candidates = cropCandidates(inputs, region, full, regions);
     const ms = performance.now() - t0;
     const kept = cropTruth.filter(([a, b]) => candidates.has(k(a, b)) || found.has(k(a, b))).length;
     out.push(
-      `  prefilter region ≤ ${region}, full ≤ ${full}: ${candidates.size} candidates in ${ms.toFixed(0)} ms; crop variants ↔ base kept ${kept}/${cropTruth.length}`,
+      `  prefilter region ≤ ${region}, full ≤ ${full}, region ↔ region ≤ ${regions ?? 'default'}: ${candidates.size} candidates in ${ms.toFixed(0)} ms; crop variants ↔ base kept ${kept}/${cropTruth.length}`,
     );
     const missed = new Map<string, number>();
     for (const [a, b] of cropTruth)

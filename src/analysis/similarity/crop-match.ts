@@ -9,6 +9,13 @@ import { alignCrop, type AlignTransform, type CropBox } from './crop-align.js';
 
 /** Region hash ↔ full hash distance that makes a pair a candidate for alignment. */
 export const CANDIDATE_REGION_THRESHOLD = 64;
+/**
+ * Region hash ↔ region hash (of two objects) distance that makes a pair a candidate: a crop cut on
+ * three or four sides is often nearer one of the original's regions with one of its own than with
+ * its full hash (tune seed, 40 bases: crop variants ↔ base kept as candidates 404/560 instead of
+ * 349/560, for 12 % more candidates; the search is the same one, these pairs were dropped).
+ */
+export const CANDIDATE_REGION_REGION_THRESHOLD = 64;
 /** Full hash (min over the 8 turns and flips) distance that makes a pair a candidate. */
 export const CANDIDATE_FULL_THRESHOLD = 80;
 /**
@@ -30,6 +37,7 @@ export function cropCandidates(
   objects: readonly CropCandidateInput[],
   regionThreshold = CANDIDATE_REGION_THRESHOLD,
   fullThreshold = CANDIDATE_FULL_THRESHOLD,
+  regionRegionThreshold = CANDIDATE_REGION_REGION_THRESHOLD,
 ): Map<string, number> {
   const out = new Map<string, number>();
   const add = (x: number, y: number, d: number): void => {
@@ -51,10 +59,12 @@ export function cropCandidates(
       records.push({ id: n + owner.length - 1, hash: c });
     }
   });
+  const ownerOf = (id: number): number => (id < n ? id : (owner[id - n] ?? -1));
   for (const p of findPairs(records, { threshold: regionThreshold, dihedral: true })) {
-    if (p.a >= n === p.b >= n) continue;
-    const original = p.a >= n ? p.b : p.a;
-    add(owner[(p.a >= n ? p.a : p.b) - n] ?? original, original, p.distance);
+    // Full ↔ full pairs come from the search above; region ↔ region pairs only when asked.
+    if (p.a < n && p.b < n) continue;
+    if (p.a >= n && p.b >= n && !(p.distance <= regionRegionThreshold)) continue;
+    add(ownerOf(p.a), ownerOf(p.b), p.distance);
   }
   return out;
 }
