@@ -119,5 +119,19 @@ export function alignment(
     const production = d === VERIFY_MIN_DETAIL && w === VERIFY_MAX_RESIDUAL;
     evaluate(`${production ? 'NOW (findSimilarPairs): ' : ''}before + aligned crops, native detail ≥ ${d}, residual ≤ ${w}`, () => union(reference, verified), production);
   }
+  if (process.env.QUALITY_VETO !== '1') return out;
+  // Offline, not what findSimilarPairs does: the hash matches too must align (native detail and
+  // residual at the production thresholds), so that a same-setting photo within PDQ 31 is dropped.
+  const t1 = performance.now();
+  const kept = reference.filter((p) => {
+    const ga = objects[p.a]!.grey;
+    const gb = objects[p.b]!.grey;
+    if (ga === undefined || gb === undefined) return true;
+    const v = alignPair(p.a, p.b, ga, gb, ALIGN_GREY_SIZE);
+    return v !== null && verifiesCrop(v);
+  });
+  out.push(`  veto: aligned the ${reference.length} hash matches in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  const verified = aligned.filter((x) => verifiesCrop(x.v)).map((x) => ({ a: Math.min(x.a, x.b), b: Math.max(x.a, x.b) }));
+  evaluate('veto: hash matches that do not align dropped, + aligned crops', () => union(kept, verified), true);
   return out;
 }
