@@ -39,16 +39,16 @@ export function alignment(
   const found = new Set(reference.map((p) => `${Math.min(p.a, p.b)}:${Math.max(p.a, p.b)}`));
   const k = (a: number, b: number): string => `${Math.min(a, b)}:${Math.max(a, b)}`;
 
-  const levels = (process.env.QUALITY_PREFILTER ?? '36:48,44:56,56:72,64:80').split(',');
+  const levels = (process.env.QUALITY_PREFILTER ?? '36:48:-1,64:80:-1,64:80').split(',');
   let candidates = new Map<string, number>();
   for (const level of levels) {
-    const [region, full] = level.split(':').map(Number) as [number, number];
+    const [region, full, regions] = level.split(':').map(Number) as [number, number, number?];
     const t0 = performance.now();
-    candidates = cropCandidates(inputs, region, full);
+    candidates = cropCandidates(inputs, region, full, regions);
     const ms = performance.now() - t0;
     const kept = cropTruth.filter(([a, b]) => candidates.has(k(a, b)) || found.has(k(a, b))).length;
     out.push(
-      `  prefilter region ≤ ${region}, full ≤ ${full}: ${candidates.size} candidates in ${ms.toFixed(0)} ms; crop variants ↔ base kept ${kept}/${cropTruth.length}`,
+      `  prefilter region ≤ ${region}, full ≤ ${full}, region ↔ region ≤ ${regions ?? 'default'}: ${candidates.size} candidates in ${ms.toFixed(0)} ms; crop variants ↔ base kept ${kept}/${cropTruth.length}`,
     );
     const missed = new Map<string, number>();
     for (const [a, b] of cropTruth)
@@ -79,8 +79,11 @@ export function alignment(
     const w = xs.map((x) => x.v.worstQuarter);
     const dq = xs.map((x) => x.v.detailQuarter);
     const rs = xs.map((x) => x.v.residual);
+    const nd = xs.map((x) => x.v.native.detail);
+    const nr = xs.map((x) => x.v.native.residual);
     out.push(
       `  ${label.padEnd(34)} n ${String(xs.length).padStart(6)}; detail p1 ${q(d, 0.01)} p5 ${q(d, 0.05)} p50 ${q(d, 0.5)} p95 ${q(d, 0.95)} p99 ${q(d, 0.99)} max ${q(d, 1)}; worst quarter p1 ${q(w, 0.01)} p50 ${q(w, 0.5)} p99 ${q(w, 0.99)}; residual p1 ${q(rs, 0.01)} p5 ${q(rs, 0.05)} p50 ${q(rs, 0.5)} p95 ${q(rs, 0.95)} p99 ${q(rs, 0.99)}; detail worst quarter p1 ${q(dq, 0.01)} p5 ${q(dq, 0.05)} p50 ${q(dq, 0.5)} p95 ${q(dq, 0.95)} p99 ${q(dq, 0.99)}`,
+      `    native (at the original's resolution): detail p1 ${q(nd, 0.01)} p5 ${q(nd, 0.05)} p50 ${q(nd, 0.5)} p95 ${q(nd, 0.95)} p99 ${q(nd, 0.99)}; residual p1 ${q(nr, 0.01)} p5 ${q(nr, 0.05)} p50 ${q(nr, 0.5)} p95 ${q(nr, 0.95)} p99 ${q(nr, 0.99)}`,
     );
   };
   const isBurst = (a: number, b: number): boolean =>
@@ -106,14 +109,29 @@ export function alignment(
   out.push(
     `  crop box error (largest of the 4 edges, fraction of the original), crop variant ↔ base: p50 ${q(errors, 0.5)} p90 ${q(errors, 0.9)} p99 ${q(errors, 0.99)} max ${q(errors, 1)}; within 2 %: ${errors.filter((e) => e <= 0.02).length}/${errors.length}`,
   );
-  // detail ≥ d and worst-block residual ≤ r
-  const grid = (process.env.QUALITY_GRID ?? '0.8:0.4,0.85:0.35,0.9:0.3').split(',');
+  // native detail ≥ d and native worst-block residual ≤ r
+  const grid = (process.env.QUALITY_GRID ?? '0.75:0.35,0.8:0.3,0.8:0.35,0.85:0.3').split(',');
   for (const g of grid) {
     const [d, w] = g.split(':').map(Number) as [number, number];
     const verified = aligned.filter((x) => verifiesCrop(x.v, d, w)).map((x) => ({ a: Math.min(x.a, x.b), b: Math.max(x.a, x.b) }));
-    // 0.85 / 0.35 (chosen on the tune seed) is what findSimilarPairs runs: these are its pairs.
+    // VERIFY_MIN_DETAIL / VERIFY_MAX_RESIDUAL (chosen on the tune seed) is what findSimilarPairs
+    // runs: these are its pairs.
     const production = d === VERIFY_MIN_DETAIL && w === VERIFY_MAX_RESIDUAL;
-    evaluate(`${production ? 'NOW (findSimilarPairs): ' : ''}before + aligned crops, detail ≥ ${d}, residual ≤ ${w}`, () => union(reference, verified), production);
+    evaluate(`${production ? 'NOW (findSimilarPairs): ' : ''}before + aligned crops, native detail ≥ ${d}, residual ≤ ${w}`, () => union(reference, verified), production);
   }
+  if (process.env.QUALITY_VETO !== '1') return out;
+  // Offline, not what findSimilarPairs does: the hash matches too must align (native detail and
+  // residual at the production thresholds), so that a same-setting photo within PDQ 31 is dropped.
+  const t1 = performance.now();
+  const kept = reference.filter((p) => {
+    const ga = objects[p.a]!.grey;
+    const gb = objects[p.b]!.grey;
+    if (ga === undefined || gb === undefined) return true;
+    const v = alignPair(p.a, p.b, ga, gb, ALIGN_GREY_SIZE);
+    return v !== null && verifiesCrop(v);
+  });
+  out.push(`  veto: aligned the ${reference.length} hash matches in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  const verified = aligned.filter((x) => verifiesCrop(x.v)).map((x) => ({ a: Math.min(x.a, x.b), b: Math.max(x.a, x.b) }));
+  evaluate('veto: hash matches that do not align dropped, + aligned crops', () => union(kept, verified), true);
   return out;
 }

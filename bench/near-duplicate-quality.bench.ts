@@ -3,11 +3,12 @@
 // Precision and recall over pairs against the known groups, overall and per variant kind; plain
 // PDQ at 31 for comparison; and offline alternatives (crop thresholds, crop regions) measured on
 // the same hashes, so a proposal comes with its figures.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeC2paReader } from '../src/analysis/c2pa/index.js';
-import { analyzeImage } from '../src/analysis/image/image-analysis.service.js';
+import { ANALYZER, analyzeImage } from '../src/analysis/image/image-analysis.service.js';
 import { findPairs } from '../src/analysis/near-duplicates/index.js';
 import { DIHEDRAL_VARIANTS, hammingDistance } from '../src/analysis/pdq/index.js';
 import {
@@ -33,14 +34,14 @@ const OFFLINE = process.env.QUALITY_OFFLINE === '1';
 
 export async function benchNearDuplicateQuality(bases: number): Promise<string[]> {
   const corpus = await ensureQualityCorpus(bases);
-  const files = corpus.files;
+  const files = firstBases(corpus.files, Number(process.env.QUALITY_GROUPS ?? bases));
   const bursts = files.filter((f) => f.kind === 'burst').length;
   const out: string[] = [
-    `corpus: ${files.length} JPEGs (~2 MP): ${bases} bases × (1 + ${VARIANT_KINDS.length} variants) and ${bursts} burst frames; seed in bench/variants.ts`,
+    `corpus: ${files.length} JPEGs (~2 MP): ${Math.min(bases, Number(process.env.QUALITY_GROUPS ?? bases))} bases (of a corpus of ${bases}) × (1 + ${VARIANT_KINDS.length} variants) and ${bursts} burst frames; seed in bench/variants.ts`,
     'precision excludes burst frame ↔ own scene pairs (a 0–2 % pan is a near-duplicate to any perceptual hash); "strict" counts them false',
   ];
   const started = Date.now();
-  const { objects, regions } = await analyseAll(files);
+  const { objects, regions } = await cachedAnalyses(corpus.dir, files);
   out.push(
     `seed ${QUALITY_SEED}; ${files.filter((f) => f.kind === 'setting').length} same-setting/different-subject hard negatives`,
     `analysis: ${((Date.now() - started) / 1000).toFixed(1)} s for ${files.length} files (analyzeImage${OFFLINE ? ' + offline region hashes' : ''}, 2 in flight)`,
@@ -218,6 +219,47 @@ function cropDistances(files: QualityFile[], objects: HashedObject[]): string {
     parts.push(`${kind} p50 ${q(0.5)} p90 ${q(0.9)} p95 ${q(0.95)} max ${q(1)}`);
   }
   return `  closest default region of the base to the crop's hash: ${parts.join('; ')}`;
+}
+
+/**
+ * QUALITY_GROUPS=n: only the first n bases of the corpus, with their variants, burst frames and
+ * same-setting negatives (a shorter run on the same files, for a corpus too large to analyse in
+ * the time at hand).
+ */
+function firstBases(files: QualityFile[], n: number): QualityFile[] {
+  const scenes = new Set(files.filter((f) => f.kind === 'base').slice(0, n).map((f) => f.sceneSeed));
+  return files.filter((f) => scenes.has(f.sceneSeed.replace(/\/setting$/, '')));
+}
+
+/**
+ * QUALITY_REUSE=1: the analyses of the last run on this corpus, from a file beside it (written by
+ * every run), so that matching can be tried again without decoding. Kept only while the analyzer
+ * is the same.
+ */
+async function cachedAnalyses(
+  dir: string,
+  files: QualityFile[],
+): Promise<{ objects: HashedObject[]; regions: Regions[] }> {
+  const path = join(dir, '..', `analyses-${ANALYZER.replace('/', '-')}-${files.length}.json`);
+  if (process.env.QUALITY_REUSE === '1' && !OFFLINE && existsSync(path)) {
+    const saved = JSON.parse(await readFile(path, 'utf8')) as (Omit<HashedObject, 'grey'> & {
+      grey?: string;
+    })[];
+    const objects = saved.map(({ grey, ...o }) =>
+      grey === undefined ? o : { ...o, grey: Uint8Array.from(Buffer.from(grey, 'base64')) },
+    );
+    return { objects, regions: [] };
+  }
+  const r = await analyseAll(files);
+  await writeFile(
+    path,
+    JSON.stringify(
+      r.objects.map(({ grey, ...o }) =>
+        grey === undefined ? o : { ...o, grey: Buffer.from(grey).toString('base64') },
+      ),
+    ),
+  );
+  return r;
 }
 
 /** analyzeImage on every file (2 in flight), plus offline region hashes from one more decode. */

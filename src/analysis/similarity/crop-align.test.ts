@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
-import { alignCrop, transformSquare, type AlignTransform } from './crop-align.js';
+import { alignCrop, areaResample, transformSquare, type AlignTransform } from './crop-align.js';
 
 /** A photo-like synthetic raster: a horizon, smooth blobs and some blocks, from a seed. */
 function scene(seed: number, width = 480, height = 360): Raster {
@@ -55,6 +55,9 @@ describe('alignCrop', () => {
       expect(a).not.toBeNull();
       expect(a!.score).toBeGreaterThan(0.95);
       expect(a!.detail).toBeGreaterThan(0.8);
+      // At the original's own resolution the crop verifies as the matching uses it.
+      expect(a!.native.detail).toBeGreaterThan(0.8);
+      expect(a!.native.residual).toBeLessThan(0.3);
       const [l, t, r, b] = c.box;
       expect(Math.abs(a!.box.left - l)).toBeLessThanOrEqual(0.02);
       expect(Math.abs(a!.box.top - t)).toBeLessThanOrEqual(0.02);
@@ -66,6 +69,43 @@ describe('alignCrop', () => {
   it('scores a different scene low', () => {
     const a = alignCrop(greyThumbnail(scene(1)), greyThumbnail(crop(scene(2), [0.05, 0.05, 0.95, 0.95])), 32);
     expect(a!.detail).toBeLessThan(0.5);
+    expect(a!.native.detail).toBeLessThan(0.5);
+  });
+
+  it('a 30 % crop verifies at the original\'s resolution, where stretching the original up blurs it', () => {
+    // The box is 22 of the original's 32 pixels wide: compared at 32 the original's side is a
+    // bilinear stretch, at 22 both sides are area averages of the same pixels.
+    const original = scene(7, 960, 720);
+    const box: [number, number, number, number] = [0.15, 0.15, 0.85, 0.85];
+    const a = alignCrop(greyThumbnail(original), greyThumbnail(crop(original, box)), 32);
+    expect(a!.native.detail).toBeGreaterThan(a!.detail);
+    expect(a!.native.detail).toBeGreaterThan(0.85);
+  });
+
+  it('a scene whose subject changed leaves a block that does not fit', () => {
+    // Same background, one blob moved: the residual of that block is what rejects it.
+    const base = scene(11);
+    const changed = scene(11);
+    for (let y = 200; y < 300; y++)
+      for (let x = 40; x < 160; x++) {
+        const i = (y * 480 + x) * 3;
+        changed.data[i] = changed.data[i + 1] = changed.data[i + 2] = 255 - (base.data[i] ?? 0);
+      }
+    const a = alignCrop(greyThumbnail(base), greyThumbnail(crop(changed, [0.02, 0.01, 0.97, 0.99])), 32);
+    expect(a!.native.residual).toBeGreaterThan(0.3);
+  });
+});
+
+describe('areaResample', () => {
+  it('averages whole and partial pixels by their area', () => {
+    // 3 → 2: the middle pixel is split half and half between the two outputs.
+    const out = areaResample(Float32Array.from([0, 30, 60, 0, 30, 60]), 3, 2, 2, 1);
+    expect(Array.from(out)).toEqual([10, 50]);
+  });
+
+  it('keeps a flat raster flat', () => {
+    const out = areaResample(new Float32Array(32 * 32).fill(77), 32, 32, 23, 29);
+    expect(out.every((v) => Math.abs(v - 77) < 1e-3)).toBe(true);
   });
 
   it('refuses rasters of the wrong size', () => {

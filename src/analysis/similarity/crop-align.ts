@@ -46,6 +46,13 @@ export interface CropAlignment {
    * that does not fit, where re-compression and resizing leave little anywhere.
    */
   residual: number;
+  /**
+   * The detail correlation and worst-block residual again, on the original's own grid inside the
+   * box: the other raster area-averaged down to the box's size in the original's pixels, rather
+   * than the original stretched up to the other's. Stretching blurs the original's side by up to
+   * 1/0.7 and costs a true crop its detail; comparing at the coarser of the two resolutions does not.
+   */
+  native: { detail: number; residual: number };
 }
 
 export interface AlignOptions {
@@ -87,7 +94,7 @@ export function alignCrop(
   let best: CropAlignment | null = null;
   for (const { t, b } of ranked.slice(0, 2)) {
     const found = alignOne(a, b, size, minScale);
-    if (best === null || found.detail > best.detail) best = { ...found, transform: t };
+    if (best === null || found.native.detail > best.native.detail) best = { ...found, transform: t };
   }
   return best;
 }
@@ -115,19 +122,14 @@ function alignOne(
     p = { ...p, sy: y.s, oy: y.o };
   }
   p = refine(a, b, n, p, minScale);
-  const { score, worstQuarter, detail, detailQuarter, residual } = score2d(a, b, n, p);
   return {
+    ...score2d(a, b, n, p),
     box: {
       left: clamp01(p.ox),
       top: clamp01(p.oy),
       right: clamp01(p.ox + p.sx),
       bottom: clamp01(p.oy + p.sy),
     },
-    score,
-    worstQuarter,
-    detail,
-    detailQuarter,
-    residual,
   };
 }
 
@@ -290,23 +292,82 @@ function score2d(
     worstQuarter: worstQuarterOf(sampled, b, n),
     detail: correlation(ha, hb),
     detailQuarter: worstQuarterOf(ha, hb, n),
-    residual: worstBlockResidual(sampled, b, n),
+    residual: worstBlockResidual(sampled, b, n, n),
+    native: nativeScore(a, b, n, p),
   };
 }
 
-function worstBlockResidual(x: Float32Array, y: Float32Array, n: number): number {
+/** See CropAlignment.native. */
+function nativeScore(
+  a: Float32Array,
+  b: Float32Array,
+  n: number,
+  p: Params,
+): { detail: number; residual: number } {
+  const w = Math.max(8, Math.min(n, Math.round(p.sx * n)));
+  const h = Math.max(8, Math.min(n, Math.round(p.sy * n)));
+  const down = areaResample(b, n, n, w, h);
+  const here = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const ay = (p.oy + (p.sy * (y + 0.5)) / h) * n - 0.5;
+    for (let x = 0; x < w; x++) {
+      const ax = (p.ox + (p.sx * (x + 0.5)) / w) * n - 0.5;
+      here[y * w + x] = sample2d(a, n, ax, ay);
+    }
+  }
+  return {
+    detail: correlation(highPassRect(here, w, h), highPassRect(down, w, h)),
+    residual: worstBlockResidual(here, down, w, h),
+  };
+}
+
+/** `src` (sw×sh) area-averaged to dw×dh (dw ≤ sw, dh ≤ sh), separably, with partial pixels weighted. */
+export function areaResample(
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  dw: number,
+  dh: number,
+): Float32Array {
+  const rows = new Float32Array(dw * sh);
+  const kx = sw / dw;
+  for (let x = 0; x < dw; x++) {
+    const from = x * kx;
+    const to = from + kx;
+    for (let i = Math.floor(from); i < Math.min(sw, Math.ceil(to)); i++) {
+      const wgt = Math.min(to, i + 1) - Math.max(from, i);
+      for (let y = 0; y < sh; y++) rows[y * dw + x] = (rows[y * dw + x] ?? 0) + wgt * (src[y * sw + i] ?? 0);
+    }
+  }
+  const out = new Float32Array(dw * dh);
+  const ky = sh / dh;
+  for (let y = 0; y < dh; y++) {
+    const from = y * ky;
+    const to = from + ky;
+    for (let j = Math.floor(from); j < Math.min(sh, Math.ceil(to)); j++) {
+      const wgt = Math.min(to, j + 1) - Math.max(from, j);
+      for (let x = 0; x < dw; x++) out[y * dw + x] = (out[y * dw + x] ?? 0) + wgt * (rows[j * dw + x] ?? 0);
+    }
+  }
+  const area = kx * ky;
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) / area;
+  return out;
+}
+
+function worstBlockResidual(x: Float32Array, y: Float32Array, w: number, h: number): number {
+  const size = w * h;
   let mx = 0;
   let my = 0;
-  for (let i = 0; i < n * n; i++) {
+  for (let i = 0; i < size; i++) {
     mx += x[i] ?? 0;
     my += y[i] ?? 0;
   }
-  mx /= n * n;
-  my /= n * n;
+  mx /= size;
+  my /= size;
   let xy = 0;
   let xx = 0;
   let yy = 0;
-  for (let i = 0; i < n * n; i++) {
+  for (let i = 0; i < size; i++) {
     const dx = (x[i] ?? 0) - mx;
     const dy = (y[i] ?? 0) - my;
     xy += dx * dy;
@@ -315,20 +376,24 @@ function worstBlockResidual(x: Float32Array, y: Float32Array, n: number): number
   }
   if (yy < 1e-9) return 1;
   const gain = xx < 1e-9 ? 0 : xy / xx;
-  const sd = Math.sqrt(yy / (n * n));
-  const block = n >> 2;
+  const sd = Math.sqrt(yy / size);
   let worst = 0;
+  // 4×4 blocks; the last row and column of blocks take the remainder.
   for (let by = 0; by < 4; by++) {
+    const y0 = Math.floor((by * h) / 4);
+    const y1 = Math.floor(((by + 1) * h) / 4);
     for (let bx = 0; bx < 4; bx++) {
+      const x0 = Math.floor((bx * w) / 4);
+      const x1 = Math.floor(((bx + 1) * w) / 4);
       let ss = 0;
-      for (let j = 0; j < block; j++) {
-        for (let i = 0; i < block; i++) {
-          const k = (by * block + j) * n + bx * block + i;
+      for (let j = y0; j < y1; j++) {
+        for (let i = x0; i < x1; i++) {
+          const k = j * w + i;
           const r = (y[k] ?? 0) - my - gain * ((x[k] ?? 0) - mx);
           ss += r * r;
         }
       }
-      worst = Math.max(worst, Math.sqrt(ss / (block * block)) / sd);
+      worst = Math.max(worst, Math.sqrt(ss / Math.max(1, (y1 - y0) * (x1 - x0))) / sd);
     }
   }
   return worst;
@@ -358,21 +423,25 @@ function worstQuarterOf(x: Float32Array, y: Float32Array, n: number): number {
 
 /** Each pixel minus the mean of its 3×3 neighbourhood (edges: the pixels that exist). */
 function highPass(g: Float32Array, n: number): Float32Array {
-  const out = new Float32Array(n * n);
-  for (let y = 0; y < n; y++) {
-    for (let x = 0; x < n; x++) {
+  return highPassRect(g, n, n);
+}
+
+function highPassRect(g: Float32Array, w: number, h: number): Float32Array {
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
       let sum = 0;
       let count = 0;
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
           const xx = x + dx;
           const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= n || yy >= n) continue;
-          sum += g[yy * n + xx] ?? 0;
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+          sum += g[yy * w + xx] ?? 0;
           count++;
         }
       }
-      out[y * n + x] = (g[y * n + x] ?? 0) - sum / count;
+      out[y * w + x] = (g[y * w + x] ?? 0) - sum / count;
     }
   }
   return out;

@@ -19,7 +19,7 @@ import type { HashedObject, SimilarPair } from './similarity.service.js';
 /** The `meta` key the cache is kept under. */
 export const SIMILARITY_CACHE_KEY = 'near_duplicates_cache';
 /** Bumped whenever the matching changes what it finds. */
-export const MATCHER_VERSION = 'near-dup/2';
+export const MATCHER_VERSION = 'near-dup/3';
 
 export interface CacheKey {
   /** Highest ledger seq of the analyses the pairs were computed from, and their number. */
@@ -106,12 +106,15 @@ function checkPair(
     if (d !== distance || d > threshold) return null;
   } else if (kind === 'crop') {
     // A region hash of one against the full hash of the other (or, for an aligned crop, the
-    // prefilter's distance): it must be a distance some pair of their hashes has.
+    // prefilter's distance, which may be region against region): it must be a distance some pair
+    // of their hashes has.
     const fulls = (o: HashedObject): string[] => [o.pdq, ...o.dihedral];
     const near = [
       ...oa.crops.flatMap((c) => fulls(ob).map((h) => hammingDistance(c, h))),
       ...ob.crops.flatMap((c) => fulls(oa).map((h) => hammingDistance(c, h))),
       ...fulls(oa).map((h) => hammingDistance(h, ob.pdq)),
+      // A region of one against a region of the other (crop candidates since near-dup/3).
+      ...oa.crops.flatMap((c) => ob.crops.map((h) => hammingDistance(c, h))),
     ];
     if (!near.includes(distance)) return null;
   } else return null;
