@@ -5,7 +5,7 @@ import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/ind
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import { assertNotServed } from './archive/served-marker.adapter.js';
 import { openExaminationKek, type ExaminationKek } from './archive/examination-kek.adapter.js';
-import { assertSigningKeyMatches, readSmall } from './archive/signing-key-record.adapter.js';
+import { assertSigningKeyMatches, readManifest, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
 import type { AccountsPorts, ActingRole, Role } from './accounts/index.js';
 import type { CandidatePorts, PmPorts, SubjectLinkPorts } from './identification/index.js';
@@ -416,40 +416,6 @@ function databaseTarget(config: Config, manifest: ArchiveManifest): DatabaseTarg
     return { kind: 'postgres', url: config.databaseUrl };
   }
   return { kind: 'sqlite', file: archiveLayout(config.archiveDir).sqlite };
-}
-
-async function readManifest(path: string, dir: string): Promise<ArchiveManifest> {
-  let text: string;
-  try {
-    text = (await readSmall(path, 64 * 1024)).toString('utf8'); // bounded: no link, no FIFO
-  } catch (e) {
-    if (
-      (e as NodeJS.ErrnoException).code === 'ENOENT' ||
-      (e as NodeJS.ErrnoException).code === 'ENOTDIR'
-    ) {
-      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir}`, {
-        details: { dir, ...hint({ remedy: ['init-archive'] }) },
-      });
-    }
-    throw new ArchiveError('ARCHIVE_INVALID', `cannot read ${path}: ${(e as Error).message}`, {
-      cause: e,
-    });
-  }
-  let m: Partial<ArchiveManifest>;
-  try {
-    m = JSON.parse(text) as Partial<ArchiveManifest>;
-  } catch {
-    throw new ArchiveError('ARCHIVE_INVALID', `${path} is damaged: not valid JSON`);
-  }
-  if (
-    m.format !== 'custody-archive' ||
-    m.version !== 1 ||
-    typeof m.origin !== 'string' ||
-    typeof m.id !== 'string'
-  ) {
-    throw new ArchiveError('ARCHIVE_INVALID', `${path} is not a Custody archive manifest`);
-  }
-  return m as ArchiveManifest;
 }
 
 /** The verifier key copy (bounded: never follows a link, never blocks on a FIFO). */

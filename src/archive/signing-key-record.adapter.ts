@@ -12,6 +12,7 @@ import {
 import { parseEntry } from '../ledger/index.js';
 import { rawPublicKey } from './key-envelope.js';
 import { ArchiveError } from './errors.js';
+import type { ArchiveManifest } from './layout.js';
 import { openSigningKeyFile, signingKeyFilePublicKey } from './signing-key.adapter.js';
 
 const { O_NOFOLLOW, O_NONBLOCK, O_RDONLY } = constants;
@@ -169,4 +170,39 @@ export async function readSmall(path: string, max: number): Promise<Buffer> {
   } finally {
     await fh.close();
   }
+}
+
+/** The archive's manifest (custody.json), bounded and checked: ARCHIVE_NOT_FOUND where there is none. */
+export async function readManifest(path: string, dir: string): Promise<ArchiveManifest> {
+  let text: string;
+  try {
+    text = (await readSmall(path, 64 * 1024)).toString('utf8'); // bounded: no link, no FIFO
+  } catch (e) {
+    if (
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (e as NodeJS.ErrnoException).code === 'ENOTDIR'
+    ) {
+      throw new ArchiveError('ARCHIVE_NOT_FOUND', `no archive at ${dir}`, {
+        details: { dir, ...hint({ remedy: ['init-archive'] }) },
+      });
+    }
+    throw new ArchiveError('ARCHIVE_INVALID', `cannot read ${path}: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+  let m: Partial<ArchiveManifest>;
+  try {
+    m = JSON.parse(text) as Partial<ArchiveManifest>;
+  } catch {
+    throw new ArchiveError('ARCHIVE_INVALID', `${path} is damaged: not valid JSON`);
+  }
+  if (
+    m.format !== 'custody-archive' ||
+    m.version !== 1 ||
+    typeof m.origin !== 'string' ||
+    typeof m.id !== 'string'
+  ) {
+    throw new ArchiveError('ARCHIVE_INVALID', `${path} is not a Custody archive manifest`);
+  }
+  return m as ArchiveManifest;
 }

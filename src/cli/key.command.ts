@@ -1,8 +1,9 @@
 import { archiveLayout } from '../archive/index.js';
 import { rewrapSigningKey } from '../archive/key-rewrap.service.js';
-import { checkedVerifierKey } from '../archive/signing-key-record.adapter.js';
+import { checkedVerifierKey, readManifest } from '../archive/signing-key-record.adapter.js';
+import { CheckpointFiles } from '../ledger/checkpoint-files.adapter.js';
 import { flag, printJson, UsageError, type Command, type Io, type ParsedArgs } from './command.js';
-import { configFrom, passphraseFrom, wantsJson, withArchive } from './context.js';
+import { configFrom, passphraseFrom, wantsJson } from './context.js';
 
 const USAGE = [
   'custody key --public [--json]',
@@ -33,12 +34,15 @@ export const keyCommand: Command = {
     if (!flag(args, 'public')) throw new UsageError(`only the public verifier key is ever printed: say --public\nusage: ${USAGE}`);
     const config = configFrom(args, io);
     const layout = archiveLayout(config.archiveDir);
-    const vkey = await withArchive(args, io, 'read', 'key', async (archive) => {
-      const newest = (await archive.ledger.checkpointSizes()).at(-1);
-      return checkedVerifierKey(layout, {
-        passphrase: config.keyPassphrase,
-        newestCheckpoint: newest === undefined ? null : await archive.ledger.checkpointAt(newest),
-      });
+    // Read from the files themselves, without opening the archive's index: the key is checked
+    // against the ledger's creation entry and the newest signed checkpoint (checkedVerifierKey),
+    // and `custody key --public` loads no database driver (issue 12, start-up).
+    await readManifest(layout.manifest, config.archiveDir);
+    const checkpoints = new CheckpointFiles(layout.checkpoints);
+    const newest = (await checkpoints.sizes()).at(-1);
+    const vkey = await checkedVerifierKey(layout, {
+      passphrase: config.keyPassphrase,
+      newestCheckpoint: newest === undefined ? null : await checkpoints.read(newest),
     });
     if (wantsJson(args)) {
       const [name, keyId] = vkey.split('+');

@@ -94,13 +94,14 @@ describe('start-up loads only what the command uses', () => {
     expect(seen).toContain('pg-pool');
   });
 
-  it('custody key --public on a SQLite archive loads none of the heavy libraries', async () => {
+  it('custody key --public loads none of the heavy libraries, no database driver and not the composition root: it reads the key, the ledger and the checkpoints as files', async () => {
     const r = await traced(['key', '--public', '--archive', archive]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^custody\.invalid\/archive\/[0-9a-z]+\+[0-9a-f]{8}\+/);
     expect(r.loaded.some((u) => u.endsWith('/dist/src/cli/key.command.js'))).toBe(true);
+    expect(r.loaded.some((u) => u.endsWith('/dist/src/app.js'))).toBe(false);
     const seen = packages(r.loaded);
-    for (const name of HEAVY) expect(seen, `${name} loaded by key --public`).not.toContain(name);
+    for (const name of [...HEAVY, 'kysely', 'better-sqlite3']) expect(seen, `${name} loaded by key --public`).not.toContain(name);
   });
 
   it('custody --help loads no library at all, and no command', async () => {
