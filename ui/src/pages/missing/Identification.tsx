@@ -101,7 +101,7 @@ export function ReviewForm({ report, subject, current, onDone }: { report: strin
           <textarea id={`${ids}-reason`} dir="auto" required maxLength={2000} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </div>
         <div className="actions">
-          <button type="submit" className="button primary" data-decision="accept" onClick={() => setDecision('accept')} disabled={outcome.state === 'busy'}>
+          <button type="submit" className="button primary auto" data-decision="accept" onClick={() => setDecision('accept')} disabled={outcome.state === 'busy'}>
             {t('identify.review.accept')}
           </button>
           <button type="submit" className="button quiet" data-decision="reject" onClick={() => setDecision('reject')} disabled={outcome.state === 'busy'}>
@@ -190,7 +190,7 @@ function HistoryEvent({ e }: { e: LinkEvent }) {
     parts.push(t('identify.reviewed.viewingEvent', { n: n(photos.length), recognised: n(photos.filter((p) => p.outcome === 'recognised').length) }));
     const who = Array.isArray(e.note.attendees) ? (e.note.attendees as { name?: string; relation?: string | null }[]) : [];
     if (who.length > 0)
-      parts.push(t('identify.reviewed.attendees', { names: who.map((a) => `\u2068${a.name ?? ''}${a.relation ? ` (${a.relation})` : ''}\u2069`).join(', ') }));
+      parts.push(t('identify.reviewed.attendees', { names: who.map((a) => `\u2068${a.name ?? ''}\u2069${a.relation ? ` (\u2068${a.relation}\u2069)` : ''}`).join(', ') }));
   } else parts.push(e.action);
   const reason = str(e.note.reason);
   if (reason !== null) parts.push(t('identify.reviewed.reason', { reason: `\u2068${reason}\u2069` }));
@@ -346,7 +346,7 @@ function ViewingForm({ report, subject, onDone }: { report: string; subject: str
         <label htmlFor={`${ids}-notes`}>{t('identify.viewing.notes')}</label>
         <textarea id={`${ids}-notes`} dir="auto" maxLength={2000} rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
       </div>
-      <button type="submit" className="button primary" disabled={outcome.state === 'busy'}>
+      <button type="submit" className="button primary auto" disabled={outcome.state === 'busy'}>
         {t('identify.viewing.submit')}
       </button>
       <OutcomeLine outcome={outcome} busy={t('identify.viewing.busy')} done={(seq) => t('identify.viewing.done', { seq })} />
@@ -441,7 +441,7 @@ function LevelForm({ report, link, onDone }: { report: string; link: SubjectLink
         <label htmlFor={`${ids}-reason`}>{t('identify.level.reason')}</label>
         <textarea id={`${ids}-reason`} dir="auto" required maxLength={2000} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
       </div>
-      <button type="submit" className="button primary" disabled={outcome.state === 'busy'}>
+      <button type="submit" className="button primary auto" disabled={outcome.state === 'busy'}>
         {t('identify.level.submit')}
       </button>
       <OutcomeLine outcome={outcome} busy={t('identify.level.busy')} done={(seq) => t('identify.level.done', { seq })} />
