@@ -303,6 +303,10 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
       expect(new URL(url).pathname).toBe(`/api/missing/${shared}/subjects/${fits}/photographs/${photo}/preview`);
       expect(url).not.toContain('unblurred');
     }
+    // The thumbnail is the blurred preview, drawn (not a broken image).
+    const r = await (await signIn(served.server, 'Liaison Rima')).request('GET', `/api/missing/${shared}/subjects/${fits}/photographs/${photo}/preview`);
+    expect([r.statusCode, r.headers['content-type']]).toEqual([200, 'image/webp']);
+    expect(await link.locator('img.viewing-thumb').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0)).toBe(true);
     // Confirm form shown with references; axe over the page with the new sections.
     await level.getByTestId('level-choice').selectOption('confirmed');
     await level.getByLabel('Reference 1', { exact: true }).waitFor();

@@ -465,7 +465,6 @@ function ViewingForm({
                   alt={t('identify.viewing.thumbnail', { item: r.item })}
                   width={128}
                   height={128}
-                  loading="lazy"
                 />
                 <fieldset>
                   <legend>{t('identify.viewing.photograph', { n: i + 1, item: r.item })}</legend>
