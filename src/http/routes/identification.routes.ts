@@ -8,7 +8,9 @@ import { Type } from 'typebox';
 import { missingPorts, type Archive } from '../../app.js';
 import { candidatesFor } from '../../identification/candidates/candidates.service.js';
 import { listReports, showReport } from '../../identification/reports/reports.service.js';
-import { raiseLevel, reviewSubjectLink, subjectLinksOf } from '../../identification/reports/subject-link.service.js';
+import { linkContext, raiseLevel, reviewSubjectLink, subjectLinksOf } from '../../identification/reports/subject-link.service.js';
+import { HttpError } from '../errors.js';
+import { evidenceHeaders, sendPreview } from './evidence.routes.js';
 import { recordViewing } from '../../identification/reports/viewing.service.js';
 import type { FastifyRequest } from 'fastify';
 import { IdentificationError } from '../../identification/index.js';
@@ -33,6 +35,22 @@ const SubjectParams = Type.Object(
   { id: Ulid("the report's id (a ULID)"), subject: Ulid("the subject's id (a ULID)") },
   { additionalProperties: false },
 );
+/**
+ * The photographs of a subject whose link to the report a reviewer has accepted (the liaison has no
+ * evidence.read: this is the only way they see which photographs a viewing may show). Refused for
+ * an unreviewed or rejected link (MISSING_SUBJECT_LINK_NOT_ACCEPTED): a candidate never shows a
+ * photograph by itself.
+ */
+async function acceptedItems(archive: Archive, request: FastifyRequest, report: string, subject: string): Promise<string[]> {
+  const ports = await portsFor(archive, request);
+  const { state } = await linkContext(ports, report, subject);
+  if (state?.status !== 'accept')
+    throw new IdentificationError('MISSING_SUBJECT_LINK_NOT_ACCEPTED', `no reviewer has accepted subject ${subject} for report ${report}: its photographs are not listed`, {
+      details: { report, subject },
+    });
+  return (await ports.subjectItems(subject)).map((s) => s.item_id).sort();
+}
+
 const Reason = Type.String({ minLength: 1, maxLength: 2000 });
 
 const Summary = Type.Object({
@@ -274,6 +292,47 @@ export const identificationRoutes: RouteDef[] = [
         photographs: body.photographs,
         notes: body.notes ?? null,
       });
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/missing/:id/subjects/:subject/photographs',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "the item ids of an accepted subject's photographs, for the viewing form (403 MISSING_SUBJECT_LINK_NOT_ACCEPTED for a link no reviewer accepted)",
+    tags: ['identification'],
+    schema: {
+      params: SubjectParams,
+      response: { 200: Type.Object({ report: Type.String(), subject: Type.String(), items: Type.Array(Type.String()) }) },
+    },
+    async handler({ params, archive, request }) {
+      const [report, subject] = [params.id.toUpperCase(), params.subject.toUpperCase()];
+      return { report, subject, items: await acceptedItems(archive, request, report, subject) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/missing/:id/subjects/:subject/photographs/:item/preview',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "a blurred greyscale 256-pixel preview of one of an accepted subject's photographs (never unblurred on this route)",
+    tags: ['identification'],
+    schema: {
+      params: Type.Object(
+        { id: Ulid("the report's id (a ULID)"), subject: Ulid("the subject's id (a ULID)"), item: Ulid("the photograph's item id") },
+        { additionalProperties: false },
+      ),
+    },
+    async handler({ params, archive, ctx, request, reply }) {
+      const [report, subject, id] = [params.id.toUpperCase(), params.subject.toUpperCase(), params.item.toUpperCase()];
+      if (!(await acceptedItems(archive, request, report, subject)).includes(id))
+        throw new HttpError('HTTP_NOT_FOUND', `item ${id} is not a photograph of subject ${subject}`, { details: { item: id } });
+      const item = await archive.index.getItem(id);
+      if (item === undefined) throw new HttpError('HTTP_NOT_FOUND', `no item ${id}`, { details: { item: id } });
+      evidenceHeaders(reply);
+      return sendPreview({ archive, ctx: ctx!, request, reply }, item, 256, false, `${item.id}.256.webp`);
     },
   }),
 ];

@@ -92,6 +92,20 @@ describeDatabases('server: report↔subject review and consented viewing', (db) 
     await refusedWith('MISSING_SUBJECT_LINK_NOT_ACCEPTED', 'Liaison Rima', `${base(refusing)}/viewings`, session('unsure'), 409);
   });
 
+  const get = (who: string, url: string) => clients.get(who)!.request('GET', url);
+  const FOREIGN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+
+  it("a subject's photographs for the viewing form (list and blurred preview) are refused before acceptance (409) and outside the consent scope (403)", async () => {
+    for (const url of [`${base(consenting)}/photographs`, `${base(consenting)}/photographs/${items[0]}/preview`]) {
+      const before = await get('Liaison A', url);
+      expect([before.statusCode, before.json<{ code: string }>().code], url).toEqual([409, 'MISSING_SUBJECT_LINK_NOT_ACCEPTED']);
+      const outside = await get('Liaison D', url);
+      expect([outside.statusCode, outside.json<{ code: string }>().code], url).toEqual([403, 'MISSING_REPORT_FORBIDDEN']);
+      for (const r of [before, outside]) for (const x of [NAME_AR, 'Rima']) expect(r.body).not.toContain(x);
+      expect((await get('Custodian A', url)).statusCode).toBe(403);
+    }
+  });
+
   it('review, viewing by the named liaison only, recognised: the ledger holds the report and subject ids, the photographs and outcomes, never the reason or the attendees', async () => {
     const accepted = await post('Liaison A', `${base(consenting)}/review`, { decision: 'accept', reason: REASON });
     expect(accepted.statusCode, accepted.body).toBe(200);
@@ -118,5 +132,13 @@ describeDatabases('server: report↔subject review and consented viewing', (db) 
     expect(JSON.stringify(links)).toContain(ATTENDEE);
     const all = (await s.open.ledger.read(0, s.open.ledger.size)).map((x) => JSON.stringify(x.entry)).join('\n');
     for (const x of [REASON, ATTENDEE, 'his mother knew him']) expect(all).not.toContain(x);
+  });
+
+  it("after acceptance, the liaison lists the subject's photographs; a preview of an item not of this subject is 404", async () => {
+    const listed = await get('Liaison A', `${base(consenting)}/photographs`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json<{ items: string[] }>().items).toEqual([...items].sort());
+    const foreign = await get('Liaison A', `${base(consenting)}/photographs/${FOREIGN}/preview`);
+    expect([foreign.statusCode, foreign.json<{ code: string }>().code]).toEqual([404, 'HTTP_NOT_FOUND']);
   });
 });

@@ -7,6 +7,7 @@
 // and Arabic; screenshots ($CI_ARTIFACTS_DIR, else artifacts/, in ui-screenshots/).
 // The fixture follows test/e2e/server/identification.test.ts (synthetic names).
 import { mkdir, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,8 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
   let own: string;
   /** The subject that fits the shared report. */
   let fits: string;
+  /** The fitting subject's photograph. */
+  let photo: string;
   /** Every image URL a page asked for. */
   let images: string[] = [];
 
@@ -69,6 +72,8 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
         ['Liaison A', 'family liaison', 'Org A'],
         ['Liaison B', 'family liaison', 'Org B'],
         ['Custodian A', 'source custodian', 'Org A'],
+        // The liaison the first report's consent names, for the viewing.
+        ['Liaison Rima', 'family liaison', 'Org A'],
       ],
       {
         server: { uiDir: UI_DIR },
@@ -76,9 +81,18 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
           const cli = (args: string[]) => custodyInExpect(0, [...args, '--archive', a.dir], a.env);
           await cli(['unit', 'add', '--name-en', 'Air Force Intelligence', '--code', 'AFI']);
           await cli(['unit', 'add', '--name-en', 'Military Intelligence', '--code', 'MI']);
+          // One synthetic photograph of the fitting subject, for the family viewing.
+          const photos = join(await makeTempDir('missing-pages-photos'), 'photos');
+          await mkdir(photos);
+          await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 120, b: 160 } } })
+            .jpeg()
+            .toFile(join(photos, 'card-1.jpg'));
+          await cli(['ingest', photos, '--source', 'KITE', '--new-source']);
+          await cli(['analyze']);
+          photo = (JSON.parse((await cli(['items', '--json'])).stdout) as { id: string }[])[0]!.id;
           // One subject that fits the first report, one that does not.
           fits = JSON.parse(
-            (await cli(['subject', 'add', '--unit', 'AFI', '--sex', 'male', '--age-band', '18-29', '--date-of-death', '2014-02-01', '--reason', 'card', '--json'])).stdout,
+            (await cli(['subject', 'add', '--item', photo, '--unit', 'AFI', '--sex', 'male', '--age-band', '18-29', '--date-of-death', '2014-02-01', '--reason', 'card', '--json'])).stdout,
           ) as string;
           await cli(['subject', 'add', '--unit', 'MI', '--sex', 'female', '--date-of-death', '2012-01-01', '--reason', 'card']);
           await cli(['subject', 'pm', fits, '--set', 'marks=face:scar:left cheek', '--reason', 'photographs 3–4']);
@@ -245,4 +259,73 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
       await expectNoSeriousA11yViolations(page, `contact shown (${lang})`);
       await shot(page, `missing-contact.${lang}`);
     });
+
+  // Runs last: it accepts a link, after which the report page shows blurred thumbnails.
+  it('the liaison the consent names accepts a candidate with a reason, records a viewing with one photograph recognised, raises the level to recognised; blurred thumbnails only', async () => {
+    const page = await open('Liaison Rima', 'en', `/missing/${shared}`);
+    await expect.poll(() => page.getByTestId('candidate').count()).toBe(2);
+    const reviewed = page.getByTestId('reviewed-subjects');
+    await expect.poll(() => reviewed.textContent()).toContain('No subject has been reviewed');
+    // Accept the fitting candidate: the reason is required (the form does not submit without it).
+    const review = page.locator(`[data-testid=candidate][data-subject="${fits}"]`).getByTestId('review-form');
+    await review.getByRole('button', { name: 'Accept as candidate' }).click();
+    expect(await page.getByTestId('reviewed-link').count()).toBe(0);
+    await review.getByLabel('Reason for your decision').fill('unit, dates and the scar agree');
+    await review.getByRole('button', { name: 'Accept as candidate' }).click();
+    const link = page.locator(`[data-testid=reviewed-link][data-subject="${fits}"]`);
+    await expect.poll(() => link.getByTestId('link-level').getAttribute('data-level')).toBe('candidate');
+    expect(await link.getByTestId('link-decision').getAttribute('data-decision')).toBe('accept');
+    expect(await link.getByTestId('link-history').textContent()).toContain('unit, dates and the scar agree');
+    // The viewing: one attendee, the subject's one photograph, blurred first, recognised.
+    const viewing = link.getByTestId('viewing-form');
+    await expect.poll(() => viewing.getByTestId('viewing-photo').count()).toBe(1);
+    expect(await viewing.getByTestId('viewing-photo').getAttribute('data-item')).toBe(photo);
+    await viewing.getByLabel('Attendee 1 · Name').fill('نجلاء');
+    await viewing.getByLabel('Attendee 1 · Relation').fill('mother');
+    await viewing.getByTestId('photo-shown').check();
+    expect(await viewing.getByTestId('photo-blurred-first').isChecked()).toBe(true);
+    await viewing.getByLabel('Outcome').selectOption('recognised');
+    await viewing.getByRole('button', { name: 'Record the viewing' }).click();
+    await expect.poll(() => link.getByTestId('level-viewing').count()).toBe(1);
+    const viewingSeq = Number(await link.getByTestId('level-viewing').inputValue());
+    const [v] = await served.open.ledger.read(viewingSeq, viewingSeq + 1);
+    expect(v!.entry.details).toMatchObject({ action: 'missing.viewing', report: shared, subject: fits, photographs: [{ item: photo, blurred_first: true, outcome: 'recognised' }] });
+    expect(JSON.stringify(v!.entry)).not.toContain('نجلاء');
+    // Raise the level to recognised, naming that viewing.
+    const level = link.getByTestId('level-form');
+    await level.getByLabel('Reason').fill('the mother recognised him');
+    await level.getByRole('button', { name: 'Raise the level' }).click();
+    await expect.poll(() => link.getByTestId('link-level').getAttribute('data-level')).toBe('recognised');
+    expect(await link.getByTestId('link-level').textContent()).toBe('Recognised by family');
+    // Only blurred previews of the subject's photograph were asked for, never an unblurred one.
+    expect(images.length).toBeGreaterThan(0);
+    for (const url of images) {
+      expect(new URL(url).pathname).toBe(`/api/missing/${shared}/subjects/${fits}/photographs/${photo}/preview`);
+      expect(url).not.toContain('unblurred');
+    }
+    // The thumbnail is the blurred preview, drawn (not a broken image).
+    const r = await (await signIn(served.server, 'Liaison Rima')).request('GET', `/api/missing/${shared}/subjects/${fits}/photographs/${photo}/preview`);
+    expect([r.statusCode, r.headers['content-type']]).toEqual([200, 'image/webp']);
+    expect(await link.locator('img.viewing-thumb').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0)).toBe(true);
+    // Confirm form shown with references; axe over the page with the new sections.
+    await level.getByTestId('level-choice').selectOption('confirmed');
+    await level.getByLabel('Reference 1', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'missing report with identification (en)');
+    await page.screenshot({ path: '/tmp/s19missui.png', fullPage: true });
+    await shot(page, 'missing-identification.en');
+  });
+
+  it('a liaison the consent does not name is refused the viewing with a clear message, and nothing is recorded', async () => {
+    const page = await open('Liaison A', 'en', `/missing/${shared}`);
+    const link = page.locator(`[data-testid=reviewed-link][data-subject="${fits}"]`);
+    const viewing = link.getByTestId('viewing-form');
+    await expect.poll(() => viewing.getByTestId('viewing-photo').count()).toBe(1);
+    const before = served.open.ledger.size;
+    await viewing.getByLabel('Attendee 1 · Name').fill('someone');
+    await viewing.getByTestId('photo-shown').check();
+    await viewing.getByRole('button', { name: 'Record the viewing' }).click();
+    await expect.poll(() => viewing.getByTestId('outcome-refused').getAttribute('data-code')).toBe('MISSING_VIEWING_WRONG_LIAISON');
+    expect(await viewing.getByTestId('outcome-refused').textContent()).toContain('names another liaison');
+    expect(served.open.ledger.size).toBe(before);
+  });
 });

@@ -1,3 +1,4 @@
+import { identifyAr } from './identify.ar';
 import { catalogueAr } from './catalogue.ar';
 import { missingAr } from './missing.ar';
 import type { Messages } from './en';
@@ -273,6 +274,7 @@ export const ar: Messages = {
   exam: examAr,
   ...catalogueAr,
   ...missingAr,
+  ...identifyAr,
   notFound: {
     heading: 'الصفحة غير موجودة',
     body: 'لا توجد صفحة بهذا العنوان.',

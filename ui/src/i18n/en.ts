@@ -1,5 +1,6 @@
 // English strings of the web UI. Every page's text lives here and in ar.ts, which must have
 // exactly these keys (the type below); tsc fails when a string is missing in either.
+import { identifyEn } from './identify.en';
 import { itemEn } from './item.en';
 import { missingEn } from './missing.en';
 import { examEn } from './exam.en';
@@ -273,6 +274,7 @@ export const en = {
   exam: examEn,
   ...catalogueEn,
   ...missingEn,
+  ...identifyEn,
   notFound: {
     heading: 'Page not found',
     body: 'There is no page at this address.',

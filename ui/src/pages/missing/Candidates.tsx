@@ -1,15 +1,26 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../i18n';
 import { useSession } from '../../session/session';
 import { useLoad } from '../catalogue/useLoad';
-import type { Candidate, CandidatesView } from './types';
+import { ReviewForm } from './Identification';
+import type { Candidate, CandidatesView, SubjectLink } from './types';
 
 /**
  * Candidate subjects for a report, each with the factors that rank it. Never a photograph (issue
  * 15: "Candidates never show a photograph by themselves"), and never an identification: the
  * notice says so above the list.
  */
-export function Candidates({ id }: { id: string }) {
+export function Candidates({
+  id,
+  links,
+  onReviewed,
+}: {
+  id: string;
+  /** The reviewed links (null while loading): a candidate's review form shows its decision. */
+  links: SubjectLink[] | null;
+  onReviewed(): void;
+}) {
   const { t, i18n } = useTranslation();
   const { api } = useSession();
   const lng = i18n.language;
@@ -45,7 +56,14 @@ export function Candidates({ id }: { id: string }) {
           </p>
           <ol className="candidates">
             {load.value.candidates.map((c) => (
-              <CandidateItem key={c.subject} c={c} />
+              <CandidateItem key={c.subject} c={c}>
+                <ReviewForm
+                  report={id}
+                  subject={c.subject}
+                  current={links?.find((l) => l.subject === c.subject)}
+                  onDone={onReviewed}
+                />
+              </CandidateItem>
             ))}
           </ol>
         </>
@@ -54,7 +72,7 @@ export function Candidates({ id }: { id: string }) {
   );
 }
 
-function CandidateItem({ c }: { c: Candidate }) {
+function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const n = (x: number) => formatCount(x, lng);
@@ -115,6 +133,7 @@ function CandidateItem({ c }: { c: Candidate }) {
           </tbody>
         </table>
       </div>
+      {children}
     </li>
   );
 }

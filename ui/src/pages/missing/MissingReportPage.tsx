@@ -5,7 +5,8 @@ import { useSession } from '../../session/session';
 import { useLoad } from '../catalogue/useLoad';
 import { Candidates } from './Candidates';
 import { ContactReadForm, ContactShown } from './ContactRead';
-import type { Mark, ReportContact, ReportView } from './types';
+import { ReviewedSubjects } from './Identification';
+import type { Mark, ReportContact, ReportView, SubjectLinksView } from './types';
 import '../catalogue/catalogue.css';
 import './missing.css';
 
@@ -32,6 +33,9 @@ export function MissingReportPage() {
     api.get<ReportView>(`/api/missing/${encodeURIComponent(id)}`),
   );
   const [read, setRead] = useState<ReportView | null>(null);
+  const [links, reloadLinks] = useLoad(`missing ${id} subjects`, () =>
+    api.get<SubjectLinksView>(`/api/missing/${encodeURIComponent(id)}/subjects`),
+  );
   const custodian = (session.permissions ?? []).includes('source.read-identity');
   const back = (
     <p>
@@ -110,7 +114,12 @@ export function MissingReportPage() {
           </>
         )}
       </section>
-      <Candidates id={v.id} />
+      <Candidates
+        id={v.id}
+        links={links.state === 'ready' ? links.value.links : null}
+        onReviewed={reloadLinks}
+      />
+      <ReviewedSubjects report={v.id} links={links} reload={reloadLinks} />
     </div>
   );
 }

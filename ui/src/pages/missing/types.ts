@@ -84,3 +84,35 @@ export interface CandidatesView {
 export function isReportId(s: string): boolean {
   return /^[0-9A-Za-z]{26}$/.test(s.trim());
 }
+
+export type EvidenceLevel = 'candidate' | 'recognised' | 'confirmed';
+export type ViewingOutcome = 'recognised' | 'not-recognised' | 'unsure';
+export type ReferenceKind = 'number-record' | 'dna' | 'document';
+
+/** One ledger entry about a report↔subject link, its sealed note opened (GET …/subjects). */
+export interface LinkEvent {
+  seq: number;
+  action: string;
+  value: string | null;
+  facts: Record<string, unknown>;
+  actor: string;
+  time: string;
+  note: Record<string, unknown>;
+}
+
+/** A reviewed report↔subject link (subject-link-state.ts, SubjectLinkState, with its events). */
+export interface SubjectLink {
+  subject: string;
+  status: 'accept' | 'reject';
+  level: EvidenceLevel | null;
+  decided_seq: number;
+  level_seq: number | null;
+  viewings: number[];
+  recognised_in: number[];
+  events: LinkEvent[];
+}
+
+export interface SubjectLinksView {
+  report: string;
+  links: SubjectLink[];
+}

@@ -1,0 +1,100 @@
+import type { Messages } from './en';
+
+// Arabic strings of the identification sections of the report page (Modern Standard Arabic; to be
+// reviewed by a native speaker who works with families of the missing).
+export const identifyAr: Pick<Messages, 'identify'> = {
+  identify: {
+    review: {
+      legend: 'مراجعة الشخص {{subject}}',
+      reason: 'سبب قرارك',
+      accept: 'قبول كمرشّح',
+      reject: 'رفض',
+      busy: 'جارٍ تسجيل القرار…',
+      done: 'سُجّل في قيد السجل {{seq}}.',
+      current: 'تمّت المراجعة: {{decision}}',
+    },
+    reviewed: {
+      heading: 'الأشخاص الذين تمّت مراجعتهم',
+      intro:
+        'كل قرار ومعاينة ومستوى قيدٌ في السجل؛ والأسباب والمراجع والحاضرون مختومة بمفتاح البلاغ.',
+      loading: 'جارٍ تحميل الأشخاص الذين تمّت مراجعتهم…',
+      none: 'لم تتمّ مراجعة أي شخص لهذا البلاغ بعد.',
+      subject: 'الشخص {{subject}}',
+      decision: 'القرار',
+      level: 'مستوى الدليل',
+      history: 'السجل',
+      event: 'القيد {{seq}}، {{date}}، بواسطة {{actor}}: {{what}}',
+      reason: 'السبب: {{reason}}',
+      viewingEvent: 'معاينة عائلية ({{n}} صور، {{recognised}} تمّ التعرّف عليها)',
+      attendees: 'الحاضرون: {{names}}',
+      references: 'المراجع: {{refs}}',
+    },
+    decisions: { accept: 'مقبول', reject: 'مرفوض' },
+    levels: {
+      candidate: 'مرشّح',
+      recognised: 'تعرّفت عليه العائلة',
+      confirmed: 'مؤكَّد',
+      none: 'لا شيء (مرفوض)',
+    },
+    viewing: {
+      heading: 'تسجيل معاينة عائلية',
+      intro:
+        'لا يسجّل المعاينة إلا مسؤول التواصل الذي تسمّيه موافقة العائلة. الصور المصغّرة هنا مموّهة دائمًا.',
+      attendees: 'الحاضرون',
+      attendee: 'الحاضر {{n}}',
+      name: 'الاسم',
+      relation: 'صلة القرابة',
+      addAttendee: 'إضافة حاضر',
+      removeAttendee: 'إزالة الحاضر {{n}}',
+      photographs: 'الصور المعروضة، بالترتيب',
+      photographsLoading: 'جارٍ تحميل صور الشخص…',
+      noPhotographs: 'لا توجد صور لهذا الشخص.',
+      photograph: 'الصورة {{n}}: العنصر {{item}}',
+      thumbnail: 'صورة مصغّرة مموّهة للعنصر {{item}}',
+      show: 'عُرضت',
+      blurredFirst: 'عُرضت مموّهة أولًا',
+      outcome: 'النتيجة',
+      outcomes: {
+        recognised: 'تمّ التعرّف',
+        'not-recognised': 'لم يتمّ التعرّف',
+        unsure: 'غير متأكد',
+      },
+      up: 'تقديم الصورة {{n}}',
+      down: 'تأخير الصورة {{n}}',
+      notes: 'ملاحظات (اختياري)',
+      submit: 'تسجيل المعاينة',
+      busy: 'جارٍ تسجيل المعاينة…',
+      done: 'سُجّلت المعاينة في قيد السجل {{seq}}.',
+      nonePicked: 'اختر صورة واحدة على الأقل عُرضت.',
+    },
+    level: {
+      heading: 'رفع مستوى الدليل',
+      level: 'المستوى الجديد',
+      viewing: 'المعاينة التي تعرّفت فيها العائلة على صورة',
+      noViewing: 'لا توجد معاينة فيها تعرّف بعد.',
+      viewingOption: 'المعاينة في قيد السجل {{seq}}',
+      references: 'تأكيد مستقل',
+      kind: 'نوع المرجع {{n}}',
+      reference: 'المرجع {{n}}',
+      kinds: { 'number-record': 'سجل الأرقام', dna: 'الحمض النووي', document: 'وثيقة' },
+      addReference: 'إضافة مرجع',
+      removeReference: 'إزالة المرجع {{n}}',
+      reason: 'السبب',
+      submit: 'رفع المستوى',
+      busy: 'جارٍ تسجيل المستوى…',
+      done: 'سُجّل المستوى في قيد السجل {{seq}}.',
+    },
+    errors: {
+      MISSING_VIEWING_NO_CONSENT: 'موافقة العائلة لا تسمح بعرض الصور: لم يُسجَّل شيء.',
+      MISSING_VIEWING_WRONG_LIAISON:
+        'موافقة العائلة تسمّي مسؤول تواصل آخر: هو وحده من يسجّل المعاينة. لم يُسجَّل شيء.',
+      MISSING_SUBJECT_LINK_NOT_ACCEPTED:
+        'لم يقبل أي مراجع هذا الشخص لهذا البلاغ: لا تُعرض على العائلة أبدًا صورة مرشّح لم تتمّ مراجعته. لم يُسجَّل شيء.',
+      MISSING_LEVEL_NEEDS_RECOGNITION:
+        'يتطلّب المستوى معاينة تعرّفت فيها العائلة على صورة (ويتطلّب التأكيد مستوى التعرّف أولًا).',
+      MISSING_LEVEL_NEEDS_CORROBORATION: 'يتطلّب التأكيد مرجعًا مستقلًا واحدًا على الأقل.',
+      MISSING_REPORT_FORBIDDEN: 'هذا البلاغ خارج نطاق الموافقة الممنوح لمنظمتك.',
+      other: 'لم يُسجَّل: {{message}}',
+    },
+  },
+};
