@@ -170,7 +170,11 @@ const MONTHS = ['2012-11', '2013-01', '2013-02', '2013-03', 'undated', '2014-12'
 
 function synthesize(seed: string, s: Scenario): Input {
   const prng = seededPrng(seed);
-  const codebook = defineCodebook({ ...DEFAULT_CODEBOOK, version: 'synthetic-v1', findings: DEFAULT_CODEBOOK.findings.slice(0, s.findings) });
+  // The default's findings cut to the scenario's number; its translations (which name every
+  // finding) are left out, as a translation must cover exactly the codebook's terms.
+  const english = { ...DEFAULT_CODEBOOK };
+  delete english.translations;
+  const codebook = defineCodebook({ ...english, version: 'synthetic-v1', findings: DEFAULT_CODEBOOK.findings.slice(0, s.findings) });
   const findings = codebook.findings;
   const subjects: Subjects = new Map();
   const stratified = s.method === 'stratified';
