@@ -16,8 +16,6 @@ import { blindPorts, openArchive, type Archive } from '../app.js';
 import { loadSample } from '../examination/blind/index.js';
 import { computeStatistics } from '../examination/statistics/statistics.service.js';
 import type { StatisticsReport } from '../examination/statistics/index.js';
-import { verifyArchive } from '../integrity/archive-verify.service.js';
-import { ReportKeyFiles } from '../identification/reports/report-keys.adapter.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { exportBag, parseSelection, type ExportReceipt } from '../reports/export/index.js';
@@ -32,11 +30,11 @@ import {
   type ReportInput,
   type ReportTemplate,
 } from '../reports/report/index.js';
-import { countingHashFiles } from '../store/hash-files.adapter.js';
 import { CODE_VERSION } from '../version.js';
 import { HttpError } from './errors.js';
 import { archiveFor, type RequestContext } from './request-context.js';
 import { ServerJobs, type Progress, type ServerJob } from './server-jobs.js';
+import { verifyWhileServing } from './verification-runs.js';
 
 export interface ExportRequest {
   selection: string;
@@ -303,21 +301,7 @@ export class ExportsArea {
 
   /** `custody verify` of the whole archive while serving, as the verification runs do it. */
   private async verifyForReport(progress: Progress): Promise<ReportInput['verify']> {
-    const { archive } = this.ports;
-    const r = await verifyArchive(
-      {
-        archive,
-        hashFiles: countingHashFiles(progress),
-        reportKeys: () => ReportKeyFiles.forArchive(archive.config.archiveDir).list(),
-        quiesced: (f) =>
-          this.ports.serialWrite(async () => {
-            await archive.signNow();
-            return f();
-          }),
-      },
-      [],
-      progress,
-    );
+    const r = await verifyWhileServing(this.ports, progress);
     return {
       ok: r.ok,
       ledgerSize: r.ledger.size,

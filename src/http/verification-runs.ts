@@ -157,21 +157,7 @@ export class VerificationRuns {
   }
 
   private async execute(account: string, progress: Progress): Promise<VerifyOutcome> {
-    const { archive } = this.ports;
-    const report: VerifyReport = await verifyArchive(
-      {
-        archive,
-        hashFiles: countingHashFiles(progress),
-        reportKeys: () => ReportKeyFiles.forArchive(archive.config.archiveDir).list(),
-        quiesced: (f) =>
-          this.ports.serialWrite(async () => {
-            await archive.signNow();
-            return f();
-          }),
-      },
-      [],
-      progress,
-    );
+    const report: VerifyReport = await verifyWhileServing(this.ports, progress);
     const failing = report.findings.filter((x) => x.severity !== 'info');
     progress('recording', 0);
     const [e] = await this.ports.commit([fixityDraft(account, report)]);
@@ -187,4 +173,31 @@ export class VerificationRuns {
       recorded_seq: e?.entry.seq ?? null,
     };
   }
+}
+
+
+/**
+ * `custody verify` of the whole archive while the server keeps serving: the writer pauses once to
+ * sign what was appended so far, and the run checks the ledger as it stood then (VerifyDeps.quiesced).
+ * Shared by the verification runs and the report jobs (exports-area.ts).
+ */
+export function verifyWhileServing(
+  ports: { readonly archive: Archive; serialWrite<T>(f: () => Promise<T>): Promise<T> },
+  progress: Progress,
+): Promise<VerifyReport> {
+  const { archive } = ports;
+  return verifyArchive(
+    {
+      archive,
+      hashFiles: countingHashFiles(progress),
+      reportKeys: () => ReportKeyFiles.forArchive(archive.config.archiveDir).list(),
+      quiesced: (f) =>
+        ports.serialWrite(async () => {
+          await archive.signNow();
+          return f();
+        }),
+    },
+    [],
+    progress,
+  );
 }
