@@ -1,7 +1,7 @@
 // What each case of a sample has come to, read from the index: who was assigned, who submitted,
 // the revealed answers (each checked against its commitment), and the final answer (unanimous,
 // or adjudicated). Blindness holds here: unrevealed answers are never read, only counted.
-import type { Archive } from '../../app.js';
+import type { ExaminationRepository } from '../../db/examination.repository.js';
 import type { SamplesTable } from '../../db/index.js';
 import { codebookDigest, defineCodebook, type Codebook } from '../codebook/index.js';
 import { caseOutcomesFrom, type CaseOutcome } from './case-outcomes.js';
@@ -11,7 +11,12 @@ import { hint } from '../../core/index.js';
 
 export type { CaseOutcome, CaseStatus } from './case-outcomes.js';
 
-export async function loadSample(archive: Archive, ref: string): Promise<SamplesTable> {
+/** What finding a plan and its cases' outcomes read: the examination tables of the index. */
+export interface OutcomesPorts {
+  readonly examinations: Pick<ExaminationRepository, 'findSample' | 'members' | 'assignments' | 'submissions' | 'adjudications'>;
+}
+
+export async function loadSample(archive: { readonly examinations: Pick<ExaminationRepository, 'findSample'> }, ref: string): Promise<SamplesTable> {
   const s = await archive.examinations.findSample(ref);
   if (s === undefined) throw new PlanError('SAMPLE_NOT_FOUND', `no sampling plan ${ref}`, { details: hint({ remedy: ['list-plans'] }) });
   return s;
@@ -45,7 +50,7 @@ export function describeSample(s: SamplesTable) {
   };
 }
 
-export async function caseOutcomes(archive: Archive, sample: SamplesTable): Promise<CaseOutcome[]> {
+export async function caseOutcomes(archive: OutcomesPorts, sample: SamplesTable): Promise<CaseOutcome[]> {
   const codebook = sampleCodebook(sample);
   return caseOutcomesFrom(sample, codebook, {
     members: await archive.examinations.members(sample.id),

@@ -7,9 +7,10 @@ import {
   unitChangesAfter,
 } from '../../catalogue/units/attribution.service.js';
 import type { SamplesTable } from '../../db/index.js';
-import { computeStatistics } from './statistics.service.js';
+import { computeStatistics, type StatisticsPorts } from './statistics.service.js';
 
-type ArchiveHandle = Parameters<typeof computeStatistics>[0];
+/** The statistics' ports, and what the unit attribution and labels read besides. */
+type ArchiveHandle = StatisticsPorts & Parameters<typeof unitChangesAfter>[0];
 
 /** The plan's statistics; `sample` as loadSample (examination/blind) finds it. */
 export async function statisticsView(archive: ArchiveHandle, sample: SamplesTable) {

@@ -2,18 +2,29 @@
 // adjudicated), with intervals, breakdowns and agreement, tied to the checkpoint it was computed
 // at. This file only gathers the inputs from the index; the figures are computed by the pure
 // statisticsReport (report.ts), which `custody verify-export` also runs on a bag's ledger.
-import type { Archive } from '../../app.js';
 import { toHex } from '../../core/index.js';
-import { isSignedCheckpoint } from '../../ledger/index.js';
+import type { ArchiveIndexRepository } from '../../db/archive-index.repository.js';
+import type { ExaminationRepository } from '../../db/examination.repository.js';
+import { isSignedCheckpoint, type SignedCheckpointContext } from '../../ledger/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import { CODE_VERSION } from '../../version.js';
-import { caseOutcomes } from '../blind/outcomes.js';
+import { caseOutcomes, type OutcomesPorts } from '../blind/outcomes.js';
 import { statisticsReport } from './report.js';
 import type { StatisticsReport } from './types.js';
 
 export { PROCEDURE } from './report.js';
 
-export async function computeStatistics(archive: Archive, sample: SamplesTable): Promise<StatisticsReport> {
+/** What the statistics read: the plan's outcomes, the catalogue, and the ledger to name (and check) the checkpoint. */
+export interface StatisticsPorts {
+  readonly examinations: OutcomesPorts['examinations'] & Pick<ExaminationRepository, 'allSubjectItems'>;
+  readonly index: Pick<ArchiveIndexRepository, 'listSubjects' | 'listUnits'>;
+  readonly treeSize: number;
+  readonly ledger: SignedCheckpointContext['ledger'];
+  readonly verifierKey: string;
+  readonly manifest: { readonly origin: string };
+}
+
+export async function computeStatistics(archive: StatisticsPorts, sample: SamplesTable): Promise<StatisticsReport> {
   const outcomes = await caseOutcomes(archive, sample);
   const size = archive.treeSize;
   const signed = await isSignedCheckpoint({ ledger: archive.ledger, verifierKey: archive.verifierKey, origin: archive.manifest.origin }, size);
