@@ -167,7 +167,7 @@ export const missingCommand: Command = {
         for (const p of r.pairs) {
           const agreed = Object.entries(p.agreements).filter(([, level]) => level !== 'missing' && level !== 'different').map(([f, level]) => `${f}=${level}`);
           const differ = Object.entries(p.agreements).filter(([, level]) => level === 'different').map(([f]) => f);
-          const review = p.review === null ? 'not reviewed' : `reviewed: ${p.review.decision} (entry ${p.review.seq}: ${tt(p.review.reason)})`;
+          const review = p.review === null ? 'not reviewed' : `reviewed: ${p.review.decision} (entry ${p.review.seq}: ${p.review.reason === null ? 'reason sealed, cannot be opened' : tt(p.review.reason)})`;
           io.stdout(`  ${p.a} (${tt(p.org_a)}) ~ ${p.b} (${tt(p.org_b)})  p=${p.probability.toFixed(4)}  weight ${p.weight.toFixed(2)} bits  ${review}\n`);
           io.stdout(`      agree: ${agreed.join(', ') || 'none'}${differ.length > 0 ? `; differ: ${differ.join(', ')}` : ''}\n`);
         }
@@ -209,7 +209,7 @@ async function runLinkReview(args: ParsedArgs, io: Io, usage: string): Promise<n
   else
     io.stdout(
       `recorded (ledger entry ${r.seq}): reports ${r.reports.join(' and ')} are ${r.decision === 'same' ? 'the same person' : 'different people'}; ` +
-        'the entry holds the report ids and the reason only\n',
+        'the entry holds the report ids and the decision; the reason is sealed under both reports\' keys\n',
     );
   return 0;
 }

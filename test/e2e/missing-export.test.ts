@@ -39,7 +39,7 @@ interface IdFile {
     contact_release_seq: number | null;
     content: { name_ar: string; contact: unknown };
   };
-  report_links: { other_report: string; decision: string; seq: number }[];
+  report_links: { other_report: string; decision: string; seq: number; reason: string | null }[];
   subject_links: { subject: string; level: string | null }[];
   subject_events: { action: string; note: Record<string, unknown> }[];
   subjects: { subject_id: string; record: unknown; rests_on: number[] }[];
@@ -216,6 +216,9 @@ describeDatabases('custody missing export: the identification file in a bag', (d
     );
     expect(f.subjects.map((x) => x.subject_id)).toEqual([s1]);
     expect(f.subjects[0]?.record).toMatchObject({ status: 'active' });
+    // The reasons of report↔report decisions are sealed in the ledger (under both reports' keys) and opened in the file.
+    expect(f.report_links.find((l) => l.other_report === D)?.reason).toBe('the same man reported twice');
+    expect(await readFile(join(r.out, 'custody', 'ledger.jsonl'), 'utf8')).not.toContain('the same man reported twice');
     // Every entry the file names is a proven line of custody/ledger.jsonl.
     const lines = (await readFile(join(r.out, 'custody', 'ledger.jsonl'), 'utf8'))
       .trim()

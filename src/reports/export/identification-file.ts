@@ -15,6 +15,7 @@ import {
 import { foldSubjectLinks, type SubjectLinkState } from '../../identification/index.js';
 import { openForViewer } from '../../identification/reports/reports.service.js';
 import { openNote } from '../../identification/reports/subject-link.service.js';
+import { openLinkReason } from '../../identification/reports/link.service.js';
 import type { LedgerEntry } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 
@@ -183,7 +184,7 @@ export async function gatherIdentificationFile(
       other_report: other,
       other_org: text(otherEntry.details.org),
       decision: e.details.decision ?? null,
-      reason: e.details.reason ?? null,
+      reason: await linkReason(ports, e, row, rowOf(otherEntry, s.erased.get(other))),
       actor: e.actor,
       time: e.time,
     });
@@ -242,6 +243,14 @@ export async function gatherIdentificationFile(
     ],
   };
   return { document, seqs: [...seqs].sort((a, b) => a - b), linksLeftOut };
+}
+
+/** A report↔report decision's reason: sealed under both reports' keys (opened here), or in clear (older entries). */
+async function linkReason(ports: IdentificationFilePorts, e: LedgerEntry, mine: MissingReportsTable, theirs: MissingReportsTable): Promise<string | null> {
+  const d = e.details;
+  if (!isObj(d.sealed)) return typeof d.reason === 'string' ? d.reason : null;
+  const [a, b] = mine.id < theirs.id ? [mine, theirs] : [theirs, mine];
+  return openLinkReason(ports.missing, a, b, canonicalize(d.sealed), text(d.digest));
 }
 
 /** Whether the caller may see another report (its own scope check; erased or unreadable: no). */
