@@ -11,6 +11,7 @@ import type { AccountsPorts, ActingRole, Role } from './accounts/index.js';
 import type { CandidatePorts, PmPorts, SubjectLinkPorts } from './identification/index.js';
 import { ReportKeyFiles } from './identification/reports/report-keys.adapter.js';
 import type { LinkPorts } from './identification/reports/link.service.js';
+import type { IdentificationBagArchive } from './reports/export/identification-bag.service.js';
 import type { BlindPorts } from './examination/blind/index.js';
 import {
   createEd25519Signer,
@@ -548,5 +549,18 @@ export function missingPorts(
       );
       return stored.map((s) => s.entry.seq);
     },
+  };
+}
+
+/** The archive as `missing export` uses it (reports/export/identification-bag.service.ts). */
+export function identificationBagArchive(archive: Archive, viewerOrg: string | null = null, actorNames?: readonly string[]): IdentificationBagArchive {
+  return {
+    missing: missingPorts(archive, viewerOrg, actorNames),
+    origin: archive.manifest.origin,
+    verifierKey: archive.verifierKey,
+    publicKeyPem: archive.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    ledger: archive.ledger,
+    commit: (drafts) => archive.commit(drafts),
+    close: () => archive.close(),
   };
 }

@@ -10,6 +10,7 @@ import { flag, list, parseNonNegativeInt, printJson, requireStr, str, UsageError
 import { wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 import { runReviewSubject, runSubjects, runViewing } from './missing-review.command.js';
+import { runMissingExport } from './missing-export.command.js';
 
 export const missingCommand: Command = {
   name: 'missing',
@@ -20,7 +21,8 @@ export const missingCommand: Command = {
     'missing link-review ID ID --same|--different --reason TEXT | ' +
     'missing review-subject ID SUBJECT --accept|--reject|--level recognised --viewing SEQ|--level confirmed --reference KIND:TEXT… --reason TEXT | ' +
     'missing viewing ID SUBJECT --attendee NAME[:RELATION]… --shown ITEM:blurred|direct:recognised|not-recognised|unsure… [--notes TEXT] | ' +
-    'missing viewing ID SUBJECT --file SESSION.json | missing subjects ID | missing codebook   (all with [--json])',
+    'missing viewing ID SUBJECT --file SESSION.json | missing subjects ID | missing codebook | ' +
+    'missing export ID --out DIR|FILE.zip [--include-contacts --reason TEXT] [--organization NAME]   (all with [--json])',
   options: {
     org: { type: 'string' },
     names: { type: 'boolean' },
@@ -39,6 +41,9 @@ export const missingCommand: Command = {
     shown: { type: 'string', multiple: true },
     notes: { type: 'string' },
     file: { type: 'string' },
+    out: { type: 'string' },
+    'include-contacts': { type: 'boolean' },
+    organization: { type: 'string' },
   },
   async run(args, io) {
     const [action, target, ...rest] = args.positionals;
@@ -46,6 +51,7 @@ export const missingCommand: Command = {
     if (action === 'review-subject') return runReviewSubject(args, io, this.usage);
     if (action === 'viewing') return runViewing(args, io, this.usage);
     if (action === 'subjects') return runSubjects(args, io, this.usage);
+    if (action === 'export') return runMissingExport(args, io, this.usage);
     if (rest.length > 0) throw new UsageError(`usage: ${this.usage}`);
     const needTarget = (what: string): string => {
       if (target === undefined) throw new UsageError(`name the ${what}\nusage: ${this.usage}`);
@@ -161,7 +167,7 @@ export const missingCommand: Command = {
         for (const p of r.pairs) {
           const agreed = Object.entries(p.agreements).filter(([, level]) => level !== 'missing' && level !== 'different').map(([f, level]) => `${f}=${level}`);
           const differ = Object.entries(p.agreements).filter(([, level]) => level === 'different').map(([f]) => f);
-          const review = p.review === null ? 'not reviewed' : `reviewed: ${p.review.decision} (entry ${p.review.seq}: ${tt(p.review.reason)})`;
+          const review = p.review === null ? 'not reviewed' : `reviewed: ${p.review.decision} (entry ${p.review.seq}: ${p.review.reason === null ? 'reason sealed, cannot be opened' : tt(p.review.reason)})`;
           io.stdout(`  ${p.a} (${tt(p.org_a)}) ~ ${p.b} (${tt(p.org_b)})  p=${p.probability.toFixed(4)}  weight ${p.weight.toFixed(2)} bits  ${review}\n`);
           io.stdout(`      agree: ${agreed.join(', ') || 'none'}${differ.length > 0 ? `; differ: ${differ.join(', ')}` : ''}\n`);
         }
@@ -203,7 +209,7 @@ async function runLinkReview(args: ParsedArgs, io: Io, usage: string): Promise<n
   else
     io.stdout(
       `recorded (ledger entry ${r.seq}): reports ${r.reports.join(' and ')} are ${r.decision === 'same' ? 'the same person' : 'different people'}; ` +
-        'the entry holds the report ids and the reason only\n',
+        'the entry holds the report ids and the decision; the reason is sealed under both reports\' keys\n',
     );
   return 0;
 }

@@ -532,4 +532,13 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('missing_subject_events_report').on('missing_subject_events').columns(['report_id', 'seq']).execute();
     },
   },
+  '0014-missing-link-review-sealed': {
+    // Issue 15: the reason of a report↔report decision sealed under both reports' keys (the entry's
+    // `sealed` and `digest`); `reason` stays '' for those, and holds the clear reason of the
+    // entries written before.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('missing_link_reviews').addColumn('sealed_json', 'text').execute();
+      await db.schema.alterTable('missing_link_reviews').addColumn('digest', 'text').execute();
+    },
+  },
 };

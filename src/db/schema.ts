@@ -337,7 +337,11 @@ export interface MissingLinkReviewsTable {
   report_a: string;
   report_b: string;
   decision: 'same' | 'different';
+  /** The reason in clear (entries written before it was sealed), or '' when sealed. */
   reason: string;
+  /** The reason sealed under both reports' keys (canonical JSON), or null for a clear reason. */
+  sealed_json: string | null;
+  digest: string | null;
   actor: string;
   time: string;
 }

@@ -12,13 +12,15 @@
 // written in the server's write queue, held for those few steps, never by a second writer.
 import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { blindPorts, openArchive, type Archive } from '../app.js';
+import { blindPorts, identificationBagArchive, openArchive, type Archive } from '../app.js';
 import { loadSample } from '../examination/blind/index.js';
 import { computeStatistics } from '../examination/statistics/statistics.service.js';
 import type { StatisticsReport } from '../examination/statistics/index.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { exportBag, parseSelection, type ExportReceipt } from '../reports/export/index.js';
+import { bagFiles } from '../reports/export/bag-files.adapter.js';
+import { exportIdentificationBag } from '../reports/export/identification-bag.service.js';
 import {
   buildReportModel,
   DEFAULT_CHROMIUM,
@@ -130,6 +132,28 @@ export class ExportsArea {
   async startReport(ctx: RequestContext, template: ReportTemplate, format: 'html' | 'pdf'): Promise<ServerJob<ReportDone>> {
     await this.refuseIfBlinded(ctx, 'report');
     return this.reports.start(ctx.actor, (job, progress) => this.runReport(job.id, template, format, progress));
+  }
+
+  /**
+   * A report's identification file as a ZIP bag in the area (`custody missing export`, contacts
+   * redacted), for the account's organisation (consent scope) and names; run at once, not as a
+   * job (the bag holds no evidence), with the server's writer held for its entries. Listed and
+   * downloaded as the other exports are (GET /api/exports, export.create).
+   */
+  async identificationExport(ctx: RequestContext, req: { report: string; org: string; actorNames: readonly string[] }): Promise<ExportDone & { id: string }> {
+    const { archive } = this.ports;
+    await mkdir(this.ports.dir, { recursive: true, mode: 0o750 });
+    const id = this.ports.newId().toUpperCase();
+    const out = this.bagFile(id);
+    const r = await exportIdentificationBag(
+      {
+        open: async () => identificationBagArchive(await this.holdWriter(archiveFor(archive, ctx)), req.org, req.actorNames),
+        now: () => this.ports.clock().getTime(),
+        files: bagFiles(archive.config.archiveDir),
+      },
+      { report: req.report, out, includeContacts: false, reason: null, softwareVersion: CODE_VERSION },
+    );
+    return { id, seq: r.ledger_seq, tree_size: r.tree_size, root: r.root, items: 0, redacted: true, tagmanifest_sha256: r.tagmanifest_sha256, bytes: (await stat(out)).size };
   }
 
   /** The finished exports in the area, newest first, each confirmed by its dissemination entry in the ledger. */

@@ -8,3 +8,4 @@ export * from './reports/ports.js';
 export * from './reports/report-content.js';
 export * from './reports/report-rows.js';
 export * from './candidates/rank.js';
+export * from './reports/subject-link-state.js';

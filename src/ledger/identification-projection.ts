@@ -67,7 +67,18 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
         {
           op: 'insert',
           table: 'missing_link_reviews',
-          row: { seq: entry.seq, report_a: reports[0], report_b: reports[1], decision, reason: str(d, 'reason', entry), actor: entry.actor, time: entry.time },
+          // The reason sealed under both reports' keys, or (entries written before) in clear.
+          row: {
+            seq: entry.seq,
+            report_a: reports[0],
+            report_b: reports[1],
+            decision,
+            reason: d.sealed === undefined ? str(d, 'reason', entry) : '',
+            sealed_json: d.sealed === undefined ? null : canonicalize(record(d, 'sealed', entry)),
+            digest: d.sealed === undefined ? null : str(d, 'digest', entry),
+            actor: entry.actor,
+            time: entry.time,
+          },
         },
       ];
     }

@@ -1,7 +1,7 @@
 // Issue 15, "Deduplicating reports across organisations" and "Review": `missing link` runs the
 // Fellegi–Sunter linkage over the sealed reports and proposes pairs and clusters, never merging;
 // `missing link-review A B --same|--different --reason R` records a decision as a ledger entry
-// holding the report ids and the reason only; `--json` gives the persons joined by `same`
+// holding the report ids and the decision, the reason sealed under both reports' keys; `--json` gives the persons joined by `same`
 // decisions. On SQLite and PostgreSQL (the reviews are projected into the index).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ describeDatabases('custody missing link: proposals across organisations, reviewe
     expect(text).toContain('not reviewed');
   });
 
-  it('review --same records the decision (ids and reason only) and persons groups the two reports; --different overrides it', async () => {
+  it('review --same records the decision (ids in clear, the reason sealed) and persons groups the two reports; --different overrides it', async () => {
     const { arabic, latin } = await importAll();
     const rev = await json<{ reports: string[]; decision: string; seq: number }>(['missing', 'link-review', latin, arabic, '--same', '--reason', 'same father and arrest date; family confirmed by phone']);
     expect(rev.reports).toEqual([arabic, latin].sort());
@@ -122,12 +122,13 @@ describeDatabases('custody missing link: proposals across organisations, reviewe
     expect(r.persons).toEqual([[arabic, latin].sort()]);
     expect(pairOf(r, arabic, latin)?.review).toMatchObject({ decision: 'same', seq: rev.seq, reason: 'same father and arrest date; family confirmed by phone' });
     expect((await run(0, ['missing', 'link'])).stdout).toContain('reviewed: same');
-    // The ledger entry holds the ids, the decision and the reason: no family data.
+    // The ledger entry holds the ids and the decision; the reason is sealed under both reports' keys.
     const log = (await run(0, ['log', '--json'])).stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { entry: { seq: number; details: Record<string, unknown> } });
     const entry = log.find((l) => l.entry.details.action === 'missing.link-review')?.entry;
-    expect(entry?.details).toEqual({ action: 'missing.link-review', reports: [arabic, latin].sort(), decision: 'same', reason: 'same father and arrest date; family confirmed by phone' });
+    expect(entry?.details).toMatchObject({ action: 'missing.link-review', reports: [arabic, latin].sort(), decision: 'same', sealed: { alg: 'AES-256-GCM' } });
+    expect(Object.keys(entry?.details ?? {}).sort()).toEqual(['action', 'decision', 'digest', 'reports', 'sealed']);
     const ledger = await readFile(join(a.dir, 'ledger', 'entries.jsonl'));
-    for (const s of [SAME_AR.name_ar, SAME_LATIN.name_latin, 'Qatramiz', 'قطرميز', SAME_AR.father_name, SAME_LATIN.father_name, SAME_LATIN.mother_name])
+    for (const s of ['family confirmed by phone', SAME_AR.name_ar, SAME_LATIN.name_latin, 'Qatramiz', 'قطرميز', SAME_AR.father_name, SAME_LATIN.father_name, SAME_LATIN.mother_name])
       expect(ledger.includes(Buffer.from(s, 'utf8')), s).toBe(false);
     // A later decision replaces the earlier one.
     await run(0, ['missing', 'link-review', arabic, latin, '--different', '--reason', 'the family of the second says he was released']);

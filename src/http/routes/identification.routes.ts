@@ -7,7 +7,7 @@
 import { Type } from 'typebox';
 import { missingPorts, type Archive } from '../../app.js';
 import { candidatesFor } from '../../identification/candidates/candidates.service.js';
-import { listReports, showReport } from '../../identification/reports/reports.service.js';
+import { listReports, openForViewer, showReport } from '../../identification/reports/reports.service.js';
 import { linkContext, raiseLevel, reviewSubjectLink, subjectLinksOf } from '../../identification/reports/subject-link.service.js';
 import { HttpError } from '../errors.js';
 import { evidenceHeaders, sendPreview } from './evidence.routes.js';
@@ -140,6 +140,41 @@ export const identificationRoutes: RouteDef[] = [
       return showReport(await portsFor(archive, request), params.id.toUpperCase(), {
         contactReason: body.reason,
       });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/missing/:id/export',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "a report's identification file as a bag for the authorities (as `custody missing export`, contacts redacted), within the account's consent scope; a ZIP in the server's exports area, recorded as a dissemination entry naming the account",
+    tags: ['identification'],
+    schema: {
+      params: IdParams('report'),
+      response: {
+        201: Type.Object({
+          id: Type.String({ description: 'the bag in the exports area (GET /api/exports/:id/download, export.create)' }),
+          seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
+          tree_size: Type.Integer(),
+          root: Type.String(),
+          items: Type.Integer(),
+          redacted: Type.Boolean(),
+          tagmanifest_sha256: Type.String(),
+          bytes: Type.Integer(),
+        }),
+      },
+    },
+    async handler({ params, archive, request, reply, ctx }) {
+      const ports = await portsFor(archive, request);
+      const id = params.id.toUpperCase();
+      const row = await ports.getReport(id);
+      if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${id}`);
+      // Refused here, before the writer is held: erased, unreadable or outside the scope.
+      await openForViewer(ports, row);
+      const done = await request.server.custody.exportsArea.identificationExport(ctx!, { report: id, org: ports.viewerOrg!, actorNames: ports.actorNames });
+      void reply.status(201);
+      return done;
     },
   }),
   defineRoute({

@@ -112,3 +112,38 @@ describe('ranking', () => {
     ]);
   });
 });
+
+describe('each factor says why as a code with its parameters (worded in English and Arabic by the UI)', () => {
+  const namesAr = new Map<string, string | null>([['U-AFI', 'المخابرات الجوية'], ['U-215', null]]);
+  it.each([
+    ['unit: same', unitFactor(report(), subject({ unit_id: 'U-AFI' }), parents, names, namesAr), 'unit_same', { unit: 'U-AFI', unit_ar: 'المخابرات الجوية', subject_unit: 'U-AFI', subject_unit_ar: 'المخابرات الجوية' }],
+    ['unit: part of (no Arabic name: the English one)', unitFactor(report(), subject({ unit_id: 'U-215' }), parents, names, namesAr), 'unit_part_of', { unit: 'U-AFI', unit_ar: 'المخابرات الجوية', subject_unit: 'U-215', subject_unit_ar: 'U-215' }],
+    ['unit: other', unitFactor(report(), subject({ unit_id: 'U-MI' }), parents, names), 'unit_other', { unit: 'U-AFI', unit_ar: 'U-AFI', subject_unit: 'U-MI', subject_unit_ar: 'U-MI' }],
+    ['unit: not reported', unitFactor(report({ unit: null }), subject(), parents, names), 'unit_not_reported', {}],
+    ['unit: not in the registry', unitFactor(report({ unit: { as_reported: 'Nowhere', id: null } }), subject(), parents, names), 'unit_not_in_registry', { as_reported: 'Nowhere' }],
+    ['unit: subject has none', unitFactor(report(), subject(), parents, names), 'unit_subject_none', {}],
+    ['date: not before', dateFactor(report({ event: 'last_seen' }), subject({ date_of_death: '2014' })), 'date_not_before', { which: 'death', date: '2014', event: 'last_seen', event_date: '2013-05-21' }],
+    ['date: before', dateFactor(report(), subject({ date_of_photography: '2012' })), 'date_before', { which: 'photograph', date: '2012', event: 'arrest', event_date: '2013-05-21' }],
+    ['date: not reported', dateFactor(report({ event_date: null }), subject()), 'date_not_reported', {}],
+    ['date: subject has none', dateFactor(report(), subject()), 'date_subject_none', {}],
+    ['sex: same', sexFactor(report(), subject({ sex: 'male' })), 'sex_same', { sex: 'male' }],
+    ['sex: differs', sexFactor(report(), subject({ sex: 'female' })), 'sex_differs', { report: 'male', subject: 'female' }],
+    ['sex: not reported', sexFactor(report({ sex: null }), subject({ sex: 'male' })), 'sex_not_reported', {}],
+    ['sex: subject undetermined', sexFactor(report(), subject({ sex: 'undetermined' })), 'sex_subject_undetermined', {}],
+    ['age: band', ageFactor(report(), subject({ age_band: '18-29', date_of_death: '2013' })), 'age_band', { age: 28, year: '2013', band: '18-29' }],
+    ['age: next band', ageFactor(report(), subject({ age_band: '30-39', date_of_death: '2013' })), 'age_next_band', { age: 28, year: '2013', band: '30-39' }],
+    ['age: no birth', ageFactor(report({ birth: null }), subject({ age_band: '18-29' })), 'birth_not_reported', {}],
+    ['age: subject has none', ageFactor(report(), subject()), 'age_subject_none', {}],
+    ['age: no date', ageFactor(report({ event_date: null }), subject({ age_band: '18-29' })), 'age_no_date', {}],
+    ['marks: not reported', marksFactor(report(), undefined), 'marks_not_reported', {}],
+  ] as const)('%s', (_, r, code, params) => {
+    expect(r.code).toBe(code);
+    expect(r.params).toEqual(params);
+  });
+  it('marks: the matched marks by codebook kind and region', () => {
+    const marks = (m: { kind: string; region: string }[]) => ({ marks: m.map((x) => ({ ...x, description: null })) }) as unknown as ReportContent['am'];
+    const r = marksFactor(report({ am: marks([{ kind: 'scar', region: 'face' }, { kind: 'tattoo', region: 'chest' }]) }), marks([{ kind: 'scar', region: 'face' }]));
+    expect(r).toMatchObject({ code: 'marks_matched', outcome: 'close', params: { matched: 1, total: 2 }, marks: [{ kind: 'scar', region: 'face' }] });
+    expect(marksFactor(report({ am: marks([{ kind: 'scar', region: 'face' }]) }), {}).code).toBe('marks_subject_none');
+  });
+});

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createUlidFactory, type JsonValue } from '../../core/index.js';
 import type { MissingLinkReviewsTable, MissingReportReadsTable, MissingReportsTable } from '../../db/index.js';
 import { MemoryIndex, projectEntry } from '../../ledger/index.js';
-import { linkReports, reviewLink, toLinkRecord, type LinkPorts } from './link.service.js';
+import { linkReports, openLinkReason, reviewLink, toLinkRecord, type LinkPorts } from './link.service.js';
 import type { ReportKeyStore } from './ports.js';
 import type { ReportContent } from './report-content.js';
 import { parseReportsCsv } from './report-rows.js';
@@ -78,6 +78,40 @@ describe('the link service', () => {
     expect((await linkReports(ports(null), {})).persons).toEqual([[a1, c1].sort()]);
     await expect(linkReports(ports(null), { threshold: 1 })).rejects.toMatchObject({ code: 'MISSING_LINK_INVALID' });
     await expect(reviewLink(ports(null), a1, a2, 'same', ' ')).rejects.toMatchObject({ code: 'MISSING_LINK_INVALID' });
+  });
+
+  it('seals the reason of a decision under both reports\' keys: not in the entry, opened for the caller, unreadable once either report\'s key is gone; an older clear reason still reads', async () => {
+    const ports = memoryArchive();
+    const p = ports(null);
+    const written: { [k: string]: JsonValue }[] = [];
+    const spy: LinkPorts = { ...p, commit: (d) => (written.push(...d), p.commit(d)) };
+    const csv = parseReportsCsv('name_ar,father_name,sex,birth\nزيدون قطرميز,سليمون,male,1985\nزيدون قطرمز,سليمون,male,1985\nبشموش طنبرجي,دعبول,male,1970\n');
+    const [r1 = '', r2 = '', r3 = ''] = (await importReports(p, csv.rows, csv.errors, { org: 'Org A' })).ids;
+    await reviewLink(spy, r2, r1, 'same', 'the same father and village');
+    const entry = written.at(-1) ?? {};
+    expect(Object.keys(entry).sort()).toEqual(['action', 'decision', 'digest', 'reports', 'sealed']);
+    expect(JSON.stringify(entry)).not.toContain('village');
+    const [lo, hi] = [r1, r2].sort() as [string, string];
+    const reasonOf = async (x: string, y: string) => (await linkReports(p, {})).pairs.find((q) => [q.a, q.b].sort().join() === [x, y].sort().join())?.review?.reason;
+    expect(await reasonOf(r1, r2)).toBe('the same father and village');
+    // Either key gone (an erasure destroys it): the reason cannot be opened by anyone.
+    const sealedRow = (await p.listLinkReviews()).find((r) => r.report_a === lo && r.report_b === hi)!;
+    expect([sealedRow.reason, sealedRow.sealed_json === null]).toEqual(['', false]);
+    const rowOf = async (id: string) => (await p.getReport(id))!;
+    const open = async (x: string, y: string) => openLinkReason(p, await rowOf(x), await rowOf(y), sealedRow.sealed_json!, sealedRow.digest!);
+    const keys = p.keys as MemoryKeys;
+    const saved = new Map(keys.files);
+    for (const gone of [lo, hi]) {
+      keys.files.delete(gone);
+      await expect(open(lo, hi)).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_MISSING' });
+      keys.files.set(gone, saved.get(gone)!);
+    }
+    expect(await reasonOf(r1, r2)).toBe('the same father and village');
+    // A sealed reason moved onto another pair does not open (the additional data names the pair).
+    await expect(open(lo, r3)).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_INVALID' });
+    // An entry of the format written before the reasons were sealed: its clear reason still reads.
+    await p.commit([{ action: 'missing.link-review', reports: [lo, hi], decision: 'same', reason: 'in clear, as before' }]);
+    expect(await reasonOf(r1, r2)).toBe('in clear, as before');
   });
 
   it('maps a report to the linkage record: birth year, resolved unit id or the name as written, nothing empty', () => {

@@ -2,14 +2,16 @@
 // every report the caller may see, maps it to the linkage's record, runs Fellegi–Sunter
 // (linkage/), and shows the proposed pairs and clusters with the reviewers' decisions. Linkage only
 // proposes: reports become one missing person only through `same` decisions, each a ledger entry
-// that holds the two report ids, the decision and the reason, never family data.
-import { hint } from '../../core/index.js';
+// that holds the two report ids and the decision in clear, and the reason sealed under both
+// reports' keys (erasing either report erases it); entries written before hold it in clear.
+import { canonicalBytes, hint, type JsonValue } from '../../core/index.js';
 import type { MissingLinkReviewsTable, MissingReportsTable } from '../../db/index.js';
 import { IdentificationError } from '../errors.js';
 import { linkRecords, type BlockingSummary, type LinkRecord, type LinkedPair } from '../linkage/index.js';
 import type { MissingReportsPorts } from './ports.js';
 import type { ReportContent } from './report-content.js';
-import { openForViewer } from './reports.service.js';
+import { openForViewer, withDataKey } from './reports.service.js';
+import { openReport, parseSealed, sealedDigest, sealReport, type SealedReport } from './report-seal.js';
 
 export type LinkDecision = 'same' | 'different';
 
@@ -20,7 +22,8 @@ export interface LinkPorts extends MissingReportsPorts {
 
 export interface LinkReview {
   decision: LinkDecision;
-  reason: string;
+  /** Null when the reason is sealed and cannot be opened (a report erased, a key missing). */
+  reason: string | null;
   seq: number;
   actor: string;
   time: string;
@@ -78,11 +81,53 @@ export function toLinkRecord(id: string, org: string, c: ReportContent): LinkRec
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\n${b}` : `${b}\n${a}`);
 
-/** The latest decision on each pair (the ledger's order: a later decision replaces an earlier one). */
-function latestReviews(rows: readonly MissingLinkReviewsTable[]): Map<string, LinkReview> {
+export const ACTION_LINK_REVIEW = 'missing.link-review';
+
+/**
+ * Seals a link review's reason under both reports' keys, nested: under A's (the lower id), bound
+ * to B, then that sealed object under B's, bound to A. Opening needs both keys, so destroying
+ * either (erasing either report) erases the reason.
+ */
+export async function sealLinkReason(ports: MissingReportsPorts, a: MissingReportsTable, b: MissingReportsTable, reason: string): Promise<{ sealed: SealedReport; digest: string }> {
+  const inner = await withDataKey(ports, a, (k) => sealReport(k, a.id, a.org, canonicalBytes({ reason }), [ACTION_LINK_REVIEW, b.id]));
+  return withDataKey(ports, b, (k) => sealReport(k, b.id, b.org, canonicalBytes(inner.sealed), [ACTION_LINK_REVIEW, a.id]));
+}
+
+/** Opens a sealed link reason (the index row is checked against its digest first). */
+export async function openLinkReason(ports: MissingReportsPorts, a: MissingReportsTable, b: MissingReportsTable, sealedJson: string, digest: string): Promise<string> {
+  const outer = parseSealed(sealedJson);
+  if (sealedDigest(outer) !== digest)
+    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', 'the sealed reason of a link review in the index does not match its digest', { details: hint({ remedy: ['verify'] }) });
+  const inner = parseSealed((await withDataKey(ports, b, (k) => openReport(k, b.id, b.org, outer, [ACTION_LINK_REVIEW, a.id]))).toString('utf8'));
+  const note = JSON.parse((await withDataKey(ports, a, (k) => openReport(k, a.id, a.org, inner, [ACTION_LINK_REVIEW, b.id]))).toString('utf8')) as { reason?: JsonValue };
+  return typeof note.reason === 'string' ? note.reason : '';
+}
+
+/** A review's reason: in clear (older entries) or opened; null when it cannot be opened. */
+async function reasonOf(ports: MissingReportsPorts, r: MissingLinkReviewsTable, rows: ReadonlyMap<string, MissingReportsTable>): Promise<string | null> {
+  if (r.sealed_json === null || r.digest === null) return r.reason;
+  const [a, b] = [rows.get(r.report_a), rows.get(r.report_b)];
+  if (a === undefined || b === undefined) return null;
+  try {
+    return await openLinkReason(ports, a, b, r.sealed_json, r.digest);
+  } catch (e) {
+    if (e instanceof IdentificationError) return null;
+    throw e;
+  }
+}
+
+/**
+ * The latest decision on each pair of visible reports (the ledger's order: a later decision
+ * replaces an earlier one), the reasons opened.
+ */
+async function latestReviews(ports: MissingReportsPorts, rows: readonly MissingLinkReviewsTable[], visible: ReadonlyMap<string, MissingReportsTable>): Promise<Map<string, LinkReview>> {
+  const latest = new Map<string, MissingLinkReviewsTable>();
+  for (const r of [...rows].sort((x, y) => Number(x.seq) - Number(y.seq))) latest.set(pairKey(r.report_a, r.report_b), r);
   const out = new Map<string, LinkReview>();
-  for (const r of [...rows].sort((x, y) => Number(x.seq) - Number(y.seq)))
-    out.set(pairKey(r.report_a, r.report_b), { decision: r.decision, reason: r.reason, seq: Number(r.seq), actor: r.actor, time: r.time });
+  for (const [key, r] of latest) {
+    if (!visible.has(r.report_a) || !visible.has(r.report_b)) continue;
+    out.set(key, { decision: r.decision, reason: await reasonOf(ports, r, visible), seq: Number(r.seq), actor: r.actor, time: r.time });
+  }
   return out;
 }
 
@@ -135,7 +180,7 @@ export async function linkReports(ports: LinkPorts, opts: { threshold?: number }
   if (!(threshold > 0 && threshold < 1))
     throw new IdentificationError('MISSING_LINK_INVALID', `the threshold is a probability strictly between 0 and 1, got ${threshold}`, { details: { threshold } });
   const { rows, excluded } = await openAll(ports);
-  const reviews = latestReviews(await ports.listLinkReviews());
+  const reviews = await latestReviews(ports, await ports.listLinkReviews(), new Map(rows.map((r) => [r.row.id, r.row])));
   const ids = new Set(rows.map((r) => r.row.id));
   const orgOf = new Map(rows.map((r) => [r.row.id, r.row.org]));
   const base = { notice: LINK_NOTICE, threshold, reports: rows.length, excluded, persons: personsOf(ids, reviews) };
@@ -169,14 +214,18 @@ export async function reviewLink(
   if (why === '') throw new IdentificationError('MISSING_LINK_INVALID', 'say why: the reason is recorded', { details: hint({ field: 'reason' }) });
   if (decision !== 'same' && decision !== 'different') throw new IdentificationError('MISSING_LINK_INVALID', `a decision is same or different, got ${String(decision)}`);
   if (a === b) throw new IdentificationError('MISSING_LINK_INVALID', `a report cannot be linked with itself (${a})`, { details: { reports: [a, b] } });
+  const found: MissingReportsTable[] = [];
   for (const id of [a, b]) {
     const row = await ports.getReport(id);
     if (row === undefined)
       throw new IdentificationError('MISSING_LINK_UNKNOWN_REPORT', `no report ${id}: nothing was recorded`, { details: { report: id } });
     // Refuses an erased report, an unreadable one, and one outside the caller's consent scope.
     await openForViewer(ports, row);
+    found.push(row);
   }
-  const reports: [string, string] = a < b ? [a, b] : [b, a];
-  const [seq = -1] = await ports.commit([{ action: 'missing.link-review', reports, decision, reason: why }]);
+  const [lo, hi] = (a < b ? found : [...found].reverse()) as [MissingReportsTable, MissingReportsTable];
+  const reports: [string, string] = [lo.id, hi.id];
+  const { sealed, digest } = await sealLinkReason(ports, lo, hi, why);
+  const [seq = -1] = await ports.commit([{ action: ACTION_LINK_REVIEW, reports, decision, sealed: { ...sealed }, digest }]);
   return { reports, decision, seq };
 }

@@ -3,7 +3,7 @@
 // identification routes for every role, and for family liaisons of organisations inside and
 // outside a report's consent; the contact only to the source custodian, each read a ledger entry
 // written first; no family data in a refusal. On SQLite and PostgreSQL.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROLES } from '../../../src/accounts/index.js';
@@ -126,6 +126,8 @@ describeDatabases('server: identification routes and consent', (db) => {
         ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/review`, { decision: 'accept', reason: 'r' }],
         ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/level`, { level: 'recognised', viewing: 1, reason: 'r' }],
         ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/viewings`, { attendees: [{ name: 'x' }], photographs: [{ item: ANY_SUBJECT, blurred_first: true, outcome: 'unsure' }] }],
+        // Issue 15, "Export".
+        ['POST', `/api/missing/${shared}/export`, {}],
       ] as const) {
         const r = await clients.get(name)!.request(method, url, body);
         expect(r.statusCode, `${name} ${method} ${url}`).toBe(403);
@@ -161,5 +163,31 @@ describeDatabases('server: identification routes and consent', (db) => {
     expect(JSON.stringify(e!.entry)).not.toContain(PHONE);
     // The custodian has no list or candidates route (that is the liaison's work).
     expect((await get('Custodian A', '/api/missing')).statusCode).toBe(403);
+  });
+
+  it('export: a liaison within the consent scope gets the identification file as a bag verify-export accepts, recorded as a dissemination entry naming the account, without the contact', async () => {
+    const r = await clients.get('Liaison B')!.request('POST', `/api/missing/${shared}/export`, {});
+    expect(r.statusCode, r.body).toBe(201);
+    const done = r.json<{ id: string; seq: number; redacted: boolean }>();
+    expect(done.redacted).toBe(true);
+    const [e] = await s.open.ledger.read(done.seq, done.seq + 1);
+    expect(e!.entry).toMatchObject({ type: 'dissemination', actor: s.accounts.get('Liaison B'), details: { action: 'missing.export', report: shared, contacts: 'redacted' } });
+    const bag = s.server.custody.exportsArea.bagFile(done.id);
+    const v = await custodyInExpect(0, ['verify-export', bag, '--receipt', s.server.custody.exportsArea.receiptFile(done.id), '--json']);
+    expect(JSON.parse(v.stdout)).toMatchObject({ valid: true });
+    // A stored (uncompressed) ZIP: the report's name is in it, the contact's phone is not.
+    const bytes = (await readFile(bag)).toString('utf8');
+    expect(bytes).toContain(NAME_AR);
+    expect(bytes).not.toContain(PHONE);
+  });
+
+  it('export: refused outside the consent scope (MISSING_REPORT_FORBIDDEN), with no family data in the body and nothing recorded', async () => {
+    const before = s.open.ledger.size;
+    for (const [who, report] of [['Liaison D', shared], ['Liaison B', own], ['Liaison Nobody', shared]] as const) {
+      const r = await clients.get(who)!.request('POST', `/api/missing/${report}/export`, {});
+      expect([r.statusCode, r.json<{ code: string }>().code], `${who} ${report}`).toEqual([403, 'MISSING_REPORT_FORBIDDEN']);
+      expect(r.body).not.toContain(NAME_AR);
+    }
+    expect(s.open.ledger.size).toBe(before);
   });
 });

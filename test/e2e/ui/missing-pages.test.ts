@@ -221,6 +221,13 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     expect(await page.getByTestId('candidates-notice').textContent()).toContain('ليس تعرّفًا');
     expect(await page.getByTestId('report-marks').textContent()).toContain('ندبة');
     expect(await page.locator('[data-testid=report-heading] bdi[lang=ar]').getAttribute('dir')).toBe('auto');
+    // Why each candidate ranks here, in Arabic from the server's factor codes, never its English sentence.
+    const first = page.getByTestId('candidate').first();
+    expect(await first.locator('td[data-code]').count()).toBe(5);
+    const sex = first.locator('tr[data-factor=sex] td[data-code]');
+    expect(await sex.getAttribute('data-code')).toBe('sex_same');
+    expect(await sex.textContent()).toContain('كلاهما ذكر');
+    expect(await first.locator('td[data-code] bdi[lang=en]').count()).toBe(0);
     expect(await page.locator('img').count()).toBe(0);
     await expectNoSeriousA11yViolations(page, 'missing report (ar)');
     await shot(page, 'missing-report.ar');

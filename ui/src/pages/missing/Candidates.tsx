@@ -4,7 +4,7 @@ import { formatCount } from '../../i18n';
 import { useSession } from '../../session/session';
 import { useLoad } from '../catalogue/useLoad';
 import { ReviewForm } from './Identification';
-import type { Candidate, CandidatesView, SubjectLink } from './types';
+import type { Candidate, CandidatesView, FactorResult, SubjectLink } from './types';
 
 /**
  * Candidate subjects for a report, each with the factors that rank it. Never a photograph (issue
@@ -122,11 +122,8 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
                     {t(`missingReport.candidates.outcomes.${f.outcome}`)}
                   </span>
                 </td>
-                <td>
-                  {/* The server's reasoning, in English as `custody missing candidates` prints it. */}
-                  <bdi dir="ltr" lang="en">
-                    {f.detail}
-                  </bdi>
+                <td data-code={f.code}>
+                  <FactorWhy f={f} />
                 </td>
               </tr>
             ))}
@@ -135,5 +132,56 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
       </div>
       {children}
     </li>
+  );
+}
+
+/**
+ * Why a factor came out as it did, in the page's language, from the server's code and parameters.
+ * Names and dates stay as recorded (isolated, so that a Latin unit name or a date keeps its order
+ * inside an Arabic sentence). A code this page does not know falls back to the server's English.
+ */
+function FactorWhy({ f }: { f: FactorResult }) {
+  const { t, i18n } = useTranslation();
+  const ar = i18n.language.startsWith('ar');
+  const key = `missingReport.candidates.why.${f.code}`;
+  if (!i18n.exists(key))
+    return (
+      <bdi dir="ltr" lang="en">
+        {f.detail}
+      </bdi>
+    );
+  const iso = (v: string | number | undefined): string =>
+    `\u2068${typeof v === 'number' ? formatCount(v, i18n.language) : (v ?? '')}\u2069`;
+  const word = (v: string | number | undefined): string => {
+    const k = `missingReport.candidates.whyWords.${String(v)}`;
+    return i18n.exists(k) ? t(k as never) : iso(v);
+  };
+  const p = f.params;
+  const term = (group: 'markKinds' | 'regions', code: string): string =>
+    i18n.exists(`missingReport.${group}.${code}`)
+      ? t(`missingReport.${group}.${code}` as never)
+      : code;
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p)) values[k] = iso(v);
+  Object.assign(values, {
+    unit: iso(ar ? p.unit_ar : p.unit),
+    subject_unit: iso(ar ? p.subject_unit_ar : p.subject_unit),
+    which: word(p.which),
+    event: word(p.event),
+    sex: word(p.sex),
+    report: word(p.report),
+    subject: word(p.subject),
+  });
+  const marks = (f.marks ?? []).map((m) =>
+    t('missingReport.am.mark', {
+      kind: term('markKinds', m.kind),
+      region: term('regions', m.region),
+    }),
+  );
+  return (
+    <span>
+      {String(t(key as never, values as never))}
+      {marks.length > 0 && ` ${marks.join(ar ? '، ' : ', ')}`}
+    </span>
   );
 }

@@ -62,11 +62,46 @@ export interface ReportView {
 export type Outcome = 'agree' | 'close' | 'disagree' | 'missing';
 export type Factor = 'unit' | 'date' | 'sex' | 'age' | 'marks';
 
+/** Why a factor came out as it did (src/identification/candidates/rank.ts, FactorCode). */
+export type FactorCode =
+  | 'unit_not_reported'
+  | 'unit_not_in_registry'
+  | 'unit_subject_none'
+  | 'unit_same'
+  | 'unit_part_of'
+  | 'unit_other'
+  | 'date_not_reported'
+  | 'date_subject_none'
+  | 'date_not_before'
+  | 'date_before'
+  | 'sex_not_reported'
+  | 'sex_subject_undetermined'
+  | 'sex_same'
+  | 'sex_differs'
+  | 'birth_not_reported'
+  | 'age_subject_none'
+  | 'age_no_date'
+  | 'age_band'
+  | 'age_next_band'
+  | 'marks_not_reported'
+  | 'marks_subject_none'
+  | 'marks_matched';
+
+export interface FactorResult {
+  factor: Factor;
+  outcome: Outcome;
+  code: FactorCode;
+  params: Record<string, string | number>;
+  marks?: { kind: string; region: string }[];
+  /** The same in English, as `custody missing candidates` prints it. */
+  detail: string;
+}
+
 export interface Candidate {
   rank: number;
   subject: string;
   number: string | null;
-  factors: { factor: Factor; outcome: Outcome; detail: string }[];
+  factors: FactorResult[];
   agreed: number;
   close: number;
   disagreed: number;
