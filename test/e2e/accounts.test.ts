@@ -3,10 +3,10 @@
 // ledger only sealed; the accounts table is projected from the ledger (rebuild, verify).
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/accounts/index.js';
-import { custodyInExpect, withIndexDb, type LogLine, type TestArchive } from '../support/archive-fixtures.js';
+import { cloneArchive, custodyInExpect, withIndexDb, type LogLine, type TestArchive } from '../support/archive-fixtures.js';
 import { readTree } from '../support/export-bags.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
@@ -50,13 +50,27 @@ describeDatabases('custody user: accounts and roles', (db) => {
   const add = async (name: string, role: string, extra: string[] = []) =>
     JSON.parse((await run(0, ['user', 'add', name, '--role', role, '--password-file', await pwFile('pw', PASSWORD), ...extra, '--json'])).stdout) as { id: string; seq: number };
 
-  beforeEach(async () => {
+  // `init` once per database; each test works on its own copy (the folder, and the index
+  // database copied by CREATE DATABASE … TEMPLATE).
+  let template: TestArchive;
+  let dropTemplate: () => Promise<void> = () => Promise.resolve();
+  beforeAll(async () => {
     const made = await db.makeUrl();
-    cleanup = made.cleanup;
+    dropTemplate = made.cleanup;
     base = await makeTempDir(`accounts-${db.kind}`);
-    a = { dir: join(base, 'archive'), origin: '', verifierKey: '', env: made.url === null ? {} : { DATABASE_URL: made.url } };
+    a = template = { dir: join(base, 'archive'), origin: '', verifierKey: '', env: made.url === null ? {} : { DATABASE_URL: made.url } };
     printed = '';
     await run(0, ['init']);
+  });
+  afterAll(() => dropTemplate());
+
+  beforeEach(async () => {
+    const made = await db.copyUrl(template.env.DATABASE_URL ?? null);
+    cleanup = made.cleanup;
+    const copy = await cloneArchive(template, `accounts-${db.kind}`);
+    base = dirname(copy.dir);
+    a = { ...copy, env: made.url === null ? {} : { DATABASE_URL: made.url } };
+    printed = '';
   });
   afterEach(() => cleanup());
 

@@ -17,13 +17,13 @@ import {
   describeFindings,
   listObjectFiles,
   readLedgerEntries,
-  runJson,
+  runJsonIn,
   sha256Hex,
   type DeliveryJson,
   type ItemJson,
   type VerifyJson,
 } from '../support/archive-inspect.js';
-import { runCustody, type CustodyRunResult } from '../support/cli.js';
+import { runCustody, runCustodyInProcess, type CustodyRunResult } from '../support/cli.js';
 import { seededBytes, seededRandom } from '../support/seeded-bytes.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -80,7 +80,8 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     const digests = new Set(corpus.expected.values());
     expect(digests.size).toBeLessThan(FILES); // the duplicates are there
 
-    const init = await runCustody(['init', '--archive', archive]);
+    // Only the killed runs need a process of their own; the rest runs in-process (runCli).
+    const init = await runCustodyInProcess(['init', '--archive', archive]);
     expect(init.code, describeRun(init)).toBe(0);
 
     const ingestArgs = ['ingest', corpus.dir, '--archive', archive, '--source', SOURCE, '--new-source'];
@@ -156,7 +157,7 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     // again would open a second delivery (by design: a new handover of the same folder).
     // The operator who sees the delivery closed continues it by id instead; every file must
     // then be recognised as already present.
-    const { json: deliveries } = await runJson<DeliveryJson[]>([
+    const { json: deliveries } = await runJsonIn<DeliveryJson[]>([
       'deliveries',
       '--archive',
       archive,
@@ -167,7 +168,7 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     //  D: a continued run dies right after its checkpoint is durable, before it empties its
     //     batch-intent slots: the next run finds the stale intent covered and carries on.
     await killAt('checkpoint-written', 1, [...ingestArgs, '--delivery', delivery.id]);
-    const last = await runJson<{
+    const last = await runJsonIn<{
       mode: string;
       summary: { items_added: number; already_present: number; problems: number };
     }>([...ingestArgs, '--delivery', delivery.id]);
@@ -180,14 +181,14 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     });
 
     // verify: exit 0, no errors and no warnings (the tail is checkpointed, the index caught up).
-    const verify = await runJson<VerifyJson>(['verify', '--archive', archive]);
+    const verify = await runJsonIn<VerifyJson>(['verify', '--archive', archive]);
     expect(verify.run.code, describeFindings(verify.json)).toBe(0);
     expect(verify.json.ok).toBe(true);
     expect(verify.json.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(verify.json.objects.hashed).toBe(digests.size);
 
     // Items: exactly one per file, each with the right bytes.
-    const { json: items } = await runJson<ItemJson[]>(['items', '--archive', archive]);
+    const { json: items } = await runJsonIn<ItemJson[]>(['items', '--archive', archive]);
     expect(items).toHaveLength(FILES);
     expect(new Set(items.map((i) => i.relative_path)).size).toBe(FILES);
     expect(new Set(items.map((i) => i.id)).size).toBe(FILES);
@@ -208,7 +209,7 @@ describe('crash safety: SIGKILL during a 10,000-file intake, resumed after every
     expect(ingestions).toHaveLength(FILES);
     expect(new Set(ingestions.map((e) => e.details.relative_path)).size).toBe(FILES);
 
-    const { json: finalDeliveries } = await runJson<DeliveryJson[]>([
+    const { json: finalDeliveries } = await runJsonIn<DeliveryJson[]>([
       'deliveries',
       '--archive',
       archive,

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize, type JsonValue } from '../../src/core/canonical-json.js';
 import {
   checkpointSizes,
-  custody,
+  custodyIn,
   readLedgerLines,
   resignCheckpoints,
   writeLedgerLines,
@@ -37,7 +37,7 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
   const subjects = worldSubjects(300);
   const bySubjectId = new Map<string, WorldSubject>();
   let cases: string[] = [];
-  const run = (actor: string, ...args: string[]) => custody(args, { ...env, CUSTODY_ACTOR: actor });
+  const run = (actor: string, ...args: string[]) => custodyIn(args, { ...env, CUSTODY_ACTOR: actor });
   const ok = async (actor: string, ...args: string[]) => {
     const r = await run(actor, ...args);
     expect(r.code, `custody ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
@@ -281,11 +281,11 @@ describe('examination workflow (300 subjects, stratified sample of 150, two exam
       const origin = (JSON.parse(await readFile(join(copy, 'custody.json'), 'utf8')) as { origin: string }).origin;
       await resignCheckpoints({ dir: copy, origin, verifierKey: '', env: {} }, await checkpointSizes(copy));
       const cenv = { CUSTODY_ARCHIVE: copy, CUSTODY_ACTOR: 'insider' };
-      expect((await custody(['rebuild'], cenv)).code).toBe(0);
-      const v = await custody(['verify', '--json'], cenv);
+      expect((await custodyIn(['rebuild'], cenv)).code).toBe(0);
+      const v = await custodyIn(['verify', '--json'], cenv);
       expect(v.code).toBe(1);
       const codes = (JSON.parse(v.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code);
-      return { codes, stats: await custody(['stats', 'main'], cenv) };
+      return { codes, stats: await custodyIn(['stats', 'main'], cenv) };
     };
     // An answer changed after the reveal: it no longer opens its commitment.
     const answer = await tamper('reveal', (e) => {

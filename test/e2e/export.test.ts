@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkpointSizes,
-  custodyExpect,
+  custodyInExpect,
   expectClean,
   ingest,
   initArchive,
@@ -48,7 +48,7 @@ describe('custody export', () => {
   let withdrawnId: string;
   let earlyCheckpoint: string;
   const run = (args: string[], code = 0) =>
-    custodyExpect(code, [...args, '--archive', archive.dir], archive.env);
+    custodyInExpect(code, [...args, '--archive', archive.dir], archive.env);
   const out = (name: string): string => join(base, 'out', name);
   const latestSize = async (): Promise<number> =>
     (JSON.parse((await run(['checkpoint', '--json'])).stdout) as { size: number }).size;
@@ -113,7 +113,7 @@ describe('custody export', () => {
   /** What a recipient runs: `custody verify-export` pinned to the archive key, the bag's own scripts. */
   const outsider = async (bag: string): Promise<void> => {
     await writeFile(join(base, 'pinned.txt'), `${archive.verifierKey}\n`);
-    const v = await custodyExpect(0, [
+    const v = await custodyInExpect(0, [
       'verify-export',
       bag,
       '--key',

@@ -5,7 +5,7 @@
 // its code and that nothing was read, stored or leaked.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { link, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, link, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -39,14 +39,25 @@ interface IngestOut {
   problems: Problem[];
 }
 
-/** A fresh archive (passphrase-protected) and an empty delivery folder beside it. */
+/** One archive (passphrase-protected, SQLite) initialised for the file; each test copies it. */
+let template: Promise<string> | undefined;
+function templateArchive(): Promise<string> {
+  template ??= (async () => {
+    const archive = join(await makeTempDir('hostile-template'), 'archive');
+    await custodyInExpect(0, ['init'], { CUSTODY_ARCHIVE: archive, CUSTODY_KEY_PASSPHRASE: PASSPHRASE });
+    return archive;
+  })();
+  return template;
+}
+
+/** A fresh archive (passphrase-protected; a copy of the file's template) and an empty delivery folder beside it. */
 async function setUp(prefix: string): Promise<{ base: string; archive: string; delivery: string; env: Record<string, string> }> {
   const base = await makeTempDir(prefix);
   const archive = join(base, 'archive');
   const delivery = join(base, 'delivery');
   await mkdir(delivery);
+  await cp(await templateArchive(), archive, { recursive: true, preserveTimestamps: true });
   const env = { CUSTODY_ARCHIVE: archive, CUSTODY_KEY_PASSPHRASE: PASSPHRASE };
-  await custodyInExpect(0, ['init'], env);
   return { base, archive, delivery, env };
 }
 

@@ -8,8 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { custodyInExpect, withIndexDb, writeExtraFiles, type TestArchive } from '../support/archive-fixtures.js';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { cloneArchive, custodyInExpect, withIndexDb, writeExtraFiles, type TestArchive } from '../support/archive-fixtures.js';
 import { readTree } from '../support/export-bags.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
@@ -32,7 +32,6 @@ interface Link {
 }
 
 describeDatabases('custody missing review-subject and viewing', (db) => {
-  let base: string;
   let a: TestArchive;
   let cleanup: () => Promise<void> = () => Promise.resolve();
   let consenting: string; // photographs may be shown, through Liaison Rima
@@ -58,11 +57,16 @@ describeDatabases('custody missing review-subject and viewing', (db) => {
       actor,
     );
 
-  beforeEach(async () => {
+  // The fixture (an archive with three photographs, two subjects and two reports) is built once
+  // per database; each test works on its own copy of it (the folder, and the index database
+  // copied by CREATE DATABASE … TEMPLATE), so that no test sees another's writes.
+  let template: TestArchive;
+  let dropTemplate: () => Promise<void> = () => Promise.resolve();
+  beforeAll(async () => {
     const made = await db.makeUrl();
-    cleanup = made.cleanup;
-    base = await makeTempDir(`missing-review-${db.kind}`);
-    a = { dir: join(base, 'archive'), origin: '', verifierKey: '', env: made.url === null ? {} : { DATABASE_URL: made.url } };
+    dropTemplate = made.cleanup;
+    const base = await makeTempDir(`missing-review-${db.kind}`);
+    a = template = { dir: join(base, 'archive'), origin: '', verifierKey: '', env: made.url === null ? {} : { DATABASE_URL: made.url } };
     await run(0, ['init']);
     await writeExtraFiles(join(base, 'photos'), 3);
     await run(0, ['ingest', join(base, 'photos'), '--source', 'KITE', '--new-source']);
@@ -72,6 +76,14 @@ describeDatabases('custody missing review-subject and viewing', (db) => {
     const file = join(base, 'r.csv');
     await writeFile(file, CSV, 'utf8');
     [consenting = '', refusing = ''] = (await json<{ ids: string[] }>(['missing', 'import', file, '--org', 'Org A'])).ids;
+  });
+  afterAll(() => dropTemplate());
+
+  beforeEach(async () => {
+    const made = await db.copyUrl(template.env.DATABASE_URL ?? null);
+    cleanup = made.cleanup;
+    const copy = await cloneArchive(template, `missing-review-${db.kind}`);
+    a = { ...copy, env: made.url === null ? {} : { DATABASE_URL: made.url } };
   });
   afterEach(() => cleanup());
 

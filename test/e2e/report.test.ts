@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolvePointer, type Footnote } from '../../src/reports/report/index.js';
 import { planCollection, writeCollection } from '../../src/demo/index.js';
-import { REPO_ROOT, runCustody } from '../support/cli.js';
+import { custodyIn } from '../support/archive-fixtures.js';
+import { REPO_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 const ARABIC_UNIT = 'فرع الأمن العسكري';
@@ -41,7 +42,8 @@ let dir: string;
 let env: Record<string, string>;
 let size: number;
 let items: { id: string; name: string }[];
-const cli = (...args: string[]) => runCustody(args, { env, timeoutMs: 120_000 });
+// In-process (runCli): these calls build and read the archive; none is about the binary itself.
+const cli = (...args: string[]) => custodyIn(args, env);
 
 async function ok(...args: string[]) {
   const r = await cli(...args);
@@ -215,9 +217,9 @@ describe('custody report (HTML)', () => {
   });
 
   it('writes HTML only, and says so, where Chromium is missing', async () => {
-    const r = await runCustody(
+    const r = await custodyIn(
       ['report', '--template', 'summary', '--out', join(dir, 'nochrome.pdf'), '--json'],
-      { env: { ...env, CUSTODY_CHROMIUM: join(dir, 'no-chromium') } },
+      { ...env, CUSTODY_CHROMIUM: join(dir, 'no-chromium') },
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('REPORT_PDF_UNAVAILABLE');

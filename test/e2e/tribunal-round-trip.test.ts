@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { custody } from '../support/archive-fixtures.js';
+import { custodyIn } from '../support/archive-fixtures.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -33,9 +33,9 @@ describe('tribunal round trip: demo archive → examination → export → indep
     env = { CUSTODY_ARCHIVE: join(base, 'demo', 'archive'), CUSTODY_ACTOR: 'prosecutor' };
     // The key as the court would hold it: read from the archive, not from the bag.
     pinned = join(base, 'pinned-key.txt');
-    await writeFile(pinned, (await custody(['key', '--public'], env)).stdout);
+    await writeFile(pinned, (await custodyIn(['key', '--public'], env)).stdout);
     bag = join(base, 'bag');
-    const r = await custody(
+    const r = await custodyIn(
       ['export', '--select', 'sample:prevalence', '--full-ledger', '--out', bag, '--json'],
       env,
     );
@@ -43,7 +43,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
   }, 300_000);
 
   it('creates the demo team the quick start names: one account per role', async () => {
-    const r = await custody(['user', 'list', '--json'], env);
+    const r = await custodyIn(['user', 'list', '--json'], env);
     const accounts = JSON.parse(r.stdout) as {
       name: string;
       role: string;
@@ -65,9 +65,9 @@ describe('tribunal round trip: demo archive → examination → export → indep
   });
 
   it('leaves a blind plan, try-it, assigned to both demo examiner accounts, with nothing submitted', async () => {
-    const users = JSON.parse((await custody(['user', 'list', '--json'], env)).stdout) as { id: string; name: string }[];
+    const users = JSON.parse((await custodyIn(['user', 'list', '--json'], env)).stdout) as { id: string; name: string }[];
     const examiners = ['Examiner A', 'Examiner B'].map((n) => users.find((u) => u.name === n)?.id).sort();
-    const r = await custody(['examine', 'status', 'try-it', '--json'], env);
+    const r = await custodyIn(['examine', 'status', 'try-it', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const { cases } = JSON.parse(r.stdout) as { cases: { examiners: string[]; submitted: string[] }[] };
     expect(cases).toHaveLength(6);
@@ -75,7 +75,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
   });
 
   it('passes our verifier with the pinned key, and the plain script of VERIFY.md', async () => {
-    const ours = await custody(['verify-export', bag, '--key', pinned], {});
+    const ours = await custodyIn(['verify-export', bag, '--key', pinned], {});
     expect(ours.code, ours.stdout + ours.stderr).toBe(0);
     expect(ours.stdout).toContain('VERIFIED (key from: pinned key)');
     // As VERIFY.md has it: run from anywhere, the key file named relative to where one stands.
@@ -95,7 +95,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
     const tables = await readdir(join(bag, 'data', 'tables'));
     expect(tables).toContain('examinations.csv');
     const statsFile = tables.find((t) => t.startsWith('statistics-'));
-    const stats = await custody(['stats', 'prevalence', '--at', size, '--json'], env);
+    const stats = await custodyIn(['stats', 'prevalence', '--at', size, '--json'], env);
     // `stats --json` adds the unit's names on each by-unit row; everything else, the attribution
     // and the subjects whose unit changed after the frame included, the export carries the same.
     const cli = JSON.parse(stats.stdout) as {
@@ -121,7 +121,7 @@ describe('tribunal round trip: demo archive → examination → export → indep
     const dir = join(await makeTempDir(`custody-tamper-${name}`), 'bag');
     await cp(bag, dir, { recursive: true });
     await edit(dir);
-    const r = await custody(['verify-export', dir, '--key', pinned, '--json'], {});
+    const r = await custodyIn(['verify-export', dir, '--key', pinned, '--json'], {});
     const script = spawnSync('bash', [join(dir, 'verify.sh'), pinned], { encoding: 'utf8' });
     expect(script.status, `verify.sh must fail too (${name})`).not.toBe(0);
     return { code: r.code, out: r.stdout };

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buildArchive,
   cloneArchive,
-  custody,
-  custodyExpect,
+  custodyIn,
+  custodyInExpect,
   expectClean,
   expectFinding,
   itemAt,
@@ -50,9 +50,9 @@ describe('withdraw and purge', () => {
 
   it('refuses a withdrawal without --reason or --authority, and a purge without --withdrawn (exit 2)', async () => {
     const id = itemAt(items, 'photos/a.bin').id;
-    await custodyExpect(2, ['withdraw', id, '--authority', 'ICC-01/04-123', ...on(archive)]);
-    await custodyExpect(2, ['withdraw', id, '--reason', 'court order', ...on(archive)]);
-    await custodyExpect(2, [
+    await custodyInExpect(2, ['withdraw', id, '--authority', 'ICC-01/04-123', ...on(archive)]);
+    await custodyInExpect(2, ['withdraw', id, '--reason', 'court order', ...on(archive)]);
+    await custodyInExpect(2, [
       'withdraw',
       '--reason',
       'court order',
@@ -60,8 +60,8 @@ describe('withdraw and purge', () => {
       'x',
       ...on(archive),
     ]);
-    await custodyExpect(2, ['purge', ...on(archive)]);
-    const unknown = await custodyExpect(1, [
+    await custodyInExpect(2, ['purge', ...on(archive)]);
+    const unknown = await custodyInExpect(1, [
       'withdraw',
       '01ZZZZZZZZZZZZZZZZZZZZZZZZ',
       '--reason',
@@ -76,7 +76,7 @@ describe('withdraw and purge', () => {
 
   it('withdraws by item id, naming the object and every item that shares its bytes', async () => {
     const copy = itemAt(items, 'docs/copy-of-a.bin');
-    const r = await custodyExpect(0, [
+    const r = await custodyInExpect(0, [
       'withdraw',
       copy.id,
       '--reason',
@@ -111,13 +111,13 @@ describe('withdraw and purge', () => {
     expect([...(entry?.items ?? [])].sort()).toEqual(sharers);
 
     const show = JSON.parse(
-      (await custodyExpect(0, ['show', shared, '--json', ...on(archive)])).stdout,
+      (await custodyInExpect(0, ['show', shared, '--json', ...on(archive)])).stdout,
     ) as { withdrawn: boolean; withdrawn_seq: number };
     expect(show).toMatchObject({ withdrawn: true, withdrawn_seq: w.seq });
   });
 
   it('withdraws by SHA-256', async () => {
-    const r = await custodyExpect(0, [
+    const r = await custodyInExpect(0, [
       'withdraw',
       single,
       '--reason',
@@ -145,7 +145,7 @@ describe('withdraw and purge', () => {
 
   it('refuses to withdraw the same object twice, by id or by digest (exit 1)', async () => {
     const before = (await readLog(archive)).length;
-    const byId = await custodyExpect(1, [
+    const byId = await custodyInExpect(1, [
       'withdraw',
       itemAt(items, 'photos/a.bin').id,
       '--reason',
@@ -155,7 +155,7 @@ describe('withdraw and purge', () => {
       ...on(archive),
     ]);
     expect(byId.stderr).toContain('[ALREADY_WITHDRAWN]');
-    const byDigest = await custodyExpect(1, [
+    const byDigest = await custodyInExpect(1, [
       'withdraw',
       single.toUpperCase(),
       '--reason',
@@ -176,7 +176,7 @@ describe('withdraw and purge', () => {
 
   it('purge --withdrawn removes the bytes and appends one deletion entry per object', async () => {
     const before = (await readLog(archive)).length;
-    const r = await custodyExpect(0, ['purge', '--withdrawn', '--json', ...on(archive)]);
+    const r = await custodyInExpect(0, ['purge', '--withdrawn', '--json', ...on(archive)]);
     const { purged } = JSON.parse(r.stdout) as {
       purged: { sha256: string; seq: number; withdrawal_seq: number }[];
     };
@@ -211,7 +211,7 @@ describe('withdraw and purge', () => {
 
   it('a second purge finds nothing to do and appends nothing', async () => {
     const before = (await readLog(archive)).length;
-    const r = await custodyExpect(0, ['purge', '--withdrawn', '--json', ...on(archive)]);
+    const r = await custodyInExpect(0, ['purge', '--withdrawn', '--json', ...on(archive)]);
     expect(JSON.parse(r.stdout)).toMatchObject({ purged: [], refused: [] });
     expect(await readLog(archive)).toHaveLength(before);
   });
@@ -229,7 +229,7 @@ describe('withdraw and purge', () => {
   });
 
   it('show still describes a purged object', async () => {
-    const r = await custody(['show', single, '--json', ...on(archive)]);
+    const r = await custodyIn(['show', single, '--json', ...on(archive)]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       sha256: single,
@@ -245,8 +245,8 @@ describe('withdraw and purge', () => {
     const again = join(a.dir, '..', 'again');
     await mkdir(again);
     await writeFile(join(again, 'note-again.txt'), tree.files.get('docs/note.txt') ?? '');
-    await custody(['ingest', again, '--source', 'SRC-DELTA', '--new-source', ...on(a)]);
-    await custody(['purge', '--withdrawn', ...on(a)]);
+    await custodyIn(['ingest', again, '--source', 'SRC-DELTA', '--new-source', ...on(a)]);
+    await custodyIn(['purge', '--withdrawn', ...on(a)]);
     const v = await verifyJson(a);
     expect(v.codes).not.toContain('STORE_PURGED_OBJECT_PRESENT');
     expect(existsSync(objectPath(a.dir, single))).toBe(false);

@@ -50,6 +50,27 @@ export async function custodyInExpect(
   return r;
 }
 
+/**
+ * The fixture helpers below (initArchive, ingest, verifyJson, readLog, listItems) run the CLI
+ * in-process: they build and read archives, and runCli returns the exit code the binary would
+ * exit with. An environment that asks for a crash (CUSTODY_TEST_CRASH_AT) runs as a subprocess,
+ * since the crash is a SIGKILL of the process that runs the command.
+ */
+function fixtureRun(args: string[], env: Record<string, string>): Promise<CustodyRunResult> {
+  const crash = env.CUSTODY_TEST_CRASH_AT;
+  return crash === undefined || crash === '' ? custodyIn(args, env) : custody(args, env);
+}
+
+async function fixtureExpect(
+  code: number,
+  args: string[],
+  env: Record<string, string>,
+): Promise<CustodyRunResult> {
+  const r = await fixtureRun(args, env);
+  expect(r.code, `custody ${args.join(' ')}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(code);
+  return r;
+}
+
 /** Runs the CLI and fails the test (showing stderr) unless it exits with `code`. */
 export async function custodyExpect(
   code: number,
@@ -149,7 +170,7 @@ export async function initArchive(
   env: Record<string, string> = {},
   extra: string[] = [],
 ): Promise<TestArchive> {
-  const r = await custodyExpect(0, ['init', '--archive', dir, '--json', ...extra], env);
+  const r = await fixtureExpect(0, ['init', '--archive', dir, '--json', ...extra], env);
   const init = JSON.parse(r.stdout) as InitJson;
   return { dir, origin: init.origin, verifierKey: init.verifier_key, env };
 }
@@ -159,7 +180,7 @@ export async function ingest(
   paths: string[],
   source = 'SRC-ALPHA',
 ): Promise<IngestJson> {
-  const r = await custodyExpect(
+  const r = await fixtureExpect(
     0,
     ['ingest', ...paths, '--source', source, '--new-source', '--archive', archive.dir, '--json'],
     archive.env,
@@ -222,7 +243,7 @@ export interface VerifyRun {
 
 /** `custody verify --json [...extra]`; fails the test if stdout is not the JSON report. */
 export async function verifyJson(archive: TestArchive, extra: string[] = []): Promise<VerifyRun> {
-  const r = await custody(['verify', '--archive', archive.dir, '--json', ...extra], archive.env);
+  const r = await fixtureRun(['verify', '--archive', archive.dir, '--json', ...extra], archive.env);
   let report: VerifyJson;
   try {
     report = JSON.parse(r.stdout) as VerifyJson;
@@ -280,7 +301,7 @@ export interface LogLine {
 }
 
 export async function readLog(archive: TestArchive): Promise<LogLine[]> {
-  const r = await custodyExpect(0, ['log', '--archive', archive.dir, '--json'], archive.env);
+  const r = await fixtureExpect(0, ['log', '--archive', archive.dir, '--json'], archive.env);
   return r.stdout
     .split('\n')
     .filter((l) => l !== '')
@@ -304,7 +325,7 @@ export interface ItemJson {
 }
 
 export async function listItems(archive: TestArchive): Promise<ItemJson[]> {
-  const r = await custodyExpect(0, ['items', '--archive', archive.dir, '--json'], archive.env);
+  const r = await fixtureExpect(0, ['items', '--archive', archive.dir, '--json'], archive.env);
   return JSON.parse(r.stdout) as ItemJson[];
 }
 

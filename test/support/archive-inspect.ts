@@ -4,7 +4,12 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCustody, type CustodyRunOptions, type CustodyRunResult } from './cli.js';
+import {
+  runCustody,
+  runCustodyInProcess,
+  type CustodyRunOptions,
+  type CustodyRunResult,
+} from './cli.js';
 
 /** SHA-256 of a file, streamed (the file may be larger than memory). */
 export async function sha256File(path: string | Buffer): Promise<string> {
@@ -96,6 +101,21 @@ export async function runJson<T>(
   } catch {
     throw new Error(
       `custody ${args.join(' ')} --json printed no JSON (exit ${String(run.code)}, signal ${String(run.signal)}):\n${run.stdout.slice(0, 2000)}\n${run.stderr.slice(0, 2000)}`,
+    );
+  }
+}
+
+/** runJson in-process (runCli, an environment of `env` only): for calls not about the binary itself. */
+export async function runJsonIn<T>(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ run: CustodyRunResult; json: T }> {
+  const run = await runCustodyInProcess([...args, '--json'], { env });
+  try {
+    return { run, json: JSON.parse(run.stdout) as T };
+  } catch {
+    throw new Error(
+      `custody ${args.join(' ')} --json printed no JSON (exit ${String(run.code)}):\n${run.stdout.slice(0, 2000)}\n${run.stderr.slice(0, 2000)}`,
     );
   }
 }

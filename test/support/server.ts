@@ -1,6 +1,7 @@
 // Helpers for tests of the team server: an archive with accounts, the server built over it (no
 // port: `inject()`), and signed-in sessions that carry their cookie and CSRF token.
-import { writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
+import { afterAll } from 'vitest';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { openArchive, type Archive } from '../../src/app.js';
@@ -15,6 +16,7 @@ import {
   writeExtraFiles,
   type TestArchive,
 } from './archive-fixtures.js';
+import { createTestDatabase, replaceTestDatabase, testPostgresUrl } from './postgres.js';
 import { makeTempDir } from './tmp.js';
 
 export const TEST_PASSWORD = 'pw-server-test-0000';
@@ -31,7 +33,7 @@ export interface ServedArchive {
 /** A fresh archive (on `dbUrl`'s PostgreSQL when given) with one account per [name, role, organisation?]. */
 export async function servedArchive(
   prefix: string,
-  users: readonly (readonly [string, string] | readonly [string, string, string])[],
+  users: Users,
   opts: {
     dbUrl?: string | null;
     server?: Partial<ServerOptions>;
@@ -40,6 +42,12 @@ export async function servedArchive(
     open?: Parameters<typeof openArchive>[3];
     /** Serve this existing archive (no init, no new accounts). */
     reuse?: TestArchive;
+    /**
+     * Copy the archive (init and accounts) from one built once per test file for these users and
+     * this database kind, instead of building it again: for files that serve a fresh archive per
+     * test. The copies share one identity (origin, signing key, account ids).
+     */
+    template?: boolean;
   } = {},
 ): Promise<ServedArchive> {
   const env: Record<string, string> = opts.dbUrl ? { DATABASE_URL: opts.dbUrl } : {};
@@ -50,7 +58,45 @@ export async function servedArchive(
     verifierKey: '',
     env,
   };
-  if (opts.reuse === undefined) await custodyInExpect(0, ['init', '--archive', archive.dir], env);
+  if (opts.reuse === undefined && opts.template === true) {
+    const made = await templateArchive(prefix, users, opts.dbUrl ?? null);
+    await cp(made.archive.dir, archive.dir, { recursive: true, preserveTimestamps: true });
+    if (opts.dbUrl) await replaceTestDatabase(testPostgresUrl(), opts.dbUrl, made.archive.env.DATABASE_URL ?? '');
+    for (const [name, id] of made.accounts) accounts.set(name, id);
+    await writeFile(join(archive.dir, '..', 'pw'), `${TEST_PASSWORD}\n`, { mode: 0o600 });
+  } else {
+    if (opts.reuse === undefined) await custodyInExpect(0, ['init', '--archive', archive.dir], env);
+    for (const [name, id] of await addUsers(archive, users, env)) accounts.set(name, id);
+  }
+  await opts.before?.(archive);
+  const open = await openArchive(
+    loadConfig(env, { archive: archive.dir, actor: 'server' }),
+    'write',
+    'serve',
+    opts.open,
+  );
+  const server = await buildServer({ archive: open, ...opts.server });
+  return {
+    archive,
+    accounts,
+    open,
+    server,
+    async close() {
+      await server.close();
+      await open.close();
+    },
+  };
+}
+
+type Users = readonly (readonly [string, string] | readonly [string, string, string])[];
+
+/** Adds one account per [name, role, organisation?] with TEST_PASSWORD; name → account id. */
+async function addUsers(
+  archive: TestArchive,
+  users: Users,
+  env: Record<string, string>,
+): Promise<Map<string, string>> {
+  const accounts = new Map<string, string>();
   const pw = join(archive.dir, '..', 'pw');
   await writeFile(pw, `${TEST_PASSWORD}\n`, { mode: 0o600 });
   for (const [name, role, org] of users) {
@@ -73,24 +119,49 @@ export async function servedArchive(
     );
     accounts.set(name, (JSON.parse(r.stdout) as { id: string }).id);
   }
-  await opts.before?.(archive);
-  const open = await openArchive(
-    loadConfig(env, { archive: archive.dir, actor: 'server' }),
-    'write',
-    'serve',
-    opts.open,
-  );
-  const server = await buildServer({ archive: open, ...opts.server });
-  return {
-    archive,
-    accounts,
-    open,
-    server,
-    async close() {
-      await server.close();
-      await open.close();
-    },
-  };
+  return accounts;
+}
+
+/**
+ * servedArchive's `template`: the archive (init and accounts) built once per test file for each
+ * set of users and database kind, and copied for each test that asks (the folder with cp, a
+ * PostgreSQL index with CREATE DATABASE … TEMPLATE). The copies share the archive's identity
+ * (origin, signing key, account ids), as a restored backup would; each has its own files.
+ */
+const templates = new Map<string, Promise<{ archive: TestArchive; accounts: Map<string, string> }>>();
+const templateDatabases: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  templates.clear();
+  for (const drop of templateDatabases.splice(0)) await drop();
+});
+
+function templateArchive(
+  prefix: string,
+  users: Users,
+  dbUrl: string | null,
+): Promise<{ archive: TestArchive; accounts: Map<string, string> }> {
+  const key = JSON.stringify([dbUrl === null ? 'sqlite' : 'postgres', users]);
+  let made = templates.get(key);
+  if (made === undefined) {
+    made = (async () => {
+      const env: Record<string, string> = {};
+      if (dbUrl !== null) {
+        const db = await createTestDatabase(testPostgresUrl());
+        templateDatabases.push(() => db.drop());
+        env.DATABASE_URL = db.url;
+      }
+      const archive: TestArchive = {
+        dir: join(await makeTempDir(`${prefix}-template`), 'archive'),
+        origin: '',
+        verifierKey: '',
+        env,
+      };
+      await custodyInExpect(0, ['init', '--archive', archive.dir], env);
+      return { archive, accounts: await addUsers(archive, users, env) };
+    })();
+    templates.set(key, made);
+  }
+  return made;
 }
 
 /** A signed-in client: every request carries the session cookie, and the CSRF token on writes. */

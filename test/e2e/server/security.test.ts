@@ -28,7 +28,7 @@ describeDatabases('server security', (db) => {
         ['Admin Person', 'administrator'],
         ['Examiner One', 'examiner'],
       ],
-      { dbUrl: made.url, server: { clock: () => new Date(now), ...server } },
+      { dbUrl: made.url, template: true, server: { clock: () => new Date(now), ...server } },
     );
     return s;
   }

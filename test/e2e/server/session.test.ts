@@ -17,7 +17,7 @@ describeDatabases('server sessions', (db) => {
         ['Admin Person', 'administrator'],
         ['Examiner One', 'examiner'],
       ],
-      { dbUrl: made.url },
+      { dbUrl: made.url, template: true },
     );
   });
   afterEach(async () => {

@@ -45,6 +45,7 @@ describeDatabases('server: verification runs', (db) => {
       ],
       {
         dbUrl: made.url,
+        template: true,
         before: async (a) => {
           objects = await ingestObjects(a, 3);
         },
