@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Three projects (STYLE.md, Tooling):
 //   unit    next to the code, pure and fast
 //   medium  real SQLite / PostgreSQL / sharp
-//   e2e     the CLI as subprocesses
+//   e2e     the CLI end to end: in-process through runCli, subprocesses only for the real binary's
+//           exit codes, signals, crashes and out-of-space; the server; the browser
 // medium and e2e share test/support/global-setup.ts, which starts ONE throwaway
 // PostgreSQL cluster per run (only when one of them has tests queued) and hands
 // its admin URL to workers as CUSTODY_TEST_PG_URL.
