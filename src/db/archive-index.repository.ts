@@ -122,8 +122,28 @@ export class ArchiveIndexRepository {
       .execute();
   }
 
-  /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
-  async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
+  /**
+   * Whether `applyEntries` may run while the entries are still being appended (`commitAfter`):
+   * PostgreSQL, whose transaction has a connection of its own, invisible to every other query
+   * until it commits. SQLite's one connection would hold every read of the server behind it.
+   */
+  get writesBesideAppend(): boolean {
+    return this.postgres;
+  }
+
+  /**
+   * Applies the mutations of entries up to `newLedgerSize`, atomically. With `commitAfter` (only
+   * where writesBesideAppend), the transaction writes while the entries are being appended, and
+   * commits only once `commitAfter` resolves (the entries are durable): if it rejects, nothing is
+   * committed. The index never gets ahead of the ledger.
+   */
+  async applyEntries(
+    mutations: readonly Mutation[],
+    newLedgerSize: number,
+    opts: { commitAfter?: PromiseLike<unknown> } = {},
+  ): Promise<void> {
+    if (opts.commitAfter !== undefined && !this.writesBesideAppend)
+      throw new Error('this index applies entries only once they are appended');
     this.knownLedgerSize = undefined;
     try {
       await this.inTransaction(async (trx) => {
@@ -135,6 +155,7 @@ export class ArchiveIndexRepository {
         if (this.postgres) await sql`set local synchronous_commit = off`.execute(trx);
         for (const step of batchedSteps(mutations)) await applyStep(trx, step);
         await setLedgerSize(trx, newLedgerSize);
+        await opts.commitAfter;
       });
       this.knownLedgerSize = newLedgerSize;
     } finally {
