@@ -365,6 +365,30 @@ export async function openArchive(
         if (writer === null) throw new Error('archive opened read-only');
         await store.syncDirs();
         const before = ledger.size;
+        if (index.writesBesideAppend && (await index.ledgerSize()) === before) {
+          // PostgreSQL: the index transaction writes while the entries are appended (its round
+          // trips beside the fsyncs, not after them), and commits only once they are durable.
+          let staged!: (s: readonly StoredEntry[]) => void;
+          const onStaged = new Promise<readonly StoredEntry[]>((r) => (staged = r));
+          const appended = writer.commit(drafts, staged).then((s) => {
+            crash('ledger-appended');
+            return s;
+          });
+          const indexed = Promise.race([onStaged, appended]).then((s) =>
+            s.length === 0
+              ? undefined
+              : index.applyEntries(
+                  s.flatMap((e) => projectEntry(e.entry, toHex(e.leafHash))),
+                  before + s.length,
+                  { commitAfter: appended },
+                ),
+          );
+          // Both settle before the next batch: a rolled-back transaction is over, not in flight.
+          const [a, i] = await Promise.allSettled([appended, indexed]);
+          if (a.status === 'rejected') throw a.reason;
+          if (i.status === 'rejected') throw i.reason;
+          return a.value;
+        }
         const stored = await writer.commit(drafts);
         crash('ledger-appended');
         if ((await index.ledgerSize()) === before) {

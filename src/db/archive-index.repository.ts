@@ -37,6 +37,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** How many ids the server's kept item and subject lists hold in all (about 100 bytes each). */
 const LIST_CACHE_ROWS = 500_000;
+/** At most this many object digests are remembered as present (existingObjects). */
+const KNOWN_OBJECTS_MAX = 100_000;
 
 /** What `custody items --format` prints of an item (listItemColumns). */
 const ITEM_TABLE_COLUMNS = [
@@ -64,6 +66,8 @@ export class ArchiveIndexRepository {
   private readonly postgres: boolean;
   /** The ledger size this sole writer last committed to the index (undefined: ask the database). */
   private knownLedgerSize: number | undefined;
+  /** Objects this sole writer found in the index, at the objects table's write generation. */
+  private knownObjects: { generation: string; sha256s: Set<string> } = { generation: '', sha256s: new Set() };
   private accounts: { generation: string; rows: Map<string, Promise<AccountsTable | undefined>> } = {
     generation: '',
     rows: new Map(),
@@ -118,8 +122,28 @@ export class ArchiveIndexRepository {
       .execute();
   }
 
-  /** Applies the mutations of entries up to `newLedgerSize`, atomically. */
-  async applyEntries(mutations: readonly Mutation[], newLedgerSize: number): Promise<void> {
+  /**
+   * Whether `applyEntries` may run while the entries are still being appended (`commitAfter`):
+   * PostgreSQL, whose transaction has a connection of its own, invisible to every other query
+   * until it commits. SQLite's one connection would hold every read of the server behind it.
+   */
+  get writesBesideAppend(): boolean {
+    return this.postgres;
+  }
+
+  /**
+   * Applies the mutations of entries up to `newLedgerSize`, atomically. With `commitAfter` (only
+   * where writesBesideAppend), the transaction writes while the entries are being appended, and
+   * commits only once `commitAfter` resolves (the entries are durable): if it rejects, nothing is
+   * committed. The index never gets ahead of the ledger.
+   */
+  async applyEntries(
+    mutations: readonly Mutation[],
+    newLedgerSize: number,
+    opts: { commitAfter?: PromiseLike<unknown> } = {},
+  ): Promise<void> {
+    if (opts.commitAfter !== undefined && !this.writesBesideAppend)
+      throw new Error('this index applies entries only once they are appended');
     this.knownLedgerSize = undefined;
     try {
       await this.inTransaction(async (trx) => {
@@ -131,6 +155,7 @@ export class ArchiveIndexRepository {
         if (this.postgres) await sql`set local synchronous_commit = off`.execute(trx);
         for (const step of batchedSteps(mutations)) await applyStep(trx, step);
         await setLedgerSize(trx, newLedgerSize);
+        await opts.commitAfter;
       });
       this.knownLedgerSize = newLedgerSize;
     } finally {
@@ -506,15 +531,31 @@ export class ArchiveIndexRepository {
       .executeTakeFirst();
   }
 
-  /** Which of `sha256s` are objects of the index, in one query. */
+  /**
+   * Which of `sha256s` are objects of the index, in one query. The sole writer remembers the
+   * objects it found (at most KNOWN_OBJECTS_MAX) until it next writes the objects table, so a
+   * request naming objects it has seen (a decision, at every request) asks the database nothing.
+   */
   async existingObjects(sha256s: readonly string[]): Promise<Set<string>> {
     if (sha256s.length === 0) return new Set();
+    let known: Set<string> | null = null;
+    if (this.soleWriter) {
+      const generation = this.generations.of(['objects']);
+      if (this.knownObjects.generation !== generation) this.knownObjects = { generation, sha256s: new Set() };
+      known = this.knownObjects.sha256s;
+      if (sha256s.every((h) => known!.has(h))) return new Set(sha256s);
+    }
     const rows = await this.db
       .selectFrom('objects')
       .select('sha256')
       .where('sha256', 'in', [...sha256s])
       .execute();
-    return new Set(rows.map((r) => r.sha256));
+    const found = new Set(rows.map((r) => r.sha256));
+    if (known !== null) {
+      if (known.size + found.size > KNOWN_OBJECTS_MAX) known.clear();
+      for (const h of found) known.add(h);
+    }
+    return found;
   }
 
   async withdrawnUnpurged(): Promise<ObjectsTable[]> {

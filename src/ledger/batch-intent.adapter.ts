@@ -38,13 +38,20 @@ export class BatchIntentSlots {
     this.next = slot === 0 ? 1 : 0;
   }
 
-  /** Writes `bytes` to the slot not in force and makes it durable. */
+  /**
+   * Writes `bytes` (one intent line, ending in its newline) to the slot not in force and makes
+   * it durable. Written over the slot's start, not truncated: an intent is its first line
+   * (decodeIntent reads up to the first newline), so an older, longer intent's remaining bytes
+   * after it are never read as one. The slot then keeps its size once it has held the largest
+   * batch, and the fdatasync flushes data only, not a size change through the journal (one
+   * system call and one journal commit fewer per batch).
+   */
   async write(bytes: Buffer): Promise<void> {
+    if (bytes.indexOf(10) !== bytes.length - 1) throw new Error('a batch intent is one line ending in a newline');
     const slot = this.next;
     const fh = await this.handle(slot);
     let written = 0;
     while (written < bytes.length) written += (await fh.write(bytes, written, bytes.length - written, written)).bytesWritten;
-    await fh.truncate(bytes.length);
     await fh.datasync();
     this.next = slot === 0 ? 1 : 0;
   }

@@ -78,12 +78,15 @@ export class LedgerWriter {
     return this.o.ledger;
   }
 
-  /** Appends the drafts (durably, under the batch-intent rule) and signs when the count cadence is due. */
-  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]> {
+  /**
+   * Appends the drafts (durably, under the batch-intent rule) and signs when the count cadence is
+   * due. `onStaged`: see Ledger.append.
+   */
+  commit(drafts: readonly EntryDraft[], onStaged?: (stored: readonly StoredEntry[]) => void): Promise<StoredEntry[]> {
     return this.serial(async () => {
       this.assertUsable();
       const { ledger } = this.o;
-      const stored = await ledger.append(drafts);
+      const stored = await ledger.append(drafts, onStaged);
       if (stored.length > 0) this.unsignedSince ??= this.o.clock();
       if (ledger.size - ledger.signedSize >= this.o.cadence.everyEntries) await this.sign();
       return stored;

@@ -141,8 +141,11 @@ export class Ledger {
    * Order: the batch intent is made durable first, then the entries (O_APPEND, after checking
    * that the file is as this writer left it), so a crash at any point leaves either no new
    * entries or entries an intent authenticates. When to sign is LedgerWriter's cadence.
+   * `onStaged` is given the entries as they will be written (seq, time, bytes, leaf hash) before
+   * anything is: what is derived from them may be prepared meanwhile, never committed before
+   * this resolves.
    */
-  async append(drafts: readonly EntryDraft[]): Promise<StoredEntry[]> {
+  async append(drafts: readonly EntryDraft[], onStaged?: (stored: readonly StoredEntry[]) => void): Promise<StoredEntry[]> {
     const writer = this.requireWriter('append to the ledger');
     const stored: StoredEntry[] = [];
     let seq = this.size;
@@ -162,6 +165,7 @@ export class Ledger {
       stored.push({ entry, bytes, leafHash: this.hash(bytes) });
     }
     if (stored.length === 0) return stored;
+    onStaged?.(stored);
     const baseSize = this.size;
     const newRoot = this.deps.tree.rootWith(stored.map((s) => s.leafHash));
     await writer.intents.write(

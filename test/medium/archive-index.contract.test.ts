@@ -181,6 +181,62 @@ describeDatabases('archive index', (db) => {
     }
   });
 
+  it('applies entries beside their append only on PostgreSQL, committing nothing before the append is durable and nothing if it fails', async () => {
+    const archive = await openArchive(config, 'write', 'contract-test');
+    try {
+      const size = await archive.index.ledgerSize();
+      const decision = (seq: number, note: string) => ({
+        op: 'insert' as const,
+        table: 'decisions' as const,
+        row: { seq, subject: 'objects', objects_json: '[]', decision: 'different', note, actor: 'contract-test', time: '2026-01-01T00:00:00.000Z' },
+      });
+      /** A commitAfter the test settles by hand, and that says when the transaction waits on it. */
+      const gate = () => {
+        let waiting!: () => void;
+        const reached = new Promise<void>((r) => (waiting = r));
+        let settle: (ok: boolean) => void = () => undefined;
+        const commitAfter: PromiseLike<unknown> = {
+          then(ok, fail) {
+            waiting();
+            settle = (good) => {
+              if (good) void ok?.(undefined);
+              else void fail?.(new Error('the append failed'));
+            };
+            return Promise.resolve() as never;
+          },
+        };
+        return { commitAfter, reached, settle: (ok: boolean) => settle(ok) };
+      };
+      const notes = async () => (await archive.index.dumpTable('decisions')).map((d) => d.note);
+      if (!archive.index.writesBesideAppend) {
+        expect(db.kind).toBe('sqlite');
+        await expect(archive.index.applyEntries([decision(size, 'early')], size + 1, { commitAfter: gate().commitAfter })).rejects.toThrow();
+        expect(await notes()).toEqual([]);
+        return;
+      }
+      expect(db.kind).toBe('postgres');
+      const failing = gate();
+      const failed = archive.index.applyEntries([decision(size, 'append failed')], size + 1, { commitAfter: failing.commitAfter });
+      await failing.reached; // its rows are written, in a transaction not yet committed
+      expect(await notes()).toEqual([]);
+      expect(await archive.index.ledgerSize()).toBe(size);
+      failing.settle(false);
+      await expect(failed).rejects.toThrow('the append failed');
+      expect(await notes()).toEqual([]);
+      expect(await archive.index.ledgerSize()).toBe(size);
+      const passing = gate();
+      const applied = archive.index.applyEntries([decision(size, 'durable')], size + 1, { commitAfter: passing.commitAfter });
+      await passing.reached;
+      expect(await notes()).toEqual([]);
+      passing.settle(true);
+      await applied;
+      expect(await notes()).toEqual(['durable']);
+      expect(await archive.index.ledgerSize()).toBe(size + 1);
+    } finally {
+      await archive.close();
+    }
+  });
+
   it('keeps a second writer out (lock file; and the advisory lock on PostgreSQL)', async () => {
     const first = await openArchive(config, 'write', 'first');
     try {

@@ -2,7 +2,7 @@
 // commits under the batch-intent rule, signs at least every 1,000 entries or every 10 s while
 // alive (a clock and a ticker injected: no timing here) and at close, and adopts nothing it did
 // not write.
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CustodyError } from '../../src/core/errors.js';
@@ -92,5 +92,31 @@ describe('LedgerWriter: the lock and what it adopts', () => {
     await w.idle();
     expect(await codeOf(w.close())).toBe('LEDGER_CHANGED_UNDER_WRITER');
     expect(await sizes(d)).toEqual([3]);
+  });
+});
+
+describe('batch-intent slots written in place', () => {
+  it('an intent written over a longer one is read as itself (the older bytes after its line are never an intent), and authenticates the tail after a crash', async () => {
+    const d = await makeLedgerDir('writer-slot-in-place');
+    const ledger = await openTestLedger(d, 'write');
+    const w = new LedgerWriter({ ledger, lock: null, clock: Date.now, cadence: { everyEntries: 1000, everyMs: null } });
+    await w.commit(drafts(0, 40)); // slot a: 40 leaves
+    await w.commit(drafts(40, 1)); // slot b
+    await w.commit(drafts(41, 1)); // slot a again: one leaf over forty
+    const slotA = await readFile(join(d.dir, 'batch-intent.a'));
+    const firstLine = slotA.indexOf(10) + 1;
+    expect(slotA.length).toBeGreaterThan(firstLine); // the longer intent's bytes remain after it
+    expect(slotA.subarray(firstLine).indexOf(10)).toBeGreaterThanOrEqual(0); // including its newline
+    // A crash: nothing signed. A new writer must authenticate all 42 entries from the intents.
+    const reopened = await openTestLedger(d, 'write');
+    try {
+      expect(reopened.size).toBe(42);
+      expect(reopened.unauthenticatedTail).toBeNull();
+      await reopened.append(drafts(42, 1));
+      expect(await reopened.checkpoint()).not.toBeNull();
+    } finally {
+      await reopened.close();
+      await ledger.close();
+    }
   });
 });

@@ -154,6 +154,55 @@ describeDatabases('serving: one writer', (db) => {
     expect((entries.find((e) => e.seq === ackedSeq)?.details as Record<string, unknown>).note).toBe('acked');
   });
 
+  it('kill -9 of the server after a batch is durable but before its index transaction commits: restart replays it into the index, verify is clean', async () => {
+    const { archive, objects } = await team('serve-kill9-index');
+    // On PostgreSQL the index transaction has written its rows by now (beside the append) but
+    // must not commit before the entries are durable; killed here, it never commits.
+    serving = await startServe(archive, { CUSTODY_TEST_CRASH_AT: 'ledger-appended:3' });
+    const client = await signInOver(serving.url, 'Investigator One');
+    expect((await client.post('/api/decisions', { objects: objects.slice(0, 2), decision: 'different', note: 'acked' })).status).toBe(201);
+    await expect(client.post('/api/decisions', { objects: objects.slice(0, 2), decision: 'different', note: 'durable, never acked' })).rejects.toThrow();
+    expect((await serving.exited).signal).toBe('SIGKILL');
+    const killed = (await ledgerLines(archive.dir)).find((e) => (e.details as Record<string, unknown>).note === 'durable, never acked');
+    expect(killed).toBeDefined();
+    serving = await startServe(archive);
+    serving.child.kill('SIGTERM');
+    expect(await serving.exited, serving.stdout() + serving.stderr()).toEqual({ code: 0, signal: null });
+    const v = await expectClean(archive);
+    expect(v.report.index.ledger_size_in_index).toBe(v.report.ledger.size);
+    const reopened = await openArchive(loadConfig(archive.env, { archive: archive.dir }), 'read', 'test');
+    try {
+      const decisions = await reopened.index.dumpTable('decisions');
+      expect(decisions.map((d) => Number(d.seq))).toContain(killed!.seq);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('kill -9 of the server once a batch intent is durable but before its entries are written: the index holds nothing of the batch (never ahead of the ledger), verify is clean', async () => {
+    const { archive, objects } = await team('serve-kill9-intent');
+    serving = await startServe(archive, { CUSTODY_TEST_CRASH_AT: 'intent-written:3' });
+    const client = await signInOver(serving.url, 'Investigator One');
+    expect((await client.post('/api/decisions', { objects: objects.slice(0, 2), decision: 'different', note: 'acked' })).status).toBe(201);
+    await expect(client.post('/api/decisions', { objects: objects.slice(0, 2), decision: 'different', note: 'never written' })).rejects.toThrow();
+    expect((await serving.exited).signal).toBe('SIGKILL');
+    const lines = await ledgerLines(archive.dir);
+    expect(lines.some((e) => (e.details as Record<string, unknown>).note === 'never written')).toBe(false);
+    // A committed index row for it would make the index ahead of the ledger (LEDGER_DB_AHEAD here).
+    serving = await startServe(archive);
+    serving.child.kill('SIGTERM');
+    expect(await serving.exited, serving.stdout() + serving.stderr()).toEqual({ code: 0, signal: null });
+    const v = await expectClean(archive);
+    expect(v.report.index.ledger_size_in_index).toBe(v.report.ledger.size);
+    const reopened = await openArchive(loadConfig(archive.env, { archive: archive.dir }), 'read', 'test');
+    try {
+      const notes = (await reopened.index.dumpTable('decisions')).map((d) => d.note);
+      expect(notes).toEqual(['acked']);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('while serving, checkpoints are signed on the service cadence when idle after writes (timer), by count, and at stop', async () => {
     const { archive, objects } = await team('serve-cadence');
     // Time: every 10 s (the service's), entries: never; the clock and the ticker are the test's.
