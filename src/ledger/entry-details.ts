@@ -204,14 +204,16 @@ export type SubjectUpdateDetails = {
   /** The unit before the change, when the change moves the subject. */
   previous_unit_id?: string | null;
 };
-export type SubjectLinkDetails = { action: 'subject.link' | 'subject.unlink'; reason: string; subject: { id: string }; items: string[] };
+export type SubjectLinkDetails = { action: 'subject.link'; reason: string; subject: { id: string }; items: string[] };
+export type SubjectUnlinkDetails = { action: 'subject.unlink'; reason: string; subject: { id: string }; items: string[] };
 export type SubjectMergeDetails = { action: 'subject.merge'; reason: string; subject: { id: string }; merged: string[]; items: string[] };
 export type SubjectSplitDetails = { action: 'subject.split'; reason: string; subject: { id: string }; new_subject: SubjectRecord; items: string[] };
 
 /** `identity`: the identity sealed under the sources key (ciphertext), or null. */
 export type SourceRegisterDetails = { action: 'source.register'; codename: string; identity: JsonValue };
 export type SourceIdentityDetails = { action: 'source.identity'; codename: string; identity: JsonValue };
-export type SourceRoleDetails = { action: 'source.grant' | 'source.revoke'; grantee: string; role: string };
+export type SourceGrantDetails = { action: 'source.grant'; grantee: string; role: string };
+export type SourceRevokeDetails = { action: 'source.revoke'; grantee: string; role: string };
 export type SourceReadDetails = { action: 'source.read'; codename: string; reason: string };
 
 /** `name`: the account's name sealed under its name key (ciphertext). */
@@ -287,9 +289,10 @@ export type SubjectDetails =
   | SubjectCreateDetails
   | SubjectUpdateDetails
   | SubjectLinkDetails
+  | SubjectUnlinkDetails
   | SubjectMergeDetails
   | SubjectSplitDetails;
-export type SourceDetails = SourceRegisterDetails | SourceIdentityDetails | SourceRoleDetails | SourceReadDetails;
+export type SourceDetails = SourceRegisterDetails | SourceIdentityDetails | SourceGrantDetails | SourceRevokeDetails | SourceReadDetails;
 
 export type CataloguingDetails = UnitDetails | SubjectDetails | SourceDetails | AccountDetails | IdentificationDetails;
 
