@@ -47,7 +47,7 @@ export type Checked<T, S> = { readonly [K in keyof S]: S[K] extends FieldKind ? 
 function checkFields<T, S>(entry: LedgerEntry, spec: S): Checked<T, S> {
   const d = entry.details;
   const out: { [k: string]: JsonValue } = { ...d };
-  for (const [k, kind] of Object.entries(spec as { [k: string]: FieldKind })) {
+  for (const [k, kind] of fieldsIn(spec as { [k: string]: FieldKind })) {
     switch (kind) {
       case 'string':
         out[k] = str(d, k, entry);
@@ -64,6 +64,17 @@ function checkFields<T, S>(entry: LedgerEntry, spec: S): Checked<T, S> {
     }
   }
   return out as Checked<T, S>;
+}
+
+// Each spec's fields as a list, made once: the projection runs per entry, on the writer's path.
+const compiled = new WeakMap<object, [string, FieldKind][]>();
+function fieldsIn(spec: { [k: string]: FieldKind }): [string, FieldKind][] {
+  let list = compiled.get(spec);
+  if (list === undefined) {
+    list = Object.entries(spec);
+    compiled.set(spec, list);
+  }
+  return list;
 }
 
 /**
