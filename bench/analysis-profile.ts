@@ -30,7 +30,7 @@ import { readExifFields } from '../src/analysis/metadata/index.js';
 import { lumaFromPixels, pdqFromLuma, pdqFromRgb } from '../src/analysis/pdq/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { IngestService } from '../src/ingest/ingest.service.js';
-import type { EntryDraft } from '../src/ledger/entry.js';
+import type { EntryDraft } from '../src/ledger/entry-details.js';
 
 type Totals = Record<string, { wallMs: number; cpuMs: number }>;
 

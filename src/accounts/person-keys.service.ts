@@ -3,7 +3,8 @@
 // the ledger records a public key its holder proved to hold; the person confirms the printed
 // fingerprint on a signed paper form. A new enrolment replaces the active key (rotation); a
 // revocation ends it. `custody verify` checks that each signed act used a key valid at its seq.
-import { personKeyFingerprint, personKeyId, personSignedBytes, verifyPersonSignature, type JsonValue } from '../core/index.js';
+import { personKeyFingerprint, personKeyId, personSignedBytes, verifyPersonSignature } from '../core/index.js';
+import type { AccountKeyEnrolDetails, AccountKeyRevokeDetails } from '../ledger/index.js';
 import type { AccountsTable, PersonKeysTable } from '../db/index.js';
 import { AccountError } from './errors.js';
 
@@ -11,7 +12,7 @@ export interface PersonKeysPorts {
   listAccounts(): Promise<AccountsTable[]>;
   listPersonKeys(): Promise<PersonKeysTable[]>;
   /** Appends one `cataloguing` entry with these details; returns its seq. */
-  commit(details: { [k: string]: JsonValue }): Promise<number>;
+  commit(details: AccountKeyEnrolDetails | AccountKeyRevokeDetails): Promise<number>;
 }
 
 export interface EnrolRequest {

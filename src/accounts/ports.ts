@@ -1,4 +1,4 @@
-import type { JsonValue } from '../core/index.js';
+import type { AccountDetails } from '../ledger/index.js';
 import type { AccountsTable } from '../db/index.js';
 import type { Role } from './permissions.js';
 
@@ -21,5 +21,5 @@ export interface AccountsPorts {
   getPasswordHash(accountId: string): Promise<string | undefined>;
   setPasswordHash(accountId: string, hash: string): Promise<void>;
   /** Appends one `cataloguing` entry with these details; returns its seq. */
-  commit(details: { [k: string]: JsonValue }): Promise<number>;
+  commit(details: AccountDetails): Promise<number>;
 }

@@ -9,7 +9,7 @@ import {
   CustodyError,
   hint,
 } from '../core/index.js';
-import { parseEntry } from '../ledger/index.js';
+import { fieldsOf, parseEntry } from '../ledger/index.js';
 import { rawPublicKey } from './key-envelope.js';
 import { ArchiveError } from './errors.js';
 import type { ArchiveManifest } from './layout.js';
@@ -99,7 +99,7 @@ export async function readRecordedVerifierKey(ledgerPath: string): Promise<strin
   try {
     const entry = parseEntry(parseCanonical(line), 0);
     if (entry.type !== 'creation') throw noRecord(`the ledger's first entry is a "${entry.type}" entry, not the creation entry`);
-    vkey = entry.details.verifier_key;
+    vkey = fieldsOf(entry, 'creation').verifier_key;
   } catch (e) {
     if (e instanceof ArchiveError) throw e;
     throw noRecord(`the ledger's first entry cannot be read (${e instanceof CustodyError ? e.code : 'malformed'})`, e);

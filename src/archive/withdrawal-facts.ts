@@ -7,6 +7,7 @@ import {
   hint,
 } from '../core/index.js';
 import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
+import { fieldsOf } from '../ledger/index.js';
 import { ArchiveError } from './errors.js';
 
 /** A withdrawal as the ledger records it (never as the index says it). */
@@ -69,7 +70,8 @@ function addFact(facts: RemovalFacts, { entry: e }: StoredEntry): void {
   const sha = e.objects[0];
   if (sha === undefined || e.objects.length !== 1) return; // the projection refuses such entries too
   if (e.type === 'withdrawal') {
-    facts.withdrawals.set(sha, { seq: e.seq, sha256: sha, items: e.items, reason: text(e.details.reason), authority: text(e.details.authority) });
+    const w = fieldsOf(e, 'withdrawal');
+    facts.withdrawals.set(sha, { seq: e.seq, sha256: sha, items: e.items, reason: text(w.reason), authority: text(w.authority) });
   } else if (e.type === 'deletion') {
     facts.deletions.set(sha, [...(facts.deletions.get(sha) ?? []), e.seq]);
   }

@@ -1,6 +1,6 @@
 import type { Archive } from '../app.js';
 import { isSha256Hex, hashLeaf, hint } from '../core/index.js';
-import type { EntryDraft } from '../ledger/index.js';
+import { fieldsOf, type EntryDraft } from '../ledger/index.js';
 import { ArchiveError } from './errors.js';
 import { readRemovalFacts, type WithdrawalFact } from './withdrawal-facts.js';
 
@@ -89,7 +89,7 @@ async function ingestionFact(archive: Archive, itemId: string, sha256: string | 
   if (e.type !== 'ingestion' || e.items[0] !== itemId || object === undefined || (sha256 !== null && object !== sha256)) {
     throw unproven(`entry ${row.seq} is not its ingestion`);
   }
-  const parent = e.details.parent;
+  const parent = fieldsOf(e, 'ingestion').parent;
   return { sha256: object, parent: typeof parent === 'string' ? parent : null };
 }
 

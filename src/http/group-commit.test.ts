@@ -12,7 +12,7 @@ function fakeLedger() {
   const releases: (() => void)[] = [];
   let seq = 0;
   const commit = (drafts: readonly EntryDraft[]): Promise<StoredEntry[]> => {
-    batches.push(drafts.map((d) => (d.details as { n: number }).n));
+    batches.push(drafts.map((d) => (d.details as unknown as { n: number }).n));
     return new Promise((resolve) =>
       releases.push(() =>
         resolve(drafts.map((d) => ({ entry: { seq: seq++, details: d.details } }) as unknown as StoredEntry)),

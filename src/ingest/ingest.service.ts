@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { mediaTypeOf, SNIFF_HEAD_BYTES } from './media-type.js';
 import type { Archive } from '../app.js';
 import { canonicalize, type JsonValue, CustodyError, hint, sha256, toHex } from '../core/index.js';
-import { type EntryDraft, originKey } from '../ledger/index.js';
+import { type EntryDraft, type IngestionExtra, originKey } from '../ledger/index.js';
 import { isAnalysable } from '../jobs/index.js';
 import {
   checkManifest,
@@ -619,7 +619,7 @@ export class IngestService {
     encoding: string;
     relative: string;
     mtime: string | null;
-    extra: Record<string, JsonValue>;
+    extra: IngestionExtra;
   }): Promise<void> {
     if (isAnalysable(a.mediaType)) this.toAnalyse.set(a.sha256, a.mediaType);
     const known = await this.archive.index.getObject(a.sha256);

@@ -1,5 +1,5 @@
 import { parseCanonical, hashLeaf, RootAccumulator, toHex, CustodyError } from '../core/index.js';
-import { parseEntry, type LedgerEntry, MemoryIndex, projectEntry } from '../ledger/index.js';
+import { fieldsOf, parseEntry, type LedgerEntry, MemoryIndex, projectEntry } from '../ledger/index.js';
 import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 
@@ -74,9 +74,11 @@ export class LedgerReplayer {
 
   private collect(entry: LedgerEntry): void {
     switch (entry.type) {
-      case 'creation':
-        if (typeof entry.details.verifier_key === 'string') this.state.creationKey = entry.details.verifier_key;
+      case 'creation': {
+        const key = fieldsOf(entry, 'creation').verifier_key;
+        if (typeof key === 'string') this.state.creationKey = key;
         break;
+      }
       case 'ingestion':
       case 'ingestion start':
         for (const o of entry.objects) this.state.referenced.add(o);

@@ -33,8 +33,7 @@ export interface LedgerEntry {
   details: { [key: string]: JsonValue };
 }
 
-/** What a caller hands to the ledger: the ledger assigns seq and time. */
-export type EntryDraft = Omit<LedgerEntry, 'seq' | 'time'>;
+// What a caller hands to the ledger (EntryDraft, typed by entry type): entry-details.ts.
 
 const TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

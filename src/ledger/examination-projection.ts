@@ -4,6 +4,7 @@
 import { canonicalize, type JsonValue } from '../core/index.js';
 import type { Row, Mutation } from '../db/index.js';
 import { bad, int, str, strOrNull } from './entry-fields.js';
+import { actionDetailsOf } from './entry-parse.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 
@@ -15,19 +16,20 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
   switch (action) {
     case 'sample.frame':
       return [frameRow(entry, record(d, 'sample', entry))];
-    case 'sample.seed':
-      return [
-        { op: 'update', table: 'samples', key: str(d, 'sample', entry), set: { seed: str(d, 'seed', entry), seed_seq: entry.seq } },
-      ];
+    case 'sample.seed': {
+      const s = actionDetailsOf(entry, 'sample.seed');
+      return [{ op: 'update', table: 'samples', key: s.sample, set: { seed: s.seed, seed_seq: entry.seq } }];
+    }
     case 'sample.manifest':
       return manifestRows(entry);
     case 'examination.assign': {
       // Plans assigned since issue 12 carry their wrapped answer key and a code per case.
+      const a = actionDetailsOf(entry, 'examination.assign');
       const planKey: Mutation[] =
-        d.plan_key === undefined ? [] : [{ op: 'update', table: 'samples', key: str(d, 'sample', entry), set: { plan_key_json: canonicalize(record(d, 'plan_key', entry)) } }];
+        a.plan_key === undefined ? [] : [{ op: 'update', table: 'samples', key: a.sample, set: { plan_key_json: canonicalize(record(a, 'plan_key', entry)) } }];
       return [
         ...planKey,
-        ...list(d, 'cases', entry).flatMap((c) => {
+        ...list(a, 'cases', entry).flatMap((c) => {
           const kase = record({ c }, 'c', entry);
           const caseId = str(kase, 'case', entry);
           const code = strOrNull(kase, 'code', entry);
@@ -35,19 +37,20 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
             (examiner): Mutation => ({
               op: 'insert',
               table: 'exam_assignments',
-              row: { id: `${str(d, 'sample', entry)}/${caseId}/${examiner}`, sample_id: str(d, 'sample', entry), case_id: caseId, examiner, seq: entry.seq, code },
+              row: { id: `${a.sample}/${caseId}/${examiner}`, sample_id: a.sample, case_id: caseId, examiner, seq: entry.seq, code },
             }),
           );
         }),
       ];
     }
-    case 'examination.close':
+    case 'examination.close': {
       // The case-code key, published so anyone can link codes to subjects (and `verify` checks them).
-      return [{ op: 'update', table: 'samples', key: str(d, 'sample', entry), set: { case_code_key: str(d, 'case_code_key', entry), closed_seq: entry.seq } }];
+      const c = actionDetailsOf(entry, 'examination.close');
+      return [{ op: 'update', table: 'samples', key: c.sample, set: { case_code_key: c.case_code_key, closed_seq: entry.seq } }];
+    }
     case 'examination.submit': {
-      const sample = str(d, 'sample', entry);
-      const caseId = str(d, 'case', entry);
-      const examiner = str(d, 'examiner', entry);
+      const s = actionDetailsOf(entry, 'examination.submit');
+      const { sample, case: caseId, examiner } = s;
       return [
         {
           op: 'insert',
@@ -57,8 +60,8 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
             sample_id: sample,
             case_id: caseId,
             examiner,
-            commitment: str(d, 'commitment', entry),
-            sealed: str(d, 'sealed', entry),
+            commitment: s.commitment,
+            sealed: s.sealed,
             submit_seq: entry.seq,
             answer_json: null,
             salt: null,
@@ -68,9 +71,9 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
       ];
     }
     case 'examination.reveal': {
-      const sample = str(d, 'sample', entry);
-      const caseId = str(d, 'case', entry);
-      return list(d, 'answers', entry).map((a): Mutation => {
+      const r = actionDetailsOf(entry, 'examination.reveal');
+      const { sample, case: caseId } = r;
+      return list(r, 'answers', entry).map((a): Mutation => {
         const answer = record({ a }, 'a', entry);
         return {
           op: 'update',
@@ -81,8 +84,8 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
       });
     }
     case 'examination.adjudicate': {
-      const sample = str(d, 'sample', entry);
-      const caseId = str(d, 'case', entry);
+      const j = actionDetailsOf(entry, 'examination.adjudicate');
+      const { sample, case: caseId } = j;
       return [
         {
           op: 'insert',
@@ -92,8 +95,8 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
             sample_id: sample,
             case_id: caseId,
             actor: entry.actor,
-            decisions_json: canonicalize(list(d, 'decisions', entry)),
-            final_json: canonicalize(record(d, 'final', entry)),
+            decisions_json: canonicalize(list(j, 'decisions', entry)),
+            final_json: canonicalize(record(j, 'final', entry)),
             seq: entry.seq,
           },
         },
@@ -105,7 +108,7 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
 }
 
 function frameRow(entry: LedgerEntry, s: Details): Mutation {
-  const d = entry.details;
+  const d = actionDetailsOf(entry, 'sample.frame');
   const codebook = record(s, 'codebook', entry);
   const population = s.population ?? null;
   if (population !== null && (typeof population !== 'number' || !Number.isSafeInteger(population))) throw bad(entry, 'sample.population');
@@ -117,8 +120,8 @@ function frameRow(entry: LedgerEntry, s: Details): Mutation {
     stratify: strOrNull(s, 'stratify', entry),
     size: int(s, 'size', entry),
     population,
-    frame_digest: str(d, 'frame_digest', entry),
-    frame_size: int(d, 'frame_size', entry),
+    frame_digest: d.frame_digest,
+    frame_size: d.frame_size,
     strata_json: canonicalize(d.strata === undefined ? [] : list(d, 'strata', entry).map((x) => {
       const st = record({ x }, 'x', entry);
       return { name: str(st, 'name', entry), frame_size: strings(st, 'units', entry).length, frame_digest: str(st, 'frame_digest', entry) };
@@ -139,8 +142,8 @@ function frameRow(entry: LedgerEntry, s: Details): Mutation {
 }
 
 function manifestRows(entry: LedgerEntry): Mutation[] {
-  const d = entry.details;
-  const sample = str(d, 'sample', entry);
+  const d = actionDetailsOf(entry, 'sample.manifest');
+  const sample = d.sample;
   const stratumOf = new Map<string, string>();
   if (d.strata !== undefined)
     for (const x of list(d, 'strata', entry)) {
@@ -148,7 +151,7 @@ function manifestRows(entry: LedgerEntry): Mutation[] {
       for (const m of strings(st, 'members', entry)) stratumOf.set(m, str(st, 'name', entry));
     }
   return [
-    { op: 'update', table: 'samples', key: sample, set: { manifest_digest: str(d, 'manifest_digest', entry), manifest_seq: entry.seq } },
+    { op: 'update', table: 'samples', key: sample, set: { manifest_digest: d.manifest_digest, manifest_seq: entry.seq } },
     ...strings(d, 'members', entry).map(
       (member, position): Mutation => ({
         op: 'insert',
@@ -159,19 +162,23 @@ function manifestRows(entry: LedgerEntry): Mutation[] {
   ];
 }
 
-function record(d: Details, k: string, e: LedgerEntry): Details {
+// Nested reads. Given the typed details of an action (entry-parse.ts), `k` must be a field its
+// writers write; given a nested object (untyped JSON), any key.
+type Fields = { readonly [k: string]: JsonValue | undefined };
+
+function record<D extends Fields>(d: D, k: keyof D & string, e: LedgerEntry): Details {
   const v = d[k];
   if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) throw bad(e, k);
   return v;
 }
 
-function list(d: Details, k: string, e: LedgerEntry): JsonValue[] {
+function list<D extends Fields>(d: D, k: keyof D & string, e: LedgerEntry): JsonValue[] {
   const v = d[k];
   if (!Array.isArray(v)) throw bad(e, k);
   return v;
 }
 
-function strings(d: Details, k: string, e: LedgerEntry): string[] {
+function strings<D extends Fields>(d: D, k: keyof D & string, e: LedgerEntry): string[] {
   const v = list(d, k, e);
   if (!v.every((x) => typeof x === 'string')) throw bad(e, k);
   return v;

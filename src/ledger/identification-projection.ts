@@ -7,10 +7,12 @@
 import { canonicalize, type JsonValue } from '../core/index.js';
 import type { Mutation } from '../db/index.js';
 import { bad, str } from './entry-fields.js';
+import { actionDetailsOf } from './entry-parse.js';
 import type { LedgerEntry } from './entry.js';
 import { LedgerError } from './errors.js';
 
-function record(d: { [k: string]: JsonValue }, k: string, e: LedgerEntry): { [k: string]: JsonValue } {
+/** A nested object; given an action's typed details (entry-parse.ts), `k` must be a field its writers write. */
+function record<D extends { readonly [k: string]: JsonValue | undefined }>(d: D, k: keyof D & string, e: LedgerEntry): { [k: string]: JsonValue } {
   const v = d[k];
   if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) throw bad(e, k);
   return v;
@@ -20,16 +22,17 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
   const d = entry.details;
   switch (action) {
     case 'missing.report': {
-      const codebook = record(d, 'codebook', entry);
+      const r = actionDetailsOf(entry, 'missing.report');
+      const codebook = record(r, 'codebook', entry);
       return [
         {
           op: 'insert',
           table: 'missing_reports',
           row: {
-            id: str(d, 'report', entry),
-            org: str(d, 'org', entry),
-            sealed_json: canonicalize(record(d, 'sealed', entry)),
-            digest: str(d, 'digest', entry),
+            id: r.report,
+            org: r.org,
+            sealed_json: canonicalize(record(r, 'sealed', entry)),
+            digest: r.digest,
             codebook_version: str(codebook, 'version', entry),
             codebook_digest: str(codebook, 'digest', entry),
             recorded_seq: entry.seq,
@@ -41,27 +44,32 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
         },
       ];
     }
-    case 'missing.erase':
+    case 'missing.erase': {
+      const r = actionDetailsOf(entry, 'missing.erase');
       return [
         {
           op: 'update',
           table: 'missing_reports',
-          key: str(d, 'report', entry),
-          set: { erased_seq: entry.seq, erased_reason: str(d, 'reason', entry) },
+          key: r.report,
+          set: { erased_seq: entry.seq, erased_reason: r.reason },
         },
       ];
-    case 'missing.read':
+    }
+    case 'missing.read': {
+      const r = actionDetailsOf(entry, 'missing.read');
       return [
         {
           op: 'insert',
           table: 'missing_report_reads',
-          row: { seq: entry.seq, report_id: str(d, 'report', entry), actor: entry.actor, reason: str(d, 'reason', entry), time: entry.time },
+          row: { seq: entry.seq, report_id: r.report, actor: entry.actor, reason: r.reason, time: entry.time },
         },
       ];
+    }
     case 'missing.link-review': {
       const reports = d.reports;
       if (!Array.isArray(reports) || reports.length !== 2 || typeof reports[0] !== 'string' || typeof reports[1] !== 'string' || reports[0] >= reports[1]) throw bad(entry, 'reports');
-      const decision = str(d, 'decision', entry);
+      const r = actionDetailsOf(entry, 'missing.link-review');
+      const decision = r.decision;
       if (decision !== 'same' && decision !== 'different') throw bad(entry, 'decision');
       return [
         {
@@ -87,14 +95,15 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
     case 'missing.viewing':
       return [{ op: 'insert', table: 'missing_subject_events', row: subjectEventRow(entry, action) }];
     case 'pm.record': {
-      const codebook = record(d, 'codebook', entry);
+      const p = actionDetailsOf(entry, 'pm.record');
+      const codebook = record(p, 'codebook', entry);
       return [
         {
           op: 'upsert',
           table: 'subject_pm',
           row: {
-            subject_id: str(d, 'subject', entry),
-            pm_json: canonicalize(record(d, 'pm', entry)),
+            subject_id: p.subject,
+            pm_json: canonicalize(record(p, 'pm', entry)),
             codebook_version: str(codebook, 'version', entry),
             codebook_digest: str(codebook, 'digest', entry),
             seq: entry.seq,
@@ -136,18 +145,18 @@ function subjectFacts(entry: LedgerEntry, action: string): { value: string | nul
 }
 
 /** One row of missing_subject_events: ids, the clear facts, and the sealed note (under the report's key). */
-function subjectEventRow(entry: LedgerEntry, action: string): { [k: string]: string | number | null } {
-  const d = entry.details;
+function subjectEventRow(entry: LedgerEntry, action: 'missing.subject-review' | 'missing.subject-level' | 'missing.viewing'): { [k: string]: string | number | null } {
   const { value, facts } = subjectFacts(entry, action);
+  const d = actionDetailsOf(entry, action);
   return {
     seq: entry.seq,
     action,
-    report_id: str(d, 'report', entry),
-    subject_id: str(d, 'subject', entry),
+    report_id: d.report,
+    subject_id: d.subject,
     value,
     facts_json: canonicalize(facts),
     sealed_json: canonicalize(record(d, 'sealed', entry)),
-    digest: str(d, 'digest', entry),
+    digest: d.digest,
     actor: entry.actor,
     time: entry.time,
   };

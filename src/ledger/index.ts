@@ -4,6 +4,8 @@
 // (src/app.ts) builds the adapters.
 export * from './batch-intent.js';
 export * from './entry.js';
+export * from './entry-details.js';
+export * from './entry-parse.js';
 export * from './errors.js';
 export * from './projection.js';
 export * from './signed-checkpoint.js';

@@ -1,4 +1,4 @@
-import type { EntryDraft } from './entry.js';
+import type { EntryDraft } from './entry-details.js';
 import type { Ledger, StoredEntry } from './ledger.service.js';
 
 /** When a writer signs a checkpoint, besides at close. */

@@ -11,7 +11,8 @@ import {
 import { encodeIntent } from './batch-intent.js';
 import type { BatchIntentSlots } from './batch-intent.adapter.js';
 import type { CheckpointFiles } from './checkpoint-files.adapter.js';
-import { formatLedgerTime, parseEntry, type EntryDraft, type LedgerEntry } from './entry.js';
+import { formatLedgerTime, parseEntry, type LedgerEntry } from './entry.js';
+import type { EntryDraft } from './entry-details.js';
 import { LedgerError } from './errors.js';
 import type { FileIdentity, LeafIndex } from './leaf-index.adapter.js';
 import type { LedgerFile } from './ledger-file.adapter.js';

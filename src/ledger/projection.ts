@@ -1,8 +1,10 @@
 import { canonicalize, type JsonValue } from '../core/index.js';
 import { INDEX_TABLES, type IndexTable, type Mutation, type Row } from '../db/index.js';
 import type { LedgerEntry } from './entry.js';
+import type { SubjectFields, UnitFields } from './entry-details.js';
 import { LedgerError } from './errors.js';
-import { bad, int, manifestDigest, only, str, strOrNull } from './entry-fields.js';
+import { bad, manifestDigest, only, str } from './entry-fields.js';
+import { actionDetailsOf, detailsOf, viewDetailsOf } from './entry-parse.js';
 import { examinationMutations } from './examination-projection.js';
 import { identificationMutations } from './identification-projection.js';
 
@@ -32,18 +34,19 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     },
   ];
   switch (entry.type) {
-    case 'ingestion start':
+    case 'ingestion start': {
       if (d.continued === true) break;
+      const s = detailsOf(entry, 'ingestion start');
       out.push({
         op: 'insert',
         table: 'deliveries',
         row: {
-          id: str(d, 'delivery', entry),
-          source: str(d, 'source', entry),
-          received_by: strOrNull(d, 'received_by', entry),
-          medium: strOrNull(d, 'medium', entry),
-          note: strOrNull(d, 'note', entry),
-          roots_json: canonicalize(d.roots ?? []),
+          id: s.delivery,
+          source: s.source,
+          received_by: s.received_by,
+          medium: s.medium,
+          note: s.note,
+          roots_json: canonicalize(s.roots ?? []),
           manifest_sha256: manifestDigest(d),
           opened_seq: entry.seq,
           opened_at: entry.time,
@@ -53,11 +56,13 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
         },
       });
       break;
+    }
     case 'ingestion': {
       const id = only(entry.items, 'items', entry);
       const sha256 = only(entry.objects, 'objects', entry);
-      const size = int(d, 'size', entry);
-      const mediaType = str(d, 'media_type', entry);
+      const i = detailsOf(entry, 'ingestion');
+      const size = i.size;
+      const mediaType = i.media_type;
       out.push({
         op: 'insertIfAbsent',
         table: 'objects',
@@ -76,24 +81,20 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
         row: {
           id,
           seq: entry.seq,
-          delivery_id: str(d, 'delivery', entry),
-          parent_id: strOrNull(d, 'parent', entry),
-          member_index: d.member_index === null ? null : int(d, 'member_index', entry),
-          path: str(d, 'path', entry),
-          path_raw_hex: strOrNull(d, 'path_raw_hex', entry),
-          path_encoding: str(d, 'path_encoding', entry),
-          relative_path: str(d, 'relative_path', entry),
-          name: str(d, 'name', entry),
+          delivery_id: i.delivery,
+          parent_id: i.parent,
+          member_index: i.member_index,
+          path: i.path,
+          path_raw_hex: i.path_raw_hex,
+          path_encoding: i.path_encoding,
+          relative_path: i.relative_path,
+          name: i.name,
           size,
-          mtime: strOrNull(d, 'mtime', entry),
+          mtime: i.mtime,
           media_type: mediaType,
           sha256,
-          flags_json: canonicalize(d.flags ?? []),
-          origin_key: originKey(
-            strOrNull(d, 'parent', entry),
-            strOrNull(d, 'path_raw_hex', entry) ?? str(d, 'path', entry),
-            d.member_index === null ? null : int(d, 'member_index', entry),
-          ),
+          flags_json: canonicalize(i.flags ?? []),
+          origin_key: originKey(i.parent, i.path_raw_hex ?? i.path, i.member_index),
           received_at: entry.time,
           actor: entry.actor,
         },
@@ -104,12 +105,13 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
       out.push({
         op: 'update',
         table: 'deliveries',
-        key: str(d, 'delivery', entry),
+        key: detailsOf(entry, 'ingestion end').delivery,
         set: { closed_seq: entry.seq, report_json: canonicalize(d) },
       });
       break;
     case 'withdrawal': {
       const sha256 = only(entry.objects, 'objects', entry);
+      const w = detailsOf(entry, 'withdrawal');
       out.push({ op: 'update', table: 'objects', key: sha256, set: { withdrawn_seq: entry.seq } });
       out.push({
         op: 'insert',
@@ -117,8 +119,8 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
         row: {
           seq: entry.seq,
           sha256,
-          reason: str(d, 'reason', entry),
-          authority: str(d, 'authority', entry),
+          reason: w.reason,
+          authority: w.authority,
           actor: entry.actor,
           time: entry.time,
         },
@@ -136,21 +138,23 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     case 'metadata extraction':
       out.push({ op: 'upsert', table: 'analyses', row: analysisRow(entry) });
       break;
-    case 'decision':
+    case 'decision': {
+      const c = detailsOf(entry, 'decision');
       out.push({
         op: 'insert',
         table: 'decisions',
         row: {
           seq: entry.seq,
-          subject: str(d, 'subject', entry),
+          subject: c.subject,
           objects_json: canonicalize(entry.objects),
-          decision: str(d, 'decision', entry),
-          note: strOrNull(d, 'note', entry),
+          decision: c.decision,
+          note: c.note,
           actor: entry.actor,
           time: entry.time,
         },
       });
       break;
+    }
     case 'cataloguing':
       out.push(...catalogueMutations(entry));
       break;
@@ -172,8 +176,8 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
 
 /** An audited view: 'dissemination' with details.action 'view.original' | 'view.unblurred' | … */
 function viewMutation(entry: LedgerEntry): Mutation {
-  const d = entry.details;
-  const hour = str(d, 'hour', entry);
+  const d = viewDetailsOf(entry);
+  const hour = d.hour;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}$/.test(hour)) throw bad(entry, 'hour');
   return {
     op: 'insert',
@@ -181,7 +185,7 @@ function viewMutation(entry: LedgerEntry): Mutation {
     row: {
       seq: entry.seq,
       actor: entry.actor,
-      action: str(d, 'action', entry),
+      action: d.action,
       item_id: entry.items[0] ?? null,
       sha256: entry.objects[0] ?? null,
       hour,
@@ -196,7 +200,7 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
   const action = str(d, 'action', entry);
   const unit = obj(d.unit);
   const fields: Row = {};
-  for (const k of ['name_en', 'name_ar', 'parent_id'] as const)
+  for (const k of ['name_en', 'name_ar', 'parent_id'] as const satisfies readonly (keyof UnitFields)[])
     if (k in unit) fields[k] = typeof unit[k] === 'string' ? unit[k] : null;
   // A numeric code goes to `code`, a text code ("AFI") to `code_text`: one of them or neither.
   if ('code' in unit) {
@@ -255,7 +259,8 @@ function catalogueMutations(entry: LedgerEntry): Mutation[] {
 
 /** The queryable columns of an analysis; the whole result stays in the ledger entry. */
 function analysisRow(entry: LedgerEntry): Row {
-  const d = entry.details;
+  const sha256 = only(entry.objects, 'objects', entry);
+  const d = detailsOf(entry, 'metadata extraction');
   const exif = obj(d.exif);
   const jpeg = obj(d.jpeg);
   const pdq = obj(d.pdq);
@@ -266,9 +271,9 @@ function analysisRow(entry: LedgerEntry): Row {
   const s = (v: JsonValue | undefined): string | null => (typeof v === 'string' ? v : null);
   const n = (v: JsonValue | undefined): number | null => (typeof v === 'number' ? v : null);
   return {
-    sha256: only(entry.objects, 'objects', entry),
+    sha256,
     seq: entry.seq,
-    analyzer: str(d, 'analyzer', entry),
+    analyzer: d.analyzer,
     make: s(exif.make),
     model: s(exif.model),
     body_serial: s(exif.body_serial_number),
@@ -389,7 +394,7 @@ const SUBJECT_FIELDS = [
   'date_of_death',
   'date_of_photography',
   'notes',
-] as const;
+] as const satisfies readonly (keyof SubjectFields)[];
 
 /** Subject entries: the ledger names every subject and item a change touches, explicitly. */
 function subjectMutations(entry: LedgerEntry, action: string): Mutation[] {
@@ -530,52 +535,58 @@ function sourceMutations(entry: LedgerEntry, action: string): Mutation[] {
   const identity = (): string | null =>
     d.identity === null || d.identity === undefined ? null : canonicalize(d.identity);
   switch (action) {
-    case 'source.register':
+    case 'source.register': {
+      const s = actionDetailsOf(entry, 'source.register');
       return [
         {
           op: 'insert',
           table: 'sources',
           row: {
-            codename: str(d, 'codename', entry),
+            codename: s.codename,
             identity_json: identity(),
             registered_seq: entry.seq,
             updated_seq: entry.seq,
           },
         },
       ];
+    }
     case 'source.identity':
       return [
         {
           op: 'update',
           table: 'sources',
-          key: str(d, 'codename', entry),
+          key: actionDetailsOf(entry, 'source.identity').codename,
           set: { identity_json: identity(), updated_seq: entry.seq },
         },
       ];
-    case 'source.grant':
+    case 'source.grant': {
+      const s = actionDetailsOf(entry, 'source.grant');
       return [
         {
           op: 'upsert',
           table: 'source_roles',
-          row: { actor: str(d, 'grantee', entry), role: str(d, 'role', entry), seq: entry.seq },
+          row: { actor: s.grantee, role: s.role, seq: entry.seq },
         },
       ];
+    }
     case 'source.revoke':
-      return [{ op: 'delete', table: 'source_roles', key: str(d, 'grantee', entry) }];
-    case 'source.read':
+      return [{ op: 'delete', table: 'source_roles', key: actionDetailsOf(entry, 'source.revoke').grantee }];
+    case 'source.read': {
+      const s = actionDetailsOf(entry, 'source.read');
       return [
         {
           op: 'insert',
           table: 'source_reads',
           row: {
             seq: entry.seq,
-            codename: str(d, 'codename', entry),
+            codename: s.codename,
             actor: entry.actor,
-            reason: str(d, 'reason', entry),
+            reason: s.reason,
             time: entry.time,
           },
         },
       ];
+    }
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',
@@ -586,19 +597,18 @@ function sourceMutations(entry: LedgerEntry, action: string): Mutation[] {
 
 /** Account entries (issue 12): id, role and organisation in clear, the name as ciphertext. */
 function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
-  const d = entry.details;
-  const id = str(d, 'account', entry);
   switch (action) {
-    case 'account.add':
+    case 'account.add': {
+      const a = actionDetailsOf(entry, 'account.add');
       return [
         {
           op: 'insert',
           table: 'accounts',
           row: {
-            id,
-            role: str(d, 'role', entry),
-            org: strOrNull(d, 'org', entry),
-            name_sealed: canonicalize(obj(d.name)),
+            id: a.account,
+            role: a.role,
+            org: a.org,
+            name_sealed: canonicalize(obj(a.name)),
             created_seq: entry.seq,
             updated_seq: entry.seq,
             disabled_seq: null,
@@ -606,40 +616,48 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
           },
         },
       ];
+    }
     case 'account.passwd':
-      return [{ op: 'update', table: 'accounts', key: id, set: { updated_seq: entry.seq } }];
-    case 'account.role':
+      return [{ op: 'update', table: 'accounts', key: actionDetailsOf(entry, 'account.passwd').account, set: { updated_seq: entry.seq } }];
+    case 'account.role': {
+      const a = actionDetailsOf(entry, 'account.role');
       return [
         {
           op: 'update',
           table: 'accounts',
-          key: id,
-          set: { role: str(d, 'role', entry), updated_seq: entry.seq },
+          key: a.account,
+          set: { role: a.role, updated_seq: entry.seq },
         },
       ];
-    case 'account.disable':
+    }
+    case 'account.disable': {
+      const a = actionDetailsOf(entry, 'account.disable');
       return [
         {
           op: 'update',
           table: 'accounts',
-          key: id,
+          key: a.account,
           set: {
             disabled_seq: entry.seq,
-            disabled_reason: str(d, 'reason', entry),
+            disabled_reason: a.reason,
             updated_seq: entry.seq,
           },
         },
       ];
+    }
     case 'account.sign-in':
       // A record of who signed in when (the entry's actor and time); the index keeps nothing.
+      actionDetailsOf(entry, 'account.sign-in');
       return [];
     case 'account.sign-in-failures':
       // The count of failed sign-ins of an account in one hour {account, hour, count} (the
       // failures themselves are in the server's security log, not the ledger); nothing to index.
+      actionDetailsOf(entry, 'account.sign-in-failures');
       return [];
     case 'account.key.enrol': {
       // A new key ends the one it replaces (rotation), in the same entry.
-      const replaces = strOrNull(d, 'replaces', entry);
+      const k = actionDetailsOf(entry, 'account.key.enrol');
+      const replaces = k.replaces;
       return [
         ...(replaces === null
           ? []
@@ -655,9 +673,9 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
           op: 'insert',
           table: 'person_keys',
           row: {
-            key_id: str(d, 'key_id', entry),
-            account_id: id,
-            public_key: str(d, 'public_key', entry),
+            key_id: k.key_id,
+            account_id: k.account,
+            public_key: k.public_key,
             enrol_seq: entry.seq,
             ended_seq: null,
             ended_reason: null,
@@ -665,15 +683,17 @@ function accountMutations(entry: LedgerEntry, action: string): Mutation[] {
         },
       ];
     }
-    case 'account.key.revoke':
+    case 'account.key.revoke': {
+      const k = actionDetailsOf(entry, 'account.key.revoke');
       return [
         {
           op: 'update',
           table: 'person_keys',
-          key: str(d, 'key_id', entry),
-          set: { ended_seq: entry.seq, ended_reason: str(d, 'reason', entry) },
+          key: k.key_id,
+          set: { ended_seq: entry.seq, ended_reason: k.reason },
         },
       ];
+    }
     default:
       throw new LedgerError(
         'LEDGER_ENTRY_MALFORMED',

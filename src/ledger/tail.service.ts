@@ -1,5 +1,5 @@
 import { parseCanonical, type JsonValue, hashLeaf, sha256, toHex, hint } from '../core/index.js';
-import type { EntryDraft } from './entry.js';
+import type { EntryDraft } from './entry-details.js';
 import { LedgerError } from './errors.js';
 import type { Ledger, StoredEntry } from './ledger.service.js';
 

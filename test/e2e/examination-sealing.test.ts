@@ -16,6 +16,7 @@ import { unseal } from '../../src/examination/blind/index.js';
 import { custodyIn, custodyInExpect } from '../support/archive-fixtures.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
+import { uncheckedDraft } from '../support/unchecked-draft.js';
 
 interface Entry {
   seq: number;
@@ -66,7 +67,7 @@ describeDatabases('sealing per plan (issue 12)', (db) => {
     try {
       const sample = (await archive.examinations.findSample('plan'))!;
       await archive.commit([
-        { actor: 'coordinator', type: 'examination', items: [], objects: [], details: { action: 'examination.assign', sample: sample.id, per_case: 2, cases: members.map((m) => ({ case: m, examiners: ['dr-a', 'dr-b'] })) } },
+        uncheckedDraft({ actor: 'coordinator', type: 'examination', details: { action: 'examination.assign', sample: sample.id, per_case: 2, cases: members.map((m) => ({ case: m, examiners: ['dr-a', 'dr-b'] })) } }),
       ]);
     } finally {
       await archive.close();

@@ -20,6 +20,7 @@ import {
 } from '../support/archive-fixtures.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
+import { uncheckedDraft } from '../support/unchecked-draft.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -116,7 +117,7 @@ describe('one writer at a time: a kernel lock on the ledger file', () => {
 
 describe('a writer never writes blind', () => {
   const open = (dir: string) => openArchive(loadConfig({}, { archive: dir, actor: 'tester' }), 'write', 'test');
-  const draft = { actor: 'tester', type: 'fixity check' as const, items: [], objects: [], details: { note: 'test' } };
+  const draft = uncheckedDraft({ actor: 'tester', type: 'fixity check', details: { note: 'test' } });
 
   it('a line appended under an open writer: LEDGER_CHANGED_UNDER_WRITER, the line is kept, nothing is signed over it', async () => {
     const a = await makeArchive('blind-append');

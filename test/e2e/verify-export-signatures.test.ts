@@ -20,6 +20,7 @@ import { examinerForm, worldSubjects } from '../../src/demo/examination-world.js
 import { custodyIn, custodyInExpect } from '../support/archive-fixtures.js';
 import { resealBag } from '../support/export-bag.fixture.js';
 import { makeTempDir } from '../support/tmp.js';
+import { uncheckedDraft } from '../support/unchecked-draft.js';
 
 interface Finding {
   code: string;
@@ -88,7 +89,7 @@ describe('verify-export checks people\'s signatures (issue 12)', () => {
     const archive = await openArchive(loadConfig({ ...env, CUSTODY_ACTOR: 'writer' }, {}), 'write', 'test: the writer forges');
     try {
       const before = archive.treeSize;
-      await archive.commit(drafts.map((d) => ({ ...d, items: [], objects: [] })));
+      await archive.commit(drafts.map((d) => uncheckedDraft(d)));
       return drafts.map((_, i) => before + i);
     } finally {
       await archive.close();

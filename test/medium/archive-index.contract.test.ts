@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { runAnalysisJobs } from '../../src/jobs/analysis-worker.service.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
+import { uncheckedDraft } from '../support/unchecked-draft.js';
 
 async function dumpAll(archive: Archive): Promise<string> {
   const out: string[] = [];
@@ -261,11 +262,10 @@ describeDatabases('archive index', (db) => {
     try {
       const roots = canonicalize([source]);
       await archive.commit([
-        {
+        // An opening as written before the ZIP-expansion limits were recorded.
+        uncheckedDraft({
           actor: 'x',
           type: 'ingestion start',
-          items: [],
-          objects: [],
           details: {
             delivery: 'D1',
             continued: false,
@@ -277,7 +277,7 @@ describeDatabases('archive index', (db) => {
             roots: [source],
             manifest: null,
           },
-        },
+        }),
       ]);
       expect((await archive.index.findOpenDelivery('OLIVE', roots))?.id).toBe('D1');
       expect(await archive.index.findOpenDelivery('OTHER', roots)).toBeUndefined();

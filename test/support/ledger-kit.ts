@@ -8,11 +8,12 @@ import { hashLeaf } from '../../src/core/merkle.js';
 import { deriveIntentKey } from '../../src/ledger/batch-intent.js';
 import { BatchIntentSlots } from '../../src/ledger/batch-intent.adapter.js';
 import { CheckpointFiles } from '../../src/ledger/checkpoint-files.adapter.js';
-import type { EntryDraft } from '../../src/ledger/entry.js';
+import type { EntryDraft } from '../../src/ledger/entry-details.js';
 import { LeafIndex } from '../../src/ledger/leaf-index.adapter.js';
 import { LedgerFile } from '../../src/ledger/ledger-file.adapter.js';
 import { loadLedger, type Ledger } from '../../src/ledger/ledger.service.js';
 import { makeTempDir } from './tmp.js';
+import { uncheckedDraft } from './unchecked-draft.js';
 
 export const ORIGIN = 'custody.invalid/test-ledger';
 
@@ -73,7 +74,7 @@ export async function openTestLedger(
 }
 
 export function draft(i: number): EntryDraft {
-  return { actor: 'tester', type: 'fixity check', items: [], objects: [], details: { n: i } };
+  return uncheckedDraft({ actor: 'tester', type: 'fixity check', details: { n: i } });
 }
 
 export function drafts(from: number, count: number): EntryDraft[] {

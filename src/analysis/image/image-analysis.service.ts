@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/index.js';
+import type { MetadataExtractionDetails } from '../../ledger/index.js';
 import { parseJpegStructure } from '../jpeg/jpeg-structure.js';
 import { readC2pa } from '../c2pa/index.js';
 import { readExifFields, type ExifFields } from '../metadata/index.js';
@@ -34,7 +35,7 @@ export async function analyzeImage(
   deps: ImageAnalysisDeps,
   sha256: string,
   mediaType: string,
-): Promise<{ [k: string]: JsonValue }> {
+): Promise<MetadataExtractionDetails> {
   const bytes = await deps.readObject(sha256);
   const maxPixels = deps.maxPixels ?? DEFAULT_MAX_PIXELS;
   const warnings: string[] = [];

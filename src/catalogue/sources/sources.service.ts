@@ -2,7 +2,7 @@ import { normaliseActor, type JsonValue, CustodyError,
   hint,
   type OperationContext,
 } from '../../core/index.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, SourceDetails } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 import type { IndexReads } from '../ports.js';
 import {
@@ -57,7 +57,7 @@ async function checkKey(archive: SourcesPorts, passphrase: string | null): Promi
   return p;
 }
 
-async function commit(archive: SourcesPorts, ctx: Actor, details: { [k: string]: JsonValue }): Promise<number> {
+async function commit(archive: SourcesPorts, ctx: Actor, details: SourceDetails): Promise<number> {
   const [e] = await archive.commit([
     { actor: ctx.actor, type: 'cataloguing', items: [], objects: [], details },
   ]);

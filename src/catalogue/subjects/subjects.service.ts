@@ -4,7 +4,7 @@ import { isCalendarDate, type JsonValue, CustodyError,
 } from '../../core/index.js';
 import type { SubjectsTable } from '../../db/index.js';
 import { AGE_BANDS, SEXES } from './demographics.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, SubjectDetails, SubjectFields } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 import type { IndexReads } from '../ports.js';
 import {
@@ -94,8 +94,8 @@ async function resolveFields(
   input: SubjectInput,
   current: SubjectsTable | null,
   known?: Lookups,
-): Promise<{ [k: string]: JsonValue }> {
-  const out: { [k: string]: JsonValue } = {};
+): Promise<SubjectFields> {
+  const out: SubjectFields = {};
   const { registry, schemes } = known ?? (await lookups(archive));
   let numberUnit: string | undefined;
   if (input.number !== undefined) {
@@ -157,7 +157,7 @@ async function resolveFields(
   const unit = explicitUnit !== undefined ? explicitUnit : numberUnit;
   if (unit !== undefined) out.unit_id = unit;
   const choose = (
-    name: string,
+    name: 'sex' | 'age_band',
     value: string | null | undefined,
     allowed: readonly string[],
   ): void => {
@@ -217,7 +217,7 @@ export async function updateSubject(
     throw new SubjectError('SUBJECT_INVALID', 'nothing to change');
   // The attribution before the change, so that statistics can name the subjects whose unit
   // changed after a sample's frame was fixed without replaying the catalogue.
-  const previous: { [k: string]: JsonValue } = 'unit_id' in fields ? { previous_unit_id: current.unit_id } : {};
+  const previous: { previous_unit_id?: string | null } = 'unit_id' in fields ? { previous_unit_id: current.unit_id } : {};
   await commit(archive, ctx, { action: 'subject.update', reason, subject: { id, ...fields }, ...previous });
 }
 
@@ -398,7 +398,7 @@ function needReason(reason: string): void {
     );
 }
 
-async function commit(archive: SubjectsPorts, ctx: OperationContext, details: { [k: string]: JsonValue }): Promise<void> {
+async function commit(archive: SubjectsPorts, ctx: OperationContext, details: SubjectDetails): Promise<void> {
   const draft: EntryDraft = {
     actor: ctx.actor,
     type: 'cataloguing',
@@ -430,7 +430,7 @@ export async function importSubjects(
 ): Promise<SubjectImportResult> {
   needReason(opts.reason);
   const errors = [...rowErrors];
-  const accepted: { row: number; fields: { [k: string]: JsonValue }; items: string[] }[] = [];
+  const accepted: { row: number; fields: SubjectFields; items: string[] }[] = [];
   const numbers = new Map<string, number>();
   const itemRows = new Map<string, number>();
   // Set-based: the registry and schemes once, every photograph reference and owner in bulk.
@@ -504,9 +504,9 @@ async function fieldByField(
   row: number,
   problems: { row: number; column: string; reason: string }[],
   known: Lookups,
-): Promise<{ [k: string]: JsonValue }> {
+): Promise<SubjectFields> {
   const columns: Record<string, string> = { sex: 'sex', ageBand: 'age_band', dateOfDeath: 'date_of_death', dateOfPhotography: 'date_of_photography', notes: 'notes' };
-  const out: { [k: string]: JsonValue } = {};
+  const out: SubjectFields = {};
   let failed = false;
   for (const [key, value] of Object.entries(input)) {
     try {

@@ -3,7 +3,7 @@
 // breakdowns follow the current attribution; this list says where the two differ and why.
 import type { LedgerView } from '../ports.js';
 import type { JsonValue } from '../../core/index.js';
-import type { LedgerEntry } from '../../ledger/index.js';
+import { actionFieldsOf, type LedgerEntry } from '../../ledger/index.js';
 import { CatalogueLabels, type LabelsPorts, type UnitName } from '../labels.service.js';
 
 export interface UnitChange {
@@ -68,9 +68,8 @@ export function unitChangesFrom(
   const last = new Map<string, string | null>();
   const seqs = new Map<string, { seq: number; reason: string }[]>();
   for (const entry of entries) {
-    const d = entry.details;
-    if (entry.seq <= afterSeq || entry.type !== 'cataloguing' || d.action !== 'subject.update')
-      continue;
+    const d = actionFieldsOf(entry, 'subject.update');
+    if (entry.seq <= afterSeq || d.action !== 'subject.update') continue;
     const subject = obj(d.subject);
     if (!('unit_id' in subject) || typeof subject.id !== 'string') continue;
     const id = subject.id;

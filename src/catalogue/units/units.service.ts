@@ -1,6 +1,6 @@
-import { formatCsv, type JsonValue, hint, type OperationContext } from '../../core/index.js';
+import { formatCsv, hint, type OperationContext } from '../../core/index.js';
 import type { UnitsTable } from '../../db/index.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, UnitDetails, UnitFields } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 import type { IndexReads } from '../ports.js';
 import { codeOf, unitKey, unitLabel, UnitRegistry, type UnitCode } from './registry.js';
@@ -154,7 +154,7 @@ export async function editUnit(
   needReason(reason);
   const registry = new UnitRegistry(await archive.index.listUnits());
   const unit = findUnit(registry, ref, { retired: true });
-  const set: { [k: string]: JsonValue } = {};
+  const set: UnitFields = {};
   if (changes.code !== undefined) {
     const other = changes.code === null ? undefined : registry.withCode(changes.code);
     if (other !== undefined && other.id !== unit.id)
@@ -207,7 +207,7 @@ function needReason(reason: string): void {
     throw new UnitError('UNIT_REASON_REQUIRED', 'every change to a unit needs a reason', { details: hint({ field: 'reason' }) });
 }
 
-async function commitOne(archive: UnitsPorts, ctx: Pick<OperationContext, 'actor'>, details: { [k: string]: JsonValue }): Promise<void> {
+async function commitOne(archive: UnitsPorts, ctx: Pick<OperationContext, 'actor'>, details: UnitDetails): Promise<void> {
   await archive.commit([{ actor: ctx.actor, type: 'cataloguing', items: [], objects: [], details }]);
 }
 

@@ -6,7 +6,7 @@ import { requireActing } from '../../accounts/index.js';
 import type { Archive } from '../../app.js';
 import { canonicalize, type JsonValue, sameActor, CustodyError } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, ExaminationDetails } from '../../ledger/index.js';
 import { ExaminationError, parseExaminationForm, type ExaminationAnswer, type ExaminationErrorCode } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import type { ExamErrorCode } from './examination-errors.js';
@@ -218,7 +218,7 @@ function group<T extends { case_id: string }>(rows: readonly T[]): Map<string, T
   return m;
 }
 
-function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {
+function draft(archive: Archive, details: ExaminationDetails, actor = archive.config.actor): EntryDraft {
   return { actor, type: 'examination', items: [], objects: [], details };
 }
 

@@ -9,7 +9,7 @@ import { requireActing } from '../../accounts/index.js';
 import type { Archive } from '../../app.js';
 import { actorKey, canonicalBytes, personSignedBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, ExaminationDetails, ExaminationRevealDetails } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import { ExamError } from './examination-errors.js';
@@ -196,7 +196,7 @@ export async function revealCase(archive: Archive, sample: SamplesTable, caseId:
     return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
   });
   // A system act (reveal-rule.ts): under the system actor, with the rule as its reason.
-  const details = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, reason: system?.reason ?? REVEAL_RULE };
+  const details: ExaminationRevealDetails = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, reason: system?.reason ?? REVEAL_RULE };
   await archive.commit([draft(archive, details, system?.actor ?? SYSTEM_ACTOR)]);
 }
 
@@ -351,6 +351,6 @@ export async function closePlan(archive: Archive, ref: string): Promise<{ plan: 
   return { plan: sample.name, cases: outcomes.length, seq: stored?.entry.seq ?? 0 };
 }
 
-function draft(archive: Archive, details: { [k: string]: JsonValue }, actor = archive.config.actor): EntryDraft {
+function draft(archive: Archive, details: ExaminationDetails, actor = archive.config.actor): EntryDraft {
   return { actor, type: 'examination', items: [], objects: [], details };
 }

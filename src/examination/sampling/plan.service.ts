@@ -11,7 +11,7 @@ import type { Archive } from '../../app.js';
 import { type JsonValue, CustodyError,
   hint,
 } from '../../core/index.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, ExaminationDetails, SampleFrameDetails, SampleManifestDetails } from '../../ledger/index.js';
 import { codebookDigest, DEFAULT_CODEBOOK, type Codebook } from '../codebook/index.js';
 import { drawSimpleRandom, drawSystematic, type SampleDraw } from './draw.js';
 import { canonicalFrame, compareCodePoints, dedupeFrame, digestSorted, frameDigest } from './frame.js';
@@ -128,7 +128,7 @@ export async function recordFrame(archive: Archive, input: PlanInput): Promise<R
     population,
     codebook: { version: codebook.version, digest: codebookDigest(codebook), definition: codebook as unknown as JsonValue },
   };
-  const frameDetails: { [k: string]: JsonValue } = { action: 'sample.frame', sample, frame_digest: digest, frame_size: frameSize, merged };
+  const frameDetails: SampleFrameDetails = { action: 'sample.frame', sample, frame_digest: digest, frame_size: frameSize, merged };
   if (strata === null) frameDetails.frame = canonicalFrame(units.map((u) => u.id));
   else frameDetails.strata = [...strata].map(([name, ids]) => ({ name, units: ids, frame_digest: digestSorted(ids) }));
   const [frameEntry] = await archive.commit([draft(archive, frameDetails)]);
@@ -149,7 +149,7 @@ export async function commitDraw(
     : null;
   const ids = Array.isArray(frameDetails.frame) ? (frameDetails.frame as string[]) : [];
   const draw = drawMembers(s.method, s.size, ids, strata, seed);
-  const manifest: { [k: string]: JsonValue } = {
+  const manifest: SampleManifestDetails = {
     action: 'sample.manifest',
     sample: id,
     method: draw.method,
@@ -221,6 +221,6 @@ function checkInput(input: PlanInput): void {
   if (input.census !== true && (!Number.isSafeInteger(input.size) || input.size < 1)) throw new SamplingError('SAMPLE_SIZE_INVALID', `sample size must be a whole number >= 1, got ${input.size}`);
 }
 
-export function draft(archive: Archive, details: { [k: string]: JsonValue }): EntryDraft {
+export function draft(archive: Archive, details: ExaminationDetails): EntryDraft {
   return { actor: archive.config.actor, type: 'examination', items: [], objects: [], details };
 }

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/index.js';
+import type { IdentificationDetails } from '../../ledger/index.js';
 import type { MissingReportReadsTable, MissingReportsTable, MissingSubjectEventsTable, SubjectItemsTable, SubjectPmTable, SubjectsTable, UnitsTable } from '../../db/index.js';
 
 /** Where each report's wrapped data key lives (report-keys.adapter.ts): outside ledger and index. */
@@ -31,14 +32,14 @@ export interface MissingReportsPorts {
   listReads(): Promise<MissingReportReadsTable[]>;
   listUnits(): Promise<UnitsTable[]>;
   /** Appends one `cataloguing` entry per details, in one batch; returns their seqs. */
-  commit(details: readonly { [k: string]: JsonValue }[]): Promise<number[]>;
+  commit(details: readonly IdentificationDetails[]): Promise<number[]>;
 }
 
 /** What recording post-mortem data needs. */
 export interface PmPorts {
   getSubject(id: string): Promise<SubjectsTable | undefined>;
   getSubjectPm(id: string): Promise<SubjectPmTable | undefined>;
-  commit(details: readonly { [k: string]: JsonValue }[]): Promise<number[]>;
+  commit(details: readonly IdentificationDetails[]): Promise<number[]>;
 }
 
 /** What ranking candidate subjects needs, beyond opening the report. */

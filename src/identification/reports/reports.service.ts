@@ -1,7 +1,8 @@
 // Missing-person reports: import (all or nothing), list, show (the contact only through an
 // audited read), erase (crypto-shredding). The ledger gets ciphertext and non-identifying
 // metadata only (report-seal.ts); the key of each report is a file of its own (report-keys.adapter.ts).
-import { canonicalBytes, hint, type JsonValue } from '../../core/index.js';
+import { canonicalBytes, hint } from '../../core/index.js';
+import type { MissingReportDetails } from '../../ledger/index.js';
 import { UnitRegistry, type RowError } from '../../catalogue/units/index.js';
 import type { MissingReportsTable } from '../../db/index.js';
 import { IDENTIFICATION_CODEBOOK_VERSION, identificationCodebookDigest } from '../codebook/identification-codebook.js';
@@ -57,7 +58,7 @@ export async function importReports(
     throw new IdentificationError('MISSING_REPORT_IMPORT_REJECTED', `nothing imported: ${errors.length} problem(s); fix them`, { details: { errors } });
   const codebook = { version: IDENTIFICATION_CODEBOOK_VERSION, digest: identificationCodebookDigest() };
   const files: { id: string; text: string }[] = [];
-  const drafts: { [k: string]: JsonValue }[] = [];
+  const drafts: MissingReportDetails[] = [];
   for (const a of accepted) {
     const id = ports.newId();
     const dataKey = newDataKey();

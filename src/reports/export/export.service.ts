@@ -1,5 +1,6 @@
 import type { Archive } from '../../app.js';
-import { type JsonValue, toHex, hint } from '../../core/index.js';
+import { toHex, hint } from '../../core/index.js';
+import type { ExportDetails } from '../../ledger/index.js';
 import { examinationTables } from './examination-tables.js';
 import { baggingDate } from './bagit.js';
 import {
@@ -302,7 +303,7 @@ async function buildBag(
     origin: snapshot.manifest.origin,
     selection: opts.selection,
   });
-  const details: { [k: string]: JsonValue } = {
+  const details: ExportDetails = {
     selection: opts.selection,
     tree_size: size,
     root: rootHex,
@@ -376,7 +377,7 @@ function tableBasis(
  */
 async function recordDissemination(
   deps: ExportDeps,
-  { details, itemIds, objects }: { details: { [k: string]: JsonValue }; itemIds: string[]; objects: string[] },
+  { details, itemIds, objects }: { details: ExportDetails; itemIds: string[]; objects: string[] },
   bag: ExportReceipt['bag'],
 ): Promise<ExportReceipt> {
   const archive = await deps.open('write');

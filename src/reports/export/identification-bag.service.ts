@@ -10,13 +10,13 @@
 // signed for everything so far; (3) the file is gathered from the ledger up to it; (4) the bag is
 // written under a temporary name; (5) the dissemination entry is appended and the receipt's proofs
 // taken; (6) the bag takes its final name.
-import { canonicalBytes, hint, toHex, type JsonValue } from '../../core/index.js';
+import { canonicalBytes, hint, toHex } from '../../core/index.js';
 import {
   IdentificationError,
   type PmPorts,
   type SubjectLinkPorts,
 } from '../../identification/index.js';
-import type { EntryDraft } from '../../ledger/index.js';
+import type { EntryDraft, IdentificationExportDetails } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 import { baggingDate } from './bagit.js';
 import type { BagWriter } from './bag-writer.adapter.js';
@@ -328,7 +328,7 @@ async function recordDissemination(
   },
 ): Promise<ExportReceipt> {
   const selection = identificationSelection(r.report);
-  const details: { [k: string]: JsonValue } = {
+  const details: IdentificationExportDetails = {
     action: 'missing.export',
     report: r.report,
     selection,

@@ -14,7 +14,7 @@ import { unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint, toHex, hint } from '../../core/index.js';
 import { codebookDigest, DEFAULT_CODEBOOK, DEFAULT_CODEBOOKS } from '../../examination/codebook/index.js';
-import { isSignedCheckpoint } from '../../ledger/index.js';
+import { actionFieldsOf, isSignedCheckpoint } from '../../ledger/index.js';
 import type { StatisticsReport } from '../../examination/statistics/index.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
@@ -97,7 +97,7 @@ export async function gatherReportInput(
     const m = s.sample.entries.manifest;
     if (s.sample.method !== 'stratified' || m < 0) continue;
     const [entry] = await archive.ledger.read(m, m + 1);
-    const strata = entry?.entry.details.strata;
+    const strata = entry === undefined ? undefined : actionFieldsOf(entry.entry, 'sample.manifest').strata;
     if (!Array.isArray(strata)) continue;
     strataDrawn[s.sample.name] = strata.flatMap((x) =>
       typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x.name === 'string' && typeof x.n === 'number'
