@@ -16,6 +16,7 @@ import {
   candidatePairs,
   compareRecords,
   linkRecords,
+  linkRecordsParallel,
   prepareRecord,
   prepareRecordAs,
   type LinkageOptions,
@@ -158,13 +159,14 @@ export const TUNING_SEED = 'identification-linkage-tune-v1';
 /** The seed the figures are reported on: fixed before the tuning, never tuned on. */
 export const REPORT_SEED = 'identification-linkage-report-v2';
 
-export function benchIdentificationLinkage(
+export async function benchIdentificationLinkage(
   people: number,
   reports: number,
   options: LinkageOptions = {},
   oracle = false,
   seed?: string,
-): string[] {
+  threads = 1,
+): Promise<string[]> {
   const corpus = syntheticReports(people, reports, seed);
   const truth = truePairs(corpus.truth);
   const lines: string[] = [
@@ -175,14 +177,18 @@ export function benchIdentificationLinkage(
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = linkRecords(corpus.records, { minPairProbability: 0.001, ...options });
+  const linkOptions = { minPairProbability: 0.001, ...options };
+  const result =
+    threads > 1
+      ? await linkRecordsParallel(corpus.records, linkOptions, { threads })
+      : linkRecords(corpus.records, linkOptions);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
   lines.push(
-    `  linkRecords: ${seconds.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; ` +
+    `  ${threads > 1 ? `linkRecordsParallel (${threads} threads)` : 'linkRecords'}: ${seconds.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; ` +
       `${result.blocking.candidate_pairs} candidate pairs; EM ${result.model.iterations} iterations ` +
       `(converged ${result.model.converged}), λ ${result.model.lambda.toExponential(3)}`,
   );
@@ -246,6 +252,14 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const oracle = named.oracle === '1';
   const seed =
     named.seed === 'tune' ? TUNING_SEED : named.seed === 'report' ? REPORT_SEED : named.seed;
-  for (const line of benchIdentificationLinkage(people, reports, options, oracle, seed))
+  const threads = Number(named.workers ?? 1);
+  for (const line of await benchIdentificationLinkage(
+    people,
+    reports,
+    options,
+    oracle,
+    seed,
+    threads,
+  ))
     console.log(line);
 }
