@@ -10,7 +10,6 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { seededPrng, type Prng } from '../src/stats/index.js';
 import { rankCandidates, type Candidate } from '../src/identification/candidates/rank.js';
-import type { IdentificationRecord } from '../src/identification/codebook/record.js';
 import type { ReportContent } from '../src/identification/reports/report-content.js';
 import type { SubjectsTable, UnitsTable } from '../src/db/index.js';
 import type { LinkRecord } from '../src/identification/linkage/index.js';
