@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { seededPrng, type Prng } from '../src/stats/index.js';
 import { rankCandidates, type Candidate } from '../src/identification/candidates/rank.js';
+import type { IdentificationRecord } from '../src/identification/codebook/record.js';
 import type { ReportContent } from '../src/identification/reports/report-content.js';
 import type { SubjectsTable, UnitsTable } from '../src/db/index.js';
 import type { LinkRecord } from '../src/identification/linkage/index.js';
@@ -173,10 +174,10 @@ export function benchIdentificationCandidates(
     subjectOfPerson.set(pid, id);
     return subjectOf(rng, person.get(pid) as Person, id);
   });
-  const pm = new Map(
-    rows.map((s, i) => {
+  const pm = new Map<string, IdentificationRecord>(
+    rows.map((s, i): [string, IdentificationRecord] => {
       const seen = (marks.get(order[i] as string)?.marks ?? []).filter(() => chance(rng, 0.7));
-      return [s.id, seen.length === 0 ? {} : { marks: seen }];
+      return [s.id, seen.length === 0 ? {} : ({ marks: seen })];
     }),
   );
   const units = unitsTable();
