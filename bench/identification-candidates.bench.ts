@@ -177,7 +177,7 @@ export function benchIdentificationCandidates(
   const pm = new Map<string, IdentificationRecord>(
     rows.map((s, i): [string, IdentificationRecord] => {
       const seen = (marks.get(order[i] as string)?.marks ?? []).filter(() => chance(rng, 0.7));
-      return [s.id, seen.length === 0 ? {} : ({ marks: seen })];
+      return [s.id, seen.length === 0 ? {} : { marks: seen }];
     }),
   );
   const units = unitsTable();

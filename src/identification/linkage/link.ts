@@ -5,12 +5,7 @@
 // never merges reports. Deterministic: records are sorted by id, the sample is seeded, every
 // output is sorted.
 import { seededPrng } from '../../stats/index.js';
-import {
-  BLOCKING_RULES,
-  candidatePairs,
-  type BlockingRule,
-  type Candidates,
-} from './blocking.js';
+import { BLOCKING_RULES, candidatePairs, type BlockingRule, type Candidates } from './blocking.js';
 import { estimateParameters, orientClasses, type EmParameters, type PatternCount } from './em.js';
 import { MISSING_CELL, patternCounts, trainPerRule, type RuleTraining } from './training.js';
 import { termFrequencies, tfAdjustment } from './term-frequency.js';
