@@ -5,7 +5,11 @@
 // threshold; each false link gets what its two people really share.
 //   npm run build && node dist/bench/identification-linkage-errors.js [people] [reports] [seed] [threshold]
 import { pathToFileURL } from 'node:url';
-import { linkRecords, type LinkRecord, type LinkageResult } from '../src/identification/linkage/index.js';
+import {
+  linkRecords,
+  type LinkRecord,
+  type LinkageResult,
+} from '../src/identification/linkage/index.js';
 import { syntheticReports, truePairs, type Person } from './identification-linkage-corpus.js';
 
 type Entry = readonly [string, readonly string[]];
@@ -184,12 +188,14 @@ export function pairKinds(a: LinkRecord, b: LinkRecord, ra: Read, rb: Read): str
     const vb = b[f];
     if (typeof va === 'string' && typeof vb === 'string' && fa !== undefined && fb !== undefined) {
       if (isArabic(va) !== isArabic(vb)) kinds.add(`cross-script ${f}`);
-      if (fa === 'latin-variant' || fb === 'latin-variant') kinds.add(`transliteration variant ${f}`);
+      if (fa === 'latin-variant' || fb === 'latin-variant')
+        kinds.add(`transliteration variant ${f}`);
       if (fa === 'ar-variant' || fb === 'ar-variant') kinds.add(`Arabic spelling variant ${f}`);
     }
   }
   for (const t of new Set([...ra.tags, ...rb.tags])) {
-    const field = t.split(':')[0] === 'date' ? 'arrest_date' : (t.split(':')[0] as keyof LinkRecord);
+    const field =
+      t.split(':')[0] === 'date' ? 'arrest_date' : (t.split(':')[0] as keyof LinkRecord);
     if (both.includes(field)) kinds.add(`${t} (both give it)`);
   }
   if (a.org === b.org) kinds.add('same organisation');
@@ -235,7 +241,10 @@ export function linkageErrors(
   const byId = new Map(corpus.records.map((r) => [r.id, r]));
   const personOf = new Map(corpus.people.map((p) => [p.id, p]));
   const reads = new Map(
-    corpus.records.map((r) => [r.id, readReport(r, personOf.get(corpus.truth.get(r.id) ?? '') as Person)]),
+    corpus.records.map((r) => [
+      r.id,
+      readReport(r, personOf.get(corpus.truth.get(r.id) ?? '') as Person),
+    ]),
   );
   const prob = new Map(res.pairs.map((p) => [`${p.a}|${p.b}`, p]));
   const kinds = new Map<string, [number, number]>();
@@ -297,5 +306,6 @@ export function linkageErrors(
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [people = '12000', reports = '20000', seed = 'identification-linkage-tune-v1', t = '0.9'] =
     process.argv.slice(2);
-  for (const line of linkageErrors(Number(people), Number(reports), seed, Number(t))) console.log(line);
+  for (const line of linkageErrors(Number(people), Number(reports), seed, Number(t)))
+    console.log(line);
 }
