@@ -27,6 +27,7 @@ const NAME_FIELD_LEVELS = [
   'normalised',
   'subset',
   'skeleton',
+  'one_edit',
   'jw_high',
   'jw_mid',
   'different',
@@ -42,7 +43,14 @@ export const LINK_FIELDS = [
   { name: 'sex', levels: ['exact', 'different'] },
   { name: 'birth_year', levels: ['exact', 'one_year', 'two_three_years', 'different'] },
   { name: 'origin', levels: NAME_FIELD_LEVELS },
-  { name: 'arrest_date', levels: ['exact', 'one_off', 'same_month', 'same_year', 'different'] },
+  // near_day: both give the day, one of day, month or year off by one (a typed or remembered
+  // date slip, still a precise date); near_month: the month or the year off by one, the day not
+  // both given or not agreeing. One level for both before: the month-only slips, twenty times as
+  // common among random pairs, diluted the day-precise ones.
+  {
+    name: 'arrest_date',
+    levels: ['exact', 'near_day', 'same_month', 'near_month', 'same_year', 'different'],
+  },
   { name: 'arrest_place', levels: NAME_FIELD_LEVELS },
   { name: 'unit', levels: ['exact', 'different'] },
   // Whether both reports come from one organisation. A family reports a person to an organisation
@@ -218,19 +226,23 @@ function compareOptionalName(a: PreparedName | undefined, b: PreparedName | unde
   return a === undefined || b === undefined ? MISSING : nameLevel(comparePrepared(a, b));
 }
 
-/** Date levels: exact, one component off by one, same month, same year, different. */
+/**
+ * Date levels: exact, one of day/month/year off by one (both precise to the day), same month,
+ * month or year off by one, same year, different.
+ */
 export function dateLevel(a: PartialDate | undefined, b: PartialDate | undefined): number {
   if (a === undefined || b === undefined) return MISSING;
   const dy = Math.abs(a.y - b.y);
   const hasMonth = a.m !== undefined && b.m !== undefined;
-  const hasDay = a.d !== undefined && b.d !== undefined;
+  const hasDay = hasMonth && a.d !== undefined && b.d !== undefined;
   const dm = hasMonth ? Math.abs((a.m ?? 0) - (b.m ?? 0)) : 0;
   const dd = hasDay ? Math.abs((a.d ?? 0) - (b.d ?? 0)) : 0;
   if (dy === 0 && dm === 0 && dd === 0 && hasDay) return 0;
-  if (hasMonth && dy + dm + dd === 1) return 1;
+  if (hasDay && dy + dm + dd === 1) return 1;
   if (dy === 0 && dm === 0 && hasMonth) return 2;
-  if (dy === 0) return 3;
-  return 4;
+  if (hasMonth && dy + dm === 1) return 3;
+  if (dy === 0) return 4;
+  return 5;
 }
 
 export function birthYearLevel(a: number | undefined, b: number | undefined): number {

@@ -1,6 +1,15 @@
 // Fellegi–Sunter record linkage of missing-person reports (issue 15). Pure: no I/O. It proposes
 // pairs and clusters for review; it never merges reports.
-export { linkRecords, isSeedPair, LINKAGE_DEFAULTS } from './link.js';
+export {
+  linkRecords,
+  isSeedPair,
+  planLinkage,
+  finishLinkage,
+  LINKAGE_DEFAULTS,
+  type LinkagePlan,
+} from './link.js';
+export { compareAll, compareSlice } from './compare-all.js';
+export { linkRecordsParallel, type ParallelLinkOptions } from './parallel-link.adapter.js';
 export { BLOCKING_RULES, candidatePairs, type BlockingRule, type Candidates } from './blocking.js';
 export {
   LINK_FIELDS,

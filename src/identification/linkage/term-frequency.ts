@@ -18,6 +18,9 @@ export const TF_FIELDS: readonly {
   })),
   { field: 'mother', values: (r: PreparedRecord) => bagsOf([r.mother]) },
   { field: 'origin', values: (r: PreparedRecord) => bagsOf([r.origin]) },
+  // Places and units are as unevenly common as names: one branch holds most of the detainees.
+  { field: 'arrest_place', values: (r: PreparedRecord) => bagsOf([r.arrestPlace]) },
+  { field: 'unit', values: (r: PreparedRecord) => (r.unit === undefined ? [] : [r.unit]) },
 ];
 
 function bagsOf(names: readonly (PreparedName | undefined)[]): string[] {

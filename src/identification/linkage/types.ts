@@ -31,7 +31,7 @@ export type LinkageErrorCode = 'LINKAGE_INVALID_INPUT';
 export class LinkageError extends CustodyError<LinkageErrorCode> {}
 
 export interface LinkageOptions {
-  /** Pairs at or above this match probability are put in clusters for review. Default 0.9. */
+  /** Pairs at or above this match probability are put in clusters for review. Default 0.2 (LINKAGE_DEFAULTS). */
   readonly threshold?: number;
   /** Pairs below this probability are left out of `pairs`. Default 0.01. */
   readonly minPairProbability?: number;

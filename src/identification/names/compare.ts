@@ -2,7 +2,8 @@
 // agree (the levels of a Fellegi–Sunter comparison); the similarity, a Jaro–Winkler score on the
 // keys, says how close they are when they do not.
 import { jaroWinkler } from './jaro-winkler.js';
-import { tokenKey } from './name-key.js';
+import { withinOneEdit } from './edit-distance.js';
+import { beforeSkeleton, tokenKey } from './name-key.js';
 import { tokens } from './tokens.js';
 import { shapesCompatible, vowelShape, type VowelShape } from './vowels.js';
 
@@ -11,13 +12,18 @@ import { shapesCompatible, vowelShape, type VowelShape } from './vowels.js';
  * either script (same key, vowels compatible: vowels.ts); subset: every part of one is a part of
  * the other (dropped parts); skeleton: the same or contained parts by key alone, the vowels
  * disagreeing (محمد / محمود, Hassan / Hussein, or French ou for a short u); different: none of
- * these; missing: one side is empty.
+ * these; missing: one side is empty. Between two parts written in Arabic script, 'normalised'
+ * asks for the same letters once normalised (the script writes the long vowels and ع that the
+ * key drops: علي and ليلى, زياد and آزاد share a key, not a spelling); the key alone is 'skeleton'.
+ * one_edit: every part of one meets a part of the other, one of them across one typo (a
+ * Damerau–Levenshtein edit of the spelling within one script, of the key across scripts).
  */
 export const NAME_LEVELS = [
   'exact',
   'normalised',
   'subset',
   'skeleton',
+  'one_edit',
   'different',
   'missing',
 ] as const;
@@ -39,6 +45,10 @@ export interface PreparedName {
   /** The keys sorted, joined: equal for names with the same parts in any order. */
   readonly bag: string;
   readonly shapes: readonly VowelShape[];
+  /** Each part as its script's table leaves it, vowels in (name-key.ts beforeSkeleton). */
+  readonly forms: readonly string[];
+  /** Whether each part is in Arabic script. */
+  readonly arabic: readonly boolean[];
 }
 
 /**
@@ -92,6 +102,8 @@ function readName(name: string, handling: NameHandling, id: number): PreparedNam
       keys: words,
       bag: [...words].sort().join(' '),
       shapes: words.map((w) => ({ consonants: w, gaps: [] })),
+      forms: words,
+      arabic: words.map(() => false),
     };
   }
   const parts = tokens(name);
@@ -103,27 +115,65 @@ function readName(name: string, handling: NameHandling, id: number): PreparedNam
     keys,
     bag: [...keys].sort().join(' '),
     shapes: parts.map((t) => vowelShape(t)),
+    forms: parts.map((t) => beforeSkeleton(t)),
+    arabic: parts.map((t) => /[\u0620-\u06FF]/u.test(t)),
   };
+}
+
+/** Parts i of x and j of y agree strictly: one key, and the same Arabic letters or compatible vowels. */
+function strictPart(x: PreparedName, i: number, y: PreparedName, j: number): boolean {
+  if (x.arabic[i] === true && y.arabic[j] === true) return x.forms[i] === y.forms[j];
+  return shapesCompatible(x.shapes[i] as VowelShape, y.shapes[j] as VowelShape);
 }
 
 /**
  * True when every part of `small` meets a part of `large` (each used once): by key alone, or
- * (strict) by key with compatible vowels.
+ * (strict) by key with the same Arabic letters or compatible vowels.
  */
 function isSubBag(small: PreparedName, large: PreparedName, strict: boolean): boolean {
   const used = new Array<boolean>(large.keys.length).fill(false);
   return small.keys.every((k, i) => {
     const j = large.keys.findIndex(
-      (l, jj) =>
-        !used[jj] &&
-        l === k &&
-        (!strict ||
-          shapesCompatible(small.shapes[i] as VowelShape, large.shapes[jj] as VowelShape)),
+      (l, jj) => !used[jj] && l === k && (!strict || strictPart(small, i, large, jj)),
     );
     if (j < 0) return false;
     used[j] = true;
     return true;
   });
+}
+
+/** Shorter spellings than this are not read as typos: one edit makes most short names another. */
+const MIN_TYPO_LENGTH = 3;
+
+/**
+ * Parts i of x and j of y are one typo apart: the spelling as written (Arabic normalised, Latin in
+ * lower case) within one script, the key across scripts.
+ */
+function oneTypo(x: PreparedName, i: number, y: PreparedName, j: number): boolean {
+  const sameScript = x.arabic[i] === y.arabic[j];
+  const [p, q] = sameScript
+    ? [x.tokens[i] ?? '', y.tokens[j] ?? '']
+    : [x.keys[i] ?? '', y.keys[j] ?? ''];
+  return (
+    Math.min(Array.from(p).length, Array.from(q).length) >= MIN_TYPO_LENGTH && withinOneEdit(p, q)
+  );
+}
+
+/** Every part of `small` meets a part of `large` by key, but one that meets its part across one typo. */
+function isSubBagButOneTypo(small: PreparedName, large: PreparedName): boolean {
+  const used = new Array<boolean>(large.keys.length).fill(false);
+  let typos = 0;
+  const matched = small.keys.every((k, i) => {
+    let j = large.keys.findIndex((l, jj) => !used[jj] && l === k);
+    if (j < 0 && typos === 0) {
+      j = large.keys.findIndex((_, jj) => !used[jj] && oneTypo(small, i, large, jj));
+      if (j >= 0) typos++;
+    }
+    if (j < 0) return false;
+    used[j] = true;
+    return true;
+  });
+  return matched && typos === 1;
 }
 
 /** Jaro–Winkler of two keys, remembered: linkage compares the same few thousand keys again and again. */
@@ -182,6 +232,9 @@ function compareUncached(a: PreparedName, b: PreparedName): NameComparison {
     return { level: a.keys.length === b.keys.length ? 'normalised' : 'subset', similarity: 1 };
   }
   if (isSubBag(short, long, false)) return { level: 'skeleton', similarity: 1 };
+  if (isSubBagButOneTypo(short, long)) {
+    return { level: 'one_edit', similarity: keySimilarity(a.keys, b.keys) };
+  }
   return { level: 'different', similarity: keySimilarity(a.keys, b.keys) };
 }
 

@@ -21,8 +21,41 @@ const replace =
   (s: string): string =>
     s.replace(pattern, replacement);
 
+/**
+ * Latin forms that are not spellings of the Arabic: exonyms and forms from other languages, each
+ * to a spelling the rules below key like the Arabic. Matched as a whole part, article aside.
+ */
+export const LATIN_NAME_FORMS: ReadonlyMap<string, string> = new Map([
+  ['damascus', 'dimashq'],
+  ['aleppo', 'halab'],
+  ['latakia', 'ladhiqiyya'],
+  ['lattakia', 'ladhiqiyya'],
+  ['osman', 'othman'],
+  ['hage', 'hajj'],
+  ['tohme', 'toumeh'],
+]);
+
 /** Latin spellings, in the order the rules apply. Placeholders: C = sh (ش), X = kh (خ), U = ou (a long u). */
 export const LATIN_KEY_RULES: readonly KeyRule[] = [
+  {
+    rule: 'known forms no spelling rule reaches: exonyms of Syrian places (Damascus, Aleppo, Latakia) and the Turkish, French and Lebanese forms of names (Osman, El Hage, Tohme)',
+    apply: (s) => {
+      const whole = LATIN_NAME_FORMS.get(s);
+      if (whole !== undefined) return whole;
+      const m = /^((?:al|el)-)([a-z]+)$/.exec(s);
+      const form = m === null ? undefined : LATIN_NAME_FORMS.get(m[2] ?? '');
+      return form === undefined ? s : `${m?.[1] ?? ''}${form}`;
+    },
+    same: [
+      ['Damascus', 'Dimashq', 'دمشق'],
+      ['Aleppo', 'Halab', 'حلب'],
+      ['Latakia', 'Lattakia', 'Ladhiqiyya', 'اللاذقية'],
+      ['Osman', 'Othman', 'عثمان'],
+      ['El Hage', 'Al-Hajj', 'الحاج'],
+      ['Tohme', 'Toumeh', 'طعمة'],
+    ],
+    distinct: [['Osmani', 'Othman']],
+  },
   {
     rule: 'Kurdish Hawar letters: c is j (ج), ş is sh, ç is ch, x is kh, ğ is gh',
     apply: (s) =>
@@ -94,13 +127,17 @@ export const LATIN_KEY_RULES: readonly KeyRule[] = [
     same: [['Nour al-Din', 'Nour Eddine', 'Nour ed-Din', 'Nureddin', 'Nouraldin', 'نور الدين']],
   },
   {
-    rule: 'a leading article al-, el- (and Al or El joined to a consonant and four letters) is dropped',
+    rule: 'a leading article al-, el- (and Al or El joined to a consonant and four letters) is dropped, assimilated forms too (ez-Zor, ash-Sham)',
     apply: (s) =>
       s
-        .replace(/^(?:al|el)-/, '')
+        .replace(/^(?:al|el|[ae](?:sh|[dnrstz]))-/, '')
         .replace(/^(?:al|el)(?=[^aeiouy-][a-z]{3,}$)/, '')
         .replace(/-/g, ''),
-    same: [['al-Hassan', 'el-Hassan', 'Al Hassan', 'Alhassan', 'Hassan', 'الحسن', 'حسن']],
+    same: [
+      ['al-Hassan', 'el-Hassan', 'Al Hassan', 'Alhassan', 'Hassan', 'الحسن', 'حسن'],
+      ['ez-Zor', 'al-Zour', 'الزور'],
+      ['Ash-Sham', 'al-Sham', 'الشام'],
+    ],
     distinct: [['Alma', 'Ma']],
   },
   {
@@ -210,11 +247,13 @@ export const ARABIC_KEY_RULES: readonly KeyRule[] = [
     ],
   },
   {
-    rule: 'a leading article ال is dropped, except in names that begin with ال (الياس, الهام)',
-    apply: (s) => (ARABIC_NAMES_WITHOUT_ARTICLE.includes(s) ? s : s.replace(/^ال(?=...)/u, '')),
+    rule: 'a leading article ال is dropped (before two letters too: التل, الرز), except in names that begin with ال (الياس, الهام)',
+    apply: (s) => (ARABIC_NAMES_WITHOUT_ARTICLE.includes(s) ? s : s.replace(/^ال(?=..)/u, '')),
     same: [
       ['الحسن', 'حسن', 'Hassan'],
       ['الهام', 'Ilham'],
+      ['التل', 'Al-Tal', 'Tell'],
+      ['الرز', 'Al-Rez', 'Rez'],
     ],
     distinct: [['الهام', 'هام']],
   },

@@ -4,7 +4,7 @@
 // reads them. Arabic parts come out through normaliseArabic, Latin parts in lower case.
 import { normaliseArabic } from './arabic.js';
 
-export type CompoundKind = 'connector' | 'prefix' | 'article' | 'suffix';
+export type CompoundKind = 'connector' | 'prefix' | 'article' | 'sun-article' | 'suffix';
 
 export interface CompoundRule {
   readonly rule: string;
@@ -70,6 +70,17 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
     ],
   },
   {
+    rule: 'an article assimilated to a sun letter (ad-, ar-, as-, ash-, at-, az-, en-, ed-, er-, es-, et-, ez-) joins the part after it when that part opens with the same letter',
+    kind: 'sun-article',
+    words: ['ad', 'ar', 'as', 'ash', 'at', 'az', 'an', 'ed', 'er', 'es', 'esh', 'et', 'ez', 'en'],
+    examples: [
+      ['Deir ez-Zor', ['deir', 'ez-zor']],
+      ['Abu Kamal ar-Raqqa', ['abukamal', 'ar-raqqa']],
+      ['Ash-Sham', ['ash-sham']],
+      ['Ahmad As Ali', ['ahmad', 'as', 'ali']],
+    ],
+  },
+  {
     rule: 'al-Din and Allah join the part before them, with their article',
     kind: 'suffix',
     words: [
@@ -130,6 +141,10 @@ const wordsOf = (kind: CompoundKind): ReadonlySet<string> =>
 const CONNECTORS = wordsOf('connector');
 const PREFIXES = wordsOf('prefix');
 const ARTICLES = wordsOf('article');
+const SUN_ARTICLES = wordsOf('sun-article');
+/** ez-Zor, ash-Sham: the article's last letter(s) are the part's first (assimilation), never 'As Ali'. */
+const assimilated = (article: string, next: string): boolean =>
+  SUN_ARTICLES.has(article) && next.length > 2 && next.startsWith(article.slice(1));
 const SUFFIXES = wordsOf('suffix');
 const COMPOUND_ARTICLE_SET = new Set(COMPOUND_ARTICLES);
 
@@ -178,6 +193,9 @@ export function tokens(fullName: string): string[] {
       out.length > 0
     ) {
       out[out.length - 1] += p + next;
+      i += 2;
+    } else if (next !== undefined && assimilated(p, next)) {
+      out.push(`${p}-${next}`);
       i += 2;
     } else if (ARTICLES.has(p) && next !== undefined) {
       out.push(isArabicWord(p) ? p + next : `${p}-${next}`);

@@ -7,7 +7,7 @@
 import { canonicalBytes, hint, type JsonValue } from '../../core/index.js';
 import type { MissingLinkReviewsTable, MissingReportsTable } from '../../db/index.js';
 import { IdentificationError } from '../errors.js';
-import { linkRecords, type BlockingSummary, type LinkRecord, type LinkedPair } from '../linkage/index.js';
+import { LINKAGE_DEFAULTS, linkRecords, type BlockingSummary, type LinkRecord, type LinkedPair } from '../linkage/index.js';
 import type { MissingReportsPorts } from './ports.js';
 import type { ReportContent } from './report-content.js';
 import { openForViewer, withDataKey } from './reports.service.js';
@@ -176,7 +176,7 @@ async function openAll(ports: MissingReportsPorts): Promise<{ rows: { row: Missi
  * Reports outside the caller's consent scope (when the caller's organisation is known) are left out.
  */
 export async function linkReports(ports: LinkPorts, opts: { threshold?: number }): Promise<LinkRun> {
-  const threshold = opts.threshold ?? 0.9;
+  const threshold = opts.threshold ?? LINKAGE_DEFAULTS.threshold;
   if (!(threshold > 0 && threshold < 1))
     throw new IdentificationError('MISSING_LINK_INVALID', `the threshold is a probability strictly between 0 and 1, got ${threshold}`, { details: { threshold } });
   const { rows, excluded } = await openAll(ports);
