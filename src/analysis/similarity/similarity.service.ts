@@ -47,7 +47,7 @@ export const DEFAULT_CROP_THRESHOLD = 24;
  */
 export function findSimilarPairs(
   objects: readonly HashedObject[],
-  opts: { threshold?: number; cropThreshold?: number; align?: boolean } = {},
+  opts: { threshold?: number; cropThreshold?: number; align?: boolean; hop?: boolean } = {},
 ): SimilarPair[] {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
   const cropThreshold = Math.min(threshold, opts.cropThreshold ?? DEFAULT_CROP_THRESHOLD);
@@ -84,7 +84,8 @@ export function findSimilarPairs(
     if (prior === undefined) best.set(key, { a, b, distance: p.distance, kind: 'crop' });
     else if (prior.kind === 'crop' && p.distance < prior.distance) prior.distance = p.distance;
   }
-  const crops = opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best);
+  const crops =
+    opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best, opts.hop !== false);
   return [...best.values()]
     .map((m) => {
       const crop = crops.get(`${m.a}:${m.b}`);
@@ -128,7 +129,11 @@ function isCut(b: CropBox): boolean {
  * Adds the verified pairs to `best` as 'crop' matches (distance: the nearest pair of their hashes,
  * see cropHashDistance), and returns the crop box of every match whose alignment found a cut.
  */
-function alignCrops(objects: readonly HashedObject[], best: Map<string, Match>): Map<string, CropInfo> {
+function alignCrops(
+  objects: readonly HashedObject[],
+  best: Map<string, Match>,
+  hop: boolean,
+): Map<string, CropInfo> {
   const out = new Map<string, CropInfo>();
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
   if (withGrey.length < 2) return out;
@@ -167,6 +172,7 @@ function alignCrops(objects: readonly HashedObject[], best: Map<string, Match>):
     if (crop) addVerified(a, b, crop, distance);
   }
   // 3. One hop through the matches so far (not through the pairs this step adds).
+  if (!hop) return out;
   const neighbours = new Map<number, number[]>();
   for (const m of best.values()) {
     neighbours.set(m.a, [...(neighbours.get(m.a) ?? []), m.b]);
