@@ -117,7 +117,7 @@ export function alignment(
     // VERIFY_MIN_DETAIL / VERIFY_MAX_RESIDUAL (chosen on the tune seed) is what findSimilarPairs
     // runs: these are its pairs.
     const production = d === VERIFY_MIN_DETAIL && w === VERIFY_MAX_RESIDUAL;
-    evaluate(`${production ? 'NOW (findSimilarPairs): ' : ''}before + aligned crops, native detail ≥ ${d}, residual ≤ ${w}`, () => union(reference, verified), production);
+    evaluate(`${production ? '(the thresholds findSimilarPairs runs) ' : ''}before + aligned crops, native detail ≥ ${d}, residual ≤ ${w}`, () => union(reference, verified), production);
   }
   if (process.env.QUALITY_VETO !== '1') return out;
   // Offline, not what findSimilarPairs does: the hash matches too must align (native detail and

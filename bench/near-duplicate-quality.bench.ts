@@ -89,6 +89,17 @@ export async function benchNearDuplicateQuality(bases: number): Promise<string[]
     () => (reference = toPairs(findSimilarPairs(objects, { align: false }))),
     true,
   );
+  {
+    const t0 = performance.now();
+    let aligned: Pair[] = [];
+    const ms = (): number => performance.now() - t0;
+    evaluate(
+      `NOW: findSimilarPairs (hash matches that do not align dropped, candidates aligned${process.env.QUALITY_HOP === '0' ? ', QUALITY_HOP=0: no hop' : ', one hop'})`,
+      () => (aligned = toPairs(findSimilarPairs(objects, { hop: process.env.QUALITY_HOP !== '0' }))),
+      true,
+    );
+    out.push(`  findSimilarPairs with alignment: ${(ms() / 1000).toFixed(1)} s for ${files.length} files, ${aligned.length} pairs (main thread)`);
+  }
   out.push(cropDistances(files, objects));
   out.push(...alignment(files, objects, reference, evaluate));
   if (!OFFLINE) return out;

@@ -165,8 +165,15 @@ function search1d(
   const n = b.length;
   const bn = normalise(b);
   const sampled = new Float32Array(n);
+  const last = a.length - 1;
   const at = (s: number, o: number): number => {
-    for (let i = 0; i < n; i++) sampled[i] = sample1d(a, (o + (s * (i + 0.5)) / n) * n - 0.5);
+    // sample1d inlined (the hot loop of the search): the same arithmetic, so the same result.
+    for (let i = 0; i < n; i++) {
+      const p = Math.max(0, Math.min(last, (o + (s * (i + 0.5)) / n) * n - 0.5));
+      const k = Math.min(last - 1, Math.floor(p));
+      const f = p - k;
+      sampled[i] = a[k]! * (1 - f) + a[k + 1]! * f;
+    }
     return dotNormalised(sampled, bn);
   };
   let best = { s: 1, o: 0, r: -Infinity };
@@ -252,11 +259,27 @@ function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale
 
 /** `a` resampled into b's frame under `p` (bilinear), into `out`. */
 function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Float32Array {
+  // sample2d with the per-column and per-row positions computed once (the hot loop of refine):
+  // the same arithmetic, so the same result.
+  const xi = new Int32Array(n);
+  const xf = new Float64Array(n);
+  for (let x = 0; x < n; x++) {
+    const px = Math.max(0, Math.min(n - 1, (p.ox + (p.sx * (x + 0.5)) / n) * n - 0.5));
+    xi[x] = Math.min(n - 2, Math.floor(px));
+    xf[x] = px - xi[x]!;
+  }
   for (let y = 0; y < n; y++) {
-    const ay = (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5;
+    const py = Math.max(0, Math.min(n - 1, (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5));
+    const j = Math.min(n - 2, Math.floor(py));
+    const fy = py - j;
+    const r0 = j * n;
+    const r1 = r0 + n;
     for (let x = 0; x < n; x++) {
-      const ax = (p.ox + (p.sx * (x + 0.5)) / n) * n - 0.5;
-      out[y * n + x] = sample2d(a, n, ax, ay);
+      const i = xi[x]!;
+      const fx = xf[x]!;
+      const top = a[r0 + i]! * (1 - fx) + a[r0 + i + 1]! * fx;
+      const bottom = a[r1 + i]! * (1 - fx) + a[r1 + i + 1]! * fx;
+      out[y * n + x] = top * (1 - fy) + bottom * fy;
     }
   }
   return out;
@@ -445,14 +468,6 @@ function highPassRect(g: Float32Array, w: number, h: number): Float32Array {
     }
   }
   return out;
-}
-
-function sample1d(a: Float32Array, pos: number): number {
-  const n = a.length;
-  const p = Math.max(0, Math.min(n - 1, pos));
-  const i = Math.min(n - 2, Math.floor(p));
-  const f = p - i;
-  return (a[i] ?? 0) * (1 - f) + (a[i + 1] ?? 0) * f;
 }
 
 function sample2d(a: Float32Array, n: number, x: number, y: number): number {

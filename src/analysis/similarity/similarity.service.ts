@@ -47,7 +47,7 @@ export const DEFAULT_CROP_THRESHOLD = 24;
  */
 export function findSimilarPairs(
   objects: readonly HashedObject[],
-  opts: { threshold?: number; cropThreshold?: number; align?: boolean } = {},
+  opts: { threshold?: number; cropThreshold?: number; align?: boolean; hop?: boolean } = {},
 ): SimilarPair[] {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
   const cropThreshold = Math.min(threshold, opts.cropThreshold ?? DEFAULT_CROP_THRESHOLD);
@@ -84,7 +84,8 @@ export function findSimilarPairs(
     if (prior === undefined) best.set(key, { a, b, distance: p.distance, kind: 'crop' });
     else if (prior.kind === 'crop' && p.distance < prior.distance) prior.distance = p.distance;
   }
-  const crops = opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best);
+  const crops =
+    opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best, opts.hop !== false);
   return [...best.values()]
     .map((m) => {
       const crop = crops.get(`${m.a}:${m.b}`);
@@ -102,8 +103,13 @@ export function findSimilarPairs(
 
 type CropInfo = NonNullable<SimilarPair['crop']>;
 
-/** PDQ matches closer than this are copies, not crops: not aligned. */
+/** PDQ matches closer than this are copies, not crops: not aligned, and never vetoed. */
 const MIN_ALIGNED_DISTANCE = 8;
+/**
+ * The one-hop step aligns the pairs of a match's neighbours only through an object with at most
+ * this many matches: a large cluster (a burst of hundreds of frames) would cost its square.
+ */
+export const MAX_HOP_DEGREE = 48;
 
 /** More than half a per cent cut from some side. */
 function isCut(b: CropBox): boolean {
@@ -111,45 +117,95 @@ function isCut(b: CropBox): boolean {
 }
 
 /**
- * Crops that the hash signals miss: candidates from looser hash searches, verified by aligning
- * the two objects' grey rasters (analyses without one, from before custody-image/3, take no
- * part). Adds the verified pairs to `best` as 'crop' matches, and returns the crop box of every
- * 'crop' match whose alignment verifies.
+ * The alignment step over the grey rasters (analyses without one, from before custody-image/3,
+ * take no part, and their hash matches stand as found):
+ * 1. hash matches at distance 8 or more are aligned: the box where they are crops, and the match
+ *    dropped when it does not align (a same setting with another subject is within PDQ 31 of the
+ *    photo; the alignment sees the subject differ);
+ * 2. crops the hash signals miss: candidates from looser hash searches, aligned;
+ * 3. one hop: two objects that both match a third are aligned with each other (a crop the
+ *    prefilter did not pair with its original, but paired with a re-compressed or turned copy of
+ *    it, meets the original this way).
+ * Adds the verified pairs to `best` as 'crop' matches (distance: the nearest pair of their hashes,
+ * see cropHashDistance), and returns the crop box of every match whose alignment found a cut.
  */
-function alignCrops(objects: readonly HashedObject[], best: Map<string, Match>): Map<string, CropInfo> {
+function alignCrops(
+  objects: readonly HashedObject[],
+  best: Map<string, Match>,
+  hop: boolean,
+): Map<string, CropInfo> {
   const out = new Map<string, CropInfo>();
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
   if (withGrey.length < 2) return out;
-  const inputs = withGrey.map((i) => {
-    const o = objects[i]!;
-    return { pdq: hexBytes(o.pdq), dihedral: o.dihedral.map(hexBytes), crops: o.crops.map(hexBytes) };
-  });
-  const verify = (a: number, b: number): CropInfo | null => {
+  const tried = new Set<string>();
+  const align = (a: number, b: number): CropInfo | null | undefined => {
+    tried.add(`${a}:${b}`);
     const ga = objects[a]?.grey;
     const gb = objects[b]?.grey;
-    if (ga === undefined || gb === undefined || ga.length !== gb.length) return null;
+    if (ga === undefined || gb === undefined || ga.length !== gb.length) return undefined;
     const v = alignPair(a, b, ga, gb, Math.round(Math.sqrt(ga.length)));
     if (v === null || !verifiesCrop(v)) return null;
     return { original: objects[v.original]?.sha256 ?? '', box: v.box, transform: v.transform };
   };
+  // 1. The hash matches: a box where they are crops; dropped where they do not align.
+  for (const [key, m] of [...best]) {
+    if (m.kind !== 'crop' && m.distance < MIN_ALIGNED_DISTANCE) continue;
+    const crop = align(m.a, m.b);
+    if (crop === null) best.delete(key);
+    else if (crop !== undefined && (m.kind === 'crop' || isCut(crop.box))) out.set(key, crop);
+  }
+  const addVerified = (a: number, b: number, crop: CropInfo, distance: number): void => {
+    best.set(`${a}:${b}`, { a, b, distance, kind: 'crop' });
+    out.set(`${a}:${b}`, crop);
+  };
+  // 2. Candidates from the looser hash searches.
+  const inputs = withGrey.map((i) => {
+    const o = objects[i]!;
+    return { pdq: hexBytes(o.pdq), dihedral: o.dihedral.map(hexBytes), crops: o.crops.map(hexBytes) };
+  });
   for (const [key, distance] of cropCandidates(inputs)) {
     const [x, y] = key.split(':').map(Number) as [number, number];
     const a = Math.min(withGrey[x]!, withGrey[y]!);
     const b = Math.max(withGrey[x]!, withGrey[y]!);
-    if (best.has(`${a}:${b}`)) continue;
-    const crop = verify(a, b);
-    if (crop === null) continue;
-    best.set(`${a}:${b}`, { a, b, distance, kind: 'crop' });
-    out.set(`${a}:${b}`, crop);
+    if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
+    const crop = align(a, b);
+    if (crop) addVerified(a, b, crop, distance);
   }
-  // Matches found by the hashes: the box too, where they are crops. A small crop (1–3 % a side)
-  // often stays within the PDQ threshold; near-identical copies (distance < 8) are not aligned.
+  // 3. One hop through the matches so far (not through the pairs this step adds).
+  if (!hop) return out;
+  const neighbours = new Map<number, number[]>();
   for (const m of best.values()) {
-    if (out.has(`${m.a}:${m.b}`) || (m.kind !== 'crop' && m.distance < MIN_ALIGNED_DISTANCE)) continue;
-    const crop = verify(m.a, m.b);
-    if (crop !== null && (m.kind === 'crop' || isCut(crop.box))) out.set(`${m.a}:${m.b}`, crop);
+    neighbours.set(m.a, [...(neighbours.get(m.a) ?? []), m.b]);
+    neighbours.set(m.b, [...(neighbours.get(m.b) ?? []), m.a]);
+  }
+  for (const ns of neighbours.values()) {
+    if (ns.length > MAX_HOP_DEGREE) continue;
+    for (let i = 0; i < ns.length; i++) {
+      for (let j = i + 1; j < ns.length; j++) {
+        const a = Math.min(ns[i]!, ns[j]!);
+        const b = Math.max(ns[i]!, ns[j]!);
+        if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
+        const crop = align(a, b);
+        if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
+      }
+    }
   }
   return out;
+}
+
+/**
+ * The nearest pair of two objects' hashes that the crop signal compares (a region of either
+ * against the other's full hash or its turns, the full hashes, a region against a region): the
+ * distance an aligned crop is recorded with, which the cache checks against the same list.
+ */
+export function cropHashDistance(a: HashedObject, b: HashedObject): number {
+  const fulls = (o: HashedObject): string[] => [o.pdq, ...o.dihedral];
+  let d = 256;
+  for (const c of a.crops) for (const h of fulls(b)) d = Math.min(d, hammingDistance(c, h));
+  for (const c of b.crops) for (const h of fulls(a)) d = Math.min(d, hammingDistance(c, h));
+  for (const h of fulls(a)) d = Math.min(d, hammingDistance(h, b.pdq));
+  for (const c of a.crops) for (const h of b.crops) d = Math.min(d, hammingDistance(c, h));
+  return d;
 }
 
 /** Connected components over the pairs; id = smallest member digest (stable while members are). */
