@@ -5,7 +5,7 @@ import { indicatorsFor } from '../analysis/authenticity.service.js';
 import type { Indicator } from '../analysis/indicators/index.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import {
-  archiveSimilarity,
+  readClusterOf,
   type ArchiveSimilarity,
 } from '../analysis/similarity/archive-similarity.service.js';
 import { isSha256Hex } from '../core/index.js';
@@ -47,9 +47,14 @@ export async function objectDetail(
   const shownAnalysis = hidden
     ? withdrawnAnalysisView(await archive.index.getAnalysis(sha256))
     : analysisView(analysis);
-  const similarity =
-    analysis?.pdq == null ? null : (opts.derived?.similarity ?? (await archiveSimilarity(archive)));
-  const cluster = similarity?.clusters.find((c) => c.objects.includes(sha256)) ?? null;
+  // One object's cluster, from the cached clusters when they are current (readClusterOf).
+  const similarity = opts.derived?.similarity;
+  const cluster =
+    analysis?.pdq == null
+      ? null
+      : similarity !== undefined
+        ? (similarity.clusters.find((c) => c.objects.includes(sha256)) ?? null)
+        : await readClusterOf(archive, sha256);
   const decisions = await archive.index.decisionsFor(sha256);
   const indicators =
     analysis === undefined

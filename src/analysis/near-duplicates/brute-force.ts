@@ -40,14 +40,15 @@ function distanceUpTo(
 export function bruteForcePairs(records: readonly HashRecord[], opts: FindPairsOptions): Pair[] {
   const limit = opts.threshold ?? DEFAULT_THRESHOLD;
   const n = records.length;
+  const k = opts.variantsPerRecord ?? 7;
   const hashes = new Uint32Array(n * 8);
-  const variants = new Uint32Array(n * 56);
-  const hasVariants = new Uint8Array(n);
+  const variants = new Uint32Array(n * k * 8);
+  const held = new Uint8Array(n);
   records.forEach((r, i) => {
     hashes.set(wordsOf(r.hash), i * 8);
     if (opts.dihedral && r.dihedral !== undefined) {
-      hasVariants[i] = 1;
-      r.dihedral.forEach((v, k) => variants.set(wordsOf(v), i * 56 + k * 8));
+      held[i] = r.dihedral.length;
+      r.dihedral.forEach((v, j) => variants.set(wordsOf(v), (i * k + j) * 8));
     }
   });
   const out: Pair[] = [];
@@ -55,12 +56,10 @@ export function bruteForcePairs(records: readonly HashRecord[], opts: FindPairsO
     for (let j = i + 1; j < n; j++) {
       const plain = distanceUpTo(hashes, i * 8, hashes, j * 8, limit);
       let turned = Infinity;
-      for (let v = 0; v < 7 && opts.dihedral; v++) {
-        if (hasVariants[i] === 1)
-          turned = Math.min(turned, distanceUpTo(variants, i * 56 + v * 8, hashes, j * 8, limit));
-        if (hasVariants[j] === 1)
-          turned = Math.min(turned, distanceUpTo(variants, j * 56 + v * 8, hashes, i * 8, limit));
-      }
+      for (let v = 0; v < held[i]!; v++)
+        turned = Math.min(turned, distanceUpTo(variants, (i * k + v) * 8, hashes, j * 8, limit));
+      for (let v = 0; v < held[j]!; v++)
+        turned = Math.min(turned, distanceUpTo(variants, (j * k + v) * 8, hashes, i * 8, limit));
       const best = Math.min(plain, turned);
       if (best === Infinity) continue;
       const [a, b] =

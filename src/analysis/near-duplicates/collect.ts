@@ -3,12 +3,13 @@
 // runs twice (count, then fill) so that the record pairs sit in one exact-size table grouped by
 // their lower record: at a million clustered records there are tens of millions of them.
 import type { Units } from './dedupe.js';
-import { VARIANTS, type Pair, type RecordIds } from './packed.js';
+import { VARIANTS, type Pair, type PairColumns, type RecordIds } from './packed.js';
 import type { Hits } from './sweep.js';
 
 /** Calls `visit(lo, hi, code)` for every record pair named by the hits or by a shared hash. */
 function expand(
   count: number,
+  perRecord: number,
   units: Units,
   hits: readonly Hits[],
   visit: (lo: number, hi: number, code: number) => void,
@@ -18,8 +19,8 @@ function expand(
     const v1 = o1 >= count;
     const v2 = o2 >= count;
     if (v1 && v2) return; // variant against variant is not part of the relation
-    const r1 = v1 ? ((o1 - count) / VARIANTS) | 0 : o1;
-    const r2 = v2 ? ((o2 - count) / VARIANTS) | 0 : o2;
+    const r1 = v1 ? ((o1 - count) / perRecord) | 0 : o1;
+    const r2 = v2 ? ((o2 - count) / perRecord) | 0 : o2;
     if (r1 === r2) return;
     visit(r1 < r2 ? r1 : r2, r1 < r2 ? r2 : r1, d * 2 + (v1 || v2 ? 1 : 0));
   };
@@ -40,46 +41,50 @@ function expand(
 
 /**
  * Every record pair named by `hits` (unit pairs) or by two records sharing a hash (distance 0),
- * as Pairs ordered by record position. kind is 'pdq' when the plain distance achieves the
- * minimum (ties go to the plain hash), else 'pdq-dihedral'; distance is the minimum.
+ * as columns ordered by record position. A pair is 'turned' when a variant achieves the minimum
+ * and the plain distance does not (ties go to the plain hash); distance is the minimum.
  */
 export function collectPairs(
   count: number,
   units: Units,
   hits: readonly Hits[],
   ids: RecordIds,
-): Pair[] {
+  perRecord = VARIANTS,
+): PairColumns {
   const start = new Uint32Array(count + 1);
-  expand(count, units, hits, (lo) => {
+  expand(count, perRecord, units, hits, (lo) => {
     start[lo + 1]!++;
   });
   for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
   const fill = start.slice(0, count);
   const hi = new Int32Array(start[count]!);
-  const code = new Uint16Array(start[count]!); // distance · 2 + dihedral ≤ 513
-  expand(count, units, hits, (lo, b, c) => {
+  const code = new Uint16Array(start[count]!); // distance · 2 + turned ≤ 513
+  expand(count, perRecord, units, hits, (lo, b, c) => {
     const i = fill[lo]!++;
     hi[i] = b;
     code[i] = c;
   });
-  return labelPairs(count, start, hi, code, ids);
+  const kept = labelInPlace(count, start, hi, code);
+  return columnsOf(count, start, hi, code, kept, ids);
 }
 
-function labelPairs(
-  count: number,
-  start: Uint32Array,
-  hi: Int32Array,
-  code: Uint16Array,
-  ids: RecordIds,
-): Pair[] {
+/**
+ * Keeps one entry per record pair (the best plain and the best turned distance decide its code),
+ * compacted in place to the front of `hi` and `code`: no second table of tens of millions of
+ * entries. Afterwards start[lo] .. start[lo + 1] are the kept pairs of record lo; returns their number.
+ */
+function labelInPlace(count: number, start: Uint32Array, hi: Int32Array, code: Uint16Array): number {
   const stamp = new Int32Array(count).fill(-1);
   const plain = new Int32Array(count);
   const turned = new Int32Array(count);
   const touched = new Int32Array(count);
-  const out: Pair[] = [];
+  let w = 0;
   for (let lo = 0; lo < count; lo++) {
     let t = 0;
-    for (let i = start[lo]!; i < start[lo + 1]!; i++) {
+    const from = start[lo]!;
+    const to = start[lo + 1]!;
+    start[lo] = w;
+    for (let i = from; i < to; i++) {
       const b = hi[i]!;
       if (stamp[b] !== lo) {
         stamp[b] = lo;
@@ -94,15 +99,51 @@ function labelPairs(
     for (const b of touched.subarray(0, t).sort()) {
       const p = plain[b]!;
       const q = turned[b]!;
-      const idLo = ids[lo]!;
-      const idHi = ids[b]!;
-      out.push({
-        a: idLo < idHi ? idLo : idHi,
-        b: idLo < idHi ? idHi : idLo,
-        distance: p <= q ? p : q,
-        kind: p <= q ? 'pdq' : 'pdq-dihedral',
-      });
+      hi[w] = b; // w ≤ i: only entries already read are overwritten
+      code[w++] = p <= q ? p * 2 : q * 2 + 1;
     }
+  }
+  start[count] = w;
+  return w;
+}
+
+function columnsOf(
+  count: number,
+  start: Uint32Array,
+  hi: Int32Array,
+  code: Uint16Array,
+  kept: number,
+  ids: RecordIds,
+): PairColumns {
+  const wide = ids instanceof Float64Array;
+  const a = wide ? new Float64Array(kept) : new Int32Array(kept);
+  const b = wide ? new Float64Array(kept) : new Int32Array(kept);
+  const distance = new Uint16Array(kept);
+  const turned = new Uint8Array(kept);
+  for (let lo = 0; lo < count; lo++) {
+    const idLo = ids[lo]!;
+    for (let i = start[lo]!; i < start[lo + 1]!; i++) {
+      const idHi = ids[hi[i]!]!;
+      a[i] = idLo < idHi ? idLo : idHi;
+      b[i] = idLo < idHi ? idHi : idLo;
+      distance[i] = code[i]! >> 1;
+      turned[i] = code[i]! & 1;
+    }
+  }
+  return { length: kept, a, b, distance, turned };
+}
+
+/** The columns as Pair objects (about 70 bytes each: for results that are not huge). */
+export function pairsOf(columns: PairColumns): Pair[] {
+  const out: Pair[] = new Array<Pair>(columns.length);
+  const { a, b, distance, turned } = columns;
+  for (let i = 0; i < columns.length; i++) {
+    out[i] = {
+      a: a[i]!,
+      b: b[i]!,
+      distance: distance[i]!,
+      kind: turned[i] === 1 ? 'pdq-dihedral' : 'pdq',
+    };
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // then the workers sweep its tiles, taking chunks from one Atomics counter.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { collectPairs } from './collect.js';
+import { collectPairs, pairsOf } from './collect.js';
 import { DEFAULT_THRESHOLD, type FindPairsOptions } from './find-pairs.js';
 import {
   checkPacked,
@@ -12,6 +12,7 @@ import {
   type HashRecord,
   type PackedHashes,
   type Pair,
+  type PairColumns,
   type RecordIds,
 } from './packed.js';
 import type { Units } from './dedupe.js';
@@ -42,7 +43,8 @@ export async function findPairsParallel(
 ): Promise<Pair[]> {
   const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
   const ids = idsOf(records);
-  return pairsOf(packRecords(records, opts.dihedral, true), ids, threshold, opts);
+  const packed = packRecords(records, opts.dihedral, true, opts.variantsPerRecord);
+  return pairsOf(await columnsOf(packed, ids, threshold, opts));
 }
 
 /** findPackedPairs on worker threads (words not on a SharedArrayBuffer are copied to one). */
@@ -52,18 +54,18 @@ export async function findPackedPairsParallel(
   threshold: number,
   opts: ParallelOptions = {},
   plan?: Substring[],
-): Promise<Pair[]> {
+): Promise<PairColumns> {
   checkPacked(packed, ids);
-  return pairsOf(packed, ids, checkThreshold(threshold), opts, plan);
+  return columnsOf(packed, ids, checkThreshold(threshold), opts, plan);
 }
 
-async function pairsOf(
+async function columnsOf(
   packed: PackedHashes,
   ids: RecordIds,
   threshold: number,
   opts: ParallelOptions,
   plan?: Substring[],
-): Promise<Pair[]> {
+): Promise<PairColumns> {
   const shared =
     packed.words.buffer instanceof SharedArrayBuffer
       ? packed
@@ -76,7 +78,7 @@ async function pairsOf(
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return collectPairs(packed.count, found.units, found.hits, ids);
+  return collectPairs(packed.count, found.units, found.hits, ids, packed.perRecord);
 }
 
 async function searchUnits(

@@ -6,6 +6,7 @@ import {
   findPairs,
   findPairsParallel,
   packRecords,
+  pairsOf,
   type HashRecord,
   type Pair,
 } from './index.js';
@@ -159,6 +160,26 @@ describe('findPairs equals brute force', () => {
     expectSameAsBruteForce(recs, 31, true);
   });
 
+  it.each([24, 31])(
+    'other numbers of variants (region hashes: up to 10, some records with fewer), threshold %i',
+    (threshold) => {
+      const r = rng(17);
+      const recs = clusteredSet(18, 2000).map((x, i) => ({
+        id: x.id,
+        hash: x.hash,
+        // 10 "regions": the 7 variants and 3 more near the hash; every 5th record holds only 4
+        dihedral: [...x.dihedral!, ...[5, 9, 14].map((k) => flip(x.hash, k, r))].slice(
+          0,
+          i % 5 === 0 ? 4 : 10,
+        ),
+      }));
+      const opts = { threshold, dihedral: true, variantsPerRecord: 10 };
+      const fast = findPairs(recs, opts);
+      expect(keyed(fast)).toEqual(keyed(bruteForcePairs(recs, opts)));
+      expect(fast.filter((p) => p.kind === 'pdq-dihedral').length).toBeGreaterThan(100);
+    },
+  );
+
   it('records without variants take part with their hash only', () => {
     const recs = uniformSet(9, 1500).map((x, i) => (i % 3 === 0 ? { id: x.id, hash: x.hash } : x));
     expectSameAsBruteForce(recs, 31, true);
@@ -186,7 +207,7 @@ describe('every plan shape is exact', () => {
   };
   it.each(Object.keys(plans))('%s', (name) => {
     const packed = packRecords(recs, true);
-    expect(keyed(findPackedPairs(packed, ids, 31, plans[name]))).toEqual(expected);
+    expect(keyed(pairsOf(findPackedPairs(packed, ids, 31, plans[name])))).toEqual(expected);
   });
 });
 
@@ -261,6 +282,14 @@ describe('labels and validation', () => {
       'NEAR_DUP_BAD_HASH',
     );
     bad(() => findPackedPairs(packed, Int32Array.of(1, 2), 31), 'NEAR_DUP_BAD_ID');
+    bad(
+      () => findPairs([{ id: 1, hash: a, dihedral: av }], { dihedral: true, variantsPerRecord: 6 }),
+      'NEAR_DUP_BAD_HASH',
+    );
+    bad(
+      () => findPairs([{ id: 1, hash: a }], { dihedral: true, variantsPerRecord: 0 }),
+      'NEAR_DUP_BAD_HASH',
+    );
     expect(findPairs([], { dihedral: true })).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@
 // probes it, so each term is met from its original's side (d(V(b), a) by a's query, d(V(a), b)
 // by b's). Probing with all 8n hashes against the n originals would meet the same terms but pay
 // the probes 8 times over; this way the index is 8 times larger and only candidates grow.
-import { collectPairs } from './collect.js';
+import { collectPairs, pairsOf } from './collect.js';
 import type { Units } from './dedupe.js';
 import {
   checkPacked,
@@ -24,6 +24,7 @@ import {
   type HashRecord,
   type PackedHashes,
   type Pair,
+  type PairColumns,
   type RecordIds,
 } from './packed.js';
 import type { Substring } from './plan.js';
@@ -37,6 +38,11 @@ export interface FindPairsOptions {
   threshold?: number;
   /** Also compare each record's 7 dihedral variants with the other records' hashes. */
   dihedral: boolean;
+  /**
+   * With `dihedral`: each record holds up to this many variants (any other views of it, e.g. the
+   * region hashes of the crop search) instead of exactly the 7 dihedral ones.
+   */
+  variantsPerRecord?: number;
 }
 
 /**
@@ -53,32 +59,34 @@ export interface FindPairsOptions {
 export function findPairs(records: readonly HashRecord[], opts: FindPairsOptions): Pair[] {
   const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
   const ids = idsOf(records);
-  return pairsOf(packRecords(records, opts.dihedral), ids, threshold);
+  const packed = packRecords(records, opts.dihedral, false, opts.variantsPerRecord);
+  return pairsOf(columnsOf(packed, ids, threshold));
 }
 
 /**
- * The same on hashes the caller packed (ids[i] is record i's id): at a million records the 8
- * million Uint8Arrays of HashRecord cost V8 over a gigabyte by themselves. `plan` overrides the
- * planner (tests).
+ * The same on hashes the caller packed (ids[i] is record i's id), with the pairs as columns: at
+ * a million records the 8 million Uint8Arrays of HashRecord cost V8 over a gigabyte by
+ * themselves, and tens of millions of Pair objects as much again. `plan` overrides the planner
+ * (tests).
  */
 export function findPackedPairs(
   packed: PackedHashes,
   ids: RecordIds,
   threshold: number,
   plan?: Substring[],
-): Pair[] {
+): PairColumns {
   checkPacked(packed, ids);
-  return pairsOf(packed, ids, checkThreshold(threshold), plan);
+  return columnsOf(packed, ids, checkThreshold(threshold), plan);
 }
 
-function pairsOf(
+function columnsOf(
   packed: PackedHashes,
   ids: RecordIds,
   threshold: number,
   plan?: Substring[],
-): Pair[] {
+): PairColumns {
   const { units, hits } = searchUnits(packed, threshold, plan);
-  return collectPairs(packed.count, units, hits, ids);
+  return collectPairs(packed.count, units, hits, ids, packed.perRecord);
 }
 
 /** Unit pairs of every pass; the pass buffers die with this frame, before pairs are collected. */

@@ -11,6 +11,13 @@ export {
   type ParallelOptions,
 } from './find-pairs-parallel.js';
 export { bruteForcePairs } from './brute-force.js';
-export { packRecords, type HashRecord, type Pair, type PackedHashes } from './packed.js';
+export {
+  packRecords,
+  type HashRecord,
+  type Pair,
+  type PairColumns,
+  type PackedHashes,
+} from './packed.js';
+export { pairsOf } from './collect.js';
 export { planSubstrings, type Substring } from './plan.js';
 export { NearDuplicateError, type NearDuplicateErrorCode } from './errors.js';

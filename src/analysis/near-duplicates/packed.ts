@@ -1,6 +1,7 @@
 // Hashes packed into one Uint32Array, 8 words per hash, so that the search touches typed
-// memory only. Entry e < count is record e's hash; entry count + 7r + (v - 1) is record r's
-// dihedral variant v (1 rotate90 … 7 flipMinus1, the order of HashRecord.dihedral).
+// memory only. Entry e < count is record e's hash; entry count + k·r + (v - 1) is record r's
+// variant v, k = perRecord (7 by default: the dihedral variants 1 rotate90 … 7 flipMinus1, the
+// order of HashRecord.dihedral; the crop search puts an object's region hashes there instead).
 import { NearDuplicateError } from './errors.js';
 
 export interface HashRecord {
@@ -27,6 +28,21 @@ export interface PackedHashes {
   readonly words: Uint32Array;
   /** Per entry, 0 when a record has no variants (their slots are then not searched); null: all live. */
   readonly live: Uint8Array | null;
+  /** Variant slots per record (7, the dihedral variants, when absent). */
+  readonly perRecord?: number;
+}
+
+/**
+ * The pairs as columns (about 11 bytes a pair instead of about 70 for Pair objects: a million
+ * clustered records give tens of millions of pairs). Pair i is {a[i], b[i]} (a < b by id),
+ * distance[i], and turned[i] = 1 when its kind is 'pdq-dihedral' (a variant achieves the minimum).
+ */
+export interface PairColumns {
+  readonly length: number;
+  readonly a: RecordIds;
+  readonly b: RecordIds;
+  readonly distance: Uint16Array;
+  readonly turned: Uint8Array;
 }
 
 export const WORDS = 8;
@@ -66,9 +82,11 @@ export function packRecords(
   records: readonly HashRecord[],
   dihedral: boolean,
   shared = false,
+  perRecord?: number,
 ): PackedHashes {
   const count = records.length;
-  const entries = dihedral ? count * (VARIANTS + 1) : count;
+  const k = checkPerRecord(perRecord ?? VARIANTS);
+  const entries = dihedral ? count * (k + 1) : count;
   const bytes = entries * WORDS * 4;
   const words = new Uint32Array(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   let live: Uint8Array | null = null;
@@ -78,25 +96,39 @@ export function packRecords(
     packInto(words, r * WORDS, rec.hash);
     if (!dihedral) continue;
     const variants = rec.dihedral;
-    if (variants === undefined) {
-      live ??= new Uint8Array(entries).fill(1);
-      live.fill(0, count + r * VARIANTS, count + (r + 1) * VARIANTS);
-      continue;
-    }
-    if (!Array.isArray(variants) || variants.length !== VARIANTS) {
+    // Without perRecord, exactly the 7 dihedral variants; with it, up to perRecord of them.
+    const held = variants === undefined ? 0 : variants.length;
+    if (
+      variants !== undefined &&
+      (!Array.isArray(variants) || (perRecord === undefined ? held !== k : held > k))
+    ) {
       throw new NearDuplicateError(
         'NEAR_DUP_BAD_HASH',
-        `record ${r}: dihedral must hold 7 variants`,
+        `record ${r}: dihedral must hold ${perRecord === undefined ? '' : 'at most '}${k} variants`,
         { details: { index: r } },
       );
     }
-    for (let v = 0; v < VARIANTS; v++) {
-      const bytes = variants[v];
+    if (held < k) {
+      live ??= new Uint8Array(entries).fill(1);
+      live.fill(0, count + r * k + held, count + (r + 1) * k);
+    }
+    for (let v = 0; v < held; v++) {
+      const bytes = variants![v];
       if (!(bytes instanceof Uint8Array) || bytes.length !== 32) throw badHash(r, `dihedral[${v}]`);
-      packInto(words, (count + r * VARIANTS + v) * WORDS, bytes);
+      packInto(words, (count + r * k + v) * WORDS, bytes);
     }
   }
-  return { count, entries, words, live };
+  return { count, entries, words, live, perRecord: k };
+}
+
+/** Throws NEAR_DUP_BAD_HASH unless perRecord is an integer from 1 to 255. */
+function checkPerRecord(perRecord: number): number {
+  if (!Number.isInteger(perRecord) || perRecord < 1 || perRecord > 255) {
+    throw new NearDuplicateError('NEAR_DUP_BAD_HASH', 'variants per record must be 1 to 255', {
+      details: { perRecord },
+    });
+  }
+  return perRecord;
 }
 
 /**
@@ -128,9 +160,10 @@ export function idsOf(records: readonly HashRecord[]): RecordIds {
  */
 export function checkPacked(packed: PackedHashes, ids: RecordIds): void {
   const { count, entries, words, live } = packed;
+  const k = checkPerRecord(packed.perRecord ?? VARIANTS);
   const shapeOk =
     Number.isSafeInteger(count) &&
-    (entries === count || entries === count * (VARIANTS + 1)) &&
+    (entries === count || entries === count * (k + 1)) &&
     words.length === entries * WORDS &&
     (live === null || live.length === entries);
   if (!shapeOk) {

@@ -2,14 +2,31 @@ import type { ArchiveIndexRepository } from '../../db/archive-index.repository.j
 import type { AnalysesTable, ItemsTable } from '../../db/index.js';
 import type { Ledger } from '../../ledger/ledger.service.js';
 import { DIHEDRAL_VARIANTS } from '../pdq/dct.js'; // not the index: it loads sharp
+import { hammingDistance } from '../pdq/hash256.js';
+import {
+  CANDIDATE_FULL_THRESHOLD,
+  CANDIDATE_REGION_REGION_THRESHOLD,
+  CANDIDATE_REGION_THRESHOLD,
+} from './crop-match.js';
 import {
   clusterObjects,
+  DEFAULT_CROP_THRESHOLD,
+  DEFAULT_PDQ_THRESHOLD,
   findSimilarPairs,
   type HashedObject,
   type SimilarityCluster,
   type SimilarPair,
 } from './similarity.service.js';
-import { cacheKeyOf, decodeCache, encodeCache, SIMILARITY_CACHE_KEY } from './similarity-cache.js';
+import {
+  cacheKeyOf,
+  CLUSTERS_CACHE_KEY,
+  clustersKeyOf,
+  decodeCache,
+  decodeClusterOf,
+  encodeCache,
+  encodeClusters,
+  SIMILARITY_CACHE_KEY,
+} from './similarity-cache.js';
 
 /**
  * What the archive's near-duplicates read: the index (analyses, items, withdrawals, the cached
@@ -18,7 +35,15 @@ import { cacheKeyOf, decodeCache, encodeCache, SIMILARITY_CACHE_KEY } from './si
 export interface SimilarityPorts {
   readonly index: Pick<
     ArchiveIndexRepository,
-    'withdrawnObjects' | 'listAnalyses' | 'listItems' | 'getDerived' | 'putDerived'
+    | 'withdrawnObjects'
+    | 'listAnalyses'
+    | 'listItems'
+    | 'getDerived'
+    | 'putDerived'
+    | 'ledgerSize'
+    | 'getAnalysis'
+    | 'getObject'
+    | 'itemsBySha256'
   >;
   readonly ledger: Pick<Ledger, 'read'>;
 }
@@ -41,9 +66,12 @@ export async function archiveSimilarity(
     threshold?: number;
     /** Already read by the caller (every analysis, every item): not read a second time. */
     analyses?: readonly AnalysesTable[];
+    /** Write the clusters' cache even when the pairs came from theirs (it was stale or absent). */
+    writeClusters?: boolean;
     items?: readonly Pick<ItemsTable, 'id' | 'sha256'>[];
   } = {},
 ): Promise<ArchiveSimilarity> {
+  const ledgerSize = await archive.index.ledgerSize(); // before the inputs: see similarity-cache.ts
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
   const objects: HashedObject[] = [];
   const analyses = (opts.analyses ?? (await archive.index.listAnalyses())).filter(
@@ -60,7 +88,7 @@ export async function archiveSimilarity(
       crops: crops.map((c) => c.hash),
     });
   }
-  const pairs = await cachedPairs(archive, objects, analyses, opts.threshold);
+  const { pairs, computed } = await cachedPairs(archive, objects, analyses, opts.threshold);
   const itemsBySha = new Map<string, string[]>();
   for (const item of opts.items ?? (await archive.index.listItems())) {
     const list = itemsBySha.get(item.sha256);
@@ -73,7 +101,72 @@ export async function archiveSimilarity(
   }));
   const clusterOf = new Map<string, string>();
   for (const c of clusters) for (const o of c.objects) clusterOf.set(o, c.id);
+  if (opts.threshold === undefined && (computed || opts.writeClusters === true)) {
+    const text = encodeClusters(clustersKeyOf(ledgerSize), clusters);
+    await archive.index.putDerived(CLUSTERS_CACHE_KEY, text).catch(() => undefined);
+  }
   return { objects, pairs, clusters, clusterOf };
+}
+
+/** Clusters with more members than this are read through archiveSimilarity (the check is quadratic). */
+const MAX_CHECKED_CLUSTER = 100;
+
+/**
+ * The near-duplicate cluster of one object (null: it is in none), for display (`show`, the item
+ * page): from the cached clusters when they are current and the cluster checks out (see
+ * similarity-cache.ts; its members are read and its largest distance recomputed), else from
+ * archiveSimilarity, which recomputes what is stale and caches the clusters again.
+ */
+export async function readClusterOf(
+  archive: SimilarityPorts,
+  sha256: string,
+): Promise<(SimilarityCluster & { items: string[] }) | null> {
+  const key = clustersKeyOf(await archive.index.ledgerSize());
+  const cached = decodeClusterOf(await archive.index.getDerived(CLUSTERS_CACHE_KEY), key, sha256);
+  if (cached === null) return null;
+  if (cached !== undefined && cached.objects.length <= MAX_CHECKED_CLUSTER) {
+    const checked = await checkCluster(archive, cached);
+    if (checked !== null) return checked;
+  }
+  const s = await archiveSimilarity(archive, { writeClusters: true });
+  return s.clusters.find((c) => c.objects.includes(sha256)) ?? null;
+}
+
+/**
+ * Null unless every member is a current analysed object and the members are connected by pairs
+ * that could have been found (PDQ within the threshold over the turns and flips, or within the
+ * looser distances at which a crop is even a candidate for alignment): a planted cluster of
+ * unrelated objects is refused. The largest distance is recomputed.
+ */
+async function checkCluster(
+  archive: SimilarityPorts,
+  cluster: SimilarityCluster,
+): Promise<(SimilarityCluster & { items: string[] }) | null> {
+  const members: HashedObject[] = [];
+  const items: string[] = [];
+  for (const sha of cluster.objects) {
+    const a = await archive.index.getAnalysis(sha);
+    if (a?.pdq == null || (await archive.index.getObject(sha))?.withdrawn_seq !== null) return null;
+    const dihedral = JSON.parse(a.pdq_dihedral_json) as Record<string, string> | null;
+    const crops = JSON.parse(a.crops_json) as { hash?: unknown }[];
+    members.push({
+      sha256: sha,
+      pdq: a.pdq,
+      dihedral: DIHEDRAL_VARIANTS.map((k) => dihedral?.[k] ?? a.pdq ?? ''),
+      crops: crops.flatMap((c) => (typeof c.hash === 'string' ? [c.hash] : [])),
+    });
+    for (const i of await archive.index.itemsBySha256(sha)) items.push(i.id);
+  }
+  if (!connected(members)) return null;
+  const pairs = members.slice(1).map((m) => ({
+    a: members[0]!.sha256,
+    b: m.sha256,
+    distance: 0,
+    kind: 'pdq' as const,
+  }));
+  const [whole] = clusterObjects(members, pairs); // one component: only its largest distance is used
+  if (whole === undefined) return null;
+  return { ...cluster, max_distance: whole.max_distance, items: items.sort() };
 }
 
 /**
@@ -85,7 +178,7 @@ async function cachedPairs(
   objects: HashedObject[],
   analyses: readonly AnalysesTable[],
   threshold: number | undefined,
-): Promise<SimilarPair[]> {
+): Promise<{ pairs: SimilarPair[]; computed: boolean }> {
   const seqOf = new Map(analyses.map((a) => [a.sha256, a.seq]));
   const settings = threshold === undefined ? {} : { threshold };
   const key = cacheKeyOf(
@@ -94,7 +187,7 @@ async function cachedPairs(
   );
   const cacheKey = `${SIMILARITY_CACHE_KEY}${threshold === undefined ? '' : `:${threshold}`}`;
   const cached = decodeCache(await archive.index.getDerived(cacheKey), key, objects, settings);
-  if (cached !== null) return cached;
+  if (cached !== null) return { pairs: cached, computed: false };
   const greys = await readGreys(archive, analyses);
   const withGrey = objects.map((o) => {
     const grey = greys.get(seqOf.get(o.sha256) ?? -1);
@@ -102,7 +195,7 @@ async function cachedPairs(
   });
   const pairs = findSimilarPairs(withGrey, settings);
   await archive.index.putDerived(cacheKey, encodeCache(key, pairs)).catch(() => undefined);
-  return pairs;
+  return { pairs, computed: true };
 }
 
 /** Analyzers whose entries carry no grey raster: not read for one. */
@@ -145,4 +238,37 @@ function parseGrey(v: unknown): Uint8Array | null {
   if (typeof data !== 'string') return null;
   const bytes = Buffer.from(data, 'base64');
   return bytes.length === size * size ? Uint8Array.from(bytes) : null;
+}
+
+/** Whether every member is linked to the others by a chain of pairs the search could have found. */
+function connected(members: readonly HashedObject[]): boolean {
+  const root = members.map((_, i) => i);
+  const find = (x: number): number => (root[x] === x ? x : (root[x] = find(root[x]!)));
+  let parts = members.length;
+  for (let i = 0; i < members.length && parts > 1; i++) {
+    for (let j = i + 1; j < members.length && parts > 1; j++) {
+      if (find(i) === find(j) || !linkable(members[i]!, members[j]!)) continue;
+      root[find(j)] = find(i);
+      parts--;
+    }
+  }
+  return parts === 1;
+}
+
+function linkable(a: HashedObject, b: HashedObject): boolean {
+  const fullA = [a.pdq, ...a.dihedral];
+  const fullB = [b.pdq, ...b.dihedral];
+  const turned = Math.min(
+    ...fullA.map((h) => hammingDistance(h, b.pdq)),
+    ...fullB.map((h) => hammingDistance(h, a.pdq)),
+  );
+  if (turned <= Math.max(DEFAULT_PDQ_THRESHOLD, CANDIDATE_FULL_THRESHOLD)) return true;
+  const near = (xs: readonly string[], ys: readonly string[], limit: number): boolean =>
+    xs.some((x) => ys.some((y) => hammingDistance(x, y) <= limit));
+  const region = Math.max(CANDIDATE_REGION_THRESHOLD, DEFAULT_CROP_THRESHOLD);
+  return (
+    near(a.crops, fullB, region) ||
+    near(b.crops, fullA, region) ||
+    near(a.crops, b.crops, CANDIDATE_REGION_REGION_THRESHOLD)
+  );
 }

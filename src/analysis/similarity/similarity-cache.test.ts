@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { hammingDistance } from '../pdq/hash256.js';
-import { cacheKeyOf, decodeCache, encodeCache } from './similarity-cache.js';
+import {
+  cacheKeyOf,
+  clustersKeyOf,
+  decodeCache,
+  decodeClusterOf,
+  encodeCache,
+  encodeClusters,
+} from './similarity-cache.js';
 import type { HashedObject, SimilarPair } from './similarity.service.js';
 
 /** A 64-hex hash from a seed (no two alike). */
@@ -48,5 +55,34 @@ describe('similarity cache', () => {
       for (const y of [ob.pdq, ...ob.dihedral, ...ob.crops]) all.add(hammingDistance(x, y));
     const planted = [...Array(257).keys()].find((d) => !all.has(d))!;
     expect(decodeCache(encodeCache(key, [{ ...crop, distance: planted }]), key, objects, {})).toBeNull();
+  });
+});
+
+describe('cached clusters', () => {
+  const [x, y, z, w] = ['1', '2', '3', '4'].map((c) => c.repeat(64)) as [string, string, string, string];
+  const key = clustersKeyOf(40);
+  const text = encodeClusters(key, [
+    { objects: [x, y], max_distance: 12 },
+    { objects: [z, w], max_distance: 3 },
+  ]);
+
+  it('finds the line of one object, and null for an object in no cluster', () => {
+    expect(decodeClusterOf(text, key, w)).toEqual({ id: z, objects: [z, w], max_distance: 3 });
+    expect(decodeClusterOf(text, key, '5'.repeat(64))).toBeNull();
+  });
+
+  it('is stale once the ledger has grown, and unreadable under another matcher or threshold', () => {
+    expect(decodeClusterOf(text, clustersKeyOf(41), x)).toBeUndefined();
+    expect(decodeClusterOf(text, clustersKeyOf(40, 20), x)).toBeUndefined();
+  });
+
+  it('refuses an object named in two clusters, an unsorted or malformed line', () => {
+    const twice = `${text}7 ${x} ${'6'.repeat(64)}\n`;
+    expect(decodeClusterOf(twice, key, x)).toBeUndefined();
+    const unsorted = text.replace(`${z} ${w}`, `${w} ${z}`);
+    expect(decodeClusterOf(unsorted, key, z)).toBeUndefined();
+    expect(decodeClusterOf(text.replace('12 ', '999 '), key, x)).toBeUndefined();
+    expect(decodeClusterOf(text.replace(` ${y}`, ` ${y}X`), key, x)).toBeUndefined();
+    expect(decodeClusterOf(text.slice(0, -1), key, x)).toBeUndefined();
   });
 });

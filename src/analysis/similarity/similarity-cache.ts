@@ -147,3 +147,69 @@ function checkCrop(v: unknown, a: string, b: string): SimilarPair['crop'] | null
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
+
+// The clusters, cached for reading one object's cluster without reading the whole archive's
+// analyses (`show`, the item page). Checked cheaply, and trusted as far as the index is, for
+// display only (decisions and reports go through archiveSimilarity and its checked pairs):
+// - keyed by the ledger size the index reflects (one meta row; read before the analyses when the
+//   clusters are computed, so that a cache can only be older than its key says), the threshold and
+//   the matcher's version: a new analysis, a withdrawal or any other entry makes it stale (a stale
+//   cache costs one pass over the checked pairs, not a search: those are keyed by their inputs);
+// - the cluster read must be well formed (sorted distinct digests, its id the smallest), its
+//   object named in no other line, every member a current analysed object, and the members
+//   linked by pairs the search could have found; its largest distance is recomputed from the
+//   members' hashes (readClusterOf, archive-similarity.service.ts).
+// One line per cluster, so that one cluster is found by a string search and only its line parsed.
+
+/** The `meta` key the clusters are kept under. */
+export const CLUSTERS_CACHE_KEY = 'near_duplicates_clusters';
+const CLUSTERS_FORMAT = 'near-dup-clusters/1';
+
+export interface ClustersKey {
+  matcher: string;
+  threshold: number | null;
+  /** The number of ledger entries the index reflected when the clusters were computed. */
+  ledgerSize: number;
+}
+
+export function clustersKeyOf(ledgerSize: number, threshold?: number): ClustersKey {
+  return { matcher: MATCHER_VERSION, threshold: threshold ?? null, ledgerSize };
+}
+
+const keyText = (k: ClustersKey): string =>
+  JSON.stringify([k.matcher, k.threshold, k.ledgerSize]);
+
+export function encodeClusters(
+  key: ClustersKey,
+  clusters: readonly { objects: readonly string[]; max_distance: number }[],
+): string {
+  const lines = [`${CLUSTERS_FORMAT} ${keyText(key)}`];
+  for (const c of clusters) lines.push(`${c.max_distance} ${c.objects.join(' ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The cached cluster holding `sha256`: a cluster, null when the cache is current and names no
+ * cluster for it (a singleton), or undefined when the cache is absent, stale or malformed (the
+ * caller computes the clusters). Untrusted text: only the key line and the one line are parsed.
+ */
+export function decodeClusterOf(
+  text: string | undefined,
+  key: ClustersKey,
+  sha256: string,
+): { id: string; objects: string[]; max_distance: number } | null | undefined {
+  if (text === undefined || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+  const head = text.indexOf('\n');
+  if (head < 0 || text.slice(0, head) !== `${CLUSTERS_FORMAT} ${keyText(key)}`) return undefined;
+  if (!text.endsWith('\n')) return undefined;
+  const at = text.indexOf(` ${sha256}`, head);
+  if (at < 0) return null;
+  if (text.indexOf(` ${sha256}`, at + 65) >= 0) return undefined; // named twice: refused
+  const start = text.lastIndexOf('\n', at) + 1;
+  const line = text.slice(start, text.indexOf('\n', at));
+  const [distance, ...objects] = line.split(' ');
+  if (!/^(0|[1-9][0-9]{0,2})$/.test(distance ?? '') || Number(distance) > 256) return undefined;
+  if (objects.length < 2 || !objects.every((o) => /^[0-9a-f]{64}$/.test(o))) return undefined;
+  for (let i = 1; i < objects.length; i++) if (!(objects[i - 1]! < objects[i]!)) return undefined;
+  return { id: objects[0]!, objects, max_distance: Number(distance) };
+}

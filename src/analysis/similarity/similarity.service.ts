@@ -60,29 +60,20 @@ export function findSimilarPairs(
   for (const p of findPairs(records, { threshold, dihedral: true }))
     best.set(`${p.a}:${p.b}`, { a: p.a, b: p.b, distance: p.distance, kind: p.kind });
 
-  // Crop signal: originals and region hashes in one search; keep only region↔other-original pairs.
-  const n = objects.length;
-  const owner: number[] = [];
-  const cropRecords: HashRecord[] = objects.map((o, i) => ({ id: i, hash: hexBytes(o.pdq) }));
-  objects.forEach((o, i) => {
-    for (const c of o.crops) {
-      owner.push(i);
-      cropRecords.push({ id: n + owner.length - 1, hash: hexBytes(c) });
-    }
-  });
-  for (const p of findPairs(cropRecords, { threshold: cropThreshold, dihedral: false })) {
-    const isCropA = p.a >= n;
-    const isCropB = p.b >= n;
-    if (isCropA === isCropB) continue;
-    const original = isCropA ? p.b : p.a;
-    const cropOwner = owner[(isCropA ? p.a : p.b) - n] ?? -1;
-    if (cropOwner === original || cropOwner < 0) continue;
-    const a = Math.min(original, cropOwner);
-    const b = Math.max(original, cropOwner);
-    const key = `${a}:${b}`;
-    const prior = best.get(key);
-    if (prior === undefined) best.set(key, { a, b, distance: p.distance, kind: 'crop' });
-    else if (prior.kind === 'crop' && p.distance < prior.distance) prior.distance = p.distance;
+  // Crop signal: each object's region hashes stand as its variants, so that the search meets
+  // exactly the region↔other-full-hash terms, probing with the full hashes only (not a query
+  // per region hash). A pair whose plain distance wins is a PDQ match, already found above.
+  const regions = Math.max(1, ...objects.map((o) => o.crops.length));
+  const cropRecords: HashRecord[] = objects.map((o, i) => ({
+    id: i,
+    hash: hexBytes(o.pdq),
+    dihedral: o.crops.map(hexBytes),
+  }));
+  const cropOpts = { threshold: cropThreshold, dihedral: true, variantsPerRecord: regions };
+  for (const p of findPairs(cropRecords, cropOpts)) {
+    if (p.kind === 'pdq') continue;
+    const key = `${p.a}:${p.b}`;
+    if (!best.has(key)) best.set(key, { a: p.a, b: p.b, distance: p.distance, kind: 'crop' });
   }
   const crops =
     opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best, opts.hop !== false);
