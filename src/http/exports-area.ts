@@ -198,8 +198,21 @@ export class ExportsArea {
     };
   }
 
+  /**
+   * A finished identification bag of this report: confirmed as every export is (its receipt names a
+   * dissemination entry in the ledger whose tag-manifest digest matches), and that entry must be the
+   * `missing.export` of this very report, read from the ledger, not from the receipt or the index.
+   */
+  async confirmedIdentification(id: string, report: string): Promise<ListedExport | null> {
+    const listed = await this.confirmed(id).catch(() => null);
+    if (listed === null) return null;
+    const [s] = await this.ports.archive.ledger.read(listed.seq, listed.seq + 1);
+    const d = s?.entry.details;
+    return d?.action === 'missing.export' && d.report === report ? listed : null;
+  }
+
   /** Records a download of an export or a report: a ledger entry naming the account. */
-  async recordDownload(ctx: RequestContext, what: 'export.download' | 'report.download', id: string, extra: { [k: string]: number | string }): Promise<number> {
+  async recordDownload(ctx: RequestContext, what: 'export.download' | 'report.download' | 'missing.export.download', id: string, extra: { [k: string]: number | string }): Promise<number> {
     const [e] = await this.ports.commit([
       { actor: ctx.actor, type: 'dissemination', items: [], objects: [], details: { action: what, job: id, ...extra } },
     ]);

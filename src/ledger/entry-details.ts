@@ -149,7 +149,7 @@ export type ExportDetails = {
 };
 
 export type DownloadDetails = {
-  action: 'export.download' | 'report.download';
+  action: 'export.download' | 'report.download' | 'missing.export.download';
   job: string;
   [k: string]: number | string;
 };

@@ -78,7 +78,7 @@ function ready<R>(job: ServerJob<R>, what: string): R {
 }
 
 /** Streams a file of the exports area as an attachment (never rendered: nosniff, sandboxed CSP). */
-async function sendFile(reply: Parameters<RouteDef['handler']>[0]['reply'], path: string, type: string, name: string) {
+export async function sendFile(reply: Parameters<RouteDef['handler']>[0]['reply'], path: string, type: string, name: string) {
   evidenceHeaders(reply);
   const size = (await stat(path)).size;
   void reply.header('Content-Disposition', disposition('attachment', name));

@@ -11,6 +11,7 @@ import { listReports, openForViewer, showReport } from '../../identification/rep
 import { linkContext, raiseLevel, reviewSubjectLink, subjectLinksOf } from '../../identification/reports/subject-link.service.js';
 import { HttpError } from '../errors.js';
 import { evidenceHeaders, sendPreview } from './evidence.routes.js';
+import { sendFile } from './exports.routes.js';
 import { recordViewing } from '../../identification/reports/viewing.service.js';
 import type { FastifyRequest } from 'fastify';
 import { IdentificationError } from '../../identification/index.js';
@@ -154,7 +155,7 @@ export const identificationRoutes: RouteDef[] = [
       params: IdParams('report'),
       response: {
         201: Type.Object({
-          id: Type.String({ description: 'the bag in the exports area (GET /api/exports/:id/download, export.create)' }),
+          id: Type.String({ description: 'the bag in the exports area (GET /api/missing/:id/export/:bag, within the consent scope)' }),
           seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
           tree_size: Type.Integer(),
           root: Type.String(),
@@ -175,6 +176,36 @@ export const identificationRoutes: RouteDef[] = [
       const done = await request.server.custody.exportsArea.identificationExport(ctx!, { report: id, org: ports.viewerOrg!, actorNames: ports.actorNames });
       void reply.status(201);
       return done;
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/missing/:id/export/:bag',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "a finished identification bag of this report as a ZIP (attachment; `custody verify-export` checks it), for an account within the report's consent scope; each download is a ledger entry naming the account",
+    tags: ['identification'],
+    schema: {
+      params: Type.Object(
+        { id: Ulid("the report's id (a ULID)"), bag: Ulid('the bag, as POST /api/missing/:id/export answered (a ULID)') },
+        { additionalProperties: false },
+      ),
+    },
+    async handler({ params, archive, request, reply, ctx }) {
+      const ports = await portsFor(archive, request);
+      const id = params.id.toUpperCase();
+      const row = await ports.getReport(id);
+      if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${id}`);
+      // The consent scope is checked on every download, not only when the bag was made.
+      await openForViewer(ports, row);
+      const area = request.server.custody.exportsArea;
+      const bag = params.bag.toUpperCase();
+      const listed = await area.confirmedIdentification(bag, id);
+      if (listed === null) throw new HttpError('HTTP_NOT_FOUND', `no identification bag ${bag} of report ${id} in the exports area`, { details: { export: bag } });
+      // Recorded before a byte is sent (fail closed), as every download of an export.
+      await area.recordDownload(ctx!, 'missing.export.download', bag, { export_seq: listed.seq, report: id });
+      return sendFile(reply, area.bagFile(bag), 'application/zip', `custody-identification-${id}-${bag}.zip`);
     },
   }),
   defineRoute({

@@ -128,6 +128,7 @@ describeDatabases('server: identification routes and consent', (db) => {
         ['POST', `/api/missing/${shared}/subjects/${ANY_SUBJECT}/viewings`, { attendees: [{ name: 'x' }], photographs: [{ item: ANY_SUBJECT, blurred_first: true, outcome: 'unsure' }] }],
         // Issue 15, "Export".
         ['POST', `/api/missing/${shared}/export`, {}],
+        ['GET', `/api/missing/${shared}/export/${ANY_SUBJECT}`, undefined],
       ] as const) {
         const r = await clients.get(name)!.request(method, url, body);
         expect(r.statusCode, `${name} ${method} ${url}`).toBe(403);
@@ -179,6 +180,28 @@ describeDatabases('server: identification routes and consent', (db) => {
     const bytes = (await readFile(bag)).toString('utf8');
     expect(bytes).toContain(NAME_AR);
     expect(bytes).not.toContain(PHONE);
+
+    // The liaison downloads it (no export.create needed), and the download is a ledger entry naming them.
+    const dl = await clients.get('Liaison B')!.request('GET', `/api/missing/${shared}/export/${done.id}`);
+    expect(dl.statusCode, dl.body).toBe(200);
+    expect(dl.headers['content-type']).toBe('application/zip');
+    expect(String(dl.headers['content-disposition'])).toMatch(/^attachment/);
+    expect(Buffer.compare(dl.rawPayload, await readFile(bag))).toBe(0);
+    const [last] = await s.open.ledger.read(s.open.ledger.size - 1, s.open.ledger.size);
+    expect(last!.entry).toMatchObject({
+      type: 'dissemination',
+      actor: s.accounts.get('Liaison B'),
+      details: { action: 'missing.export.download', job: done.id, export_seq: done.seq, report: shared },
+    });
+
+    // Outside the consent scope: refused, and nothing recorded, even knowing the bag's id.
+    const before = s.open.ledger.size;
+    const outside = await clients.get('Liaison D')!.request('GET', `/api/missing/${shared}/export/${done.id}`);
+    expect([outside.statusCode, outside.json<{ code: string }>().code]).toEqual([403, 'MISSING_REPORT_FORBIDDEN']);
+    // Through another report the caller may see, the bag is not that report's: not found, nothing recorded.
+    const other = await clients.get('Liaison A')!.request('GET', `/api/missing/${own}/export/${done.id}`);
+    expect([other.statusCode, other.json<{ code: string }>().code]).toEqual([404, 'HTTP_NOT_FOUND']);
+    expect(s.open.ledger.size).toBe(before);
   });
 
   it('export: refused outside the consent scope (MISSING_REPORT_FORBIDDEN), with no family data in the body and nothing recorded', async () => {
