@@ -320,6 +320,19 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     await expectNoSeriousA11yViolations(page, 'missing report with identification (en)');
     await page.screenshot({ path: '/tmp/s19missui.png', fullPage: true });
     await shot(page, 'missing-identification.en');
+    // The identification file for the authorities: made, recorded, and downloaded with the session.
+    const exportPanel = page.getByTestId('identification-export');
+    await exportPanel.getByRole('button', { name: 'Make the identification file' }).click();
+    await expect.poll(() => exportPanel.getByTestId('export-done').count()).toBe(1);
+    const exportSeq = Number(await exportPanel.getByTestId('export-done').getAttribute('data-seq'));
+    const [made] = await served.open.ledger.read(exportSeq, exportSeq + 1);
+    expect(made!.entry.details).toMatchObject({ action: 'missing.export', report: shared, contacts: 'redacted' });
+    const href = await exportPanel.getByTestId('export-download').getAttribute('href');
+    const zip = await page.request.get(base + href!);
+    expect([zip.status(), zip.headers()['content-type']]).toEqual([200, 'application/zip']);
+    expect((await zip.body()).subarray(0, 2).toString('latin1')).toBe('PK');
+    const [downloaded] = await served.open.ledger.read(served.open.ledger.size - 1, served.open.ledger.size);
+    expect(downloaded!.entry.details).toMatchObject({ action: 'missing.export.download', report: shared, export_seq: exportSeq });
   });
 
   it('a liaison the consent does not name is refused the viewing with a clear message, and nothing is recorded', async () => {

@@ -103,6 +103,16 @@ export const missingEn = {
       photographsNo: 'Photographs may not be shown to this family.',
       photographs: 'Photographs',
     },
+    export: {
+      heading: 'Identification file for the authorities',
+      explain:
+        'A bag with this report, its reviews, levels, viewings and candidate subjects, and the ledger entries they rest on with their proofs. The reporting contact and the names of those who attended a viewing are left out. Making it and each download are recorded in the ledger under your name.',
+      make: 'Make the identification file',
+      making: 'Making the identification file…',
+      done: 'Recorded as ledger entry {{seq}}, at the checkpoint of {{size}} entries.',
+      download: 'Download the bag (ZIP)',
+      error: 'The identification file was not made: {{message}}',
+    },
     contact: {
       heading: 'Reporting contact',
       sealed: 'Sealed. Only the source custodian can read it, and every read is recorded.',

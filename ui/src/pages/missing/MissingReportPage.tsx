@@ -5,6 +5,7 @@ import { useSession } from '../../session/session';
 import { useLoad } from '../catalogue/useLoad';
 import { Candidates } from './Candidates';
 import { ContactReadForm, ContactShown } from './ContactRead';
+import { IdentificationExport } from './IdentificationExport';
 import { ReviewedSubjects } from './Identification';
 import type { Mark, ReportContact, ReportView, SubjectLinksView } from './types';
 import '../catalogue/catalogue.css';
@@ -120,6 +121,7 @@ export function MissingReportPage() {
         onReviewed={reloadLinks}
       />
       <ReviewedSubjects report={v.id} links={links} reload={reloadLinks} />
+      <IdentificationExport report={v.id} />
     </div>
   );
 }

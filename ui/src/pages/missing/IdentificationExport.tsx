@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api';
+import { useSession } from '../../session/session';
+
+interface ExportDone {
+  id: string;
+  seq: number;
+  tree_size: number;
+  bytes: number;
+}
+
+/**
+ * The report's identification file for the authorities: POST /api/missing/:id/export writes it as
+ * a bag (contacts redacted) and records it in the ledger; the link downloads it, each download a
+ * ledger entry naming the account. `custody verify-export` checks the bag.
+ */
+export function IdentificationExport({ report }: { report: string }) {
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<ExportDone | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const make = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      setDone(await api.post<ExportDone>(`/api/missing/${encodeURIComponent(report)}/export`, {}));
+    } catch (err) {
+      const message =
+        err instanceof ApiError && err.code === 'MISSING_REPORT_FORBIDDEN'
+          ? t('missingReport.forbidden')
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      setError(t('missingReport.export.error', { message }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="report-export" data-testid="identification-export">
+      <h2 id="report-export">{t('missingReport.export.heading')}</h2>
+      <p className="muted">{t('missingReport.export.explain')}</p>
+      <button type="button" onClick={() => void make()} disabled={busy}>
+        {busy ? t('missingReport.export.making') : t('missingReport.export.make')}
+      </button>
+      {error !== null && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+      {done !== null && (
+        <p role="status" data-testid="export-done" data-seq={done.seq}>
+          {t('missingReport.export.done', { seq: done.seq, size: done.tree_size })}{' '}
+          <a
+            href={`/api/missing/${encodeURIComponent(report)}/export/${encodeURIComponent(done.id)}`}
+            download
+            data-testid="export-download"
+          >
+            {t('missingReport.export.download')}
+          </a>
+        </p>
+      )}
+    </section>
+  );
+}
