@@ -121,7 +121,37 @@ describe('C2PA pre-check before the worker', () => {
     expect((await callsFor(Buffer.concat([plain(), label]))).calls).toBe(1);
   });
 
-  it('formats other than JPEG always go to the worker (their needles are not narrowed yet)', async () => {
-    expect((await callsFor(plain(), 'image/png')).calls).toBe(1);
+  it('PNG, WebP, GIF and TIFF without a trace of C2PA are answered without a worker call', async () => {
+    // bytes 0xFF 0xEB inside compressed data mean nothing outside JPEG: they do not send a PNG
+    const noise = Buffer.concat([
+      Buffer.alloc(100_000, 0x33),
+      Buffer.from([0xff, 0xeb]),
+      Buffer.alloc(100, 0x33),
+    ]);
+    for (const type of ['image/png', 'image/webp', 'image/gif', 'image/tiff']) {
+      const { calls, result } = await callsFor(noise, type);
+      expect([type, calls]).toEqual([type, 0]);
+      expect(result).toEqual({ state: 'none', codes: [], activeManifest: null, warnings: [] });
+    }
+  });
+
+  it("each format's own C2PA carriage, late in the file, goes to the worker", async () => {
+    const late = (tail: string): Buffer =>
+      Buffer.concat([Buffer.alloc(200_000, 0x33), Buffer.from(tail, 'latin1')]);
+    const cases: [string, Buffer][] = [
+      ['image/png', late('\0\0\x10\0caBX')], // the PNG chunk
+      ['image/webp', late('C2PA\0\x10\0\0')], // the RIFF chunk
+      ['image/gif', late('\x21\xff\x0bC2PA_GIF')], // the application extension
+      ['image/tiff', Buffer.concat([Buffer.alloc(200_000, 0x33), jumbfBox()])], // tag 0xCD41's JUMBF
+      ['image/png', Buffer.concat([Buffer.alloc(200_000, 0x33), jumbfBox()])],
+      ['image/webp', late('dcterms:provenance="https://example.org/m.c2pa"')],
+    ];
+    for (const [type, bytes] of cases)
+      expect([type, (await callsFor(bytes, type)).calls]).toEqual([type, 1]);
+  });
+
+  it('a type whose C2PA carriage the pre-check does not know always goes to the worker', async () => {
+    expect((await callsFor(Buffer.alloc(1000, 0x33), 'image/heic')).calls).toBe(1);
+    expect((await callsFor(Buffer.alloc(1000, 0x33), 'text/plain')).calls).toBe(1);
   });
 });

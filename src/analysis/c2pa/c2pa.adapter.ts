@@ -1,4 +1,4 @@
-import { mayHoldC2pa } from './c2pa-presence.js';
+import { knowsC2paCarriage, mayHoldC2pa } from './c2pa-presence.js';
 import { WasmC2paWorker, type C2paWorkerPort } from './c2pa-worker.adapter.js';
 import { C2paError } from './errors.js';
 import {
@@ -80,9 +80,10 @@ export class C2paReaderAdapter {
         `${bytes.byteLength} bytes exceed the C2PA reader's limit of ${this.#maxBytes}; not read`,
       );
     }
-    // A JPEG without any trace of JUMBF, APP11 or a provenance reference has no manifest to read:
-    // the reader's own answer for it is this one (JumbfNotFound: state none, no warning).
-    if (mediaType === 'image/jpeg' && !mayHoldC2pa(bytes))
+    // A JPEG, PNG, WebP, GIF or TIFF without any trace of JUMBF, of its format's C2PA carriage or
+    // of a provenance reference has no manifest to read: the reader's own answer for it is this
+    // one (JumbfNotFound: state none, no warning). Other types always go to the reader.
+    if (knowsC2paCarriage(mediaType) && !mayHoldC2pa(bytes, mediaType))
       return { state: 'none', codes: [], activeManifest: null, warnings: [] };
     const outcome = await this.#worker.ask(bytes, mediaType, timeoutMs);
     if (bytes.byteLength > RECYCLE_ABOVE_BYTES) this.#worker.recycle();
