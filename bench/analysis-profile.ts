@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { initArchive, openArchive } from '../src/app.js';
 import { readC2pa, closeC2paReader } from '../src/analysis/c2pa/index.js';
+import { WasmC2paWorker } from '../src/analysis/c2pa/c2pa-worker.adapter.js';
 import { analyzeImage } from '../src/analysis/image/image-analysis.service.js';
 import {
   decodeForAnalysis,
@@ -48,6 +49,22 @@ async function timed<T>(totals: Totals, stage: string, fn: () => Promise<T> | T)
 
 /** The stages of analyzeImage, in its order, each timed on its own. */
 async function stages(files: string[], previews: string, totals: Totals): Promise<void> {
+  // The reader's worker asked about every file, as before the pre-check (issue 14), to compare.
+  const worker = new WasmC2paWorker();
+  try {
+    if (files[0] !== undefined) await worker.ask(await readFile(files[0]), 'image/jpeg', 30_000);
+    await stagesWith(files, previews, totals, worker);
+  } finally {
+    await worker.close();
+  }
+}
+
+async function stagesWith(
+  files: string[],
+  previews: string,
+  totals: Totals,
+  worker: WasmC2paWorker,
+): Promise<void> {
   for (const [i, path] of files.entries()) {
     const bytes = await timed(totals, 'read file', () => readFile(path));
     const exif = await timed(totals, 'exifr (metadata fields)', () => readExifFields(bytes));
@@ -77,22 +94,27 @@ async function stages(files: string[], previews: string, totals: Totals): Promis
         pdqFromRgb(r.data, r.width, r.height, r.channels);
       });
     }
-    await timed(totals, 'C2PA (c2pa-rs WASM, worker)', () => readC2pa(bytes, 'image/jpeg'));
+    await timed(totals, 'C2PA (pre-check, then c2pa-rs WASM)', () => readC2pa(bytes, 'image/jpeg'));
+    await timed(totals, 'alt: C2PA worker asked anyway', () =>
+      worker.ask(bytes, 'image/jpeg', 30_000),
+    );
     await alternatives(d.raster, exif.fields.orientation, totals);
   }
 }
 
 /**
  * Cheaper ways to (nearly) the same outputs, timed on the same raster (proposals, not Custody
- * code): WebP at effort 2 instead of libwebp's default 4; the blurred preview as a 32 px grey
- * image the UI scales up, instead of a sigma-16 blur of the decoded 256 px WebP; and the crop
+ * code): WebP at effort 2 instead of libwebp's default 4, and the blurred one at effort 0 (what
+ * makePreviews does since issue 14); the blurred preview as a 32 px grey image the UI scales up,
+ * or the same scaled back to 256 px by sharp (so that no consumer changes), instead of a sigma-16
+ * blur of the decoded 256 px WebP; and the crop
  * signal on a luma plane computed once (the same hashes: PDQ converts to luma first anyway).
  */
 async function alternatives(r: Raster, orientation: number | null, totals: Totals): Promise<void> {
   const raw = (x: Raster) =>
     sharp(x.data, { raw: { width: x.width, height: x.height, channels: x.channels as 3 } });
   const fit = { width: 256, height: 256, fit: 'inside' as const };
-  await timed(totals, 'alt: previews as now, WebP effort 2', async () => {
+  await timed(totals, 'alt: WebP effort 2, blurred too (before)', async () => {
     const thumb = await orient(raw(r), orientation)
       .resize(fit)
       .webp({ quality: 80, effort: 2 })
@@ -105,6 +127,29 @@ async function alternatives(r: Raster, orientation: number | null, totals: Total
       .resize({ width: 32, height: 32, fit: 'inside' })
       .greyscale()
       .webp({ quality: 60, effort: 2 })
+      .toBuffer();
+  });
+  await timed(totals, 'alt: effort 2, blurred at effort 0 (now)', async () => {
+    const thumb = await orient(raw(r), orientation)
+      .resize(fit)
+      .webp({ quality: 80, effort: 2 })
+      .toBuffer();
+    await sharp(thumb).greyscale().blur(16).webp({ quality: 60, effort: 0 }).toBuffer();
+  });
+  await timed(totals, 'alt: blurred = 32 px grey σ2 scaled to 256 by sharp', async () => {
+    const plain = await orient(raw(r), orientation)
+      .resize(fit)
+      .webp({ quality: 80, effort: 2 })
+      .toBuffer({ resolveWithObject: true });
+    const tiny = await orient(raw(r), orientation)
+      .resize({ width: 32, height: 32, fit: 'inside' })
+      .greyscale()
+      .blur(2)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    await sharp(tiny.data, { raw: tiny.info })
+      .resize({ width: plain.info.width, height: plain.info.height, fit: 'fill' })
+      .webp({ quality: 60, effort: 0 })
       .toBuffer();
   });
   await timed(totals, 'alt: crop signal on luma computed once', () => {

@@ -17,7 +17,10 @@ import {
   closeC2paReader,
   readC2pa,
   TRUST_LIST_CODES,
+  WasmC2paWorker,
   type C2paResult,
+  type C2paWorkerOutcome,
+  type C2paWorkerPort,
 } from '../../src/analysis/c2pa/index.js';
 import { isCi } from '../support/postgres.js';
 
@@ -239,7 +242,9 @@ describe('readC2pa on generated JPEGs', () => {
   });
 
   it('garbage JUMBF in an APP11 segment: unreadable with a warning, no throw', async () => {
-    const r = await timed(withApp11(plain, Buffer.concat([jpegXtHeader(1), garbageC2paSuperbox()])));
+    const r = await timed(
+      withApp11(plain, Buffer.concat([jpegXtHeader(1), garbageC2paSuperbox()])),
+    );
     expect(r.state).toBe('unreadable');
     expect(r.warnings.join('\n')).toMatch(/C2PA reader: C2pa\(JumbfParseError/);
     expect(r.ms).toBeLessThan(ANSWER_BOUND_MS);
@@ -303,6 +308,49 @@ describe('readC2pa on generated JPEGs', () => {
     expect(r.state).toBe('none');
     expect(r.warnings[0]).toMatch(/does not know this format/);
   });
+});
+
+describe('the C2PA pre-check on real files of each format it knows (issue 14)', () => {
+  /** The real reader's thread, counting the files it is asked about. */
+  class CountingWorker implements C2paWorkerPort {
+    readonly inner = new WasmC2paWorker();
+    calls = 0;
+    ask(bytes: Uint8Array, mediaType: string, timeoutMs: number): Promise<C2paWorkerOutcome> {
+      this.calls += 1;
+      return this.inner.ask(bytes, mediaType, timeoutMs);
+    }
+    recycle(): void {
+      this.inner.recycle();
+    }
+    close(): Promise<void> {
+      return this.inner.close();
+    }
+  }
+
+  it.each(['jpeg', 'png', 'webp', 'gif', 'tiff'] as const)(
+    'a plain %s from sharp is not sent to the reader, and gets exactly the answer the reader gives it',
+    async (format) => {
+      const bytes = await sharp({
+        create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 120, b: 200 } },
+      })
+        .toFormat(format)
+        .toBuffer();
+      const mediaType = `image/${format}`;
+      const worker = new CountingWorker();
+      const reader = new C2paReaderAdapter({ worker });
+      try {
+        const skipped = await reader.readC2pa(bytes, mediaType);
+        expect(worker.calls).toBe(0);
+        // what the reader itself says about the same file (asked directly, past the pre-check)
+        const outcome = await worker.ask(bytes, mediaType, 30_000);
+        expect(outcome.kind).toBe('error');
+        expect(outcome.kind === 'error' ? outcome.message : '').toMatch(/^C2pa\(JumbfNotFound/);
+        expect(skipped).toEqual({ state: 'none', codes: [], activeManifest: null, warnings: [] });
+      } finally {
+        await reader.close();
+      }
+    },
+  );
 });
 
 const MANIFEST_STORE_UUID = Buffer.from('6332706100110010800000aa00389b71', 'hex');

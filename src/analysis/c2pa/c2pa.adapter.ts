@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { mayHoldC2pa } from './c2pa-presence.js';
+import { knowsC2paCarriage, mayHoldC2pa } from './c2pa-presence.js';
+import { WasmC2paWorker, type C2paWorkerPort } from './c2pa-worker.adapter.js';
 import { C2paError } from './errors.js';
 import {
   resultFromManifestStore,
@@ -9,11 +7,6 @@ import {
   unreadableResult,
   type C2paResult,
 } from './c2pa-result.js';
-import {
-  WASM_WORKER_SOURCE,
-  type WasmWorkerData,
-  type WasmWorkerReply,
-} from './wasm-worker.source.js';
 
 /**
  * Reads and validates an asset's C2PA content credentials with c2pa-rs, the C2PA reference
@@ -34,6 +27,8 @@ export interface C2paReaderOptions {
   timeoutMs?: number;
   /** Larger inputs are not read: 'unreadable' (default C2PA_MAX_BYTES). */
   maxBytes?: number;
+  /** Where bytes are read (default: c2pa-rs on a worker thread); tests count the calls. */
+  worker?: C2paWorkerPort;
 }
 
 /** c2pa-rs reads a 300 MiB file in about 4 s on this project's machines; this is a hang detector. */
@@ -43,32 +38,16 @@ export const C2PA_MAX_BYTES = 512 * 1024 * 1024;
 /** WASM memory only grows: after a file this large the thread is replaced to give it back. */
 const RECYCLE_ABOVE_BYTES = 64 * 1024 * 1024;
 
-/**
- * c2pa-rs settings (its docs/settings.md). c2pa-rs ignores unknown keys, so a misspelt one would
- * fail silently: the tests check the effects (a remote manifest is not fetched, an untrusted signer
- * is reported as such).
- */
-const READER_SETTINGS = JSON.stringify({
-  verify: {
-    verify_after_reading: true,
-    verify_trust: true,
-    verify_timestamp_trust: true,
-    ocsp_fetch: false,
-    remote_manifest_fetch: false,
-  },
-});
-
-type Outcome = WasmWorkerReply | { kind: 'timeout' } | { kind: 'died'; message: string };
-
 export class C2paReaderAdapter {
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
-  #worker: Worker | null = null;
+  readonly #worker: C2paWorkerPort;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: C2paReaderOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? C2PA_TIMEOUT_MS;
     this.#maxBytes = options.maxBytes ?? C2PA_MAX_BYTES;
+    this.#worker = options.worker ?? new WasmC2paWorker();
   }
 
   /**
@@ -91,10 +70,8 @@ export class C2paReaderAdapter {
   }
 
   /** Ends the worker thread. Safe to call twice; a later read starts a new one. */
-  async close(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = null;
-    if (worker !== null) await worker.terminate();
+  close(): Promise<void> {
+    return this.#worker.close();
   }
 
   async #read(bytes: Uint8Array, mediaType: string, timeoutMs: number): Promise<C2paResult> {
@@ -103,15 +80,16 @@ export class C2paReaderAdapter {
         `${bytes.byteLength} bytes exceed the C2PA reader's limit of ${this.#maxBytes}; not read`,
       );
     }
-    // A JPEG without any trace of JUMBF, APP11 or a provenance reference has no manifest to read:
-    // the reader's own answer for it is this one (JumbfNotFound: state none, no warning).
-    if (mediaType === 'image/jpeg' && !mayHoldC2pa(bytes))
+    // A JPEG, PNG, WebP, GIF or TIFF without any trace of JUMBF, of its format's C2PA carriage or
+    // of a provenance reference has no manifest to read: the reader's own answer for it is this
+    // one (JumbfNotFound: state none, no warning). Other types always go to the reader.
+    if (knowsC2paCarriage(mediaType) && !mayHoldC2pa(bytes, mediaType))
       return { state: 'none', codes: [], activeManifest: null, warnings: [] };
-    const outcome = await this.#ask(bytes, mediaType, timeoutMs);
-    if (bytes.byteLength > RECYCLE_ABOVE_BYTES) this.#kill();
+    const outcome = await this.#worker.ask(bytes, mediaType, timeoutMs);
+    if (bytes.byteLength > RECYCLE_ABOVE_BYTES) this.#worker.recycle();
     switch (outcome.kind) {
       case 'init-failed':
-        this.#kill();
+        this.#worker.recycle();
         throw new C2paError(
           'C2PA_READER_UNAVAILABLE',
           `the C2PA reader could not start: ${outcome.message}`,
@@ -125,83 +103,13 @@ export class C2paReaderAdapter {
       case 'store':
         return withFetches(resultFromManifestStore(outcome.json), outcome.fetches);
       case 'error':
-        if (outcome.trap) this.#kill(); // a trapped WASM instance is not to be trusted again
+        if (outcome.trap) this.#worker.recycle(); // a trapped WASM instance is not to be trusted again
         return withFetches(
           resultFromReaderError(outcome.message, bytes, mediaType),
           outcome.fetches,
         );
     }
   }
-
-  #ask(bytes: Uint8Array, mediaType: string, timeoutMs: number): Promise<Outcome> {
-    const worker = this.#spawn();
-    return new Promise<Outcome>((resolve) => {
-      const settle = (outcome: Outcome): void => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        resolve(outcome);
-      };
-      const onMessage = (m: unknown): void => settle(parseReply(m));
-      const onError = (e: Error): void => {
-        this.#kill(worker);
-        settle({ kind: 'died', message: e.message });
-      };
-      const onExit = (code: number): void =>
-        settle({ kind: 'died', message: `thread exited with code ${code}` });
-      const timer = setTimeout(() => {
-        this.#kill(worker);
-        settle({ kind: 'timeout' });
-      }, timeoutMs);
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      // An exact copy (new buffer; Buffer#slice would share memory), transferred: cloning a view
-      // would copy its whole backing buffer, and transferring the caller's would detach it.
-      const copy = new Uint8Array(bytes);
-      worker.postMessage({ bytes: copy, mediaType }, [copy.buffer]);
-    });
-  }
-
-  #spawn(): Worker {
-    if (this.#worker !== null) return this.#worker;
-    const require = createRequire(import.meta.url);
-    const workerData: WasmWorkerData = {
-      glueUrl: pathToFileURL(require.resolve('@contentauth/c2pa-wasm')).href,
-      wasmPath: require.resolve('@contentauth/c2pa-wasm/c2pa.wasm'),
-      settings: READER_SETTINGS,
-    };
-    const worker = new Worker(WASM_WORKER_SOURCE, { eval: true, workerData });
-    worker.unref(); // an idle reader must not keep the process alive; a pending read holds its timer
-    worker.on('error', () => undefined); // reported to the pending read, if any; never unhandled
-    worker.on('exit', () => {
-      if (this.#worker === worker) this.#worker = null;
-    });
-    this.#worker = worker;
-    return worker;
-  }
-
-  #kill(worker: Worker | null = this.#worker): void {
-    if (worker === null) return;
-    if (this.#worker === worker) this.#worker = null;
-    void worker.terminate();
-  }
-}
-
-function parseReply(m: unknown): Outcome {
-  if (typeof m === 'object' && m !== null && 'kind' in m) {
-    const r = m as Partial<Record<string, unknown>>;
-    const fetches = Array.isArray(r.fetches)
-      ? r.fetches.filter((f): f is string => typeof f === 'string')
-      : [];
-    const message = typeof r.message === 'string' ? r.message : '';
-    if (r.kind === 'store' && typeof r.json === 'string')
-      return { kind: 'store', json: r.json, fetches };
-    if (r.kind === 'error') return { kind: 'error', message, trap: r.trap === true, fetches };
-    if (r.kind === 'init-failed') return { kind: 'init-failed', message };
-  }
-  return { kind: 'died', message: 'the reader thread sent an unexpected message' };
 }
 
 /** A network call the reader tried (and the worker refused) is worth an examiner's attention. */

@@ -8,6 +8,8 @@ export {
   C2PA_MAX_BYTES,
 } from './c2pa.adapter.js';
 export type { C2paReaderOptions } from './c2pa.adapter.js';
+export { WasmC2paWorker } from './c2pa-worker.adapter.js';
+export type { C2paWorkerPort, C2paWorkerOutcome } from './c2pa-worker.adapter.js';
 export { TRUST_LIST_CODES, findC2paBoxMarker } from './c2pa-result.js';
 export type { C2paResult, C2paState, C2paActiveManifest } from './c2pa-result.js';
 export { C2paError, type C2paErrorCode } from './errors.js';
