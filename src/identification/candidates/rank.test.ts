@@ -140,7 +140,7 @@ describe('ranking by the sum of the factors\' weights', () => {
   it('the fast score of every subject equals the sum of its factors\' weights (random reports and subjects)', () => {
     const rng = seededPrng('rank-consistency');
     const pick = <T,>(xs: readonly T[]): T => xs[rng.nextInt(xs.length)] as T;
-    const dates = [null, '2012', '2013', '2013-05', '2013-05-20', '2013-05-21', '2013-06-30', '2014-05', '2015-12-01', '2017', '1990-01-01'];
+    const dates = [null, '2012', '2013', '2013-05', '2013-05-20', '2013-05-21', '2013-06-30', '2014-05', '2015-12-01', '2017', '1990-01-01', '2013-6-1'];
     const marks = (n: number) => ({ marks: Array.from({ length: n }, () => ({ kind: pick(['scar', 'tattoo']), region: pick(['face', 'chest', 'unspecified']), description: null })) });
     const subjects = Array.from({ length: 300 }, (_, i) =>
       subject({

@@ -133,6 +133,8 @@ export interface PreparedSubject {
   /** The subject's unit and the units above it; null when it has none. */
   readonly chain: readonly string[] | null;
   readonly date: string | null;
+  /** The date as year, month and day numbers (0 where not given); null when not YYYY[-MM[-DD]]. */
+  readonly dateParts: DateParts | null;
   readonly sex: string | null;
   readonly band: number;
   readonly ageYear: number | null;
@@ -161,11 +163,32 @@ export function prepareSubjects(subjects: readonly SubjectsTable[], pm: Readonly
       const dated = s.date_of_death ?? s.date_of_photography;
       const p = pm.get(s.id);
       return {
-        row: s, pm: p, chain, date: dated, sex: s.sex === 'undetermined' ? null : s.sex, band,
+        row: s, pm: p, chain, date: dated, dateParts: dated === null ? null : partsOf(dated), sex: s.sex === 'undetermined' ? null : s.sex, band,
         ageYear: dated === null ? null : Number(dated.slice(0, 4)), marks: p?.marks as unknown as Mark[] | undefined,
       };
     });
   return { subjects: prepared, parents, names: new Map(units.map((u) => [u.id, u.name_en])), namesAr: new Map(units.map((u) => [u.id, u.name_ar])) };
+}
+
+interface DateParts {
+  readonly y: number;
+  readonly m: number;
+  readonly d: number;
+  readonly len: number;
+}
+
+function partsOf(date: string): DateParts | null {
+  if (!/^\d{4}(-\d{2}(-\d{2})?)?$/.test(date)) return null;
+  return { y: Number(date.slice(0, 4)), m: date.length >= 7 ? Number(date.slice(5, 7)) : 0, d: date.length >= 10 ? Number(date.slice(8, 10)) : 0, len: date.length };
+}
+
+/** The date factor's weight from the parts: the same as comparing the strings at the coarser precision. */
+function dateWeight(e: DateParts, s: DateParts): number {
+  const n = Math.min(e.len, s.len);
+  const cmp = s.y - e.y || (n >= 7 ? s.m - e.m : 0) || (n >= 10 ? s.d - e.d : 0);
+  if (cmp < 0) return WEIGHTS.date_before;
+  const months = (s.y - e.y) * 12 + (n >= 7 ? s.m - e.m : 0);
+  return WEIGHTS[dateKey(months)];
 }
 
 const loose = (r: string): boolean => r === 'unspecified' || r === 'whole_body';
@@ -182,6 +205,7 @@ export function scoreSubjects(report: ReportContent, prepared: PreparedSubjects)
   const sex = report.sex === 'undetermined' ? null : report.sex;
   const born = report.birth === null ? null : Number(report.birth.slice(0, 4));
   const eventYear = event === null ? null : Number(event.slice(0, 4));
+  const eventParts = event === null ? null : partsOf(event);
   const am = (report.am.marks ?? []) as unknown as Mark[];
   for (let i = 0; i < subjects.length; i++) {
     const s = subjects[i] as PreparedSubject;
@@ -190,7 +214,8 @@ export function scoreSubjects(report: ReportContent, prepared: PreparedSubjects)
       const at = s.chain.indexOf(wanted);
       score += at === 0 ? WEIGHTS.unit_same : at > 0 ? WEIGHTS.unit_part_of : WEIGHTS.unit_other;
     }
-    if (event !== null && s.date !== null) {
+    if (eventParts !== null && s.dateParts !== null) score += dateWeight(eventParts, s.dateParts);
+    else if (event !== null && s.date !== null) {
       const n = Math.min(event.length, s.date.length);
       score += s.date.slice(0, n) >= event.slice(0, n) ? WEIGHTS[dateKey(monthsAfter(event, s.date))] : WEIGHTS.date_before;
     }
