@@ -1,11 +1,13 @@
 // Candidate subjects for missing-person reports (issue 15): 20,000 reports (the linkage corpus,
 // bench/identification-linkage-corpus.ts) against 5,000 subjects, each subject one of the reported
 // people, with its unit, date of death or photograph, sex, age band and marks as a catalogue and an
-// examiner would record them. Every report is ranked against every subject by rankCandidates (the
-// service's ranking, unchanged); for the reports of people who are subjects, the rank of the true
-// subject: recall at 1, 5, 20, 50 and the median, as listed (ties in id order) and at the worst
-// place of its tie. No factor excludes a subject (rank.ts), so none is ever filtered out.
-//   npm run build && node dist/bench/identification-candidates.bench.js [reports] [subjects] [seed=tune|report|…]
+// examiner would record them. Subject features are prepared once (rank.ts prepareSubjects) and
+// every report is scored against every subject by scoreSubjects, the service's score, without
+// building factors; for the reports of people who are subjects, the rank of the true subject:
+// recall at 1, 5, 20, 50 and the median, as listed (ties in id order) and at the worst place of
+// its tie. No factor excludes a subject (rank.ts), so none is ever filtered out. With `estimate`,
+// the weights instead (ln of P(outcome | true) / P(outcome | other)): run it on seed=tune only.
+//   npm run build && node dist/bench/identification-candidates.bench.js [reports] [subjects] [seed=tune|report|…] [estimate]
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { seededPrng, type Prng } from '../src/stats/index.js';
