@@ -1,15 +1,25 @@
 // Candidate subjects for missing-person reports (issue 15): 20,000 reports (the linkage corpus,
 // bench/identification-linkage-corpus.ts) against 5,000 subjects, each subject one of the reported
 // people, with its unit, date of death or photograph, sex, age band and marks as a catalogue and an
-// examiner would record them. Every report is ranked against every subject by rankCandidates (the
-// service's ranking, unchanged); for the reports of people who are subjects, the rank of the true
-// subject: recall at 1, 5, 20, 50 and the median, as listed (ties in id order) and at the worst
-// place of its tie. No factor excludes a subject (rank.ts), so none is ever filtered out.
-//   npm run build && node dist/bench/identification-candidates.bench.js [reports] [subjects] [seed=tune|report|…]
+// examiner would record them. Subject features are prepared once (rank.ts prepareSubjects) and
+// every report is scored against every subject by scoreSubjects, the service's score, without
+// building factors; for the reports of people who are subjects, the rank of the true subject:
+// recall at 1, 5, 20, 50 and the median, as listed (ties in id order) and at the worst place of
+// its tie. No factor excludes a subject (rank.ts), so none is ever filtered out. With `estimate`,
+// the weights instead (ln of P(outcome | true) / P(outcome | other)): run it on seed=tune only.
+//   npm run build && node dist/bench/identification-candidates.bench.js [reports] [subjects] [seed=tune|report|…] [estimate]
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { seededPrng, type Prng } from '../src/stats/index.js';
-import { rankCandidates, type Candidate } from '../src/identification/candidates/rank.js';
+import {
+  WEIGHTS,
+  explain,
+  prepareSubjects,
+  scoreSubjects,
+  weightKey,
+  type PreparedSubject,
+  type WeightKey,
+} from '../src/identification/candidates/rank.js';
 import type { IdentificationRecord } from '../src/identification/codebook/record.js';
 import type { ReportContent } from '../src/identification/reports/report-content.js';
 import type { SubjectsTable, UnitsTable } from '../src/db/index.js';
@@ -129,17 +139,69 @@ function contentOf(rng: Prng, r: LinkRecord, marks: Marks): ReportContent {
   };
 }
 
-/** 1-based place of the true subject: as listed, and at the end of its tie (the worst a reviewer meets). */
-function placeOf(ranked: readonly Candidate[], subject: string): { listed: number; worst: number } {
-  const at = ranked.findIndex((c) => c.subject === subject);
-  const c = ranked[at] as Candidate;
-  let worst = at;
-  while (worst + 1 < ranked.length) {
-    const d = ranked[worst + 1] as Candidate;
-    if (d.disagreed !== c.disagreed || d.agreed !== c.agreed || d.close !== c.close) break;
-    worst++;
+/** 1-based place of the true subject: as listed (ties in id order), and at the end of its tie. */
+function placeOf(scores: Float64Array, at: number): { listed: number; worst: number } {
+  const mine = scores[at] as number;
+  let above = 0;
+  let tiedBefore = 0;
+  let tied = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const x = scores[i] as number;
+    if (x > mine) above++;
+    else if (x === mine) {
+      tied++;
+      if (i < at) tiedBefore++;
+    }
   }
-  return { listed: at + 1, worst: worst + 1 };
+  return { listed: above + tiedBefore + 1, worst: above + tied };
+}
+
+/**
+ * The weights: for each outcome, ln(P(outcome | true subject) / P(outcome | another subject)), over
+ * the true pairs and 20 other subjects drawn per report. Run on the tuning seed only.
+ */
+function estimateWeights(
+  records: readonly LinkRecord[],
+  contents: readonly ReportContent[],
+  rows: SubjectsTable[],
+  pm: ReadonlyMap<string, IdentificationRecord>,
+  units: UnitsTable[],
+  truthOf: (r: LinkRecord) => string | undefined,
+  rng: Prng,
+): string[] {
+  const prepared = prepareSubjects(rows, pm, units);
+  const byId = new Map(prepared.subjects.map((s) => [s.row.id, s]));
+  const m = new Map<string, number>();
+  const u = new Map<string, number>();
+  let nm = 0;
+  let nu = 0;
+  const count = (into: Map<string, number>, c: ReportContent, s: PreparedSubject): void => {
+    for (const f of explain(c, s, prepared).factors) {
+      const k = weightKey(f) ?? `${f.factor}:missing`;
+      into.set(k, (into.get(k) ?? 0) + 1);
+    }
+  };
+  records.forEach((r, i) => {
+    const truth = truthOf(r);
+    if (truth === undefined) return;
+    const c = contents[i] as ReportContent;
+    count(m, c, byId.get(truth) as PreparedSubject);
+    nm++;
+    for (let k = 0; k < 20; k++) {
+      const s = prepared.subjects[rng.nextInt(prepared.subjects.length)] as PreparedSubject;
+      if (s.row.id === truth) continue;
+      count(u, c, s);
+      nu++;
+    }
+  });
+  const lines = [`weights (true pairs ${nm}, other pairs ${nu}): key  P(|true)  P(|other)  ln ratio  [in rank.ts]`];
+  for (const k of [...new Set([...m.keys(), ...u.keys()])].sort()) {
+    const pm1 = (m.get(k) ?? 0) / nm;
+    const pu = (u.get(k) ?? 0) / nu;
+    const w = Math.log((pm1 || 0.5 / nm) / (pu || 0.5 / nu));
+    lines.push(`  ${k.padEnd(16)} ${pm1.toFixed(4)}  ${pu.toFixed(4)}  ${w.toFixed(2)}  [${k in WEIGHTS ? WEIGHTS[k as WeightKey] : '0'}]`);
+  }
+  return lines;
 }
 
 const median = (xs: number[]): number => {
@@ -157,6 +219,7 @@ export function benchIdentificationCandidates(
   reports: number,
   subjects: number,
   seed?: string,
+  estimate = false,
 ): string[] {
   const corpus = syntheticReports(12_000, reports, seed);
   const rng = seededPrng(`identification-candidates-v1/${seed ?? ''}`);
@@ -185,30 +248,27 @@ export function benchIdentificationCandidates(
     contentOf(rng, r, marks.get(corpus.truth.get(r.id) ?? '') as Marks),
   );
 
+  if (estimate) return estimateWeights(corpus.records, contents, rows, pm, units, (r) => subjectOfPerson.get(corpus.truth.get(r.id) ?? ''), rng);
+
   const before = process.memoryUsage().rss;
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
+  // Subject features once, then one score per pair, without a factor or a sentence (rank.ts);
+  // the service builds the factors of the few candidates it returns.
+  const prepared = prepareSubjects(rows, pm, units);
+  const indexOf = new Map(prepared.subjects.map((s, i) => [s.row.id, i]));
   const listed: number[] = [];
   const worst: number[] = [];
   const wrongUnit: number[] = [];
   const yearOff: number[] = [];
-  let excluded = 0;
+  const excluded = 0; // no factor excludes a subject
   corpus.records.forEach((r, i) => {
-    const ranked = rankCandidates({
-      report: contents[i] as ReportContent,
-      subjects: rows,
-      pm,
-      units,
-    });
+    const scores = scoreSubjects(contents[i] as ReportContent, prepared);
     const pid = corpus.truth.get(r.id) ?? '';
     const subject = subjectOfPerson.get(pid);
     if (subject === undefined) return;
-    if (!ranked.some((c) => c.subject === subject)) {
-      excluded++;
-      return;
-    }
-    const place = placeOf(ranked, subject);
+    const place = placeOf(scores, indexOf.get(subject) as number);
     listed.push(place.listed);
     worst.push(place.worst);
     const p = person.get(pid) as Person;
@@ -221,7 +281,7 @@ export function benchIdentificationCandidates(
   peak = Math.max(peak, process.memoryUsage().rss);
   return [
     `identification candidates: ${reports} reports x ${subjects} subjects (seed ${seed ?? 'identification-linkage-v1'})`,
-    `  rankCandidates for every report: ${seconds.toFixed(1)} s wall, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
+    `  every report scored against every subject (scoreSubjects): ${seconds.toFixed(1)} s wall, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
     `  true subject excluded by a filter: ${excluded} of ${listed.length + excluded} (no factor excludes)`,
     recallLine('as listed (ties in id order)', listed),
     recallLine('at the end of its tie', worst),
@@ -232,7 +292,7 @@ export function benchIdentificationCandidates(
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
-  const positional = args.filter((a) => !a.includes('='));
+  const positional = args.filter((a) => !a.includes('=') && a !== 'estimate');
   const named = Object.fromEntries(
     args.filter((a) => a.includes('=')).map((a) => a.split('=', 2) as [string, string]),
   );
@@ -242,6 +302,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     Number(positional[0] ?? 20_000),
     Number(positional[1] ?? 5_000),
     seed,
+    args.includes('estimate'),
   ))
     console.log(line);
 }

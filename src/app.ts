@@ -11,6 +11,7 @@ import type { AccountsPorts, ActingRole, Role } from './accounts/index.js';
 import type { CandidatePorts, PmPorts, SubjectLinkPorts } from './identification/index.js';
 import { ReportKeyFiles } from './identification/reports/report-keys.adapter.js';
 import type { LinkPorts } from './identification/reports/link.service.js';
+import { linkRecordsFor } from './identification/linkage/index.js';
 import type { IdentificationBagArchive } from './reports/export/identification-bag.service.js';
 import type { BlindPorts } from './examination/blind/index.js';
 import {
@@ -562,6 +563,7 @@ export function missingPorts(
     getReport: (id) => archive.index.getMissingReport(id),
     listReads: () => archive.index.listMissingReportReads(),
     listLinkReviews: () => archive.index.listMissingLinkReviews(),
+    link: (records, options) => linkRecordsFor(records, options),
     listUnits: () => archive.index.listUnits(),
     listSubjects: () => archive.index.listSubjects(),
     listSubjectPm: () => archive.index.listSubjectPm(),

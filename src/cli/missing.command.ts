@@ -144,10 +144,10 @@ export const missingCommand: Command = {
           printJson(io, r);
           return 0;
         }
-        io.stdout(`${r.notice}\nCandidates for report ${r.report} (${r.candidates.length} of ${r.subjects} subjects; ordered by fewest disagreements, then most agreements; no photograph is shown):\n`);
+        io.stdout(`${r.notice}\nCandidates for report ${r.report} (${r.candidates.length} of ${r.subjects} subjects; ordered by score, the sum of the factors' weights; no photograph is shown):\n`);
         for (const c of r.candidates) {
-          io.stdout(`${String(c.rank).padStart(3)}. subject ${c.subject}${c.number === null ? '' : ` (${tt(c.number)})`}: ${c.agreed} agree, ${c.close} close, ${c.disagreed} disagree, ${c.missing} missing\n`);
-          for (const f of c.factors) io.stdout(`       ${f.factor.padEnd(6)} ${f.outcome.padEnd(9)} ${tt(f.detail)}\n`);
+          io.stdout(`${String(c.rank).padStart(3)}. subject ${c.subject}${c.number === null ? '' : ` (${tt(c.number)})`}: score ${c.score.toFixed(2)}; ${c.agreed} agree, ${c.close} close, ${c.disagreed} disagree, ${c.missing} missing\n`);
+          for (const f of c.factors) io.stdout(`       ${f.factor.padEnd(6)} ${f.outcome.padEnd(9)} ${(f.weight >= 0 ? '+' : '') + f.weight.toFixed(2)} ${tt(f.detail)}\n`);
         }
         return 0;
       }

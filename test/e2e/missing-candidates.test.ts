@@ -1,7 +1,7 @@
 // Issue 15, "Ante-mortem and post-mortem data" and "Candidate subjects for a missing person":
 // `custody subject pm` records PM data (a ledger entry citing the identification codebook), and
-// `custody missing candidates` ranks subjects against a report factor by factor, never by one
-// opaque score, never showing a photograph or the family's data, and saying a candidate is not an
+// `custody missing candidates` ranks subjects against a report by the sum of the factors' weights,
+// each factor shown with its outcome and weight (no opaque score), never showing a photograph or the family's data, and saying a candidate is not an
 // identification. On SQLite and PostgreSQL (the index is involved).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,8 @@ const NAME_AR = 'زيدون قطرميز';
 interface CandidateJson {
   rank: number;
   subject: string;
-  factors: { factor: string; outcome: string; detail: string }[];
+  score: number;
+  factors: { factor: string; outcome: string; detail: string; weight: number }[];
   agreed: number;
   disagreed: number;
 }
@@ -72,7 +73,7 @@ describeDatabases('custody missing candidates and subject pm', (db) => {
     expect((await ledger()).length).toBe(size);
   });
 
-  it('candidates: each factor agreed, disagreed or missing; ordered by disagreements then agreements; no family data, and not an identification', async () => {
+  it('candidates: each factor agreed, disagreed or missing with its weight; ordered by the sum; no family data, and not an identification', async () => {
     const s1 = await subject('--unit', '215', '--sex', 'male', '--age-band', '18-29', '--date-of-death', '2013-08-01');
     const s2 = await subject('--unit', 'MI', '--sex', 'male', '--age-band', '30-39', '--date-of-photography', '2013-07');
     const s3 = await subject('--unit', 'AFI', '--sex', 'female', '--age-band', '18-29', '--date-of-death', '2012-01-01');
@@ -93,11 +94,16 @@ describeDatabases('custody missing candidates and subject pm', (db) => {
     expect(outcomes(c4)).toEqual({ unit: 'missing', date: 'missing', sex: 'missing', age: 'missing', marks: 'missing' });
     expect(outcomes(c2)).toEqual({ unit: 'disagree', date: 'agree', sex: 'agree', age: 'close', marks: 'missing' });
     expect(outcomes(c3)).toEqual({ unit: 'agree', date: 'disagree', sex: 'disagree', age: 'agree', marks: 'disagree' });
-    // Counts of factors only: no score, no photograph, no item.
-    expect(Object.keys(c1 ?? {}).sort()).toEqual(['agreed', 'close', 'disagreed', 'factors', 'missing', 'number', 'rank', 'subject']);
+    // Factors, their weights and the sum that orders them: no photograph, no item.
+    expect(Object.keys(c1 ?? {}).sort()).toEqual(['agreed', 'close', 'disagreed', 'factors', 'missing', 'number', 'rank', 'score', 'subject']);
+    for (const c of out.candidates) expect(c.score).toBeCloseTo(c.factors.reduce((t, f) => t + f.weight, 0), 6);
+    expect(c4?.score).toBe(0);
+    expect(c2?.factors.find((f) => f.factor === 'unit')?.weight).toBeLessThan(0);
+    expect(c2?.factors.find((f) => f.factor === 'date')?.weight).toBeGreaterThan(0);
     const text = await run(0, ['missing', 'candidates', id ?? '', '--limit', '2']);
     expect(text.stdout).toContain('A candidate is not an identification');
-    expect(text.stdout).toContain(`1. subject ${s1}`);
+    expect(text.stdout).toContain(`1. subject ${s1}: score`);
+    expect(text.stdout).toMatch(/unit {3}agree {5}\+\d+\.\d\d /);
     expect(text.stdout).not.toContain(s3);
   });
 });

@@ -4,7 +4,7 @@ import type { IdentificationRecord } from '../codebook/record.js';
 import { IdentificationError } from '../errors.js';
 import type { CandidatePorts } from '../reports/ports.js';
 import { openForViewer } from '../reports/reports.service.js';
-import { rankCandidates, type Candidate } from './rank.js';
+import { prepareSubjects, rankPrepared, type Candidate } from './rank.js';
 
 export const NOT_AN_IDENTIFICATION =
   'A candidate is not an identification: it is a subject whose catalogued facts do not rule this report out. ' +
@@ -16,6 +16,7 @@ export async function candidatesFor(ports: CandidatePorts, reportId: string, opt
   const report = await openForViewer(ports, row);
   const subjects = await ports.listSubjects();
   const pm = new Map((await ports.listSubjectPm()).map((p) => [p.subject_id, JSON.parse(p.pm_json) as IdentificationRecord]));
-  const ranked = rankCandidates({ report, subjects, pm, units: await ports.listUnits() });
-  return { report: reportId, candidates: ranked.slice(0, opts.limit), subjects: ranked.length, notice: NOT_AN_IDENTIFICATION };
+  const prepared = prepareSubjects(subjects, pm, await ports.listUnits());
+  // Factors and their sentences for the returned candidates only.
+  return { report: reportId, candidates: rankPrepared(report, prepared, opts.limit), subjects: prepared.subjects.length, notice: NOT_AN_IDENTIFICATION };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SubjectsTable, UnitsTable } from '../../db/index.js';
 import type { ReportContent } from '../reports/report-content.js';
-import { ageFactor, dateFactor, marksFactor, rankCandidates, sexFactor, unitFactor } from './rank.js';
+import { seededPrng } from '../../stats/index.js';
+import { WEIGHTS, ageFactor, dateFactor, explain, marksFactor, prepareSubjects, rankCandidates, scoreSubjects, sexFactor, unitFactor, weightKey } from './rank.js';
 
 const report = (over: Partial<ReportContent> = {}): ReportContent => ({
   reference: null, name_ar: 'x', name_latin: null, father_name: null, grandfather_name: null, family_name: null, mother_name: null,
@@ -90,26 +91,83 @@ describe('marks, AM against PM', () => {
   });
 });
 
-describe('ranking', () => {
-  it('orders by fewest disagreements, then most agreements; excludes nobody but merged subjects', () => {
-    const ranked = rankCandidates({
-      report: report(),
-      subjects: [
-        subject({ id: 'wrong-branch', unit_id: 'U-MI', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' }),
-        subject({ id: 'all-agree', unit_id: 'U-215', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' }),
-        subject({ id: 'unknown' }),
-        subject({ id: 'merged', status: 'merged', merged_into: 'all-agree' }),
-        subject({ id: 'female-before', unit_id: 'U-AFI', sex: 'female', date_of_death: '2012-01-01' }),
-      ],
-      pm: new Map(),
-      units,
-    });
+describe('ranking by the sum of the factors\' weights', () => {
+  const rank = (subjects: SubjectsTable[], r = report()) => rankCandidates({ report: r, subjects, pm: new Map(), units });
+  it('orders by score; a missing factor weighs 0; excludes nobody but merged subjects', () => {
+    const ranked = rank([
+      subject({ id: 'wrong-branch', unit_id: 'U-MI', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' }),
+      subject({ id: 'all-agree', unit_id: 'U-215', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' }),
+      subject({ id: 'unknown' }),
+      subject({ id: 'merged', status: 'merged', merged_into: 'all-agree' }),
+      subject({ id: 'female-before', unit_id: 'U-AFI', sex: 'female', date_of_death: '2012-01-01' }),
+    ]);
     expect(ranked.map((c) => [c.rank, c.subject, c.agreed, c.disagreed])).toEqual([
       [1, 'all-agree', 4, 0],
-      [2, 'unknown', 0, 0],
-      [3, 'wrong-branch', 3, 1],
+      [2, 'wrong-branch', 3, 1],
+      [3, 'unknown', 0, 0],
       [4, 'female-before', 1, 2],
     ]);
+    expect(ranked[2]?.score).toBe(0);
+    expect(ranked[2]?.factors.every((f) => f.weight === 0)).toBe(true);
+    const all = ranked[0];
+    expect(all?.score).toBeCloseTo(WEIGHTS.unit_part_of + WEIGHTS.date_within_1y + WEIGHTS.sex_same + WEIGHTS.age_band, 10);
+    expect(all?.factors.map((f) => [f.factor, f.weight])).toEqual([
+      ['unit', WEIGHTS.unit_part_of], ['date', WEIGHTS.date_within_1y], ['sex', WEIGHTS.sex_same], ['age', WEIGHTS.age_band], ['marks', 0],
+    ]);
+  });
+  it('one disagreeing factor lowers the true subject but does not bury it under subjects that agree on nothing', () => {
+    // A family names the wrong branch; the subject agrees on everything else. 50 subjects that
+    // share only the sex, or nothing, stay below it.
+    const others = Array.from({ length: 50 }, (_, i) => subject({ id: `o${String(i).padStart(2, '0')}`, sex: 'male', unit_id: i % 2 === 0 ? 'U-MI' : null }));
+    const truth = subject({ id: 'zz-truth', unit_id: 'U-MI', sex: 'male', date_of_death: '2013-06-01', age_band: '18-29' });
+    const ranked = rank([...others, truth]);
+    expect(ranked[0]?.subject).toBe('zz-truth');
+    expect(ranked[0]?.disagreed).toBe(1);
+  });
+  it('a death before the arrest or a sex that differs lowers a subject, never removes it', () => {
+    const ranked = rank([subject({ id: 'before', date_of_death: '2012-01-01' }), subject({ id: 'female', sex: 'female' })]);
+    expect(ranked.map((c) => c.subject).sort()).toEqual(['before', 'female']);
+    expect(ranked.every((c) => c.score < 0)).toBe(true);
+  });
+  it('the date weighs by the time from the arrest: within a year, within three years, later', () => {
+    const w = (d: string) => rank([subject({ date_of_death: d })])[0]?.score;
+    expect([w('2013-06'), w('2015-01-01'), w('2019'), w('2013-04-30')]).toEqual([WEIGHTS.date_within_1y, WEIGHTS.date_within_3y, WEIGHTS.date_later, WEIGHTS.date_before]);
+  });
+  it('a limit builds the factors of the best candidates only, in the same order', () => {
+    const subjects = [subject({ id: 'a', sex: 'female' }), subject({ id: 'b', sex: 'male' }), subject({ id: 'c' })];
+    expect(rank(subjects).slice(0, 2)).toEqual(rankCandidates({ report: report(), subjects, pm: new Map(), units }, 2));
+  });
+  it('the fast score of every subject equals the sum of its factors\' weights (random reports and subjects)', () => {
+    const rng = seededPrng('rank-consistency');
+    const pick = <T,>(xs: readonly T[]): T => xs[rng.nextInt(xs.length)] as T;
+    const dates = [null, '2012', '2013', '2013-05', '2013-05-20', '2013-05-21', '2013-06-30', '2014-05', '2015-12-01', '2017', '1990-01-01', '2013-6-1'];
+    const marks = (n: number) => ({ marks: Array.from({ length: n }, () => ({ kind: pick(['scar', 'tattoo']), region: pick(['face', 'chest', 'unspecified']), description: null })) });
+    const subjects = Array.from({ length: 300 }, (_, i) =>
+      subject({
+        id: `s${String(i).padStart(3, '0')}`, unit_id: pick([null, 'U-AFI', 'U-215', 'U-227', 'U-MI']), sex: pick([null, 'male', 'female', 'undetermined']),
+        age_band: pick([null, 'undetermined', '<18', '18-29', '30-39', '40-49', '50-59', '60+']), date_of_death: pick(dates), date_of_photography: pick(dates),
+        status: pick(['active', 'active', 'merged']),
+      }),
+    );
+    const pm = new Map(subjects.filter(() => rng.nextInt(2) === 0).map((s) => [s.id, rng.nextInt(3) === 0 ? {} : (marks(rng.nextInt(3)) as never)]));
+    const prepared = prepareSubjects(subjects, pm, units);
+    expect(prepared.subjects.length).toBe(subjects.filter((s) => s.status !== 'merged').length);
+    const seenKeys = new Set<string>();
+    for (let n = 0; n < 60; n++) {
+      const r = report({
+        sex: pick([null, 'male', 'female']), birth: pick([null, '1950', '1985', '1996', '2010']), event_date: pick(dates),
+        unit: pick([null, { as_reported: 'x', id: null }, { as_reported: 'AFI', id: 'U-AFI' }, { as_reported: '215', id: 'U-215' }]),
+        am: rng.nextInt(2) === 0 ? {} : (marks(1 + rng.nextInt(2))),
+      });
+      const scores = scoreSubjects(r, prepared);
+      prepared.subjects.forEach((s, i) => {
+        const c = explain(r, s, prepared);
+        for (const f of c.factors) seenKeys.add(weightKey(f) ?? 'missing');
+        expect(scores[i]).toBeCloseTo(c.factors.reduce((a, f) => a + f.weight, 0), 9);
+      });
+    }
+    // The random cases reach every weight (unit_part_of included) and the missing factors.
+    expect([...seenKeys].sort()).toEqual([...Object.keys(WEIGHTS), 'missing'].sort());
   });
 });
 

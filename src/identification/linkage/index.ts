@@ -9,7 +9,7 @@ export {
   type LinkagePlan,
 } from './link.js';
 export { compareAll, compareSlice } from './compare-all.js';
-export { linkRecordsParallel, type ParallelLinkOptions } from './parallel-link.adapter.js';
+export { linkRecordsParallel, linkRecordsFor, linkageMode, PARALLEL_FROM, type ParallelLinkOptions } from './parallel-link.adapter.js';
 export { BLOCKING_RULES, candidatePairs, type BlockingRule, type Candidates } from './blocking.js';
 export {
   LINK_FIELDS,

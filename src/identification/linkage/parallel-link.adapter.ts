@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BLOCKING_RULES, type BlockingRule } from './blocking.js';
 import { compareAll } from './compare-all.js';
-import { finishLinkage, planLinkage } from './link.js';
+import { finishLinkage, linkRecords, planLinkage } from './link.js';
 import type { LinkRecord, LinkageOptions, LinkageResult } from './types.js';
 
 // Plain JavaScript evaluated from a string (as in store/hash-files.adapter.ts); it imports the
@@ -89,4 +89,26 @@ export async function linkRecordsParallel(
     at += p.length;
   }
   return finishLinkage(plan, vectors);
+}
+
+/** From this many records on, linkRecordsFor compares on worker threads (below, starting the threads costs more than it saves). */
+export const PARALLEL_FROM = 2_000;
+
+/** Which way linkRecordsFor links `records` records. */
+export function linkageMode(records: number, from = PARALLEL_FROM): 'parallel' | 'single' {
+  return records >= from ? 'parallel' : 'single';
+}
+
+/**
+ * linkRecords for a service (the links port): on worker threads when the input is large, on this
+ * thread otherwise; the result is the same either way.
+ */
+export function linkRecordsFor(
+  input: readonly LinkRecord[],
+  options: LinkageOptions = {},
+  parallel: ParallelLinkOptions & { readonly from?: number } = {},
+): Promise<LinkageResult> {
+  return linkageMode(input.length, parallel.from) === 'parallel'
+    ? linkRecordsParallel(input, options, parallel)
+    : Promise.resolve(linkRecords(input, options));
 }

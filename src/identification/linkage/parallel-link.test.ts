@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticReports } from '../../../bench/identification-linkage-corpus.js';
 import { linkRecords } from './link.js';
-import { linkRecordsParallel } from './parallel-link.adapter.js';
+import { PARALLEL_FROM, linkRecordsFor, linkRecordsParallel, linkageMode } from './parallel-link.adapter.js';
 
 const SLOW = 120_000;
 const corpus = syntheticReports(300, 500, 'parallel-link-v1');
@@ -32,6 +32,18 @@ describe('linkage on worker threads', () => {
         threads: 2,
       });
       expect(reversed).toEqual(single);
+    },
+    SLOW,
+  );
+
+  it(
+    'linkRecordsFor (the links port of the app) is on threads from PARALLEL_FROM records on, and gives the same result either way',
+    async () => {
+      expect([linkageMode(PARALLEL_FROM - 1), linkageMode(PARALLEL_FROM), linkageMode(20_000)]).toEqual(['single', 'parallel', 'parallel']);
+      expect(linkageMode(500, 100)).toBe('parallel');
+      const single = linkRecords(corpus.records, options);
+      expect(await linkRecordsFor(corpus.records, options, { from: 100, threads: 2 })).toEqual(single);
+      expect(await linkRecordsFor(corpus.records, options)).toEqual(single);
     },
     SLOW,
   );

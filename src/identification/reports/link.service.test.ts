@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createUlidFactory, type JsonValue } from '../../core/index.js';
 import type { MissingLinkReviewsTable, MissingReportReadsTable, MissingReportsTable } from '../../db/index.js';
 import { MemoryIndex, projectEntry } from '../../ledger/index.js';
+import { linkRecordsFor } from '../linkage/index.js';
 import { linkReports, openLinkReason, reviewLink, toLinkRecord, type LinkPorts } from './link.service.js';
 import type { ReportKeyStore } from './ports.js';
 import type { ReportContent } from './report-content.js';
@@ -79,6 +80,19 @@ describe('the link service', () => {
     await expect(linkReports(ports(null), { threshold: 1 })).rejects.toMatchObject({ code: 'MISSING_LINK_INVALID' });
     await expect(reviewLink(ports(null), a1, a2, 'same', ' ')).rejects.toMatchObject({ code: 'MISSING_LINK_INVALID' });
   });
+
+  it('links through the link port when one is given (the app\'s: on worker threads for a large input), with the same result as on this thread', async () => {
+    const ports = memoryArchive();
+    const p = ports(null);
+    const csv = parseReportsCsv('name_ar,father_name,sex,birth\nزيدون قطرميز,سليمون,male,1985\nزيدون قطرمز,سليمون,male,1985\nبشموش طنبرجي,دعبول,male,1970\n');
+    await importReports(p, csv.rows, csv.errors, { org: 'Org A' });
+    const seen: number[] = [];
+    const viaPort: LinkPorts = { ...p, link: (records, options) => (seen.push(records.length), linkRecordsFor(records, options, { from: 1, threads: 2 })) };
+    const onThread = await linkReports(p, {});
+    expect(onThread.pairs.length).toBeGreaterThan(0);
+    expect(await linkReports(viaPort, {})).toEqual(onThread);
+    expect(seen).toEqual([3]);
+  }, 60_000);
 
   it('seals the reason of a decision under both reports\' keys: not in the entry, opened for the caller, unreadable once either report\'s key is gone; an older clear reason still reads', async () => {
     const ports = memoryArchive();

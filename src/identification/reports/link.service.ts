@@ -7,7 +7,7 @@
 import { canonicalBytes, hint, type JsonValue } from '../../core/index.js';
 import type { MissingLinkReviewsTable, MissingReportsTable } from '../../db/index.js';
 import { IdentificationError } from '../errors.js';
-import { LINKAGE_DEFAULTS, linkRecords, type BlockingSummary, type LinkRecord, type LinkedPair } from '../linkage/index.js';
+import { LINKAGE_DEFAULTS, linkRecords, type BlockingSummary, type LinkRecord, type LinkageOptions, type LinkageResult, type LinkedPair } from '../linkage/index.js';
 import type { MissingReportsPorts } from './ports.js';
 import type { ReportContent } from './report-content.js';
 import { openForViewer, withDataKey } from './reports.service.js';
@@ -18,6 +18,11 @@ export type LinkDecision = 'same' | 'different';
 /** What linking needs beyond opening reports: the reviewers' decisions. */
 export interface LinkPorts extends MissingReportsPorts {
   listLinkReviews(): Promise<MissingLinkReviewsTable[]>;
+  /**
+   * The linkage itself, when the composition root gives one (app.ts: linkRecordsFor, on worker
+   * threads for a large input, the same result); linkRecords on this thread otherwise.
+   */
+  link?(records: readonly LinkRecord[], options: LinkageOptions): Promise<LinkageResult>;
 }
 
 export interface LinkReview {
@@ -185,10 +190,8 @@ export async function linkReports(ports: LinkPorts, opts: { threshold?: number }
   const orgOf = new Map(rows.map((r) => [r.row.id, r.row.org]));
   const base = { notice: LINK_NOTICE, threshold, reports: rows.length, excluded, persons: personsOf(ids, reviews) };
   if (rows.length < 2) return { ...base, pairs: [], clusters: [], blocking: null, model: null };
-  const result = linkRecords(
-    rows.map((r) => toLinkRecord(r.row.id, r.row.org, r.content)),
-    { threshold },
-  );
+  const records = rows.map((r) => toLinkRecord(r.row.id, r.row.org, r.content));
+  const result = ports.link === undefined ? linkRecords(records, { threshold }) : await ports.link(records, { threshold });
   return {
     ...base,
     pairs: result.pairs.map((p) => ({ ...p, org_a: orgOf.get(p.a) ?? '', org_b: orgOf.get(p.b) ?? '', review: reviews.get(pairKey(p.a, p.b)) ?? null })),

@@ -208,6 +208,10 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     const second = page.getByTestId('candidate').nth(1);
     expect(await attrs(second.getByTestId('factor'), 'data-outcome')).toContain('disagree');
     for (const c of await page.getByTestId('candidate').all()) expect(await c.getByTestId('factor').count()).toBe(5);
+    // Each factor shows its weight; the first candidate's sum is above the second's.
+    const sum = async (c: typeof first) => (await attrs(c.getByTestId('factor'), 'data-weight')).reduce((t, x) => t + Number(x), 0);
+    expect(await sum(first)).toBeGreaterThan(await sum(second));
+    expect(await first.getByTestId('candidate-counts').textContent()).toMatch(/^score \+\d+\.\d\d: /);
     // No photograph: not one <img> in the page, and no image was asked for.
     expect(await page.locator('img').count()).toBe(0);
     expect(images).toEqual([]);

@@ -141,10 +141,11 @@ export const missingAr: MissingMessages = {
       none: 'لم يُفهرس أي شخص بعد.',
       candidate: '{{rank}}. الشخص {{subject}}',
       number: 'الرقم {{number}}',
-      counts: '{{agreed}} توافق، {{close}} قريب، {{disagreed}} اختلاف، {{missing}} ناقص',
+      counts: 'المجموع {{score}}: {{agreed}} توافق، {{close}} قريب، {{disagreed}} اختلاف، {{missing}} ناقص',
       factorsLabel: 'لماذا يحتل الشخص {{subject}} هذه المرتبة',
       factor: 'العامل',
       outcome: 'النتيجة',
+      weight: 'الوزن',
       detail: 'السبب',
       factors: {
         unit: 'الجهة',

@@ -140,10 +140,11 @@ export const missingEn = {
       none: 'No subject is catalogued yet.',
       candidate: '{{rank}}. Subject {{subject}}',
       number: 'Number {{number}}',
-      counts: '{{agreed}} agree, {{close}} close, {{disagreed}} disagree, {{missing}} missing',
+      counts: 'score {{score}}: {{agreed}} agree, {{close}} close, {{disagreed}} disagree, {{missing}} missing',
       factorsLabel: 'Why subject {{subject}} ranks here',
       factor: 'Factor',
       outcome: 'Outcome',
+      weight: 'Weight',
       detail: 'Why',
       factors: {
         unit: 'Unit',

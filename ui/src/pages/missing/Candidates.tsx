@@ -76,6 +76,7 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const n = (x: number) => formatCount(x, lng);
+  const w = (x: number) => new Intl.NumberFormat(lng, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(x);
   const headingId = `candidate-${c.subject}`;
   return (
     <li className="candidate" data-testid="candidate" data-subject={c.subject}>
@@ -94,6 +95,7 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
           close: n(c.close),
           disagreed: n(c.disagreed),
           missing: n(c.missing),
+          score: w(c.score),
         })}
       </p>
       <div className="table-wrap">
@@ -105,6 +107,7 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
             <tr>
               <th scope="col">{t('missingReport.candidates.factor')}</th>
               <th scope="col">{t('missingReport.candidates.outcome')}</th>
+              <th scope="col">{t('missingReport.candidates.weight')}</th>
               <th scope="col">{t('missingReport.candidates.detail')}</th>
             </tr>
           </thead>
@@ -115,6 +118,7 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
                 data-testid="factor"
                 data-factor={f.factor}
                 data-outcome={f.outcome}
+                data-weight={f.weight}
               >
                 <th scope="row">{t(`missingReport.candidates.factors.${f.factor}`)}</th>
                 <td>
@@ -122,6 +126,7 @@ function CandidateItem({ c, children }: { c: Candidate; children?: ReactNode }) 
                     {t(`missingReport.candidates.outcomes.${f.outcome}`)}
                   </span>
                 </td>
+                <td>{w(f.weight)}</td>
                 <td data-code={f.code}>
                   <FactorWhy f={f} />
                 </td>

@@ -101,7 +101,10 @@ export interface Candidate {
   rank: number;
   subject: string;
   number: string | null;
-  factors: FactorResult[];
+  /** The sum of the factors' weights, which orders the candidates. */
+  score: number;
+  /** Each factor with its weight: how much likelier its outcome is for the true subject (a log ratio; missing 0). */
+  factors: (FactorResult & { weight: number })[];
   agreed: number;
   close: number;
   disagreed: number;
