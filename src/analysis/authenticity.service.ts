@@ -1,5 +1,4 @@
-import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
-import type { AnalysesTable, ItemsTable } from '../db/index.js';
+import type { AnalysisFactsRow, ArchiveIndexRepository } from '../db/archive-index.repository.js';
 import {
   archiveSimilarity,
   cropOrigins,
@@ -17,8 +16,11 @@ import {
 } from './indicators/index.js';
 
 /** What the indicators read: the index (items, objects, analyses, withdrawals) and the near-duplicates' ports. */
+type ItemReceiptRow = Awaited<ReturnType<ArchiveIndexRepository['listItemReceipts']>>[number];
+
 export interface AuthenticityPorts extends SimilarityPorts {
-  readonly index: SimilarityPorts['index'] & Pick<ArchiveIndexRepository, 'listObjects'>;
+  readonly index: SimilarityPorts['index'] &
+    Pick<ArchiveIndexRepository, 'listObjects' | 'listAnalysisFacts' | 'listItemReceipts'>;
   readonly treeSize: number;
 }
 
@@ -33,18 +35,24 @@ export async function loadImageFacts(
   opts: { pairs?: readonly SimilarPair[]; crops?: boolean } = {},
 ): Promise<ImageFacts[]> {
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
-  const items = new Map<string, ItemsTable[]>();
-  for (const i of await archive.index.listItems()) {
+  const items = new Map<string, ItemReceiptRow[]>();
+  for (const i of await archive.index.listItemReceipts()) {
     const list = items.get(i.sha256);
     if (list === undefined) items.set(i.sha256, [i]);
     else list.push(i);
   }
   const objects = new Map((await archive.index.listObjects()).map((o) => [o.sha256, o]));
-  const analyses = await archive.index.listAnalyses();
-  const cropOf =
-    opts.crops === false
-      ? new Map<string, CropOrigin>()
-      : cropOrigins(opts.pairs ?? (await archiveSimilarity(archive, { analyses })).pairs);
+  // The search reads every column; the facts alone need fewer (listAnalysisFacts).
+  let analyses: readonly AnalysisFactsRow[];
+  let cropOf: Map<string, CropOrigin>;
+  if (opts.crops !== false && opts.pairs === undefined) {
+    const all = await archive.index.listAnalyses();
+    analyses = all;
+    cropOf = cropOrigins((await archiveSimilarity(archive, { analyses: all })).pairs);
+  } else {
+    analyses = await archive.index.listAnalysisFacts();
+    cropOf = cropOrigins(opts.pairs ?? []);
+  }
   return analyses
     .filter((a) => !withdrawn.has(a.sha256))
     .map((a) => {
@@ -64,7 +72,7 @@ function cropOfFact(o: CropOrigin): { sha256: string; box: string } {
   return { sha256: o.original, box: [b.left, b.top, b.right, b.bottom].join(',') };
 }
 
-function toFacts(a: AnalysesTable, items: ItemsTable[], mediaType: string): ImageFacts {
+function toFacts(a: AnalysisFactsRow, items: ItemReceiptRow[], mediaType: string): ImageFacts {
   return {
     sha256: a.sha256,
     items: items.map((i) => ({
