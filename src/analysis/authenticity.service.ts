@@ -1,6 +1,12 @@
-import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
-import type { AnalysesTable, ItemsTable } from '../db/index.js';
-import { archiveSimilarity, type SimilarityPorts } from './similarity/archive-similarity.service.js';
+import type { AnalysisFactsRow, ArchiveIndexRepository } from '../db/archive-index.repository.js';
+import {
+  archiveSimilarity,
+  cropOrigins,
+  readCropOriginOf,
+  type SimilarityPorts,
+} from './similarity/archive-similarity.service.js';
+import type { SimilarPair } from './similarity/similarity.service.js';
+import type { CropOrigin } from './similarity/similarity-cache.js';
 import {
   computeIndicators,
   summariseCollection,
@@ -10,26 +16,43 @@ import {
 } from './indicators/index.js';
 
 /** What the indicators read: the index (items, objects, analyses, withdrawals) and the near-duplicates' ports. */
+type ItemReceiptRow = Awaited<ReturnType<ArchiveIndexRepository['listItemReceipts']>>[number];
+
 export interface AuthenticityPorts extends SimilarityPorts {
-  readonly index: SimilarityPorts['index'] & Pick<ArchiveIndexRepository, 'listObjects'>;
+  readonly index: SimilarityPorts['index'] &
+    Pick<ArchiveIndexRepository, 'listObjects' | 'listAnalysisFacts' | 'listItemReceipts'>;
   readonly treeSize: number;
 }
 
 /**
  * The analysed collection as the indicators see it: one ImageFacts per object with every item
- * that received it. Withdrawn objects take no part.
+ * that received it. Withdrawn objects take no part. The likely originals of crops come from
+ * `pairs` when the caller has the archive's near-duplicate pairs, else from archiveSimilarity;
+ * `crops: false` leaves them out (the indicators of one object read only its own: indicatorsFor).
  */
-export async function loadImageFacts(archive: AuthenticityPorts): Promise<ImageFacts[]> {
+export async function loadImageFacts(
+  archive: AuthenticityPorts,
+  opts: { pairs?: readonly SimilarPair[]; crops?: boolean } = {},
+): Promise<ImageFacts[]> {
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
-  const items = new Map<string, ItemsTable[]>();
-  for (const i of await archive.index.listItems()) {
+  const items = new Map<string, ItemReceiptRow[]>();
+  for (const i of await archive.index.listItemReceipts()) {
     const list = items.get(i.sha256);
     if (list === undefined) items.set(i.sha256, [i]);
     else list.push(i);
   }
   const objects = new Map((await archive.index.listObjects()).map((o) => [o.sha256, o]));
-  const analyses = await archive.index.listAnalyses();
-  const cropOf = await cropOriginals(archive, analyses);
+  // The search reads every column; the facts alone need fewer (listAnalysisFacts).
+  let analyses: readonly AnalysisFactsRow[];
+  let cropOf: Map<string, CropOrigin>;
+  if (opts.crops !== false && opts.pairs === undefined) {
+    const all = await archive.index.listAnalyses();
+    analyses = all;
+    cropOf = cropOrigins((await archiveSimilarity(archive, { analyses: all })).pairs);
+  } else {
+    analyses = await archive.index.listAnalysisFacts();
+    cropOf = cropOrigins(opts.pairs ?? []);
+  }
   return analyses
     .filter((a) => !withdrawn.has(a.sha256))
     .map((a) => {
@@ -39,31 +62,17 @@ export async function loadImageFacts(archive: AuthenticityPorts): Promise<ImageF
         objects.get(a.sha256)?.media_type ?? 'application/octet-stream',
       );
       const crop = cropOf.get(a.sha256);
-      return crop === undefined ? facts : { ...facts, cropOf: crop };
+      return crop === undefined ? facts : { ...facts, cropOf: cropOfFact(crop) };
     });
 }
 
-/**
- * For each object verified as a crop of another (near-duplicate pairs, cached in the index),
- * the likely original and the box: DIMENSIONS_UNLIKE_CAMERA names it.
- */
-async function cropOriginals(
-  archive: AuthenticityPorts,
-  analyses: readonly AnalysesTable[],
-): Promise<Map<string, { sha256: string; box: string }>> {
-  const out = new Map<string, { sha256: string; box: string }>();
-  const { pairs } = await archiveSimilarity(archive, { analyses });
-  for (const p of pairs) {
-    if (p.crop === undefined) continue;
-    const cropped = p.crop.original === p.a ? p.b : p.a;
-    const b = p.crop.box;
-    if (!out.has(cropped))
-      out.set(cropped, { sha256: p.crop.original, box: [b.left, b.top, b.right, b.bottom].join(',') });
-  }
-  return out;
+/** DIMENSIONS_UNLIKE_CAMERA names the likely original and the box: 'left,top,right,bottom'. */
+function cropOfFact(o: CropOrigin): { sha256: string; box: string } {
+  const b = o.box;
+  return { sha256: o.original, box: [b.left, b.top, b.right, b.bottom].join(',') };
 }
 
-function toFacts(a: AnalysesTable, items: ItemsTable[], mediaType: string): ImageFacts {
+function toFacts(a: AnalysisFactsRow, items: ItemReceiptRow[], mediaType: string): ImageFacts {
   return {
     sha256: a.sha256,
     items: items.map((i) => ({
@@ -107,16 +116,23 @@ export async function indicatorTime(archive: AuthenticityPorts, at: number | und
   return last.entry.time;
 }
 
-/** Indicators for one object, judged against the rest of the collection. */
+/**
+ * Indicators for one object, judged against the rest of the collection. Without `facts`, only
+ * this object's likely original is read (readCropOriginOf: a checked cached line), not every pair:
+ * no other object's is looked at.
+ */
 export async function indicatorsFor(
   archive: AuthenticityPorts,
   sha256: string,
   now: string,
   facts?: ImageFacts[],
 ): Promise<Indicator[] | null> {
-  const all = facts ?? (await loadImageFacts(archive));
-  const target = all.find((f) => f.sha256 === sha256);
-  return target === undefined ? null : computeIndicators(target, all, { now });
+  const all = facts ?? (await loadImageFacts(archive, { crops: false }));
+  const found = all.find((f) => f.sha256 === sha256);
+  if (found === undefined) return null;
+  const crop = facts === undefined && found.pdq !== null ? await readCropOriginOf(archive, sha256) : undefined;
+  const target = crop == null ? found : { ...found, cropOf: cropOfFact(crop) };
+  return computeIndicators(target, all, { now });
 }
 
 export async function collectionSummary(archive: AuthenticityPorts, now: string): Promise<CollectionSummary> {

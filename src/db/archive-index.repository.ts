@@ -340,6 +340,22 @@ export class ArchiveIndexRepository {
     return this.db.selectFrom('analyses').selectAll().orderBy('sha256').execute();
   }
 
+  /** Every item's receipt (what the indicators read of it), in ledger order: a narrower read. */
+  async listItemReceipts(): Promise<
+    Pick<ItemsTable, 'id' | 'sha256' | 'name' | 'relative_path' | 'delivery_id'>[]
+  > {
+    return this.db
+      .selectFrom('items')
+      .select(['id', 'sha256', 'name', 'relative_path', 'delivery_id'])
+      .orderBy('seq')
+      .execute();
+  }
+
+  /** Every analysis without its hash variants and lists (the indicators' facts): a narrower read. */
+  async listAnalysisFacts(): Promise<AnalysisFactsRow[]> {
+    return this.db.selectFrom('analyses').select(ANALYSIS_FACT_COLUMNS).orderBy('sha256').execute();
+  }
+
   async decisionsFor(sha256: string): Promise<DecisionsTable[]> {
     return this.db
       .selectFrom('decisions')
@@ -693,3 +709,30 @@ function asDbError(e: unknown): unknown {
   }
   return e;
 }
+
+/** The analyses' columns the authenticity indicators read (listAnalysisFacts). */
+export const ANALYSIS_FACT_COLUMNS = [
+  'sha256',
+  'seq',
+  'make',
+  'model',
+  'body_serial',
+  'software',
+  'xmp_creator_tool',
+  'xmp_history_json',
+  'date_time_original',
+  'create_date',
+  'modify_date',
+  'offset_time_original',
+  'sub_sec_time_original',
+  'exif_present',
+  'width',
+  'height',
+  'orientation',
+  'quant_digest',
+  'jpeg_quality',
+  'pdq',
+  'thumbnail_pdq',
+] as const;
+
+export type AnalysisFactsRow = Pick<AnalysesTable, (typeof ANALYSIS_FACT_COLUMNS)[number]>;

@@ -34,10 +34,12 @@ export class ServerDerived {
     const key = await this.archive.index.queries.generation();
     if (this.collection?.key !== key) {
       const value = (async () => {
-        const facts = await loadImageFacts(this.archive);
+        // One search: the facts' crop originals come from the same pairs.
+        const similarity = await archiveSimilarity(this.archive);
+        const facts = await loadImageFacts(this.archive, { pairs: similarity.pairs });
         return {
           facts,
-          similarity: await archiveSimilarity(this.archive),
+          similarity,
           indicators: indicatorEvaluator(facts),
         };
       })();

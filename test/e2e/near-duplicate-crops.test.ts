@@ -142,6 +142,8 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     });
     const s = await show('other.jpg');
     expect(s.cluster).toBeNull();
+    // show reads the cached clusters; the pairs are read (and the planted one refused) by similar.
+    expect((await similar('other.jpg')).matches.map((m) => m.sha256)).not.toContain(original);
     const [row] = await withIndexDb(archive, (sql) =>
       sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_cache'"),
     );

@@ -4,9 +4,11 @@ import type { Ledger } from '../../ledger/ledger.service.js';
 import { DIHEDRAL_VARIANTS } from '../pdq/dct.js'; // not the index: it loads sharp
 import { hammingDistance } from '../pdq/hash256.js';
 import {
+  alignPair,
   CANDIDATE_FULL_THRESHOLD,
   CANDIDATE_REGION_REGION_THRESHOLD,
   CANDIDATE_REGION_THRESHOLD,
+  verifiesCrop,
 } from './crop-match.js';
 import {
   clusterObjects,
@@ -21,11 +23,15 @@ import {
   cacheKeyOf,
   CLUSTERS_CACHE_KEY,
   clustersKeyOf,
+  CROPS_CACHE_KEY,
   decodeCache,
   decodeClusterOf,
+  decodeCropOriginOf,
   encodeCache,
   encodeClusters,
+  encodeCropOrigins,
   SIMILARITY_CACHE_KEY,
+  type CropOrigin,
 } from './similarity-cache.js';
 
 /**
@@ -102,10 +108,76 @@ export async function archiveSimilarity(
   const clusterOf = new Map<string, string>();
   for (const c of clusters) for (const o of c.objects) clusterOf.set(o, c.id);
   if (opts.threshold === undefined && (computed || opts.writeClusters === true)) {
-    const text = encodeClusters(clustersKeyOf(ledgerSize), clusters);
-    await archive.index.putDerived(CLUSTERS_CACHE_KEY, text).catch(() => undefined);
+    const key = clustersKeyOf(ledgerSize);
+    await archive.index.putDerived(CLUSTERS_CACHE_KEY, encodeClusters(key, clusters)).catch(() => undefined);
+    const crops = encodeCropOrigins(key, cropOrigins(pairs));
+    await archive.index.putDerived(CROPS_CACHE_KEY, crops).catch(() => undefined);
   }
   return { objects, pairs, clusters, clusterOf };
+}
+
+/**
+ * For each object verified as a crop of another (a pair with a crop box), the likely original and
+ * the box of it the crop shows; the first such pair in the pairs' order wins.
+ */
+export function cropOrigins(pairs: readonly SimilarPair[]): Map<string, CropOrigin> {
+  const out = new Map<string, CropOrigin>();
+  for (const p of pairs) {
+    if (p.crop === undefined) continue;
+    const cropped = p.crop.original === p.a ? p.b : p.a;
+    if (!out.has(cropped))
+      out.set(cropped, { original: p.crop.original, transform: p.crop.transform, box: p.crop.box });
+  }
+  return out;
+}
+
+/**
+ * The likely original of one object (null: it is a crop of none), for display (`show`, the item
+ * page): from the cached crop originals when they are current and the line read checks out (both
+ * objects analysed and not withdrawn, and their grey rasters, read through the ledger, align again
+ * to the same original, transform and box), else from archiveSimilarity's checked pairs, which
+ * caches the crop originals again.
+ */
+export async function readCropOriginOf(
+  archive: SimilarityPorts,
+  sha256: string,
+): Promise<CropOrigin | null> {
+  const key = clustersKeyOf(await archive.index.ledgerSize());
+  const cached = decodeCropOriginOf(await archive.index.getDerived(CROPS_CACHE_KEY), key, sha256);
+  if (cached === null) return null;
+  if (cached !== undefined && (await checkCropOrigin(archive, sha256, cached))) return cached;
+  const s = await archiveSimilarity(archive, { writeClusters: true });
+  return cropOrigins(s.pairs).get(sha256) ?? null;
+}
+
+/** Whether the two objects' grey rasters align again to exactly the cached crop. */
+async function checkCropOrigin(
+  archive: SimilarityPorts,
+  cropped: string,
+  o: CropOrigin,
+): Promise<boolean> {
+  // As the search aligns them: the smaller digest first (the analyses are read in digest order).
+  const [first, second] = cropped < o.original ? [cropped, o.original] : [o.original, cropped];
+  const analyses: AnalysesTable[] = [];
+  for (const sha of [first, second]) {
+    const a = await archive.index.getAnalysis(sha);
+    if (a?.pdq == null || (await archive.index.getObject(sha))?.withdrawn_seq !== null) return false;
+    analyses.push(a);
+  }
+  const greys = await readGreys(archive, analyses);
+  const ga = greys.get(analyses[0]!.seq);
+  const gb = greys.get(analyses[1]!.seq);
+  if (ga === undefined || gb === undefined || ga.length !== gb.length) return false;
+  const v = alignPair(0, 1, ga, gb, Math.round(Math.sqrt(ga.length)));
+  if (v === null || !verifiesCrop(v) || [first, second][v.original] !== o.original) return false;
+  const b = o.box;
+  return (
+    v.transform === o.transform &&
+    v.box.left === b.left &&
+    v.box.top === b.top &&
+    v.box.right === b.right &&
+    v.box.bottom === b.bottom
+  );
 }
 
 /** Clusters with more members than this are read through archiveSimilarity (the check is quadratic). */

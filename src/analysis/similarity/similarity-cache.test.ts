@@ -5,8 +5,11 @@ import {
   clustersKeyOf,
   decodeCache,
   decodeClusterOf,
+  decodeCropOriginOf,
   encodeCache,
   encodeClusters,
+  encodeCropOrigins,
+  type CropOrigin,
 } from './similarity-cache.js';
 import type { HashedObject, SimilarPair } from './similarity.service.js';
 
@@ -84,5 +87,40 @@ describe('cached clusters', () => {
     expect(decodeClusterOf(text.replace('12 ', '999 '), key, x)).toBeUndefined();
     expect(decodeClusterOf(text.replace(` ${y}`, ` ${y}X`), key, x)).toBeUndefined();
     expect(decodeClusterOf(text.slice(0, -1), key, x)).toBeUndefined();
+  });
+});
+
+describe('the cached crop originals', () => {
+  const key = clustersKeyOf(40);
+  const [cropped, original, other] = [hash(11), hash(12), hash(13)];
+  const origin: CropOrigin = {
+    original: original,
+    transform: 'rotate90',
+    box: { left: 0.03125, top: 0.0100000001, right: 0.88, bottom: 1 },
+  };
+  const text = encodeCropOrigins(key, new Map([[cropped, origin]]));
+
+  it('reads back one object\'s line exactly, and null for an object with none', () => {
+    expect(decodeCropOriginOf(text, key, cropped)).toEqual(origin);
+    expect(decodeCropOriginOf(text, key, other)).toBeNull();
+    expect(decodeCropOriginOf(text, key, original)).toBeNull(); // named only as an original
+  });
+
+  it('is not read under another key (a later ledger size)', () => {
+    expect(decodeCropOriginOf(text, clustersKeyOf(41), cropped)).toBeUndefined();
+  });
+
+  it('refuses an object named twice, a malformed box or transform, an object its own original', () => {
+    const line = text.split('\n')[1]!;
+    const refused = [
+      `${text}${line}\n`,
+      text.replace(' 0.88 ', ' 0.02 '), // right of left
+      text.replace(' 0.88 ', ' 1.5 '),
+      text.replace(' 0.88 ', ' NaN '),
+      text.replace('rotate90', 'rotate45'),
+      text.replace(original, cropped),
+      text.slice(0, -1), // cut short
+    ];
+    for (const t of refused) expect(decodeCropOriginOf(t, key, cropped), t).toBeUndefined();
   });
 });

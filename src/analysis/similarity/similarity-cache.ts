@@ -213,3 +213,57 @@ export function decodeClusterOf(
   for (let i = 1; i < objects.length; i++) if (!(objects[i - 1]! < objects[i]!)) return undefined;
   return { id: objects[0]!, objects, max_distance: Number(distance) };
 }
+
+// The likely original of each object verified as a crop of another (what DIMENSIONS_UNLIKE_CAMERA
+// names), cached beside the clusters under the same key, so that the indicators of one object
+// (`show`, the item page) need not read every pair. One line per cropped object:
+// `<cropped> <original> <transform> <left> <top> <right> <bottom>`. Untrusted: the line read is
+// checked by aligning the two objects' grey rasters again, read from their analyses' ledger
+// entries (readCropOriginOf, archive-similarity.service.ts); a line that does not align to the
+// same original, transform and box is refused, and the pairs are read instead.
+
+/** The `meta` key the crop originals are kept under. */
+export const CROPS_CACHE_KEY = 'near_duplicates_crops';
+const CROPS_FORMAT = 'near-dup-crops/1';
+
+export interface CropOrigin {
+  original: string;
+  transform: AlignTransform;
+  box: { left: number; top: number; right: number; bottom: number };
+}
+
+export function encodeCropOrigins(key: ClustersKey, origins: ReadonlyMap<string, CropOrigin>): string {
+  const lines = [`${CROPS_FORMAT} ${keyText(key)}`];
+  for (const [cropped, o] of [...origins].sort(([x], [y]) => (x < y ? -1 : 1))) {
+    const b = o.box;
+    lines.push(`${cropped} ${o.original} ${o.transform} ${b.left} ${b.top} ${b.right} ${b.bottom}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The cached likely original of `sha256`: one, null when the cache is current and names none, or
+ * undefined when the cache is absent, stale or malformed. Only the key line and the one line are
+ * parsed; the caller checks the line against the two objects' analyses.
+ */
+export function decodeCropOriginOf(
+  text: string | undefined,
+  key: ClustersKey,
+  sha256: string,
+): CropOrigin | null | undefined {
+  if (text === undefined || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+  const head = text.indexOf('\n');
+  if (head < 0 || text.slice(0, head) !== `${CROPS_FORMAT} ${keyText(key)}`) return undefined;
+  if (!text.endsWith('\n')) return undefined;
+  const at = text.indexOf(`\n${sha256} `, head - 1);
+  if (at < 0) return null;
+  if (text.indexOf(`\n${sha256} `, at + 1) >= 0) return undefined; // named twice: refused
+  const [cropped, original, transform, ...edges] = text.slice(at + 1, text.indexOf('\n', at + 1)).split(' ');
+  if (cropped !== sha256 || original === undefined || !/^[0-9a-f]{64}$/.test(original)) return undefined;
+  if (original === sha256 || !ALIGN_TRANSFORMS.includes(transform as AlignTransform)) return undefined;
+  if (edges.length !== 4 || !edges.every((e) => /^[0-9][0-9.e+-]*$/.test(e))) return undefined;
+  const [left, top, right, bottom] = edges.map(Number) as [number, number, number, number];
+  if (![left, top, right, bottom].every((e) => Number.isFinite(e) && e >= 0 && e <= 1)) return undefined;
+  if (left >= right || top >= bottom) return undefined;
+  return { original, transform: transform as AlignTransform, box: { left, top, right, bottom } };
+}
