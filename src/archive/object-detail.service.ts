@@ -11,10 +11,12 @@ import {
 import { isSha256Hex } from '../core/index.js';
 import { ArchiveError } from './errors.js';
 import { analysisView, itemView, objectView, withdrawnAnalysisView } from './item-views.js';
-import { resolveObject, withdrawalsNow } from './withdrawal.service.js';
+import { resolveObject, withdrawalsNow, type WithdrawalReads } from './withdrawal.service.js';
 
 /** The open archive, as the services this one calls take it. */
-type ArchiveHandle = Parameters<typeof resolveObject>[0];
+type ArchiveHandle = WithdrawalReads<'getObject' | 'getItem' | 'listDeliveries' | 'itemsBySha256' | 'getAnalysis' | 'decisionsFor'> &
+  Parameters<typeof readClusterOf>[0] &
+  Parameters<typeof indicatorsFor>[0];
 
 /**
  * The collection-wide facts a detail is judged against. Callers that serve many details (the

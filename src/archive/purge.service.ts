@@ -1,9 +1,27 @@
-import type { Archive } from '../app.js';
 import { listPreviews, removePreviews, type RemovedPreview } from '../analysis/image/preview-cache.adapter.js';
 import { ArchiveError } from './errors.js';
 import { readRemovalFacts, verifiedCheckpointSize, type RemovalFacts, type WithdrawalFact } from './withdrawal-facts.js';
 import { containersHolding } from './withdrawal.service.js';
-import { hint } from '../core/index.js';
+import { hint, type OperationContext } from '../core/index.js';
+import type { Config } from '../config/index.js';
+import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
+import type { EntryDraft } from '../ledger/index.js';
+import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
+import type { FsObjectStore } from '../store/fs-store.adapter.js';
+import type { CheckpointReads } from './withdrawal-facts.js';
+
+/**
+ * What a purge reads and writes: the ledger (its removal entries, checkpoints, a new signature),
+ * the index's withdrawals and ingestions, the store's bytes and the previews folder, one commit
+ * per deletion. An open Archive implements it as it is.
+ */
+export interface PurgePorts extends CheckpointReads {
+  readonly index: Pick<ArchiveIndexRepository, 'withdrawnObjects' | 'getObject' | 'getItem' | 'itemsBySha256'>;
+  readonly ledger: CheckpointReads['ledger'] & Pick<Ledger, 'read' | 'readRaw' | 'size' | 'checkpoint'>;
+  readonly store: Pick<FsObjectStore, 'has' | 'purgeWithdrawn'>;
+  readonly config: Pick<Config, 'archiveDir'>;
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+}
 
 export interface PurgeResult {
   purged: { sha256: string; seq: number; withdrawal_seq: number; bytes_were_present: boolean; previews: RemovedPreview[] }[];
@@ -30,7 +48,7 @@ export interface PurgeResult {
  * Running it twice is harmless: an object already purged is acted on again only if its bytes or
  * previews are back.
  */
-export async function purgeWithdrawn(archive: Archive): Promise<PurgeResult> {
+export async function purgeWithdrawn(archive: PurgePorts, ctx: Pick<OperationContext, 'actor'>): Promise<PurgeResult> {
   const facts = await readRemovalFacts(archive.ledger);
   await checkIndexAgrees(archive, facts);
   const checkpoint = await ensureCovered(archive, facts);
@@ -55,16 +73,16 @@ export async function purgeWithdrawn(archive: Archive): Promise<PurgeResult> {
       message: `object ${w.sha256} also lives inside container object(s) ${holders.join(', ')}, which are not withdrawn`,
     });
   }
-  for (const w of toPurge) result.purged.push(await purgeOne(archive, w));
+  for (const w of toPurge) result.purged.push(await purgeOne(archive, ctx, w));
   return result;
 }
 
-async function purgeOne(archive: Archive, w: WithdrawalFact): Promise<PurgeResult['purged'][number]> {
+async function purgeOne(archive: PurgePorts, ctx: Pick<OperationContext, 'actor'>, w: WithdrawalFact): Promise<PurgeResult['purged'][number]> {
   const present = await archive.store.purgeWithdrawn(w.sha256);
   const previews = await removePreviews(archive.config.archiveDir, w.sha256);
   const [stored] = await archive.commit([
     {
-      actor: archive.config.actor,
+      actor: ctx.actor,
       type: 'deletion',
       items: [],
       objects: [w.sha256],
@@ -79,7 +97,7 @@ async function purgeOne(archive: Archive, w: WithdrawalFact): Promise<PurgeResul
 }
 
 /** The index is only an index: any disagreement about withdrawals stops the purge before it starts. */
-async function checkIndexAgrees(archive: Archive, facts: RemovalFacts): Promise<void> {
+async function checkIndexAgrees(archive: PurgePorts, facts: RemovalFacts): Promise<void> {
   const claimed = await archive.index.withdrawnObjects();
   const unproven = claimed.filter((o) => facts.withdrawals.get(o.sha256)?.seq !== o.withdrawn_seq);
   if (unproven.length > 0) {
@@ -102,7 +120,7 @@ async function checkIndexAgrees(archive: Archive, facts: RemovalFacts): Promise<
 }
 
 /** Every withdrawal precedes a verified signed checkpoint; signs one first if needed. */
-async function ensureCovered(archive: Archive, facts: RemovalFacts): Promise<PurgeResult['checkpoint']> {
+async function ensureCovered(archive: PurgePorts, facts: RemovalFacts): Promise<PurgeResult['checkpoint']> {
   const latest = Math.max(-1, ...[...facts.withdrawals.values()].map((w) => w.seq));
   const size = await verifiedCheckpointSize(archive);
   if (latest < size) return { size, signed_now: false };

@@ -1,4 +1,4 @@
-import type { Archive } from '../app.js';
+import type { KeyObject } from 'node:crypto';
 import {
   createEd25519Verifier,
   verifyCheckpoint,
@@ -9,6 +9,7 @@ import {
 import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
 import { fieldsOf } from '../ledger/index.js';
 import { ArchiveError } from './errors.js';
+import type { ArchiveManifest } from './layout.js';
 
 /** A withdrawal as the ledger records it (never as the index says it). */
 export interface WithdrawalFact {
@@ -38,7 +39,7 @@ const MARKERS = [Buffer.from('"type":"withdrawal"'), Buffer.from('"type":"deleti
  * opened with. The index is never consulted: it is only an index, and anyone with file access
  * can edit it.
  */
-export async function readRemovalFacts(ledger: Ledger, from = 0, to = ledger.size): Promise<RemovalFacts> {
+export async function readRemovalFacts(ledger: Pick<Ledger, 'read' | 'readRaw' | 'size'>, from = 0, to = ledger.size): Promise<RemovalFacts> {
   const facts: RemovalFacts = { withdrawals: new Map(), deletions: new Map() };
   for (let start = from; start < to; start += CHUNK) {
     const end = Math.min(to, start + CHUNK);
@@ -81,13 +82,20 @@ function text(v: JsonValue | undefined): string {
   return typeof v === 'string' ? v : '';
 }
 
+/** What `verifiedCheckpointSize` reads: the ledger's checkpoints and tree, the origin and the key. */
+export interface CheckpointReads {
+  readonly ledger: Pick<Ledger, 'checkpointSizes' | 'checkpointAt' | 'size' | 'root'>;
+  readonly manifest: Pick<ArchiveManifest, 'origin'>;
+  readonly publicKey: KeyObject;
+}
+
 /**
  * The newest signed checkpoint, checked with the key this process holds (not the verifier-key
  * file, which anyone can replace): its signature, origin and size, and that its root is the root of
  * the ledger's first `size` entries. Every entry below that size is then authenticated.
  * Returns the size, or 0 when there is none.
  */
-export async function verifiedCheckpointSize(archive: Archive): Promise<number> {
+export async function verifiedCheckpointSize(archive: CheckpointReads): Promise<number> {
   const size = (await archive.ledger.checkpointSizes()).at(-1);
   if (size === undefined) return 0;
   const note = await archive.ledger.checkpointAt(size);

@@ -1,8 +1,32 @@
-import type { Archive } from '../app.js';
-import { isSha256Hex, hashLeaf, hint } from '../core/index.js';
+import { isSha256Hex, hashLeaf, hint, type OperationContext } from '../core/index.js';
+import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
 import { fieldsOf, type EntryDraft } from '../ledger/index.js';
+import type { Ledger, StoredEntry } from '../ledger/ledger.service.js';
 import { ArchiveError } from './errors.js';
 import { readRemovalFacts, type WithdrawalFact } from './withdrawal-facts.js';
+
+// The ports these functions read through, each naming only the methods it calls. An open Archive
+// (src/app.ts) implements all of them as it is: the cli/ and http/ layers hand it in.
+
+/** These methods of the index (db/archive-index.repository.ts). */
+export interface IndexReads<K extends keyof ArchiveIndexRepository> {
+  readonly index: Pick<ArchiveIndexRepository, K>;
+}
+
+/**
+ * What `withdrawalsNow` reads: the withdrawals the index holds, and the ledger's entries past the
+ * tree size that index answers at (`treeSize`: a snapshot's N, else the whole ledger).
+ */
+export interface WithdrawalReads<K extends keyof ArchiveIndexRepository = never> extends IndexReads<'dumpTable' | K> {
+  readonly ledger: Pick<Ledger, 'read' | 'readRaw' | 'size'>;
+  readonly treeSize: number;
+}
+
+/** What `withdraw` reads and writes: items, objects and their ingestion entries, then one commit. */
+export interface WithdrawPorts extends IndexReads<'getObject' | 'getItem' | 'itemsBySha256'> {
+  readonly ledger: Pick<Ledger, 'read' | 'size'>;
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+}
 
 export interface WithdrawResult {
   seq: number;
@@ -22,7 +46,13 @@ export interface WithdrawResult {
  * names the member (`details.contains`). Which items are members of which container is read from
  * their ingestion entries in the ledger; the index only says where those entries are.
  */
-export async function withdraw(archive: Archive, target: string, reason: string, authority: string): Promise<WithdrawResult> {
+export async function withdraw(
+  archive: WithdrawPorts,
+  ctx: Pick<OperationContext, 'actor'>,
+  target: string,
+  reason: string,
+  authority: string,
+): Promise<WithdrawResult> {
   const sha256 = await resolveObject(archive, target);
   const object = await archive.index.getObject(sha256);
   if (object === undefined) throw new ArchiveError('NOT_FOUND', `no object ${sha256} in this archive`);
@@ -37,9 +67,9 @@ export async function withdraw(archive: Archive, target: string, reason: string,
     containers.set(c, (await archive.index.itemsBySha256(c)).map((i) => i.id));
   }
   const drafts: EntryDraft[] = [
-    { actor: archive.config.actor, type: 'withdrawal', items, objects: [sha256], details: { reason, authority } },
+    { actor: ctx.actor, type: 'withdrawal', items, objects: [sha256], details: { reason, authority } },
     ...[...containers].map(([c, cItems]): EntryDraft => ({
-      actor: archive.config.actor,
+      actor: ctx.actor,
       type: 'withdrawal',
       items: cItems,
       objects: [c],
@@ -61,7 +91,10 @@ export async function withdraw(archive: Archive, target: string, reason: string,
  * row that points at an entry saying something else is refused (WITHDRAW_CONTAINER_UNPROVEN):
  * a withdrawal that spreads to a container on the index's word could erase unrelated evidence.
  */
-export async function containersHolding(archive: Archive, sha256: string): Promise<string[]> {
+export async function containersHolding(
+  archive: Omit<WithdrawPorts, 'commit'>,
+  sha256: string,
+): Promise<string[]> {
   const out = new Set<string>();
   const seen = new Set<string>();
   for (const item of await archive.index.itemsBySha256(sha256)) {
@@ -76,7 +109,7 @@ export async function containersHolding(archive: Archive, sha256: string): Promi
 }
 
 /** An item's ingestion entry, read from the ledger at the seq the index gives, and checked. */
-async function ingestionFact(archive: Archive, itemId: string, sha256: string | null): Promise<{ sha256: string; parent: string | null }> {
+async function ingestionFact(archive: Omit<WithdrawPorts, 'commit'>, itemId: string, sha256: string | null): Promise<{ sha256: string; parent: string | null }> {
   const row = await archive.index.getItem(itemId);
   const unproven = (why: string): ArchiveError =>
     new ArchiveError('WITHDRAW_CONTAINER_UNPROVEN', `item ${itemId}: ${why}; the index and the ledger disagree (nothing was recorded)`, { details: { item: itemId, ...hint({ remedy: ['verify'] }) } });
@@ -94,7 +127,7 @@ async function ingestionFact(archive: Archive, itemId: string, sha256: string | 
 }
 
 /** An item id or a SHA-256 → the object's digest. */
-export async function resolveObject(archive: Archive, target: string): Promise<string> {
+export async function resolveObject(archive: IndexReads<'getItem'>, target: string): Promise<string> {
   if (isSha256Hex(target.toLowerCase())) return target.toLowerCase();
   const item = await archive.index.getItem(target.toUpperCase());
   if (item === undefined) throw new ArchiveError('NOT_FOUND', `no item or object "${target}" in this archive`);
@@ -105,7 +138,7 @@ export async function resolveObject(archive: Archive, target: string): Promise<s
  * Every withdrawal that applies now, by object: those the (snapshot's) index holds and any the
  * ledger recorded after the snapshot's tree size (a court order does not wait for a checkpoint).
  */
-export async function withdrawalsNow(archive: Archive): Promise<Map<string, WithdrawalFact>> {
+export async function withdrawalsNow(archive: WithdrawalReads): Promise<Map<string, WithdrawalFact>> {
   const out = new Map<string, WithdrawalFact>();
   for (const r of await archive.index.dumpTable('withdrawals')) {
     out.set(String(r.sha256), { seq: Number(r.seq), sha256: String(r.sha256), items: [], reason: String(r.reason), authority: String(r.authority) });
@@ -119,7 +152,7 @@ export async function withdrawalsNow(archive: Archive): Promise<Map<string, With
  * Reads of an object's content or of what was extracted from it (previews, EXIF, GPS) stop at its
  * withdrawal: ITEM_WITHDRAWN. The ledger keeps the extraction entries (see the README).
  */
-export async function assertNotWithdrawn(archive: Archive, sha256: string, what: string): Promise<void> {
+export async function assertNotWithdrawn(archive: WithdrawalReads<'getObject'>, sha256: string, what: string): Promise<void> {
   const w = (await withdrawalsNow(archive)).get(sha256);
   if (w === undefined) return;
   const purged = (await archive.index.getObject(sha256))?.purged_seq ?? null;

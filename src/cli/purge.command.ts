@@ -1,6 +1,6 @@
 import { purgeWithdrawn } from '../archive/purge.service.js';
 import { flag, printJson, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { operationContext, wantsJson, withArchive } from './context.js';
 import { cliFindingMessage } from './error-hints.js';
 
 export const purgeCommand: Command = {
@@ -10,7 +10,7 @@ export const purgeCommand: Command = {
   options: { withdrawn: { type: 'boolean' } },
   async run(args, io) {
     if (!flag(args, 'withdrawn')) throw new UsageError(`only withdrawn objects can be purged: say --withdrawn\nusage: ${this.usage}`);
-    const r = await withArchive(args, io, 'write', 'purge', (archive) => purgeWithdrawn(archive));
+    const r = await withArchive(args, io, 'write', 'purge', (archive) => purgeWithdrawn(archive, operationContext(archive)));
     for (const x of r.refused) io.stderr(`custody: ${cliFindingMessage(x.code, x.message)} [${x.code}]\n`);
     if (wantsJson(args)) printJson(io, r);
     else {

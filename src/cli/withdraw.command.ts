@@ -1,6 +1,6 @@
 import { withdraw } from '../archive/withdrawal.service.js';
 import { printJson, requireStr, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { operationContext, wantsJson, withArchive } from './context.js';
 
 export const withdrawCommand: Command = {
   name: 'withdraw',
@@ -12,7 +12,7 @@ export const withdrawCommand: Command = {
     if (target === undefined || args.positionals.length > 1) throw new UsageError(`name one item or object\nusage: ${this.usage}`);
     const reason = requireStr(args, 'reason', this);
     const authority = requireStr(args, 'authority', this);
-    const r = await withArchive(args, io, 'write', 'withdraw', (archive) => withdraw(archive, target, reason, authority));
+    const r = await withArchive(args, io, 'write', 'withdraw', (archive) => withdraw(archive, operationContext(archive), target, reason, authority));
     if (wantsJson(args)) printJson(io, r);
     else {
       io.stdout(`withdrawal entry ${r.seq}: object ${r.sha256} (items ${r.items.join(', ')}); its bytes stay until \`custody purge --withdrawn\`\n`);

@@ -1,10 +1,18 @@
-import type { Archive } from '../app.js';
 import { toHex } from '../core/index.js';
 import type { IndexProblem } from '../db/connection.adapter.js';
 import { INDEX_TABLES, type IndexTable } from '../db/index.js';
 import { compareIndexTable } from './compare-index.js';
 import type { Finding } from './findings.js';
 import { MemoryIndex, projectEntry } from '../ledger/index.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
+
+/** What a rebuild reads and replaces: the whole ledger, the index (and what opening it found wrong). */
+export interface RebuildPorts {
+  readonly ledger: Pick<Ledger, 'read' | 'size' | 'rewriteLeafIndex'>;
+  readonly index: Pick<ArchiveIndexRepository, 'ledgerSize' | 'dumpTable' | 'replaceAll'>;
+  readonly indexProblem: IndexProblem | null;
+}
 
 export interface RebuildReport {
   entries: number;
@@ -24,7 +32,7 @@ export interface RebuildReport {
  * again. Replays every entry through the same projection intake uses, compares the old rows with
  * the new ones (reporting what changes), then replaces all rows in one transaction.
  */
-export async function rebuildIndex(archive: Archive, onProgress?: (stage: string, done: number, total?: number) => void): Promise<RebuildReport> {
+export async function rebuildIndex(archive: RebuildPorts, onProgress?: (stage: string, done: number, total?: number) => void): Promise<RebuildReport> {
   const index = new MemoryIndex();
   const total = archive.ledger.size;
   for (let from = 0; from < total; from += 5000) {

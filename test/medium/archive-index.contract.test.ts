@@ -146,7 +146,7 @@ describeDatabases('archive index', (db) => {
     await archive.close();
     archive = await openArchive(config, 'write', 'withdraw');
     const first = (await archive.index.listItems())[0];
-    await withdraw(archive, first?.id ?? '', 'consent withdrawn', 'ORDER-1');
+    await withdraw(archive, { actor: archive.config.actor }, first?.id ?? '', 'consent withdrawn', 'ORDER-1');
     await archive.close();
 
     archive = await openArchive(config, 'write', 'rebuild', { skipIndexSync: true });

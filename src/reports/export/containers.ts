@@ -1,5 +1,5 @@
-import type { Archive } from '../../app.js';
 import type { ItemsTable } from '../../db/index.js';
+import type { IndexReads } from './ports.js';
 import { isImage } from './previews.adapter.js';
 
 /**
@@ -10,7 +10,7 @@ import { isImage } from './previews.adapter.js';
  * export leaves out. Members come from the snapshot, i.e. the ledger's ingestion entries.
  */
 export async function withheldContainers(
-  snapshot: Archive,
+  snapshot: IndexReads<'listItems'>,
   chosen: readonly ItemsTable[],
   withdrawn: ReadonlySet<string>,
   blurImages: boolean,

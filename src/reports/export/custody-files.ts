@@ -1,8 +1,9 @@
-import type { Archive } from '../../app.js';
+import type { ArchiveManifest } from '../../archive/index.js';
 import { canonicalBytes, type JsonValue, toHex, hint } from '../../core/index.js';
 import type { LedgerEntry } from '../../ledger/index.js';
 import type { BagWriter } from './bag-writer.adapter.js';
 import { ExportError } from './errors.js';
+import type { LedgerReads } from './ports.js';
 import { splitSignedNote } from './signed-note.js';
 import type { ExportedItem } from './tables.js';
 
@@ -75,7 +76,7 @@ const CHUNK = 5000;
  * the metadata-extraction entries of withdrawn objects.
  */
 export async function writeLedgerFiles(
-  snapshot: Archive,
+  snapshot: LedgerReads<'read' | 'inclusionProof'>,
   bag: BagWriter,
   items: readonly ExportedItem[],
   opts: { fullLedger: boolean; redact: boolean; withdrawn: ReadonlySet<string>; basis: TableBasis },
@@ -273,7 +274,10 @@ function stringsOf(v: JsonValue | undefined): string[] {
  * older checkpoint (held by someone already) committed to. The old note must verify under this
  * archive's key and name a root this ledger had at that size; otherwise the archive has forked.
  */
-export function sinceProof(snapshot: Archive, oldNote: string) {
+export function sinceProof(
+  snapshot: LedgerReads<'root' | 'consistencyProof'> & { readonly verifierKey: string; readonly manifest: Pick<ArchiveManifest, 'origin'> },
+  oldNote: string,
+) {
   const old = splitSignedNote(oldNote, snapshot.verifierKey).checkpoint;
   const size = snapshot.treeSize;
   if (old.origin !== snapshot.manifest.origin || old.size < 1 || old.size > size) {

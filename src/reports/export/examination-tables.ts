@@ -2,13 +2,19 @@
 // revealed answer and each case's final answer (sealed submissions appear by commitment only),
 // and each plan's statistics at the export's checkpoint, so the figures in a report can be traced
 // to the answers and the answers to their commitments in custody/ledger.jsonl.
-import type { Archive } from '../../app.js';
 import { caseOutcomes, describeSample, sampleCodebook } from '../../examination/blind/index.js';
 import type { ExaminationAnswer } from '../../examination/codebook/index.js';
 import { computeStatistics } from '../../examination/statistics/statistics.service.js';
 import { describeAttribution, unitChangesAfter } from '../../catalogue/units/attribution.service.js';
 import { formatCsv } from '../../core/index.js';
+import type { ExaminationReads } from './ports.js';
 import type { Table, ExportedItem } from './tables.js';
+
+/** What the examination tables read from the snapshot, beside what the services they call read. */
+type ExaminationSnapshot = ExaminationReads<'allSubjectItems' | 'listSamples' | 'members' | 'submissions'> &
+  Parameters<typeof caseOutcomes>[0] &
+  Parameters<typeof computeStatistics>[0] &
+  Parameters<typeof unitChangesAfter>[0];
 
 export interface ExaminationTables {
   samples: unknown[];
@@ -16,7 +22,7 @@ export interface ExaminationTables {
   statistics: { file: string; json: unknown }[];
 }
 
-export async function examinationTables(snapshot: Archive, items: readonly ExportedItem[]): Promise<ExaminationTables> {
+export async function examinationTables(snapshot: ExaminationSnapshot, items: readonly ExportedItem[]): Promise<ExaminationTables> {
   const itemIds = new Set(items.map((e) => e.item.id));
   const subjectOf = new Map((await snapshot.examinations.allSubjectItems()).map((l) => [l.item_id, l.subject_id]));
   const subjects = new Set([...itemIds].map((i) => subjectOf.get(i)).filter((s): s is string => s !== undefined));

@@ -1,9 +1,9 @@
-import type { Archive } from '../../app.js';
 import type { ItemsTable } from '../../db/index.js';
 import { itemBagPath } from './bagit.js';
 import type { BagWriter } from './bag-writer.adapter.js';
 import { withheldContainers } from './containers.js';
-import { blurredPreview, isImage } from './previews.adapter.js';
+import type { IndexReads, StoreReads } from './ports.js';
+import { blurredPreview, isImage, type PreviewReads } from './previews.adapter.js';
 import type { Withdrawal } from './select.js';
 import type { ExportedItem } from './tables.js';
 
@@ -40,7 +40,7 @@ export interface Substitution {
 const COPIES_IN_FLIGHT = 4;
 
 export async function copyPayload(
-  snapshot: Archive,
+  snapshot: PreviewReads & IndexReads<'listItems' | 'listDeliveries'> & StoreReads<'openRead'> & { readonly treeSize: number },
   bag: BagWriter,
   chosen: readonly ItemsTable[],
   withdrawn: readonly { item: ItemsTable; withdrawal: Withdrawal }[],

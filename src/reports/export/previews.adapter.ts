@@ -1,8 +1,12 @@
-import type { Archive } from '../../app.js';
 import { ensurePreviews } from '../../analysis/image/preview-cache.adapter.js';
+import type { Config } from '../../config/index.js';
 import type { ItemsTable } from '../../db/index.js';
 import { ExportError } from './errors.js';
 import { hint } from '../../core/index.js';
+import type { IndexReads, StoreReads } from './ports.js';
+
+/** What a blurred stand-in reads: the object's analysis (orientation), its bytes, the previews folder. */
+export type PreviewReads = IndexReads<'getAnalysis'> & StoreReads<'readObject'> & { readonly config: Pick<Config, 'archiveDir'> };
 
 /** The small previews only: 256 px on the long edge, greyscale, Gaussian blur sigma 16. */
 const PREVIEW_SIZE = 256;
@@ -18,7 +22,7 @@ export function isImage(item: ItemsTable): boolean {
  * withheld.json and in the export's ledger entry, so what was handed over stays fixed.
  * Returns null when the image cannot be decoded (the item is then withheld outright).
  */
-export async function blurredPreview(archive: Archive, item: ItemsTable): Promise<string | null> {
+export async function blurredPreview(archive: PreviewReads, item: ItemsTable): Promise<string | null> {
   const analysis = await archive.index.getAnalysis(item.sha256);
   if (analysis === undefined) {
     throw new ExportError(

@@ -1,7 +1,7 @@
-import type { Archive } from '../../app.js';
-import { withdrawalsNow } from '../../archive/withdrawal.service.js';
+import { withdrawalsNow, type WithdrawalReads } from '../../archive/withdrawal.service.js';
 import type { ItemsTable } from '../../db/index.js';
 import { ExportError } from './errors.js';
+import type { ExaminationReads, IndexReads } from './ports.js';
 import type { SelectionTerm } from './selection.js';
 
 /** A lawful withdrawal that keeps an item out of every export. */
@@ -18,7 +18,8 @@ export interface Withdrawal {
  * the checkpoint is still kept out (a court order does not wait for the next export).
  */
 export async function resolveSelection(
-  snapshot: Archive,
+  snapshot: IndexReads<'listItems' | 'getItem' | 'getDelivery' | 'getSubject' | 'subjectItems' | 'listDeliveries'> &
+    ExaminationReads<'findSample' | 'members'> & { readonly treeSize: number },
   terms: readonly SelectionTerm[],
   withdrawals: ReadonlyMap<string, Withdrawal>,
 ): Promise<{ items: ItemsTable[]; withdrawn: { item: ItemsTable; withdrawal: Withdrawal }[] }> {
@@ -100,7 +101,7 @@ function notFound(message: string): ExportError {
 }
 
 /** Every lawful withdrawal in the whole ledger, by object: those in the snapshot and any since. */
-export async function withdrawals(snapshot: Archive): Promise<Map<string, Withdrawal>> {
+export async function withdrawals(snapshot: WithdrawalReads): Promise<Map<string, Withdrawal>> {
   const out = new Map<string, Withdrawal>();
   for (const [sha, w] of await withdrawalsNow(snapshot)) {
     out.set(sha, { seq: w.seq, sha256: w.sha256, reason: w.reason, authority: w.authority });

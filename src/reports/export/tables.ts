@@ -1,9 +1,9 @@
-import type { Archive } from '../../app.js';
-import { loadImageFacts } from '../../analysis/authenticity.service.js';
+import { loadImageFacts, type AuthenticityPorts } from '../../analysis/authenticity.service.js';
 import { computeIndicators, INDICATOR_DISCLAIMER } from '../../analysis/indicators/index.js';
 import { unitsCsv, unitsForExport } from '../../catalogue/units/units.service.js';
 import { formatCsv } from '../../core/index.js';
 import type { DecisionsTable, ItemsTable, SubjectsTable } from '../../db/index.js';
+import type { IndexReads } from './ports.js';
 
 /** One table of the bag: the same rows as CSV (formula-safe, core/csv) and as JSON. */
 export interface Table {
@@ -75,7 +75,7 @@ const SUBJECT_COLUMNS = [
 
 /** The subjects the exported items show, each with the exported items linked to it. */
 export async function subjectsTable(
-  snapshot: Archive,
+  snapshot: IndexReads<'subjectOfItem' | 'getSubject'>,
   items: readonly ExportedItem[],
 ): Promise<Table> {
   const linked = new Map<string, string[]>();
@@ -109,7 +109,7 @@ export async function subjectsTable(
 }
 
 /** The unit registry at the checkpoint, as `custody unit export` writes it. */
-export async function unitsTable(snapshot: Archive): Promise<Table> {
+export async function unitsTable(snapshot: IndexReads<'listUnits'>): Promise<Table> {
   const units = await snapshot.index.listUnits();
   return { name: 'units', json: unitsForExport(units), csv: unitsCsv(units) };
 }
@@ -119,7 +119,7 @@ export async function unitsTable(snapshot: Archive): Promise<Table> {
  * checkpoint, "now" being the time of its last entry (so the same checkpoint gives the same table).
  */
 export async function authenticityTable(
-  snapshot: Archive,
+  snapshot: AuthenticityPorts,
   items: readonly ExportedItem[],
   asOf: string,
 ): Promise<Table> {
@@ -152,7 +152,7 @@ export async function authenticityTable(
 
 /** Examiners' decisions that name an exported object (data/tables/decisions.json). */
 export async function decisionsJson(
-  snapshot: Archive,
+  snapshot: IndexReads<'decisionsFor'>,
   items: readonly ExportedItem[],
 ): Promise<unknown[]> {
   const seen = new Map<number, DecisionsTable>();

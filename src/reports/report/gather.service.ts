@@ -1,11 +1,11 @@
 // Gathers what a report is made of from an archive opened at one checkpoint (`openArchive(…,
 // { at: N })`), through the same services the cited commands use, so each footnote's command
 // prints the value gathered here. Verification, thumbnails and statistics come in as ports.
-import type { Archive } from '../../app.js';
 import {
   indicatorsFor,
   indicatorTime,
   loadImageFacts,
+  type AuthenticityPorts,
 } from '../../analysis/authenticity.service.js';
 import { summariseCollection } from '../../analysis/indicators/index.js';
 import { archiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
@@ -15,11 +15,31 @@ import { catalogueCounts } from '../../catalogue/units/counts.service.js';
 import { parseCheckpoint, toHex, hint } from '../../core/index.js';
 import { codebookDigest, DEFAULT_CODEBOOK, DEFAULT_CODEBOOKS } from '../../examination/codebook/index.js';
 import { actionFieldsOf, isSignedCheckpoint } from '../../ledger/index.js';
+import type { Ledger } from '../../ledger/ledger.service.js';
+import type { ArchiveManifest } from '../../archive/index.js';
+import type { ArchiveIndexRepository } from '../../db/archive-index.repository.js';
 import type { StatisticsReport } from '../../examination/statistics/index.js';
 import { ReportError } from './errors.js';
 import type { FileLabel, ReportInput, SubjectLabel } from './input.js';
 
-export interface GatherPorts {
+/**
+ * The archive at one checkpoint as the report reads it: the reads made here, plus the ports of
+ * the services it calls (the same ones the cited commands call). An open Archive implements it.
+ */
+export type ReportSnapshot = {
+  readonly treeSize: number;
+  readonly verifierKey: string;
+  readonly manifest: Pick<ArchiveManifest, 'id' | 'origin'>;
+  readonly ledger: Pick<Ledger, 'checkpointAt' | 'checkpointSizes' | 'read' | 'inclusionProof' | 'size' | 'matchesSignedRoot'>;
+  readonly index: Pick<ArchiveIndexRepository, 'listDeliveries' | 'countItems' | 'listItems' | 'listSubjects' | 'getItem'>;
+} & AuthenticityPorts &
+  Parameters<typeof archiveSimilarity>[0] &
+  Parameters<typeof unitChangesAfter>[0] &
+  Parameters<typeof catalogueCounts>[0] &
+  Parameters<typeof CatalogueLabels.load>[0];
+
+/** `A`: the snapshot's own type, handed back to `statistics` (whose composition may need more of it). */
+export interface GatherPorts<A extends ReportSnapshot = ReportSnapshot> {
   /** The result of `custody verify` run on the whole archive while the report is made. */
   readonly verify: ReportInput['verify'];
   /** data: URI of an object's 256 px thumbnail, null when withdrawn (only called with --include-images). */
@@ -27,12 +47,12 @@ export interface GatherPorts {
   /** The thumbnails are the originals, not blurred (--unblurred-images): said on the cover. */
   readonly unblurred?: boolean;
   /** One StatisticsReport per sampling plan at this checkpoint (`custody stats`). */
-  readonly statistics: (archive: Archive) => Promise<StatisticsReport[]>;
+  readonly statistics: (archive: A) => Promise<StatisticsReport[]>;
 }
 
 /** The signed checkpoint at `size`, or REPORT_NO_CHECKPOINT: a report is drawn at a signed one. */
 export async function signedCheckpoint(
-  archive: Archive,
+  archive: { readonly ledger: Pick<Ledger, 'checkpointAt' | 'checkpointSizes'> },
   size: number,
 ): Promise<{ note: string; root: string }> {
   const note = await archive.ledger.checkpointAt(size);
@@ -48,10 +68,10 @@ export async function signedCheckpoint(
   return { note, root: parseCheckpoint(body).root.toString('hex') };
 }
 
-export async function gatherReportInput(
-  archive: Archive,
+export async function gatherReportInput<A extends ReportSnapshot>(
+  archive: A,
   exhibitIds: readonly string[],
-  ports: GatherPorts,
+  ports: GatherPorts<A>,
 ): Promise<ReportInput> {
   const size = archive.treeSize;
   const { note, root } = await signedCheckpoint(archive, size);
@@ -148,7 +168,7 @@ export async function gatherReportInput(
 }
 
 /** Item id → file name and linked subject (number as read and normalised, unit), from the index at the checkpoint. */
-async function fileLabels(archive: Archive): Promise<(item: string) => FileLabel> {
+async function fileLabels(archive: ReportSnapshot): Promise<(item: string) => FileLabel> {
   const labels = await CatalogueLabels.load(archive);
   const raw = new Map((await archive.index.listSubjects()).map((s) => [s.id, s.number_raw]));
   return (item) => {
@@ -163,7 +183,7 @@ async function fileLabels(archive: Archive): Promise<(item: string) => FileLabel
 }
 
 async function gatherExhibits(
-  archive: Archive,
+  archive: ReportSnapshot,
   ids: readonly string[],
   thumbnail: GatherPorts['thumbnail'],
   label: (item: string) => FileLabel,

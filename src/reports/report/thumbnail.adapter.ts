@@ -3,9 +3,9 @@
 // object's stored bytes, checked against its SHA-256, never read from derived/previews/: a file
 // there can be edited by anyone with the folder, and a report must not show a planted picture (or
 // the unblurred one) under an exhibit's digest.
-import type { Archive } from '../../app.js';
 import { decodeForAnalysis, makePreviews } from '../../analysis/image/image-decode.adapter.js';
-import { withdrawalsNow } from '../../archive/withdrawal.service.js';
+import { withdrawalsNow, type WithdrawalReads } from '../../archive/withdrawal.service.js';
+import type { StoreReads } from '../export/ports.js';
 import { sha256 as digest, hint } from '../../core/index.js';
 import { ReportError } from './errors.js';
 
@@ -17,7 +17,7 @@ export const THUMBNAIL_SIZE = 256;
  * checkpoint): a report never embeds withdrawn content.
  */
 export async function exhibitThumbnail(
-  archive: Archive,
+  archive: WithdrawalReads<'getAnalysis'> & StoreReads<'readObject'>,
   sha256: string,
   opts: { unblurred: boolean } = { unblurred: false },
 ): Promise<string | null> {
