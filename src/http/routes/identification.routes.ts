@@ -32,6 +32,16 @@ async function portsFor(archive: Archive, request: FastifyRequest) {
   return missingPorts(archive, org, [account!.id, account!.name]);
 }
 
+/** The caller's ports and a report they may see: refused when unknown, erased, unreadable or outside the consent scope. */
+async function reportInScope(archive: Archive, request: FastifyRequest, reportId: string) {
+  const ports = await portsFor(archive, request);
+  const id = reportId.toUpperCase();
+  const row = await ports.getReport(id);
+  if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${id}`);
+  await openForViewer(ports, row);
+  return { ports, id };
+}
+
 const SubjectParams = Type.Object(
   { id: Ulid("the report's id (a ULID)"), subject: Ulid("the subject's id (a ULID)") },
   { additionalProperties: false },
@@ -167,12 +177,8 @@ export const identificationRoutes: RouteDef[] = [
       },
     },
     async handler({ params, archive, request, reply, ctx }) {
-      const ports = await portsFor(archive, request);
-      const id = params.id.toUpperCase();
-      const row = await ports.getReport(id);
-      if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${id}`);
       // Refused here, before the writer is held: erased, unreadable or outside the scope.
-      await openForViewer(ports, row);
+      const { ports, id } = await reportInScope(archive, request, params.id);
       const done = await request.server.custody.exportsArea.identificationExport(ctx!, { report: id, org: ports.viewerOrg!, actorNames: ports.actorNames });
       void reply.status(201);
       return done;
@@ -193,12 +199,8 @@ export const identificationRoutes: RouteDef[] = [
       ),
     },
     async handler({ params, archive, request, reply, ctx }) {
-      const ports = await portsFor(archive, request);
-      const id = params.id.toUpperCase();
-      const row = await ports.getReport(id);
-      if (row === undefined) throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${id}`);
       // The consent scope is checked on every download, not only when the bag was made.
-      await openForViewer(ports, row);
+      const { id } = await reportInScope(archive, request, params.id);
       const area = request.server.custody.exportsArea;
       const bag = params.bag.toUpperCase();
       const listed = await area.confirmedIdentification(bag, id);

@@ -113,7 +113,6 @@ export const missingAr: MissingMessages = {
       making: 'جارٍ إنشاء ملف التعرّف…',
       done: 'سُجِّل في القيد {{seq}} من السجل، عند نقطة التحقق ذات {{size}} قيدًا.',
       download: 'نزّل الحزمة (ZIP)',
-      error: 'لم يُنشأ ملف التعرّف: {{message}}',
     },
     contact: {
       heading: 'جهة الاتصال المُبلِّغة',

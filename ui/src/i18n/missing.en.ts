@@ -111,7 +111,6 @@ export const missingEn = {
       making: 'Making the identification file…',
       done: 'Recorded as ledger entry {{seq}}, at the checkpoint of {{size}} entries.',
       download: 'Download the bag (ZIP)',
-      error: 'The identification file was not made: {{message}}',
     },
     contact: {
       heading: 'Reporting contact',

@@ -31,7 +31,7 @@ const REFUSALS = [
 ] as const;
 
 /** The server's refusal as a sentence the liaison can act on (the code kept on the element). */
-function refusal(t: TFunction, err: unknown): { code: string; text: string } {
+export function refusal(t: TFunction, err: unknown): { code: string; text: string } {
   const code = err instanceof ApiError ? err.code : 'UNKNOWN';
   const known = (REFUSALS as readonly string[]).includes(code);
   return {

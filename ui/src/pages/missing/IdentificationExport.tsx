@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api';
 import { useSession } from '../../session/session';
+import { refusal } from './Identification';
 
 interface ExportDone {
   id: string;
@@ -20,20 +20,14 @@ export function IdentificationExport({ report }: { report: string }) {
   const { api } = useSession();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<ExportDone | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ code: string; text: string } | null>(null);
   const make = async (): Promise<void> => {
     setBusy(true);
     setError(null);
     try {
       setDone(await api.post<ExportDone>(`/api/missing/${encodeURIComponent(report)}/export`, {}));
     } catch (err) {
-      const message =
-        err instanceof ApiError && err.code === 'MISSING_REPORT_FORBIDDEN'
-          ? t('missingReport.forbidden')
-          : err instanceof Error
-            ? err.message
-            : String(err);
-      setError(t('missingReport.export.error', { message }));
+      setError(refusal(t, err));
     } finally {
       setBusy(false);
     }
@@ -46,8 +40,8 @@ export function IdentificationExport({ report }: { report: string }) {
         {busy ? t('missingReport.export.making') : t('missingReport.export.make')}
       </button>
       {error !== null && (
-        <p className="alert" role="alert">
-          {error}
+        <p className="alert" role="alert" data-code={error.code}>
+          {error.text}
         </p>
       )}
       {done !== null && (
