@@ -186,6 +186,19 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
     }
   });
 
+  it('rebuild drops a cache computed from an edited index: the indicator the edit hid is shown again', async () => {
+    const edit = sha.get('edited.jpg')!;
+    await withIndexDb(archive, (sql) =>
+      sql.exec('UPDATE analyses SET software = NULL WHERE sha256 = ?', [edit]),
+    );
+    await drop();
+    expect(await codes('other.jpg')).toEqual([]); // the cache is computed from the edited index
+    expect(await cached()).not.toContain(edit);
+    await run(0, 'rebuild');
+    expect(await codes('edited.jpg')).toContain('EDITING_SOFTWARE');
+    expect(await cached()).toContain(`\n${edit} `);
+  });
+
   it('a new ledger entry makes the cache stale: an object analysed since is judged', async () => {
     await showText('other.jpg');
     const before = await cached();
