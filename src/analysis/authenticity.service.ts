@@ -8,7 +8,14 @@ import {
 import type { SimilarPair } from './similarity/similarity.service.js';
 import type { CropOrigin } from './similarity/similarity-cache.js';
 import {
+  decodeRaisedOf,
+  encodeRaised,
+  INDICATORS_CACHE_KEY,
+  indicatorsKeyOf,
+} from './indicator-cache.js';
+import {
   computeIndicators,
+  indicatorEvaluator,
   summariseCollection,
   type CollectionSummary,
   type ImageFacts,
@@ -119,7 +126,9 @@ export async function indicatorTime(archive: AuthenticityPorts, at: number | und
 /**
  * Indicators for one object, judged against the rest of the collection. Without `facts`, only
  * this object's likely original is read (readCropOriginOf: a checked cached line), not every pair:
- * no other object's is looked at.
+ * no other object's is looked at; and whether it raises any indicator is read from the cached
+ * raised set when that is current (indicator-cache.ts): one that it names, or any object when it is
+ * stale, is judged from the whole collection's facts (and the cache is written again).
  */
 export async function indicatorsFor(
   archive: AuthenticityPorts,
@@ -127,12 +136,45 @@ export async function indicatorsFor(
   now: string,
   facts?: ImageFacts[],
 ): Promise<Indicator[] | null> {
-  const all = facts ?? (await loadImageFacts(archive, { crops: false }));
-  const found = all.find((f) => f.sha256 === sha256);
+  if (facts === undefined) return indicatorsOfOne(archive, sha256, now);
+  const found = facts.find((f) => f.sha256 === sha256);
   if (found === undefined) return null;
-  const crop = facts === undefined && found.pdq !== null ? await readCropOriginOf(archive, sha256) : undefined;
-  const target = crop == null ? found : { ...found, cropOf: cropOfFact(crop) };
-  return computeIndicators(target, all, { now });
+  return computeIndicators(found, facts, { now });
+}
+
+async function indicatorsOfOne(
+  archive: AuthenticityPorts,
+  sha256: string,
+  now: string,
+): Promise<Indicator[] | null> {
+  const key = indicatorsKeyOf(await archive.index.ledgerSize()); // before the facts: see indicator-cache.ts
+  const text = await archive.index.getDerived(INDICATORS_CACHE_KEY);
+  const cached = decodeRaisedOf(text, key, now, sha256);
+  if (cached === null) {
+    // Current, and this object is not named: it raises none, if it is judged at all (analysed, not
+    // withdrawn). Its likely original is still read, as for any object with a PDQ hash, so that a
+    // planted line is refused there as before, though no indicator shown here would name it.
+    const analysis = await archive.index.getAnalysis(sha256);
+    if (analysis === undefined || (await archive.index.getObject(sha256))?.withdrawn_seq != null)
+      return null;
+    if (analysis.pdq !== null) await readCropOriginOf(archive, sha256);
+    return [];
+  }
+  const all = await loadImageFacts(archive, { crops: false });
+  const found = all.find((f) => f.sha256 === sha256);
+  const crop = found?.pdq != null ? await readCropOriginOf(archive, sha256) : null;
+  const target =
+    crop === null || found === undefined ? found : { ...found, cropOf: cropOfFact(crop) };
+  const out = target === undefined ? null : computeIndicators(target, all, { now });
+  if (cached === undefined || cached.join(',') !== (out ?? []).map((i) => i.code).join(',')) {
+    const evaluate = indicatorEvaluator(all);
+    const codesOf = (f: ImageFacts) => (evaluate(f.sha256, { now }) ?? []).map((i) => i.code);
+    const raised = new Map(all.map((f) => [f.sha256, codesOf(f)]));
+    await archive.index
+      .putDerived(INDICATORS_CACHE_KEY, encodeRaised(key, now, raised))
+      .catch(() => undefined);
+  }
+  return out;
 }
 
 export async function collectionSummary(archive: AuthenticityPorts, now: string): Promise<CollectionSummary> {

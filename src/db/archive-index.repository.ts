@@ -198,6 +198,9 @@ export class ArchiveIndexRepository {
             .execute();
         }
       }
+      // The derived values (caches) were computed from the index being replaced: they go with it,
+      // so that one computed from an edited index does not outlive the rebuild that repairs it.
+      await trx.deleteFrom('meta').where('key', '<>', 'ledger_size').execute();
       await setLedgerSize(trx, ledgerSize);
     }).finally(() => {
       this.knownLedgerSize = undefined;
