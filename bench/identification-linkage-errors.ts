@@ -3,12 +3,17 @@
 // output, the generator's random stream is not touched), each true pair gets the kinds of
 // perturbation it carries in the fields both reports give, and each kind its miss rate at the
 // threshold; each false link gets what its two people really share.
-//   npm run build && node dist/bench/identification-linkage-errors.js [people] [reports] [seed] [threshold]
+//   npm run build && node dist/bench/identification-linkage-errors.js [people] [reports] [seed]
+//     [threshold, or threshold:pairs|clusters,… e.g. 0.2:pairs,0.05:clusters]
 import { pathToFileURL } from 'node:url';
 import {
+  LINKAGE_DEFAULTS,
+  clusterPairs,
   linkRecords,
+  linkRecordsParallel,
   type LinkRecord,
   type LinkageResult,
+  type LinkedPair,
 } from '../src/identification/linkage/index.js';
 import { syntheticReports, truePairs, type Person } from './identification-linkage-corpus.js';
 
@@ -202,8 +207,32 @@ export function pairKinds(a: LinkRecord, b: LinkRecord, ra: Read, rb: Read): str
   return [...kinds];
 }
 
+/** Every two reports of one cluster, with their pair where blocking proposed it. */
+function clusterLinks(
+  clusterOf: ReadonlyMap<string, number>,
+  prob: ReadonlyMap<string, LinkedPair>,
+): { a: string; b: string; agreements: LinkedPair['agreements'] }[] {
+  const groups = new Map<number, string[]>();
+  for (const [id, c] of clusterOf) groups.set(c, [...(groups.get(c) ?? []), id]);
+  const out: { a: string; b: string; agreements: LinkedPair['agreements'] }[] = [];
+  for (const ids of groups.values()) {
+    const sorted = [...ids].sort();
+    for (let i = 0; i < sorted.length; i++) {
+      for (let j = i + 1; j < sorted.length; j++) {
+        const [a = '', b = ''] = [sorted[i], sorted[j]];
+        out.push({ a, b, agreements: prob.get(`${a}|${b}`)?.agreements ?? {} });
+      }
+    }
+  }
+  return out;
+}
+
 /** What the two people of a false link share in truth. */
-function falseLinkKinds(pa: Person, pb: Person, pair: LinkageResult['pairs'][number]): string[] {
+function falseLinkKinds(
+  pa: Person,
+  pb: Person,
+  pair: { agreements: LinkedPair['agreements'] },
+): string[] {
   const share = (k: 'given' | 'father' | 'grandfather' | 'family' | 'mother'): boolean =>
     pa[k][0] === pb[k][0];
   const shared = (['given', 'father', 'grandfather', 'family', 'mother'] as const).filter(share);
@@ -228,16 +257,38 @@ function table(title: string, counts: Map<string, [number, number]>, total: numb
   ];
 }
 
+/**
+ * 'pairs': a true pair is found when its probability is at the threshold; 'clusters': when its two
+ * reports are in one cluster (clusterPairs at the threshold, the defaults otherwise: what
+ * linkRecords returns), and a false link is two people's reports in one cluster.
+ */
+export type ErrorsBy = 'pairs' | 'clusters';
+
 export function linkageErrors(
   people: number,
   reports: number,
   seed: string,
   threshold: number,
   result?: LinkageResult,
+  by: ErrorsBy = 'pairs',
 ): string[] {
   const corpus = syntheticReports(people, reports, seed);
   const truth = truePairs(corpus.truth);
   const res = result ?? linkRecords(corpus.records, { minPairProbability: 0.001 });
+  const orgOf = new Map(corpus.records.map((r) => [r.id, r.org]));
+  const clusterOf = new Map<string, number>();
+  if (by === 'clusters') {
+    clusterPairs(res.pairs, (id) => orgOf.get(id) ?? '', {
+      ...LINKAGE_DEFAULTS,
+      threshold,
+    }).forEach((c, i) => {
+      for (const id of c) clusterOf.set(id, i);
+    });
+  }
+  const found = (a: string, b: string, p: LinkedPair | undefined): boolean =>
+    by === 'clusters'
+      ? clusterOf.has(a) && clusterOf.get(a) === clusterOf.get(b)
+      : p !== undefined && p.probability >= threshold;
   const byId = new Map(corpus.records.map((r) => [r.id, r]));
   const personOf = new Map(corpus.people.map((p) => [p.id, p]));
   const reads = new Map(
@@ -256,7 +307,7 @@ export function linkageErrors(
     const ra = byId.get(a) as LinkRecord;
     const rb = byId.get(b) as LinkRecord;
     const p = prob.get(t);
-    const missed = p === undefined || p.probability < threshold;
+    const missed = !found(a, b, p);
     if (missed) misses++;
     if (missed && p === undefined) notCandidate++;
     for (const k of pairKinds(ra, rb, reads.get(a) as Read, reads.get(b) as Read)) {
@@ -274,8 +325,12 @@ export function linkageErrors(
   }
   const falseKinds = new Map<string, [number, number]>();
   let falseLinks = 0;
-  for (const p of res.pairs) {
-    if (p.probability < threshold || truth.has(`${p.a}|${p.b}`)) continue;
+  const linked =
+    by === 'pairs'
+      ? res.pairs.filter((p) => p.probability >= threshold)
+      : clusterLinks(clusterOf, prob);
+  for (const p of linked) {
+    if (truth.has(`${p.a}|${p.b}`)) continue;
     falseLinks++;
     const pa = personOf.get(corpus.truth.get(p.a) ?? '') as Person;
     const pb = personOf.get(corpus.truth.get(p.b) ?? '') as Person;
@@ -292,7 +347,7 @@ export function linkageErrors(
   });
   return [
     `pairs by threshold: ${f1.join('; ')}`,
-    `linkage errors: ${reports} reports of ${people} people (seed ${seed}), threshold ${threshold}: ${truth.size} true pairs, ${misses} missed (${notCandidate} never candidates), ${falseLinks} false links`,
+    `linkage errors by ${by}: ${reports} reports of ${people} people (seed ${seed}), threshold ${threshold}: ${truth.size} true pairs, ${misses} missed (${notCandidate} never candidates), ${falseLinks} false links`,
     ...table('true pairs by kind (a pair counts under every kind it carries):', kinds, misses),
     ...table(
       'missed true pairs by agreement pattern (top 15):',
@@ -304,8 +359,26 @@ export function linkageErrors(
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // The fourth argument: a threshold (pairs), or a list such as 0.2:pairs,0.05:clusters; one
+  // linkage (on two threads) serves them all.
   const [people = '12000', reports = '20000', seed = 'identification-linkage-tune-v1', t = '0.9'] =
     process.argv.slice(2);
-  for (const line of linkageErrors(Number(people), Number(reports), seed, Number(t)))
-    console.log(line);
+  const corpus = syntheticReports(Number(people), Number(reports), seed);
+  const result = await linkRecordsParallel(
+    corpus.records,
+    { minPairProbability: 0.001 },
+    { threads: 2 },
+  );
+  for (const spec of t.split(',')) {
+    const [threshold = '0.9', by = 'pairs'] = spec.split(':');
+    for (const line of linkageErrors(
+      Number(people),
+      Number(reports),
+      seed,
+      Number(threshold),
+      result,
+      by as ErrorsBy,
+    ))
+      console.log(line);
+  }
 }

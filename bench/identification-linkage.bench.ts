@@ -4,6 +4,7 @@
 // union, EM's iterations, the time and the peak memory.
 //   npm run build && node dist/bench/identification-linkage.bench.js [people] [reports]
 //     [training=per-rule|global] [names=normalised|plain] [oracle=1] [seed=…] [workers=N]
+//     [clustering=consensus|connected] [threshold=P] [sameOrganisationBits=B]
 // Seeds: TUNING_SEED for choosing anything (the threshold included), REPORT_SEED for the figures
 // reported, fixed before any tuning and never tuned on; the corpus default (identification-linkage-v1)
 // is the seed of the figures before issue 15's quality work, kept for comparison.
@@ -11,7 +12,9 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
   BLOCKING_RULES,
+  LINKAGE_DEFAULTS,
   LINK_FIELDS,
+  clusterPairs,
   MISSING,
   candidatePairs,
   compareRecords,
@@ -76,9 +79,32 @@ export function blockingRecall(
   return out;
 }
 
+/** Precision, recall and F1 of the pairs given clusters imply (every two reports of one cluster). */
+export function scoreClusterList(
+  clusters: readonly (readonly string[])[],
+  truth: ReadonlySet<string>,
+  threshold: number,
+): PairScore {
+  const clusterOf = new Map<string, number>();
+  let predicted = 0;
+  clusters.forEach((c, i) => {
+    predicted += (c.length * (c.length - 1)) / 2;
+    for (const id of c) clusterOf.set(id, i);
+  });
+  let tp = 0;
+  for (const t of truth) {
+    const [a = '', b = ''] = t.split('|');
+    if (clusterOf.has(a) && clusterOf.get(a) === clusterOf.get(b)) tp++;
+  }
+  const precision = predicted === 0 ? 1 : tp / predicted;
+  const recall = truth.size === 0 ? 1 : tp / truth.size;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { threshold, precision, recall, f1 };
+}
+
 /**
- * Precision, recall and F1 of the pairs the clusters at `threshold` imply (every two reports of one
- * cluster): what a reviewer is shown, the transitive closure of the pairs.
+ * Precision, recall and F1 of the pairs the connected clusters at `threshold` imply (every two
+ * reports of one cluster): the transitive closure of the pairs ('connected' clustering).
  */
 export function scoreClusters(
   pairs: readonly { a: string; b: string; probability: number }[],
@@ -203,15 +229,37 @@ export async function benchIdentificationLinkage(
         `${t.accepted ? 'used' : `not used (${t.reason ?? ''})`}`,
     );
   }
-  for (const threshold of [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99]) {
+  const given = scoreClusterList(
+    result.clusters,
+    truth,
+    options.threshold ?? LINKAGE_DEFAULTS.threshold,
+  );
+  lines.push(
+    `  clusters as returned (threshold ${given.threshold}, ${options.clustering ?? LINKAGE_DEFAULTS.clustering}): ` +
+      `${result.clusters.length} clusters, precision ${given.precision.toFixed(4)}, recall ${given.recall.toFixed(4)}, F1 ${given.f1.toFixed(4)}`,
+  );
+  const orgOf = new Map(corpus.records.map((r) => [r.id, r.org]));
+  for (const threshold of [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99]) {
     const predicted = new Set(
       result.pairs.filter((p) => p.probability >= threshold).map((p) => `${p.a}|${p.b}`),
     );
     const s = scorePairs(predicted, truth, threshold);
     const c = scoreClusters(result.pairs, truth, threshold);
+    // The pairs above are those with probability ≥ 0.001 (minPairProbability below), i.e. weight
+    // ≥ FLOOR_WEIGHT: the consensus clusters from them are those linkRecords gives at the threshold.
+    const k = scoreClusterList(
+      clusterPairs(result.pairs, (id) => orgOf.get(id) ?? '', {
+        threshold,
+        clustering: 'consensus',
+        sameOrganisationBits: options.sameOrganisationBits ?? LINKAGE_DEFAULTS.sameOrganisationBits,
+      }),
+      truth,
+      threshold,
+    );
     lines.push(
       `  threshold ${threshold}: pairs precision ${s.precision.toFixed(4)}, recall ${s.recall.toFixed(4)}, F1 ${s.f1.toFixed(4)}; ` +
-        `clusters precision ${c.precision.toFixed(4)}, recall ${c.recall.toFixed(4)}, F1 ${c.f1.toFixed(4)}`,
+        `consensus clusters precision ${k.precision.toFixed(4)}, recall ${k.recall.toFixed(4)}, F1 ${k.f1.toFixed(4)}; ` +
+        `connected clusters precision ${c.precision.toFixed(4)}, recall ${c.recall.toFixed(4)}, F1 ${c.f1.toFixed(4)}`,
     );
   }
   // After the linkage, so that its peak RSS is the linkage's own.
@@ -246,6 +294,11 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const people = Number(positional[0] ?? 12_000);
   const reports = Number(positional[1] ?? 20_000);
   const options: LinkageOptions = {
+    ...(named.clustering === undefined ? {} : { clustering: named.clustering as 'connected' }),
+    ...(named.threshold === undefined ? {} : { threshold: Number(named.threshold) }),
+    ...(named.sameOrganisationBits === undefined
+      ? {}
+      : { sameOrganisationBits: Number(named.sameOrganisationBits) }),
     ...(named.training === undefined ? {} : { training: named.training as 'per-rule' }),
     ...(named.names === undefined ? {} : { names: named.names as 'plain' }),
   };

@@ -9,6 +9,13 @@ export {
   type LinkagePlan,
 } from './link.js';
 export { compareAll, compareSlice } from './compare-all.js';
+export {
+  clusterPairs,
+  FLOOR_WEIGHT,
+  type ClusterOptions,
+  type Clustering,
+  type WeightedPair,
+} from './cluster.js';
 export { linkRecordsParallel, linkRecordsFor, linkageMode, PARALLEL_FROM, type ParallelLinkOptions } from './parallel-link.adapter.js';
 export { BLOCKING_RULES, candidatePairs, type BlockingRule, type Candidates } from './blocking.js';
 export {

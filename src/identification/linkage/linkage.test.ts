@@ -4,6 +4,7 @@ import {
   BLOCKING_RULES,
   LINK_FIELDS,
   birthYearLevel,
+  clusterPairs,
   compareRecords,
   dateLevel,
   isSeedPair,
@@ -247,6 +248,16 @@ describe('linkRecords refuses what it cannot read', () => {
 
   it('a threshold outside (0, 1)', () =>
     expectCode(() => linkRecords([ok], { threshold: 1 }), 'threshold'));
+
+  it('a clustering other than consensus or connected', () =>
+    expectCode(() => linkRecords([ok], { clustering: 'closure' as never }), 'clustering'));
+
+  it.each([
+    ['negative', -1],
+    ['not a number', Number.NaN],
+  ])('a sameOrganisationBits %s', (_, bits) =>
+    expectCode(() => linkRecords([ok], { sameOrganisationBits: bits }), 'sameOrganisationBits'),
+  );
 });
 
 /** Date comparisons: [a, b, level]. */
@@ -278,4 +289,29 @@ describe('dateLevel: one test per case', () => {
     expect([0, 1, 3, 4].map((d) => birthYearLevel(1980, 1980 + d))).toEqual([0, 1, 2, 3]);
     expect(birthYearLevel(undefined, 1980)).toBe(-1);
   });
+});
+
+describe('linkRecords clusters by consensus', () => {
+  it(
+    'its clusters are clusterPairs of every pair above the floor, whatever minPairProbability shows',
+    () => {
+      const records = syntheticReports(300, 500, 'linkage-consensus-v1').records;
+      const shown = linkRecords(records, { ...FAST, minPairProbability: 0.5 });
+      const all = linkRecords(records, { ...FAST, minPairProbability: 0 });
+      expect(shown.pairs.length).toBeLessThan(all.pairs.length);
+      expect(shown.clusters).toEqual(all.clusters);
+      const orgOf = new Map(records.map((r) => [r.id, r.org]));
+      const options = {
+        threshold: 0.05,
+        clustering: 'consensus',
+        sameOrganisationBits: 4,
+      } as const;
+      expect(all.clusters).toEqual(clusterPairs(all.pairs, (id) => orgOf.get(id) ?? '', options));
+      // Connected clusters (the closure) are another partition of the same pairs.
+      const closure = linkRecords(records, { ...FAST, clustering: 'connected' });
+      expect(closure.pairs).toEqual(linkRecords(records, FAST).pairs);
+      expect(closure.clusters).not.toEqual(all.clusters);
+    },
+    SLOW,
+  );
 });

@@ -1,6 +1,7 @@
 import { CustodyError } from '../../core/index.js';
 import type { NameHandling } from '../names/index.js';
 import type { RuleTraining } from './training.js';
+import type { Clustering } from './cluster.js';
 
 /** A missing-person report as linkage sees it: every field but id and org may be missing. */
 export interface LinkRecord {
@@ -31,8 +32,25 @@ export type LinkageErrorCode = 'LINKAGE_INVALID_INPUT';
 export class LinkageError extends CustodyError<LinkageErrorCode> {}
 
 export interface LinkageOptions {
-  /** Pairs at or above this match probability are put in clusters for review. Default 0.2 (LINKAGE_DEFAULTS). */
+  /**
+   * Pairs at or above this match probability are put in clusters for review (with 'consensus',
+   * only where the pairs between the two clusters, together, clear it too). Default 0.05
+   * (LINKAGE_DEFAULTS).
+   */
   readonly threshold?: number;
+  /**
+   * How pairs become clusters (cluster.ts): 'consensus' (default), strongest pairs first, a merge
+   * only when all the pairs it joins clear the threshold together; 'connected', the transitive
+   * closure of the pairs at the threshold (the clusters before issue 15's quality work).
+   */
+  readonly clustering?: Clustering;
+  /**
+   * What a consensus merge costs, in bits, for each organisation both clusters already hold: a
+   * family reports a person to an organisation once, so two reports of one organisation in one
+   * cluster are more likely namesakes. Default 4; Infinity: at most one report of each
+   * organisation per cluster (a one-to-one assignment, the better-weighted pair first). 0: none.
+   */
+  readonly sameOrganisationBits?: number;
   /** Pairs below this probability are left out of `pairs`. Default 0.01. */
   readonly minPairProbability?: number;
   /** Compare only reports of different organisations. Default false. */
@@ -114,7 +132,12 @@ export interface BlockingSummary {
 export interface LinkageResult {
   readonly model: LinkageModel;
   readonly pairs: readonly LinkedPair[];
-  /** Groups of reports that may be one person, at the threshold: to be reviewed, never auto-merged. */
+  /**
+   * Groups of reports that may be one person, at the threshold (LinkageOptions.clustering): to
+   * be reviewed, never auto-merged. With 'consensus', two reports of one cluster need not have a
+   * pair at the threshold (they are joined through the others), and a pair at the threshold may
+   * be left out of every cluster (the others speak against it).
+   */
   readonly clusters: readonly (readonly string[])[];
   readonly blocking: BlockingSummary;
 }
