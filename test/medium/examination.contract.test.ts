@@ -73,20 +73,20 @@ describeDatabases('examination', (db) => {
   it('runs plan → sealed submissions → reveal → adjudication → statistics, and rebuilds to the same bytes', async () => {
     const plan = await as('statistician', (a) => drawPlan(a, { name: 'p', unit: 'subjects', method: 'simple', size: 6, seed: 'fixed seed' }));
     expect(plan.draw.members).toHaveLength(6);
-    await as('coordinator', (a) => assignExaminers(a, 'p', ['ex-a', 'ex-b']));
+    await as('coordinator', (a) => assignExaminers(a, operationContext(a), 'p', ['ex-a', 'ex-b']));
     const world = worldSubjects(6);
     const cases = [...plan.draw.members];
-    for (const [i, c] of cases.entries()) await as('ex-a', (a) => submitAnswer(a, 'p', c, 'ex-a', examinerForm(world[i] ?? world[0]!, 'A', 0.3)));
+    for (const [i, c] of cases.entries()) await as('ex-a', (a) => submitAnswer(a, operationContext(a), 'p', c, 'ex-a', examinerForm(world[i] ?? world[0]!, 'A', 0.3)));
     // Sealed: the index holds ciphertext and a commitment, no answer.
     const sealed = await as('reader', async (a) => a.examinations.submissions(plan.id), 'read');
     expect(sealed.every((s) => s.answer_json === null && s.salt === null && s.sealed.length > 40)).toBe(true);
-    for (const [i, c] of cases.entries()) await as('ex-b', (a) => submitAnswer(a, 'p', c, 'ex-b', examinerForm(world[i] ?? world[0]!, 'B', 0.3)));
+    for (const [i, c] of cases.entries()) await as('ex-b', (a) => submitAnswer(a, operationContext(a), 'p', c, 'ex-b', examinerForm(world[i] ?? world[0]!, 'B', 0.3)));
     const outcomes = await as('reader', async (a) => caseOutcomes(a, await loadSample(a, 'p')), 'read');
     expect(outcomes.every((o) => o.answers?.length === 2)).toBe(true);
     const disputed = outcomes.find((o) => o.status === 'awaiting_adjudication');
     expect(disputed).toBeDefined();
     await as('adj', (a) =>
-      adjudicateCase(a, 'p', disputed?.case ?? '', (disputed?.disagreements ?? []).map((d) => ({ field: d.field, value: d.values[0]?.value ?? '', reason: 'reviewed' })), 'adj'),
+      adjudicateCase(a, operationContext(a), 'p', disputed?.case ?? '', (disputed?.disagreements ?? []).map((d) => ({ field: d.field, value: d.values[0]?.value ?? '', reason: 'reviewed' })), 'adj'),
     );
     const stats = await as('reader', async (a) => JSON.stringify(await computeStatistics(a, await loadSample(a, 'p'))), 'read');
     const size = JSON.parse(stats) as { checkpoint: { tree_size: number } };
@@ -134,12 +134,12 @@ describeDatabases('examination', (db) => {
       ],
     });
     const plan = await as('statistician', (a) => drawPlan(a, { name: 'local', unit: 'subjects', method: 'simple', size: 3, seed: 's', codebook }));
-    await as('coordinator', (a) => assignExaminers(a, 'local', ['ex-a', 'ex-b']));
+    await as('coordinator', (a) => assignExaminers(a, operationContext(a), 'local', ['ex-a', 'ex-b']));
     const form = { sex: 'male', age_band: '30-39', findings: { emaciation: { value: 'present' }, tattoo: { value: 'absent' } } };
     // A form for the default codebook does not fit this plan.
-    const wrong = as('ex-a', (a) => submitAnswer(a, 'local', plan.draw.members[0] ?? '', 'ex-a', examinerForm(worldSubjects(1)[0]!, 'A', 0)));
+    const wrong = as('ex-a', (a) => submitAnswer(a, operationContext(a), 'local', plan.draw.members[0] ?? '', 'ex-a', examinerForm(worldSubjects(1)[0]!, 'A', 0)));
     await expect(wrong).rejects.toMatchObject({ code: 'FORM_INVALID' });
-    for (const c of plan.draw.members) for (const ex of ['ex-a', 'ex-b']) await as(ex, (a) => submitAnswer(a, 'local', c, ex, form));
+    for (const c of plan.draw.members) for (const ex of ['ex-a', 'ex-b']) await as(ex, (a) => submitAnswer(a, operationContext(a), 'local', c, ex, form));
     const stats = await as('reader', async (a) => computeStatistics(a, await loadSample(a, 'local')), 'read');
     expect(stats.codebook).toEqual({ version: 'team-local-v2', digest: codebookDigest(codebook) });
     expect(stats.findings.map((f) => [f.code, f.present, f.assessed])).toEqual([

@@ -27,7 +27,7 @@ export async function revealCompletedCases(archive: Archive): Promise<CatchUpRes
       const complete = assigned.length > 0 && assigned.every((a) => submitted.some((s) => sameActor(s.examiner, a.examiner)));
       if (!complete) continue;
       try {
-        await revealCase(archive, await loadSample(archive, sample.id), caseId, { actor: SYSTEM_ACTOR, reason: CATCH_UP_REASON });
+        await revealCase(archive, { role: undefined }, await loadSample(archive, sample.id), caseId, { actor: SYSTEM_ACTOR, reason: CATCH_UP_REASON });
         out.revealed.push({ sample: sample.id, case: caseId });
       } catch (e) {
         // A sealed answer that will not open (SEAL_BROKEN) or does not match its commitment: the

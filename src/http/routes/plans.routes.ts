@@ -129,12 +129,12 @@ export const planRoutes: RouteDef[] = [
       ),
       response: { 200: Type.Object({ plan: Type.String(), cases: Type.Integer(), per_case: Type.Integer() }) },
     },
-    async handler({ params, body, archive }) {
+    async handler({ params, body, archive, ctx }) {
       const sample = await planOf(archive, params.plan);
       const ids = await Promise.all(
         body.examiners.map((e) => resolveAccountId({ listAccounts: () => archive.index.listAccounts(), sealingKey: archive.sealingKey }, e)),
       );
-      const r = await assignExaminers(archive, sample.id, ids, body.per_case);
+      const r = await assignExaminers(archive, ctx!, sample.id, ids, body.per_case);
       return { plan: sample.id, cases: r.cases, per_case: r.perCase };
     },
   }),
@@ -150,9 +150,9 @@ export const planRoutes: RouteDef[] = [
       params: PlanParams,
       response: { 200: Type.Object({ plan: Type.String(), cases: Type.Integer(), seq: Type.Integer() }) },
     },
-    async handler({ params, archive }) {
+    async handler({ params, archive, ctx }) {
       const sample = await planOf(archive, params.plan);
-      return closePlan(archive, sample.id);
+      return closePlan(archive, ctx!, sample.id);
     },
   }),
 ];
