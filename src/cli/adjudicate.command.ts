@@ -38,7 +38,7 @@ export const adjudicateCommand: Command = {
     if (batch !== undefined && plan !== undefined && caseId === undefined) {
       const lines = await readBatch(batch);
       const adjudicator = configFrom(args, io).actor;
-      const r = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCases(a, plan, adjudicator, lines, await signerFor(a, args, io, adjudicator)));
+      const r = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCases(a, operationContext(a), plan, adjudicator, lines, await signerFor(a, args, io, adjudicator)));
       if (wantsJson(args)) printJson(io, { plan, adjudicator, adjudicated: r.written.length, skipped: r.skipped });
       else io.stdout(`${r.written.length} case(s) adjudicated${r.skipped.length > 0 ? `; ${r.skipped.length} skipped, already adjudicated with the same decisions` : ''}\n`);
       return 0;

@@ -105,7 +105,7 @@ export const examineCommand: Command = {
           if (caseId !== undefined) throw new UsageError('with --forms, the cases are named in the file');
           const text = await readText(formsFile, '--forms');
           const r = await withArchive(args, io, 'write', 'examine submit', async (a) =>
-            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text), await signerFor(a, args, io, actor)),
+            submitAnswers(a, operationContext(a), plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text), await signerFor(a, args, io, actor)),
           );
           if (wantsJson(args)) printJson(io, { plan, examiner: actor, submitted: r.written, skipped: r.skipped });
           else

@@ -27,11 +27,10 @@ type Ctx = ActingContext;
 
 const REACHED = 'the service reached the archive';
 
-/** Ports that throw REACHED on any use (`acting` answers for the services that still read it there). */
-function stubPorts(role: Role | undefined): never {
+/** Ports that throw REACHED on any use. */
+function stubPorts(): never {
   return new Proxy({}, {
     get(_t, prop) {
-      if (prop === 'acting') return role === undefined ? undefined : { role };
       if (prop === 'then') return undefined;
       throw new Error(REACHED);
     },
@@ -50,13 +49,13 @@ const EXAMINATION_CALLS: [string, Permission, (a: never, c: Ctx) => Promise<unkn
   ['prepareSubmission', 'examination.submit', (a, c) => prepareSubmission(a, c, 'plan', 'k-1', 'x', {})],
   ['commitSubmission', 'examination.submit', (a, c) => commitSubmission(a, c, prepared)],
   ['submitAnswer', 'examination.submit', (a, c) => submitAnswer(a, c, 'plan', 'k-1', 'x', {})],
-  ['submitAnswers', 'examination.submit', (a) => submitAnswers(a, 'plan', 'x', [])],
+  ['submitAnswers', 'examination.submit', (a, c) => submitAnswers(a, c, 'plan', 'x', [])],
   ['revealCase', 'examination.submit', (a, c) => revealCase(a, c, sample, 'c')],
   ['revealedCase', 'evidence.read', (a, c) => revealedCase(a, c, 'plan', 'k-1', 'x')],
   ['prepareAdjudication', 'examination.adjudicate', (a, c) => prepareAdjudication(a, c, 'plan', 'k-1', [], 'x')],
   ['commitAdjudication', 'examination.adjudicate', (a, c) => commitAdjudication(a, c, prepared)],
   ['adjudicateCase', 'examination.adjudicate', (a, c) => adjudicateCase(a, c, 'plan', 'k-1', [], 'x')],
-  ['adjudicateCases', 'examination.adjudicate', (a) => adjudicateCases(a, 'plan', 'x', [])],
+  ['adjudicateCases', 'examination.adjudicate', (a, c) => adjudicateCases(a, c, 'plan', 'x', [])],
 ];
 
 async function outcome(call: () => Promise<unknown>): Promise<string> {
@@ -74,7 +73,7 @@ describe('the examination services enforce the permission matrix themselves', ()
   for (const [name, permission, call] of EXAMINATION_CALLS)
     it(`${name}: refused (ACCOUNT_FORBIDDEN) to every role without ${permission}, before anything is read; the others and the CLI get past the check`, async () => {
       for (const role of ROLES)
-        expect(await outcome(() => call(stubPorts(role), ctxOf(role))), role).toBe(can(role, permission) ? 'reached' : 'ACCOUNT_FORBIDDEN');
-      expect(await outcome(() => call(stubPorts(undefined), ctxOf(undefined))), 'CLI').toBe('reached');
+        expect(await outcome(() => call(stubPorts(), ctxOf(role))), role).toBe(can(role, permission) ? 'reached' : 'ACCOUNT_FORBIDDEN');
+      expect(await outcome(() => call(stubPorts(), ctxOf(undefined))), 'CLI').toBe('reached');
     });
 });
