@@ -7,7 +7,7 @@ import { caseOutcomes, describeSample, loadSample } from '../examination/blind/i
 import { drawPlan, recordFrame, type PlanInput } from '../examination/sampling/plan.service.js';
 import { drawRecorded, fixSeed, frameDetails, frameFileFor } from '../examination/sampling/steps.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
-import { atOption, configFrom, wantsJson, withArchive } from './context.js';
+import { atOption, configFrom, operationContext, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const sampleCommand: Command = {
@@ -46,7 +46,7 @@ export const sampleCommand: Command = {
         const creating = ['over', 'method', 'by', 'size', 'population', 'codebook'].some((k) => args.values[k] !== undefined) || flag(args, 'census');
         if (creating) {
           const input = await planInput(args, name, this);
-          const f = await withArchive(args, io, 'write', 'sample frame', (a) => recordFrame(a, input));
+          const f = await withArchive(args, io, 'write', 'sample frame', (a) => recordFrame(a, operationContext(a), input));
           if (!flag(args, 'csv')) {
             if (wantsJson(args)) printJson(io, { id: f.id, name, frame_size: f.frameSize, frame_digest: f.frameDigest, size: f.size, entries: { frame: f.seq }, merged_duplicate_objects: f.merged });
             else
@@ -88,7 +88,7 @@ export const sampleCommand: Command = {
         }
         if (name !== undefined) throw new UsageError(`give the plan's name once\nusage: ${this.usage}`);
         const input = await planInput(args, requireStr(args, 'name', this), this);
-        const plan = await withArchive(args, io, 'write', 'sample draw', (a) => drawPlan(a, input));
+        const plan = await withArchive(args, io, 'write', 'sample draw', (a) => drawPlan(a, operationContext(a), input));
         printDrawn(io, args, { id: plan.id, name: plan.name, draw: plan.draw, entries: plan.entries, merged: plan.merged });
         return 0;
       }

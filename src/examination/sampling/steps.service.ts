@@ -48,7 +48,7 @@ export async function fixSeed(archive: Archive, sample: SamplesTable, beacon: Be
   const checkpoint = await coveringCheckpoint(archive, sample.frame_seq, published, folder);
   const seed = beacon.value.toLowerCase();
   const [entry] = await archive.commit([
-    draft(archive, {
+    draft(archive.config.actor, {
       action: 'sample.seed',
       sample: sample.id,
       seed,
@@ -99,7 +99,7 @@ export async function drawRecorded(archive: Archive, sample: SamplesTable): Prom
   if (sample.seed === null || sample.seed_seq === null)
     throw new PlanError('SAMPLE_NOT_SEEDED', `plan ${sample.name} has no seed yet`, { details: { plan: sample.name, ...hint({ remedy: ['seed-plan'] }) } });
   const details = await frameDetails(archive, sample);
-  const { draw, manifestSeq } = await commitDraw(archive, sample.id, details, sample.seed);
+  const { draw, manifestSeq } = await commitDraw(archive, { actor: archive.config.actor, role: archive.acting?.role }, sample.id, details, sample.seed);
   return { draw, entries: { frame: sample.frame_seq, seed: sample.seed_seq, manifest: manifestSeq } };
 }
 

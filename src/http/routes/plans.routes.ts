@@ -42,7 +42,7 @@ export const planRoutes: RouteDef[] = [
       ),
       response: { 201: PlanSummary },
     },
-    async handler({ body, archive, reply }) {
+    async handler({ body, archive, ctx, reply }) {
       const input: PlanInput = {
         name: body.name,
         unit: body.over,
@@ -54,7 +54,7 @@ export const planRoutes: RouteDef[] = [
         ...(body.seed === undefined ? {} : { seed: body.seed }),
         ...(body.codebook === undefined ? {} : { codebook: defineCodebook(body.codebook) }),
       };
-      const plan = await drawPlan(archive, input);
+      const plan = await drawPlan(archive, ctx!, input);
       void reply.status(201);
       return {
         id: plan.id,

@@ -239,7 +239,7 @@ describeDatabases('server: exports and reports (issue 12)', (db) => {
     const ina = as('Investigator Ina', 'investigator');
     const exA = as('ex-a', 'examiner');
     const refusals: [string, () => Promise<unknown>][] = [
-      ['drawPlan', () => drawPlan(lawyer.archive, { name: 'plan-2', over: 'subjects', method: 'simple', size: 1 } as never)],
+      ['drawPlan', () => drawPlan(lawyer.archive, lawyer.ctx, { name: 'plan-2', over: 'subjects', method: 'simple', size: 1 } as never)],
       ['closePlan', () => closePlan(lawyer.archive, lawyer.ctx, 'plan')],
       ['assignExaminers', () => assignExaminers(lawyer.archive, lawyer.ctx, 'plan', ['ex-a', 'ex-b'])],
       ['caseForm', () => caseForm(ina.archive, ina.ctx, 'plan', 'k-000000000000', ids.get('Investigator Ina')!)],
