@@ -72,7 +72,7 @@ export const sampleCommand: Command = {
           throw new UsageError('sample seed needs the folder where checkpoints were published: --published DIR or CUSTODY_PUBLISH_CHECKPOINTS (see `custody checkpoint --publish DIR`)');
         const folder = resolve(folderOpt);
         const beacon = { beacon: requireStr(args, 'beacon', this), round: parseNonNegativeInt(requireStr(args, 'round', this), '--round'), value: requireStr(args, 'value', this) };
-        const r = await withArchive(args, io, 'write', 'sample seed', async (a) => fixSeed(a, await loadSample(a, name), beacon, new CheckpointFiles(folder), folder));
+        const r = await withArchive(args, io, 'write', 'sample seed', async (a) => fixSeed(a, operationContext(a), await loadSample(a, name), beacon, new CheckpointFiles(folder), folder));
         if (wantsJson(args)) printJson(io, { name, seed: r.seed, entries: { seed: r.seq }, checkpoint: r.checkpoint });
         else io.stdout(`plan ${name}: seed fixed from ${beacon.beacon} round ${beacon.round} (entry ${r.seq}), after checkpoint ${r.checkpoint.size} ${r.checkpoint.root}\nnext: custody sample draw ${name}\n`);
         return 0;
@@ -81,7 +81,7 @@ export const sampleCommand: Command = {
         if (name !== undefined && str(args, 'name') === undefined) {
           const d = await withArchive(args, io, 'write', 'sample draw', async (a) => {
             const sample = await loadSample(a, name);
-            return { id: sample.id, ...(await drawRecorded(a, sample)) };
+            return { id: sample.id, ...(await drawRecorded(a, operationContext(a), sample)) };
           });
           printDrawn(io, args, { id: d.id, name, draw: d.draw, entries: d.entries, merged: null });
           return 0;

@@ -8,11 +8,10 @@ import type { ActingContext } from '../ports.js';
 import { commitDraw, drawPlan, recordFrame, type PlanInput } from './plan.service.js';
 import { fixSeed } from './steps.service.js';
 
-/** Ports that throw on any use (`acting` answers for the services that still read it there). */
-function stubPorts(role: Role | undefined): never {
+/** Ports that throw on any use. */
+function stubPorts(): never {
   return new Proxy({}, {
     get(_t, prop) {
-      if (prop === 'acting') return role === undefined ? undefined : { role };
       if (prop === 'then') return undefined;
       throw new Error('the service reached the archive');
     },
@@ -37,14 +36,14 @@ const CALLS: [string, (a: never, c: ActingContext) => Promise<unknown>][] = [
   ['drawPlan', (a, c) => drawPlan(a, c, input)],
   ['recordFrame', (a, c) => recordFrame(a, c, input)],
   ['commitDraw', (a, c) => commitDraw(a, c, 'S', {}, 'seed')],
-  ['fixSeed', (a) => fixSeed(a, {} as SamplesTable, {} as never, {} as never, '/nowhere')],
+  ['fixSeed', (a, c) => fixSeed(a, c, {} as SamplesTable, {} as never, {} as never, '/nowhere')],
 ];
 
 describe('the sampling services enforce the permission matrix themselves', () => {
   for (const [name, call] of CALLS)
     it(`${name}: refused (ACCOUNT_FORBIDDEN) to every role without sample.manage, before anything is read; the others and the CLI get past the check`, async () => {
       for (const role of ROLES)
-        expect(await outcome(() => call(stubPorts(role), ctxOf(role))), role).toBe(can(role, 'sample.manage') ? 'past the check' : 'ACCOUNT_FORBIDDEN');
-      expect(await outcome(() => call(stubPorts(undefined), ctxOf(undefined))), 'CLI').toBe('past the check');
+        expect(await outcome(() => call(stubPorts(), ctxOf(role))), role).toBe(can(role, 'sample.manage') ? 'past the check' : 'ACCOUNT_FORBIDDEN');
+      expect(await outcome(() => call(stubPorts(), ctxOf(undefined))), 'CLI').toBe('past the check');
     });
 });
