@@ -11,16 +11,14 @@ import type { EntryDraft, ExaminationDetails, ExaminationRevealDetails } from '.
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import { ExamError } from './examination-errors.js';
-import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome } from './outcomes.js';
+import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome, type OutcomesPorts } from './outcomes.js';
 import { seal, SealError, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
+import { caseRefs, planAnswerKey, type CaseRefs, type PlanPorts } from './plan-access.js';
 import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
 import { activePersonKey, signAct, type PersonSigner } from './person-signing.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
 import { requireRole, type ActingContext, type Commits, type ExaminationReads, type IndexReads } from '../ports.js';
-import type { OutcomesPorts } from './outcomes.js';
-import type { PlanPorts } from './plan-access.js';
 
 // The ports each operation takes (../ports.ts): an open Archive, or the server's archive for a
 // request, implements them all as it is. The context says who acts and, on the server, as what role.
