@@ -7,7 +7,7 @@ import { assertNotServed } from './archive/served-marker.adapter.js';
 import { openExaminationKek, type ExaminationKek } from './archive/examination-kek.adapter.js';
 import { assertSigningKeyMatches, readManifest, readSmall } from './archive/signing-key-record.adapter.js';
 import type { Config } from './config/index.js';
-import type { AccountsPorts, ActingRole, Role } from './accounts/index.js';
+import type { AccountsPorts, Role } from './accounts/index.js';
 import type { CandidatePorts, PmPorts, SubjectLinkPorts } from './identification/index.js';
 import { ReportKeyFiles } from './identification/reports/report-keys.adapter.js';
 import type { LinkPorts } from './identification/reports/link.service.js';
@@ -111,11 +111,6 @@ export interface Archive {
   signNow(): Promise<void>;
   /** Signs a checkpoint if this session appended, releases the lock, closes everything. */
   close(): Promise<void>;
-  /**
-   * The signed-in account's role, on an archive the server built for one request (archiveFor);
-   * the examination and sampling services check it (requireActing). Undefined at the CLI.
-   */
-  readonly acting?: ActingRole;
 }
 
 export async function initArchive(

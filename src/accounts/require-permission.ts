@@ -21,9 +21,8 @@ export function requirePermission(ctx: ActingRole, permission: Permission): void
 
 /**
  * The check of a service that is reached from the server and from the CLI alike (examination,
- * sampling): the server hands the service an archive built for the request
- * (http/request-context.ts, `archiveFor`), which carries the signed-in account's role, and that
- * role must hold `permission`. A CLI command carries none (`undefined`): its user runs with file
+ * sampling): the server hands the service the request's context (http/request-context.ts),
+ * which carries the signed-in account's role, and that role must hold `permission`. A CLI command carries none (`undefined`): its user runs with file
  * access and the archive key, has no authenticated account, and acts under the actor they
  * declare, as before accounts existed (as the identification services take `viewerOrg: null`).
  */

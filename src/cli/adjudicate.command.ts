@@ -4,7 +4,7 @@ import { adjudicateCases, type AdjudicateLine } from '../examination/blind/batch
 import { ExamError, caseOutcomes, loadSample } from '../examination/blind/index.js';
 import type { AdjudicationDecision } from '../examination/commitment/index.js';
 import { list, printJson, str, UsageError, type Command } from './command.js';
-import { configFrom, wantsJson, withArchive } from './context.js';
+import { configFrom, operationContext, wantsJson, withArchive } from './context.js';
 import { signerFor } from './person-key.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -38,7 +38,7 @@ export const adjudicateCommand: Command = {
     if (batch !== undefined && plan !== undefined && caseId === undefined) {
       const lines = await readBatch(batch);
       const adjudicator = configFrom(args, io).actor;
-      const r = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCases(a, plan, adjudicator, lines, await signerFor(a, args, io, adjudicator)));
+      const r = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCases(a, operationContext(a), plan, adjudicator, lines, await signerFor(a, args, io, adjudicator)));
       if (wantsJson(args)) printJson(io, { plan, adjudicator, adjudicated: r.written.length, skipped: r.skipped });
       else io.stdout(`${r.written.length} case(s) adjudicated${r.skipped.length > 0 ? `; ${r.skipped.length} skipped, already adjudicated with the same decisions` : ''}\n`);
       return 0;
@@ -47,7 +47,7 @@ export const adjudicateCommand: Command = {
     if (args.values.list === true) {
       const c = await withArchive(args, io, 'read', 'adjudicate --list', async (a) => {
         try {
-          return await revealedCase(a, plan, caseId);
+          return await revealedCase(a, operationContext(a), plan, caseId);
         } catch (e) {
           if (e instanceof ExamError && e.code === 'EXAMINATION_SEALED')
             throw new ExamError('EXAMINATION_CASE_UNFINISHED', `case ${caseId} is unfinished: ${e.message}`, { details: e.details });
@@ -60,7 +60,7 @@ export const adjudicateCommand: Command = {
     }
     const decisions = await readDecisions(str(args, 'decisions'), list(args, 'set'), str(args, 'reason'), this.usage);
     const adjudicator = configFrom(args, io).actor;
-    const c = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCase(a, plan, caseId, decisions, adjudicator, await signerFor(a, args, io, adjudicator)));
+    const c = await withArchive(args, io, 'write', 'adjudicate', async (a) => adjudicateCase(a, operationContext(a), plan, caseId, decisions, adjudicator, await signerFor(a, args, io, adjudicator)));
     if (wantsJson(args)) printJson(io, { plan, case: caseId, adjudicator, decisions, final: c.final });
     else io.stdout(`case ${caseId} adjudicated: ${decisions.length} decision(s)\n`);
     return 0;

@@ -176,7 +176,11 @@ export async function refuseIfBlinded(
   assertNotBlinded(scope, `\`${what}\``);
 }
 
-/** The context of a CLI command's writes: the archive's actor (--actor, CUSTODY_ACTOR or the account) and id factory. */
-export function operationContext(archive: Archive): OperationContext {
-  return { actor: archive.config.actor, clock: () => new Date(), newId: archive.newId };
+/**
+ * The context of a CLI command's writes: the archive's actor (--actor, CUSTODY_ACTOR or the
+ * account) and id factory, and no role: its user runs with file access and the archive key, and
+ * has no authenticated account (the permission checks of the services pass, see requireActing).
+ */
+export function operationContext(archive: Archive): OperationContext & { readonly role: undefined } {
+  return { actor: archive.config.actor, clock: () => new Date(), newId: archive.newId, role: undefined };
 }

@@ -23,7 +23,7 @@ import { sameActor } from '../core/index.js';
 import { signerFor } from './person-key.js';
 import { previewPaths } from '../jobs/analysis-worker.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
-import { atOption, configFrom, wantsJson, withArchive } from './context.js';
+import { atOption, configFrom, operationContext, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const examineCommand: Command = {
@@ -60,7 +60,7 @@ export const examineCommand: Command = {
         const out = await withArchive(args, io, 'write', 'examine assign', async (a) => {
           // Names of accounts become their ids (the service checks each is an examiner account).
           const ids = await Promise.all(examiners.map((e) => resolveAccountId({ listAccounts: () => a.index.listAccounts(), sealingKey: a.sealingKey }, e)));
-          return assignExaminers(a, plan, ids, perCase);
+          return assignExaminers(a, operationContext(a), plan, ids, perCase);
         });
         if (wantsJson(args)) printJson(io, { plan, ...out });
         else io.stdout(`${out.cases} cases assigned, ${out.perCase} examiners each\n`);
@@ -80,14 +80,14 @@ export const examineCommand: Command = {
             const mine = (await caseOutcomes(a, sample))
               .filter((c) => c.examiners.some((e) => sameActor(e, actor)) && !c.submitted.some((e) => sameActor(e, actor)))
               .map((c) => refs.shown(c.case));
-            const cases = caseId === undefined ? mine : (await caseForm(a, plan, caseId, actor)).case;
+            const cases = caseId === undefined ? mine : (await caseForm(a, operationContext(a), plan, caseId, actor)).case;
             return formCsv(sampleCodebook(sample), typeof cases === 'string' ? [cases] : cases);
           });
           await emit(sheet);
           return 0;
         }
         const form = await withArchive(args, io, 'read', 'examine form', async (a) => {
-          const f = await caseForm(a, plan, needCase(), actor);
+          const f = await caseForm(a, operationContext(a), plan, needCase(), actor);
           // Blurred previews by default (--unblurred for the plain ones), as `custody analyze` made them.
           const images = f.images.map((i) => {
             const paths = previewPaths(a, i.sha256, 256);
@@ -105,7 +105,7 @@ export const examineCommand: Command = {
           if (caseId !== undefined) throw new UsageError('with --forms, the cases are named in the file');
           const text = await readText(formsFile, '--forms');
           const r = await withArchive(args, io, 'write', 'examine submit', async (a) =>
-            submitAnswers(a, plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text), await signerFor(a, args, io, actor)),
+            submitAnswers(a, operationContext(a), plan, actor, isCsv(formsFile, text) ? parseFormCsv(sampleCodebook(await loadSample(a, plan)), text) : parseFormLines(text), await signerFor(a, args, io, actor)),
           );
           if (wantsJson(args)) printJson(io, { plan, examiner: actor, submitted: r.written, skipped: r.skipped });
           else
@@ -116,7 +116,7 @@ export const examineCommand: Command = {
           return 0;
         }
         const form = await readForm(args, this.usage);
-        const out = await withArchive(args, io, 'write', 'examine submit', async (a) => submitAnswer(a, plan, needCase(), actor, form, await signerFor(a, args, io, actor)));
+        const out = await withArchive(args, io, 'write', 'examine submit', async (a) => submitAnswer(a, operationContext(a), plan, needCase(), actor, form, await signerFor(a, args, io, actor)));
         if (wantsJson(args)) printJson(io, { plan, examiner: actor, ...out });
         else
           io.stdout(
@@ -151,7 +151,7 @@ export const examineCommand: Command = {
         return 0;
       }
       case 'show': {
-        const c = await withArchive(args, io, 'read', 'examine show', (a) => revealedCase(a, plan, needCase(), actor), { at: atOption(args) });
+        const c = await withArchive(args, io, 'read', 'examine show', (a) => revealedCase(a, operationContext(a), plan, needCase(), actor), { at: atOption(args) });
         if (wantsJson(args)) printJson(io, { plan, ...c });
         else {
           io.stdout(`case ${c.case}: ${c.status}\n`);
@@ -162,7 +162,7 @@ export const examineCommand: Command = {
       }
       case 'close': {
         // Publishes the plan's case-code key: anyone can then link codes to cases.
-        const r = await withArchive(args, io, 'write', 'examine close', (a) => closePlan(a, plan));
+        const r = await withArchive(args, io, 'write', 'examine close', (a) => closePlan(a, operationContext(a), plan));
         if (wantsJson(args)) printJson(io, r);
         else io.stdout(`plan ${r.plan} closed (entry ${r.seq}): its case-code key is published, ${r.cases} case codes can be linked\n`);
         return 0;

@@ -73,6 +73,7 @@ export const exportCommand: Command = {
           io.stderr(`custody: removed ${p}, left on the target by an export that was killed\n`),
         ...(progress === undefined ? {} : { onProgress: progress.report }),
       },
+      { actor: config.actor },
       {
         selection,
         out,

@@ -7,7 +7,7 @@ import { caseOutcomes, describeSample, loadSample } from '../examination/blind/i
 import { drawPlan, recordFrame, type PlanInput } from '../examination/sampling/plan.service.js';
 import { drawRecorded, fixSeed, frameDetails, frameFileFor } from '../examination/sampling/steps.service.js';
 import { flag, parseNonNegativeInt, printJson, requireStr, str, UsageError, writeOutFile, type Command, type ParsedArgs } from './command.js';
-import { atOption, configFrom, wantsJson, withArchive } from './context.js';
+import { atOption, configFrom, operationContext, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
 
 export const sampleCommand: Command = {
@@ -46,7 +46,7 @@ export const sampleCommand: Command = {
         const creating = ['over', 'method', 'by', 'size', 'population', 'codebook'].some((k) => args.values[k] !== undefined) || flag(args, 'census');
         if (creating) {
           const input = await planInput(args, name, this);
-          const f = await withArchive(args, io, 'write', 'sample frame', (a) => recordFrame(a, input));
+          const f = await withArchive(args, io, 'write', 'sample frame', (a) => recordFrame(a, operationContext(a), input));
           if (!flag(args, 'csv')) {
             if (wantsJson(args)) printJson(io, { id: f.id, name, frame_size: f.frameSize, frame_digest: f.frameDigest, size: f.size, entries: { frame: f.seq }, merged_duplicate_objects: f.merged });
             else
@@ -72,7 +72,7 @@ export const sampleCommand: Command = {
           throw new UsageError('sample seed needs the folder where checkpoints were published: --published DIR or CUSTODY_PUBLISH_CHECKPOINTS (see `custody checkpoint --publish DIR`)');
         const folder = resolve(folderOpt);
         const beacon = { beacon: requireStr(args, 'beacon', this), round: parseNonNegativeInt(requireStr(args, 'round', this), '--round'), value: requireStr(args, 'value', this) };
-        const r = await withArchive(args, io, 'write', 'sample seed', async (a) => fixSeed(a, await loadSample(a, name), beacon, new CheckpointFiles(folder), folder));
+        const r = await withArchive(args, io, 'write', 'sample seed', async (a) => fixSeed(a, operationContext(a), await loadSample(a, name), beacon, new CheckpointFiles(folder), folder));
         if (wantsJson(args)) printJson(io, { name, seed: r.seed, entries: { seed: r.seq }, checkpoint: r.checkpoint });
         else io.stdout(`plan ${name}: seed fixed from ${beacon.beacon} round ${beacon.round} (entry ${r.seq}), after checkpoint ${r.checkpoint.size} ${r.checkpoint.root}\nnext: custody sample draw ${name}\n`);
         return 0;
@@ -81,14 +81,14 @@ export const sampleCommand: Command = {
         if (name !== undefined && str(args, 'name') === undefined) {
           const d = await withArchive(args, io, 'write', 'sample draw', async (a) => {
             const sample = await loadSample(a, name);
-            return { id: sample.id, ...(await drawRecorded(a, sample)) };
+            return { id: sample.id, ...(await drawRecorded(a, operationContext(a), sample)) };
           });
           printDrawn(io, args, { id: d.id, name, draw: d.draw, entries: d.entries, merged: null });
           return 0;
         }
         if (name !== undefined) throw new UsageError(`give the plan's name once\nusage: ${this.usage}`);
         const input = await planInput(args, requireStr(args, 'name', this), this);
-        const plan = await withArchive(args, io, 'write', 'sample draw', (a) => drawPlan(a, input));
+        const plan = await withArchive(args, io, 'write', 'sample draw', (a) => drawPlan(a, operationContext(a), input));
         printDrawn(io, args, { id: plan.id, name: plan.name, draw: plan.draw, entries: plan.entries, merged: plan.merged });
         return 0;
       }

@@ -248,6 +248,7 @@ export class ExportsArea {
         archiveDir: archive.config.archiveDir,
         onProgress: progress,
       },
+      ctx,
       {
         selection: req.selection,
         out,

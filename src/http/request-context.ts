@@ -12,18 +12,16 @@ export interface RequestContext extends OperationContext {
 
 /**
  * The open archive as one request sees it: the same parts, with the request's account as the
- * ledger's actor and its role as `acting`. The bridge for services that still take the whole `Archive` handle (see
- * layering.config.js, APP_IMPORT_RATCHET); they go as each takes ports plus the context.
+ * ledger's actor. The bridge for services that still take the whole `Archive` handle (see
+ * layering.config.js, APP_IMPORT_RATCHET); they go as each takes ports plus the context. The
+ * role is not here: the services that check it take the context itself (examination/ports.ts).
  */
 export function archiveFor(archive: Archive, ctx: RequestContext): Archive {
   const config = { ...archive.config, actor: ctx.actor };
-  // The services check the account's role themselves (requireActing), not only the routes.
-  const acting = { role: ctx.role };
   return new Proxy(archive, {
     get(target, prop, receiver) {
       if (prop === 'config') return config;
       if (prop === 'newId') return ctx.newId;
-      if (prop === 'acting') return acting;
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });

@@ -1,4 +1,7 @@
-import type { Archive } from '../app.js';
+import type { ArchiveManifest } from '../archive/index.js';
+import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
+import type { IndexProblem } from '../db/connection.adapter.js';
+import type { Ledger } from '../ledger/ledger.service.js';
 import {
   parseVerifierKey,
   verifyCheckpoint,
@@ -39,8 +42,25 @@ export interface VerifyReport {
   findings: Finding[];
 }
 
+/**
+ * What verification reads of an open archive (an Archive implements it as it is): the ledger, its
+ * checkpoints and leaf index, the store, and the index with what opening it found wrong.
+ */
+export interface VerifyPorts {
+  readonly verifierKey: string;
+  readonly manifest: Pick<ArchiveManifest, 'id' | 'origin'>;
+  readonly ledger: Pick<
+    Ledger,
+    'size' | 'tornTailBytes' | 'storedLeaves' | 'checkpointSizes' | 'checkpointAt' | 'readRaw' | 'root' | 'consistencyProof'
+  >;
+  readonly store: Parameters<typeof checkObjects>[0];
+  readonly index: Pick<ArchiveIndexRepository, 'ledgerSize' | 'dumpTable'>;
+  /** Opened with `index: 'tolerate'`: what was wrong with the live index (missing, damaged). */
+  readonly indexProblem: IndexProblem | null;
+}
+
 export interface VerifyDeps {
-  archive: Archive;
+  archive: VerifyPorts;
   hashFiles: (paths: AsyncIterable<string>, onResult: (d: FileDigest) => void) => Promise<void>;
   /** The ids of the missing-person report key files present (keys/reports/); not checked when absent. */
   reportKeys?: () => Promise<ReadonlySet<string>>;
@@ -199,7 +219,7 @@ export async function verifyArchive(deps: VerifyDeps, trusted: readonly TrustedC
  * The index and the ledger agree both ways. A missing or damaged index is one finding (with the
  * remedy), never an exit 70: the ledger and the store were verified all the same.
  */
-async function checkIndex(archive: Archive, replay: LedgerReplayer['state'], total: number): Promise<{ findings: Finding[]; compared: number; indexed: number }> {
+async function checkIndex(archive: Pick<VerifyPorts, 'index' | 'indexProblem'>, replay: LedgerReplayer['state'], total: number): Promise<{ findings: Finding[]; compared: number; indexed: number }> {
   const findings: Finding[] = [];
   if (archive.indexProblem !== null) {
     findings.push(f(archive.indexProblem.code, archive.indexProblem.message, 'index'));
@@ -238,7 +258,7 @@ function parseTrusted(t: TrustedCheckpointInput, verifier: ReturnType<typeof par
   }
 }
 
-function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer | undefined, archive: Archive): Finding {
+function checkTrusted(name: string, cp: Checkpoint, total: number, root: Buffer | undefined, archive: { readonly ledger: Pick<Ledger, 'consistencyProof' | 'root'> }): Finding {
   if (cp.size > total) {
     return f('TRUSTED_CHECKPOINT_TRUNCATED', `trusted checkpoint ${name} covers ${cp.size} entries but the ledger has only ${total}: the ledger was truncated`, name);
   }

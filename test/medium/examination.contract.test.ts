@@ -71,22 +71,22 @@ describeDatabases('examination', (db) => {
   };
 
   it('runs plan → sealed submissions → reveal → adjudication → statistics, and rebuilds to the same bytes', async () => {
-    const plan = await as('statistician', (a) => drawPlan(a, { name: 'p', unit: 'subjects', method: 'simple', size: 6, seed: 'fixed seed' }));
+    const plan = await as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'p', unit: 'subjects', method: 'simple', size: 6, seed: 'fixed seed' }));
     expect(plan.draw.members).toHaveLength(6);
-    await as('coordinator', (a) => assignExaminers(a, 'p', ['ex-a', 'ex-b']));
+    await as('coordinator', (a) => assignExaminers(a, operationContext(a), 'p', ['ex-a', 'ex-b']));
     const world = worldSubjects(6);
     const cases = [...plan.draw.members];
-    for (const [i, c] of cases.entries()) await as('ex-a', (a) => submitAnswer(a, 'p', c, 'ex-a', examinerForm(world[i] ?? world[0]!, 'A', 0.3)));
+    for (const [i, c] of cases.entries()) await as('ex-a', (a) => submitAnswer(a, operationContext(a), 'p', c, 'ex-a', examinerForm(world[i] ?? world[0]!, 'A', 0.3)));
     // Sealed: the index holds ciphertext and a commitment, no answer.
     const sealed = await as('reader', async (a) => a.examinations.submissions(plan.id), 'read');
     expect(sealed.every((s) => s.answer_json === null && s.salt === null && s.sealed.length > 40)).toBe(true);
-    for (const [i, c] of cases.entries()) await as('ex-b', (a) => submitAnswer(a, 'p', c, 'ex-b', examinerForm(world[i] ?? world[0]!, 'B', 0.3)));
+    for (const [i, c] of cases.entries()) await as('ex-b', (a) => submitAnswer(a, operationContext(a), 'p', c, 'ex-b', examinerForm(world[i] ?? world[0]!, 'B', 0.3)));
     const outcomes = await as('reader', async (a) => caseOutcomes(a, await loadSample(a, 'p')), 'read');
     expect(outcomes.every((o) => o.answers?.length === 2)).toBe(true);
     const disputed = outcomes.find((o) => o.status === 'awaiting_adjudication');
     expect(disputed).toBeDefined();
     await as('adj', (a) =>
-      adjudicateCase(a, 'p', disputed?.case ?? '', (disputed?.disagreements ?? []).map((d) => ({ field: d.field, value: d.values[0]?.value ?? '', reason: 'reviewed' })), 'adj'),
+      adjudicateCase(a, operationContext(a), 'p', disputed?.case ?? '', (disputed?.disagreements ?? []).map((d) => ({ field: d.field, value: d.values[0]?.value ?? '', reason: 'reviewed' })), 'adj'),
     );
     const stats = await as('reader', async (a) => JSON.stringify(await computeStatistics(a, await loadSample(a, 'p'))), 'read');
     const size = JSON.parse(stats) as { checkpoint: { tree_size: number } };
@@ -112,13 +112,13 @@ describeDatabases('examination', (db) => {
   }, 120_000);
 
   it('draws over items with one unit per object: a copy is never a second unit', async () => {
-    const plan = await as('statistician', (a) => drawPlan(a, { name: 'images', unit: 'items', method: 'systematic', size: 4, seed: 's' }));
+    const plan = await as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'images', unit: 'items', method: 'systematic', size: 4, seed: 's' }));
     expect(plan.draw.frameSize).toBe(4);
     expect(plan.merged).toBe(1);
     expect(new Set(plan.draw.members).size).toBe(4);
-    const refused = as('statistician', (a) => drawPlan(a, { name: 'too-many', unit: 'items', method: 'simple', size: 5 }));
+    const refused = as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'too-many', unit: 'items', method: 'simple', size: 5 }));
     await expect(refused).rejects.toMatchObject({ code: 'SAMPLE_SIZE_EXCEEDS_FRAME' });
-    const again = as('statistician', (a) => drawPlan(a, { name: 'images', unit: 'items', method: 'simple', size: 1 }));
+    const again = as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'images', unit: 'items', method: 'simple', size: 1 }));
     await expect(again).rejects.toMatchObject({ code: 'SAMPLE_EXISTS' });
   });
 
@@ -133,13 +133,13 @@ describeDatabases('examination', (db) => {
         { code: 'tattoo', label: 'Tattoo', definition: 'Any tattoo, for identification.', regional: false },
       ],
     });
-    const plan = await as('statistician', (a) => drawPlan(a, { name: 'local', unit: 'subjects', method: 'simple', size: 3, seed: 's', codebook }));
-    await as('coordinator', (a) => assignExaminers(a, 'local', ['ex-a', 'ex-b']));
+    const plan = await as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'local', unit: 'subjects', method: 'simple', size: 3, seed: 's', codebook }));
+    await as('coordinator', (a) => assignExaminers(a, operationContext(a), 'local', ['ex-a', 'ex-b']));
     const form = { sex: 'male', age_band: '30-39', findings: { emaciation: { value: 'present' }, tattoo: { value: 'absent' } } };
     // A form for the default codebook does not fit this plan.
-    const wrong = as('ex-a', (a) => submitAnswer(a, 'local', plan.draw.members[0] ?? '', 'ex-a', examinerForm(worldSubjects(1)[0]!, 'A', 0)));
+    const wrong = as('ex-a', (a) => submitAnswer(a, operationContext(a), 'local', plan.draw.members[0] ?? '', 'ex-a', examinerForm(worldSubjects(1)[0]!, 'A', 0)));
     await expect(wrong).rejects.toMatchObject({ code: 'FORM_INVALID' });
-    for (const c of plan.draw.members) for (const ex of ['ex-a', 'ex-b']) await as(ex, (a) => submitAnswer(a, 'local', c, ex, form));
+    for (const c of plan.draw.members) for (const ex of ['ex-a', 'ex-b']) await as(ex, (a) => submitAnswer(a, operationContext(a), 'local', c, ex, form));
     const stats = await as('reader', async (a) => computeStatistics(a, await loadSample(a, 'local')), 'read');
     expect(stats.codebook).toEqual({ version: 'team-local-v2', digest: codebookDigest(codebook) });
     expect(stats.findings.map((f) => [f.code, f.present, f.assessed])).toEqual([
@@ -149,14 +149,14 @@ describeDatabases('examination', (db) => {
   });
 
   it('stratifies by month of death, allocating the size in proportion', async () => {
-    const plan = await as('statistician', (a) => drawPlan(a, { name: 'by-month', unit: 'subjects', method: 'stratified', stratify: 'month', size: 6, seed: 's' }));
+    const plan = await as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'by-month', unit: 'subjects', method: 'stratified', stratify: 'month', size: 6, seed: 's' }));
     const strata = 'strata' in plan.draw ? plan.draw.strata : [];
     expect(strata.map((s) => [s.name, s.frameSize, s.n])).toEqual([
       ['2013-01', 4, 2],
       ['2013-02', 4, 2],
       ['2013-03', 4, 2],
     ]);
-    const bad = as('statistician', (a) => drawPlan(a, { name: 'no-by', unit: 'subjects', method: 'stratified', size: 2 }));
+    const bad = as('statistician', (a) => drawPlan(a, operationContext(a), { name: 'no-by', unit: 'subjects', method: 'stratified', size: 2 }));
     await expect(bad).rejects.toMatchObject({ code: 'SAMPLE_PLAN_INVALID' });
   });
 });

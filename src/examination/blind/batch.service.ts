@@ -2,21 +2,29 @@
 // checked before anything is written, and the whole batch is written as one ledger batch (one
 // archive.commit). A line that repeats what is already on the ledger is skipped and counted, so a
 // corrected file can be run again; a line that contradicts it is refused as a single one would be.
-import { requireActing } from '../../accounts/index.js';
-import type { Archive } from '../../app.js';
 import { canonicalize, type JsonValue, sameActor, CustodyError } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import type { EntryDraft, ExaminationDetails } from '../../ledger/index.js';
 import { ExaminationError, parseExaminationForm, type ExaminationAnswer, type ExaminationErrorCode } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import type { ExamErrorCode } from './examination-errors.js';
-import { caseOutcomes, loadSample, sampleCodebook } from './outcomes.js';
+import { caseOutcomes, loadSample, sampleCodebook, type OutcomesPorts } from './outcomes.js';
 import { seal, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey } from './plan-access.js';
+import { caseRefs, planAnswerKey, type PlanPorts } from './plan-access.js';
 import { signAct, type PersonSigner } from './person-signing.js';
 import { adjudicateFields, submitFields } from './examination.service.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
+import { requireRole, type ActingContext, type Commits, type ExaminationReads, type IndexReads } from '../ports.js';
+
+/** What a forms file's submission reads and writes (../ports.ts); an open Archive implements it as it is. */
+export type SubmitBatchPorts = ExaminationReads<'findSample' | 'members' | 'assignments' | 'submissions'> &
+  IndexReads<'listAccounts' | 'listPersonKeys'> &
+  Pick<PlanPorts, 'sealingKey' | 'examinationKek'> &
+  Commits;
+
+/** What an adjudication batch reads and writes. */
+export type AdjudicateBatchPorts = OutcomesPorts & IndexReads<'listAccounts' | 'listPersonKeys'> & Commits;
 
 /** One problem in a batch file: where it is (file line, case, field) and what is wrong. */
 export interface BatchLineError {
@@ -56,8 +64,8 @@ export interface BatchResult {
 }
 
 /** Submits every line of a forms file as `examiner`, or nothing. */
-export async function submitAnswers(archive: Archive, ref: string, actor: string, lines: readonly SubmitLine[], signer?: PersonSigner): Promise<BatchResult & { revealed: number }> {
-  requireActing(archive.acting, 'examination.submit');
+export async function submitAnswers(archive: SubmitBatchPorts, ctx: Pick<ActingContext, 'role'>, ref: string, actor: string, lines: readonly SubmitLine[], signer?: PersonSigner): Promise<BatchResult & { revealed: number }> {
+  requireRole(ctx, 'examination.submit');
   const sample = await loadSample(archive, ref);
   const codebook = sampleCodebook(sample);
   const key = await planAnswerKey(archive, sample);
@@ -104,14 +112,14 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
     const context = `${sample.id}/${a.case}/${examiner}`;
     const sealed = seal(key, context, { answer: a.answer as unknown as JsonValue, salt });
     const signature = await signAct(keys, examiner, 'submit', submitFields(sample, refs.code(a.case), commitment, sealed), signer);
-    drafts.push(draft(archive, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }, examiner));
+    drafts.push(draft(examiner, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }));
     const others = submitted.get(a.case) ?? [];
     const revealed = others.length + 1 === (assigned.get(a.case) ?? []).length;
     if (revealed) {
       const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, s) }));
       answers.push({ examiner, commitment, answer: a.answer as unknown as JsonValue, salt });
       answers.sort((x, y) => (x.examiner < y.examiner ? -1 : x.examiner > y.examiner ? 1 : 0));
-      drafts.push(draft(archive, { action: 'examination.reveal', sample: sample.id, case: a.case, answers, reason: REVEAL_RULE }, SYSTEM_ACTOR));
+      drafts.push(draft(SYSTEM_ACTOR, { action: 'examination.reveal', sample: sample.id, case: a.case, answers, reason: REVEAL_RULE }));
     }
     written.push({ line: a.line, case: refs.shown(a.case), commitment, revealed });
   }
@@ -120,8 +128,8 @@ export async function submitAnswers(archive: Archive, ref: string, actor: string
 }
 
 /** Adjudicates every line of a batch file as `adjudicator`, or nothing. */
-export async function adjudicateCases(archive: Archive, ref: string, actor: string, lines: readonly AdjudicateLine[], signer?: PersonSigner): Promise<BatchResult> {
-  requireActing(archive.acting, 'examination.adjudicate');
+export async function adjudicateCases(archive: AdjudicateBatchPorts, ctx: Pick<ActingContext, 'role'>, ref: string, actor: string, lines: readonly AdjudicateLine[], signer?: PersonSigner): Promise<BatchResult> {
+  requireRole(ctx, 'examination.adjudicate');
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
@@ -173,7 +181,7 @@ export async function adjudicateCases(archive: Archive, ref: string, actor: stri
   const keys = await archive.index.listPersonKeys();
   for (const t of toSign) {
     const signature = await signAct(keys, adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(t.caseId), t.decisions, t.final), signer);
-    drafts.push(draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: t.caseId, decisions: t.decisions, final: t.final, ...(signature === null ? {} : { signature: { ...signature } }) }, adjudicator));
+    drafts.push(draft(adjudicator, { action: 'examination.adjudicate', sample: sample.id, case: t.caseId, decisions: t.decisions, final: t.final, ...(signature === null ? {} : { signature: { ...signature } }) }));
   }
   if (drafts.length > 0) await archive.commit(drafts);
   return { written, skipped };
@@ -218,7 +226,7 @@ function group<T extends { case_id: string }>(rows: readonly T[]): Map<string, T
   return m;
 }
 
-function draft(archive: Archive, details: ExaminationDetails, actor = archive.config.actor): EntryDraft {
+function draft(actor: string, details: ExaminationDetails): EntryDraft {
   return { actor, type: 'examination', items: [], objects: [], details };
 }
 

@@ -5,21 +5,49 @@
 //     assigned examiner has submitted, when the answers and salts are revealed in one entry;
 //   - only a revealed case with disagreements goes to an adjudicator, who is not one of its
 //     examiners and gives a reason for each decision.
-import { requireActing } from '../../accounts/index.js';
-import type { Archive } from '../../app.js';
 import { actorKey, canonicalBytes, personSignedBytes, sameActor, sha256, toHex, type JsonValue } from '../../core/index.js';
 import type { SamplesTable } from '../../db/index.js';
 import type { EntryDraft, ExaminationDetails, ExaminationRevealDetails } from '../../ledger/index.js';
 import { blankForm, parseExaminationForm, type BlankForm } from '../codebook/index.js';
 import { applyAdjudication, commit, verifyReveal, type AdjudicationDecision } from '../commitment/index.js';
 import { ExamError } from './examination-errors.js';
-import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome } from './outcomes.js';
+import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome, type OutcomesPorts } from './outcomes.js';
 import { seal, SealError, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey, type CaseRefs } from './plan-access.js';
+import { caseRefs, planAnswerKey, type CaseRefs, type PlanPorts } from './plan-access.js';
 import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
 import { activePersonKey, signAct, type PersonSigner } from './person-signing.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
+import { requireRole, type ActingContext, type Commits, type ExaminationReads, type IndexReads } from '../ports.js';
+
+// The ports each operation takes (../ports.ts): an open Archive, or the server's archive for a
+// request, implements them all as it is. The context says who acts and, on the server, as what role.
+
+/** The plan's answer key: the archive's derived sealing key, or the examination KEK that wraps the plan's. */
+type AnswerKeys = Pick<PlanPorts, 'sealingKey' | 'examinationKek'>;
+/** What resolving a case reference and checking its assignment read. */
+type CaseReads = ExaminationReads<'findSample' | 'members' | 'assignments'> & IndexReads<'listAccounts'>;
+/** What a case's photographs read: its items (a subject's links), by id. */
+export type CaseImageReads = IndexReads<'subjectItems' | 'getItem'>;
+/** Who may read the other examiners' answers: the accounts, the plan's assignments and submissions. */
+export type AnswerReadPorts = IndexReads<'listAccounts'> & ExaminationReads<'assignments' | 'submissions'>;
+/** A reveal: the case's sealed answers, opened with the plan's key, appended as one entry. */
+export type RevealPorts = ExaminationReads<'submissions'> & AnswerKeys & Commits;
+export type AssignPorts = ExaminationReads<'findSample' | 'assignments' | 'members'> & IndexReads<'listAccounts'> & Pick<AnswerKeys, 'examinationKek'> & Commits;
+export type CaseFormPorts = CaseReads & CaseImageReads;
+export type PreparePorts = CaseReads & ExaminationReads<'submissions'> & IndexReads<'listPersonKeys'> & AnswerKeys;
+export type CommitSubmissionPorts = ExaminationReads<'findSample' | 'members' | 'assignments' | 'submissions'> & IndexReads<'listPersonKeys'> & RevealPorts & {
+  /** The crash hook of the tests' kill points (src/app.ts CrashPoint). */
+  crash(point: 'examination-submitted'): void;
+};
+export type SubmitPorts = PreparePorts & CommitSubmissionPorts;
+/** A case's outcome, and who may read it. */
+export type OutcomeReads = OutcomesPorts & CaseReads & AnswerReadPorts;
+export type PrepareAdjudicationPorts = OutcomesPorts & CaseReads & IndexReads<'listPersonKeys'>;
+export type CommitAdjudicationPorts = OutcomesPorts & IndexReads<'listPersonKeys'> & Commits;
+export type ClosePorts = OutcomesPorts & Pick<AnswerKeys, 'examinationKek'> & Commits;
+/** The context of an operation that only checks the role (the actor of its entries is a named person). */
+type Acting = Pick<ActingContext, 'role'>;
 
 /**
  * Assigns every case to `perCase` of `examiners`, rotating through them in the order given. The
@@ -27,8 +55,8 @@ import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
  * opaque code (plan-key.ts); in an archive with accounts, examiners are examiner accounts
  * (examiners.ts: an administrator is refused).
  */
-export async function assignExaminers(archive: Archive, ref: string, examiners: readonly string[], perCase?: number): Promise<{ cases: number; perCase: number }> {
-  requireActing(archive.acting, 'sample.manage');
+export async function assignExaminers(archive: AssignPorts, ctx: ActingContext, ref: string, examiners: readonly string[], perCase?: number): Promise<{ cases: number; perCase: number }> {
+  requireRole(ctx, 'sample.manage');
   const sample = await loadSample(archive, ref);
   if (sample.manifest_seq === null) throw new ExamError('EXAMINATION_ASSIGN_INVALID', `plan ${sample.name} has no drawn members yet`);
   if ((await archive.examinations.assignments(sample.id)).length > 0)
@@ -52,7 +80,7 @@ export async function assignExaminers(archive: Archive, ref: string, examiners: 
   }));
   // 48 bits per code: a collision within one plan is astronomically unlikely, and never let pass.
   if (new Set(cases.map((c) => c.code)).size !== cases.length) throw new Error('two cases of the plan drew the same case code; assign again');
-  await archive.commit([draft(archive, { action: 'examination.assign', sample: sample.id, per_case: k, plan_key: { ...planKey.record }, cases })]);
+  await archive.commit([draft(ctx.actor, { action: 'examination.assign', sample: sample.id, per_case: k, plan_key: { ...planKey.record }, cases })]);
   return { cases: cases.length, perCase: k };
 }
 
@@ -66,8 +94,8 @@ export interface CaseForm {
 }
 
 /** The blank form for an assigned examiner, without the number, the unit or the dates. */
-export async function caseForm(archive: Archive, ref: string, caseRef: string, examiner: string): Promise<CaseForm> {
-  requireActing(archive.acting, 'examination.submit');
+export async function caseForm(archive: CaseFormPorts, ctx: Acting, ref: string, caseRef: string, examiner: string): Promise<CaseForm> {
+  requireRole(ctx, 'examination.submit');
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -101,8 +129,8 @@ export interface PreparedSubmission {
  * Checks, seals and commits to `examiner`'s answer without appending anything: the first half of a
  * submission, so that the person's side (a browser) can sign the exact bytes before the commit.
  */
-export async function prepareSubmission(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown): Promise<PreparedSubmission> {
-  requireActing(archive.acting, 'examination.submit');
+export async function prepareSubmission(archive: PreparePorts, ctx: Acting, ref: string, caseRef: string, actor: string, form: unknown): Promise<PreparedSubmission> {
+  requireRole(ctx, 'examination.submit');
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -142,8 +170,8 @@ export async function prepareSubmission(archive: Archive, ref: string, caseRef: 
  * assigned examiner of the case, reveals every answer and salt in the next entry. `record` adds
  * facts of the examination (the form's language, the photographs opened unblurred) to the entry.
  */
-export async function commitSubmission(archive: Archive, p: PreparedSubmission, signer?: PersonSigner, record?: { [k: string]: JsonValue }): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
-  requireActing(archive.acting, 'examination.submit');
+export async function commitSubmission(archive: CommitSubmissionPorts, ctx: Acting, p: PreparedSubmission, signer?: PersonSigner, record?: { [k: string]: JsonValue }): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+  requireRole(ctx, 'examination.submit');
   const sample = await loadSample(archive, p.sample);
   const assigned = await requireAssigned(archive, sample, p.caseId, p.examiner, p.shown);
   const existing = await archive.examinations.submissions(sample.id, p.caseId);
@@ -152,17 +180,17 @@ export async function commitSubmission(archive: Archive, p: PreparedSubmission, 
   // Signed on the examiner's side when they have an enrolled key: plan, case code, commitment and the sealed answer's digest.
   const signature = await signAct(await archive.index.listPersonKeys(), p.examiner, 'submit', p.fields, signer);
   await archive.commit([
-    draft(archive, { action: 'examination.submit', sample: sample.id, case: p.caseId, examiner: p.examiner, commitment: p.commitment, sealed: p.sealed, ...(signature === null ? {} : { signature: { ...signature } }), ...(record === undefined ? {} : { examined_with: record }) }, p.examiner),
+    draft(p.examiner, { action: 'examination.submit', sample: sample.id, case: p.caseId, examiner: p.examiner, commitment: p.commitment, sealed: p.sealed, ...(signature === null ? {} : { signature: { ...signature } }), ...(record === undefined ? {} : { examined_with: record }) }),
   ]);
   archive.crash('examination-submitted');
   const submitted = existing.length + 1;
   const revealed = submitted === assigned.length;
-  if (revealed) await revealCase(archive, sample, p.caseId);
+  if (revealed) await revealCase(archive, ctx, sample, p.caseId);
   return { case: p.shown, commitment: p.commitment, submitted, assigned: assigned.length, revealed };
 }
 
 /** The photographs of a case (an item, or a subject's items), in a stable order: their case-scoped ordinals. */
-export async function caseImages(archive: Archive, sample: SamplesTable, caseId: string): Promise<CaseForm['images']> {
+export async function caseImages(archive: CaseImageReads, sample: SamplesTable, caseId: string): Promise<CaseForm['images']> {
   const itemIds = sample.unit_kind === 'items' ? [caseId] : (await archive.index.subjectItems(caseId)).map((l) => l.item_id);
   const images: CaseForm['images'] = [];
   for (const id of itemIds) {
@@ -176,8 +204,8 @@ export async function caseImages(archive: Archive, sample: SamplesTable, caseId:
  * Records `examiner`'s answer as a commitment and a sealed copy; when this was the last assigned
  * examiner of the case, reveals every answer and salt in the next entry.
  */
-export async function submitAnswer(archive: Archive, ref: string, caseRef: string, actor: string, form: unknown, signer?: PersonSigner): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
-  return commitSubmission(archive, await prepareSubmission(archive, ref, caseRef, actor, form), signer);
+export async function submitAnswer(archive: SubmitPorts, ctx: Acting, ref: string, caseRef: string, actor: string, form: unknown, signer?: PersonSigner): Promise<{ case: string; commitment: string; submitted: number; assigned: number; revealed: boolean }> {
+  return commitSubmission(archive, ctx, await prepareSubmission(archive, ctx, ref, caseRef, actor, form), signer);
 }
 
 /**
@@ -185,9 +213,9 @@ export async function submitAnswer(archive: Archive, ref: string, caseRef: strin
  * in one reveal entry, a system act (reveal-rule.ts). `system` is the catch-up
  * (reveal-catch-up.ts): its actor and reason.
  */
-export async function revealCase(archive: Archive, sample: SamplesTable, caseId: string, system?: { actor: string; reason: string }): Promise<void> {
+export async function revealCase(archive: RevealPorts, ctx: Acting, sample: SamplesTable, caseId: string, system?: { actor: string; reason: string }): Promise<void> {
   // The reveal follows an examiner's last submission (the system catch-up runs at the CLI, unchecked).
-  if (system === undefined) requireActing(archive.acting, 'examination.submit');
+  if (system === undefined) requireRole(ctx, 'examination.submit');
   const key = await planAnswerKey(archive, sample);
   const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
     const opened = unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
@@ -197,12 +225,12 @@ export async function revealCase(archive: Archive, sample: SamplesTable, caseId:
   });
   // A system act (reveal-rule.ts): under the system actor, with the rule as its reason.
   const details: ExaminationRevealDetails = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, reason: system?.reason ?? REVEAL_RULE };
-  await archive.commit([draft(archive, details, system?.actor ?? SYSTEM_ACTOR)]);
+  await archive.commit([draft(system?.actor ?? SYSTEM_ACTOR, details)]);
 }
 
 /** One case's outcome; refuses (EXAMINATION_SEALED) while answers are still sealed. */
-export async function revealedCase(archive: Archive, ref: string, caseRef: string, actor?: string): Promise<CaseOutcome> {
-  requireActing(archive.acting, 'evidence.read');
+export async function revealedCase(archive: OutcomeReads, ctx: Acting, ref: string, caseRef: string, actor?: string): Promise<CaseOutcome> {
+  requireRole(ctx, 'evidence.read');
   const sample = await loadSample(archive, ref);
   const refs = await caseRefs(archive, sample);
   const caseId = resolveCase(refs, sample, caseRef);
@@ -228,8 +256,8 @@ export interface PreparedAdjudication {
 }
 
 /** Checks an adjudication and computes its final answer, appending nothing. */
-export async function prepareAdjudication(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string): Promise<PreparedAdjudication> {
-  requireActing(archive.acting, 'examination.adjudicate');
+export async function prepareAdjudication(archive: PrepareAdjudicationPorts, ctx: Acting, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string): Promise<PreparedAdjudication> {
+  requireRole(ctx, 'examination.adjudicate');
   const sample = await loadSample(archive, ref);
   const accounts = await archive.index.listAccounts();
   const adjudicator = accounts.length === 0 ? actor : checkStaff(accounts, actor, 'adjudicator');
@@ -255,24 +283,24 @@ export async function prepareAdjudication(archive: Archive, ref: string, caseRef
 }
 
 /** Appends a prepared adjudication (signed through `signer` when the adjudicator has an enrolled key), checking again first. */
-export async function commitAdjudication(archive: Archive, p: PreparedAdjudication, signer?: PersonSigner): Promise<CaseOutcome> {
-  requireActing(archive.acting, 'examination.adjudicate');
+export async function commitAdjudication(archive: CommitAdjudicationPorts, ctx: Acting, p: PreparedAdjudication, signer?: PersonSigner): Promise<CaseOutcome> {
+  requireRole(ctx, 'examination.adjudicate');
   const sample = await loadSample(archive, p.sample);
   const outcome = await adjudicableOutcome(archive, sample, p.caseId, p.adjudicator, p.shown);
   const signature = await signAct(await archive.index.listPersonKeys(), p.adjudicator, 'adjudicate', p.fields, signer);
   await archive.commit([
-    draft(archive, { action: 'examination.adjudicate', sample: sample.id, case: p.caseId, decisions: p.decisions, final: p.final, ...(signature === null ? {} : { signature: { ...signature } }) }, p.adjudicator),
+    draft(p.adjudicator, { action: 'examination.adjudicate', sample: sample.id, case: p.caseId, decisions: p.decisions, final: p.final, ...(signature === null ? {} : { signature: { ...signature } }) }),
   ]);
   return { ...outcome, final: p.final as never, adjudicated: true, status: 'final' };
 }
 
-export async function adjudicateCase(archive: Archive, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
-  requireActing(archive.acting, 'examination.adjudicate');
-  return commitAdjudication(archive, await prepareAdjudication(archive, ref, caseRef, decisions, actor), signer);
+export async function adjudicateCase(archive: PrepareAdjudicationPorts & CommitAdjudicationPorts, ctx: Acting, ref: string, caseRef: string, decisions: readonly AdjudicationDecision[], actor: string, signer?: PersonSigner): Promise<CaseOutcome> {
+  requireRole(ctx, 'examination.adjudicate');
+  return commitAdjudication(archive, ctx, await prepareAdjudication(archive, ctx, ref, caseRef, decisions, actor), signer);
 }
 
 /** The case's outcome when `adjudicator` may adjudicate it now; the refusal otherwise. */
-async function adjudicableOutcome(archive: Archive, sample: SamplesTable, caseId: string, adjudicator: string, shown: string): Promise<CaseOutcome> {
+async function adjudicableOutcome(archive: OutcomesPorts, sample: SamplesTable, caseId: string, adjudicator: string, shown: string): Promise<CaseOutcome> {
   const outcome = (await caseOutcomes(archive, sample)).find((c) => c.case === caseId);
   if (outcome === undefined) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${shown}`);
   if (outcome.answers === null)
@@ -309,7 +337,7 @@ function resolveCase(refs: CaseRefs, sample: SamplesTable, caseRef: string): str
   return caseId;
 }
 
-async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: string, examiner: string, caseRef = caseId): Promise<string[]> {
+async function requireAssigned(archive: ExaminationReads<'members' | 'assignments'>, sample: SamplesTable, caseId: string, examiner: string, caseRef = caseId): Promise<string[]> {
   const members = await archive.examinations.members(sample.id);
   if (!members.some((m) => m.member_id === caseId)) throw new ExamError('EXAMINATION_CASE_NOT_FOUND', `plan ${sample.name} has no case ${caseRef}`);
   const assigned = (await archive.examinations.assignments(sample.id, caseId)).map((a) => a.examiner);
@@ -322,7 +350,7 @@ async function requireAssigned(archive: Archive, sample: SamplesTable, caseId: s
  * only once all of their own cases in it are submitted, so that a colleague's thresholds, learnt
  * from an early reveal, cannot shape later answers. Agreement uses the sealed first answers anyway.
  */
-export async function assertMayReadAnswers(archive: Archive, sample: SamplesTable, actor: string): Promise<void> {
+export async function assertMayReadAnswers(archive: AnswerReadPorts, sample: SamplesTable, actor: string): Promise<void> {
   if ((await archive.index.listAccounts()).length === 0) return; // free-text actors: no identity to hold to it
   const mine = (await archive.examinations.assignments(sample.id)).filter((a) => sameActor(a.examiner, actor));
   if (mine.length === 0) return;
@@ -338,8 +366,8 @@ export async function assertMayReadAnswers(archive: Archive, sample: SamplesTabl
  * Closes a plan whose every case is final: publishes its case-code key, so that anyone can link
  * each code to its subject or item (and `custody verify` recomputes every code from it).
  */
-export async function closePlan(archive: Archive, ref: string): Promise<{ plan: string; cases: number; seq: number }> {
-  requireActing(archive.acting, 'sample.manage');
+export async function closePlan(archive: ClosePorts, ctx: ActingContext, ref: string): Promise<{ plan: string; cases: number; seq: number }> {
+  requireRole(ctx, 'sample.manage');
   const sample = await loadSample(archive, ref);
   if (sample.closed_seq !== null) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} is already closed (entry ${sample.closed_seq})`);
   if (sample.plan_key_json === null) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} has no plan key (assigned before plan keys, or not assigned): there is no case-code key to publish`);
@@ -347,10 +375,10 @@ export async function closePlan(archive: Archive, ref: string): Promise<{ plan: 
   const open = outcomes.filter((c) => c.status !== 'final').length;
   if (open > 0) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} has ${open} case(s) not final yet`, { details: { cases_open: open } });
   const codeKey = caseCodeKey(openPlanKey(await archive.examinationKek(), sample.id, sample.plan_key_json));
-  const [stored] = await archive.commit([draft(archive, { action: 'examination.close', sample: sample.id, case_code_key: codeKey.toString('hex') })]);
+  const [stored] = await archive.commit([draft(ctx.actor, { action: 'examination.close', sample: sample.id, case_code_key: codeKey.toString('hex') })]);
   return { plan: sample.name, cases: outcomes.length, seq: stored?.entry.seq ?? 0 };
 }
 
-function draft(archive: Archive, details: ExaminationDetails, actor = archive.config.actor): EntryDraft {
+function draft(actor: string, details: ExaminationDetails): EntryDraft {
   return { actor, type: 'examination', items: [], objects: [], details };
 }

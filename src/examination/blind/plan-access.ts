@@ -18,7 +18,7 @@ export interface PlanPorts {
 }
 
 /** The key that seals and opens this plan's answers (write mode; null in read mode). */
-export async function planAnswerKey(archive: PlanPorts, sample: SamplesTable): Promise<Buffer | null> {
+export async function planAnswerKey(archive: Pick<PlanPorts, 'sealingKey' | 'examinationKek'>, sample: SamplesTable): Promise<Buffer | null> {
   if (sample.plan_key_json === null) return archive.sealingKey; // assigned before plan keys: the old sealing
   return planSealingKey(openPlanKey(await archive.examinationKek(), sample.id, sample.plan_key_json));
 }
@@ -38,7 +38,7 @@ export interface CaseRefs {
  * refusal's wording, which subject is in a plan. An archive without accounts (the free-text
  * workflow of earlier versions) shows and accepts ids as before, and accepts codes too.
  */
-export async function caseRefs(archive: PlanPorts, sample: SamplesTable): Promise<CaseRefs> {
+export async function caseRefs(archive: Pick<PlanPorts, 'examinations' | 'index'>, sample: SamplesTable): Promise<CaseRefs> {
   const assignments = await archive.examinations.assignments(sample.id);
   const byCode = new Map<string, string>();
   const codeOf = new Map<string, string>();

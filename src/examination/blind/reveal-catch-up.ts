@@ -2,9 +2,9 @@
 // submission and its reveal entry (or any other way the reveal went missing) leaves every answer in,
 // sealed, with resubmission refused: nothing would ever reveal it. So every open for writing looks
 // for such cases and reveals them, under a system actor and with the reason in the entry.
-import type { Archive } from '../../app.js';
 import { sameActor, CustodyError } from '../../core/index.js';
-import { revealCase } from './examination.service.js';
+import { revealCase, type RevealPorts } from './examination.service.js';
+import type { ExaminationReads } from '../ports.js';
 import { loadSample } from './outcomes.js';
 import { SYSTEM_ACTOR } from './reveal-rule.js';
 export const CATCH_UP_REASON =
@@ -16,8 +16,11 @@ export interface CatchUpResult {
   failed: { sample: string; case: string; code: string; message: string }[];
 }
 
+/** What the catch-up reads (the plans, their assignments and submissions) and a reveal's ports; an open Archive implements it as it is. */
+export type CatchUpPorts = ExaminationReads<'listSamples' | 'findSample' | 'assignments' | 'submissions'> & RevealPorts;
+
 /** Reveals every case whose assigned examiners have all submitted and whose reveal is missing. */
-export async function revealCompletedCases(archive: Archive): Promise<CatchUpResult> {
+export async function revealCompletedCases(archive: CatchUpPorts): Promise<CatchUpResult> {
   const out: CatchUpResult = { revealed: [], failed: [] };
   for (const sample of await archive.examinations.listSamples()) {
     const sealed = (await archive.examinations.submissions(sample.id)).filter((s) => s.reveal_seq === null);
@@ -27,7 +30,8 @@ export async function revealCompletedCases(archive: Archive): Promise<CatchUpRes
       const complete = assigned.length > 0 && assigned.every((a) => submitted.some((s) => sameActor(s.examiner, a.examiner)));
       if (!complete) continue;
       try {
-        await revealCase(archive, await loadSample(archive, sample.id), caseId, { actor: SYSTEM_ACTOR, reason: CATCH_UP_REASON });
+        // A system act, under the system actor: no account's role to check.
+        await revealCase(archive, { role: undefined }, await loadSample(archive, sample.id), caseId, { actor: SYSTEM_ACTOR, reason: CATCH_UP_REASON });
         out.revealed.push({ sample: sample.id, case: caseId });
       } catch (e) {
         // A sealed answer that will not open (SEAL_BROKEN) or does not match its commitment: the

@@ -1,11 +1,12 @@
 // Issue 12: "The permission matrix … is enforced in the services, not only at the routes." Each
 // examination service (plans, assignment, submission, reveal, adjudication) is called directly,
-// as a server request's archive would carry a role (archiveFor), for every role: a role without
+// with a server request's context carrying a role (http/request-context.ts), for every role: a role without
 // the permission is refused (ACCOUNT_FORBIDDEN) before the service reads or writes anything; a
 // role with it, and the CLI (no role), get past the check to the archive.
 import { describe, expect, it } from 'vitest';
 import { can, ROLES, type Permission, type Role } from '../../accounts/index.js';
 import type { SamplesTable } from '../../db/index.js';
+import type { ActingContext } from '../ports.js';
 import { adjudicateCases, submitAnswers } from './batch.service.js';
 import {
   adjudicateCase,
@@ -21,39 +22,40 @@ import {
   submitAnswer,
 } from './examination.service.js';
 
-/** The archive handle the services take (src/app.ts is not imported outside cli/, http/ and the root). */
-type Archive = Parameters<typeof assignExaminers>[0];
+/** The context of a request acting as `role` (undefined: the CLI). */
+type Ctx = ActingContext;
 
 const REACHED = 'the service reached the archive';
 
-/** An archive acting as `role` (undefined: the CLI) that throws REACHED on any other use. */
-function stubArchive(role: Role | undefined): Archive {
-  return new Proxy({} as Archive, {
+/** Ports that throw REACHED on any use. */
+function stubPorts(): never {
+  return new Proxy({}, {
     get(_t, prop) {
-      if (prop === 'acting') return role === undefined ? undefined : { role };
       if (prop === 'then') return undefined;
       throw new Error(REACHED);
     },
-  });
+  }) as never;
 }
+
+const ctxOf = (role: Role | undefined): Ctx => ({ actor: 'x', role, clock: () => new Date(0), newId: () => 'ID' });
 
 const sample = { id: 'S', name: 'plan' } as SamplesTable;
 const prepared = {} as never;
 
-const EXAMINATION_CALLS: [string, Permission, (a: Archive) => Promise<unknown>][] = [
-  ['assignExaminers', 'sample.manage', (a) => assignExaminers(a, 'plan', ['x', 'y'])],
-  ['closePlan', 'sample.manage', (a) => closePlan(a, 'plan')],
-  ['caseForm', 'examination.submit', (a) => caseForm(a, 'plan', 'k-1', 'x')],
-  ['prepareSubmission', 'examination.submit', (a) => prepareSubmission(a, 'plan', 'k-1', 'x', {})],
-  ['commitSubmission', 'examination.submit', (a) => commitSubmission(a, prepared)],
-  ['submitAnswer', 'examination.submit', (a) => submitAnswer(a, 'plan', 'k-1', 'x', {})],
-  ['submitAnswers', 'examination.submit', (a) => submitAnswers(a, 'plan', 'x', [])],
-  ['revealCase', 'examination.submit', (a) => revealCase(a, sample, 'c')],
-  ['revealedCase', 'evidence.read', (a) => revealedCase(a, 'plan', 'k-1', 'x')],
-  ['prepareAdjudication', 'examination.adjudicate', (a) => prepareAdjudication(a, 'plan', 'k-1', [], 'x')],
-  ['commitAdjudication', 'examination.adjudicate', (a) => commitAdjudication(a, prepared)],
-  ['adjudicateCase', 'examination.adjudicate', (a) => adjudicateCase(a, 'plan', 'k-1', [], 'x')],
-  ['adjudicateCases', 'examination.adjudicate', (a) => adjudicateCases(a, 'plan', 'x', [])],
+const EXAMINATION_CALLS: [string, Permission, (a: never, c: Ctx) => Promise<unknown>][] = [
+  ['assignExaminers', 'sample.manage', (a, c) => assignExaminers(a, c, 'plan', ['x', 'y'])],
+  ['closePlan', 'sample.manage', (a, c) => closePlan(a, c, 'plan')],
+  ['caseForm', 'examination.submit', (a, c) => caseForm(a, c, 'plan', 'k-1', 'x')],
+  ['prepareSubmission', 'examination.submit', (a, c) => prepareSubmission(a, c, 'plan', 'k-1', 'x', {})],
+  ['commitSubmission', 'examination.submit', (a, c) => commitSubmission(a, c, prepared)],
+  ['submitAnswer', 'examination.submit', (a, c) => submitAnswer(a, c, 'plan', 'k-1', 'x', {})],
+  ['submitAnswers', 'examination.submit', (a, c) => submitAnswers(a, c, 'plan', 'x', [])],
+  ['revealCase', 'examination.submit', (a, c) => revealCase(a, c, sample, 'c')],
+  ['revealedCase', 'evidence.read', (a, c) => revealedCase(a, c, 'plan', 'k-1', 'x')],
+  ['prepareAdjudication', 'examination.adjudicate', (a, c) => prepareAdjudication(a, c, 'plan', 'k-1', [], 'x')],
+  ['commitAdjudication', 'examination.adjudicate', (a, c) => commitAdjudication(a, c, prepared)],
+  ['adjudicateCase', 'examination.adjudicate', (a, c) => adjudicateCase(a, c, 'plan', 'k-1', [], 'x')],
+  ['adjudicateCases', 'examination.adjudicate', (a, c) => adjudicateCases(a, c, 'plan', 'x', [])],
 ];
 
 async function outcome(call: () => Promise<unknown>): Promise<string> {
@@ -71,7 +73,7 @@ describe('the examination services enforce the permission matrix themselves', ()
   for (const [name, permission, call] of EXAMINATION_CALLS)
     it(`${name}: refused (ACCOUNT_FORBIDDEN) to every role without ${permission}, before anything is read; the others and the CLI get past the check`, async () => {
       for (const role of ROLES)
-        expect(await outcome(() => call(stubArchive(role))), role).toBe(can(role, permission) ? 'reached' : 'ACCOUNT_FORBIDDEN');
-      expect(await outcome(() => call(stubArchive(undefined))), 'CLI').toBe('reached');
+        expect(await outcome(() => call(stubPorts(), ctxOf(role))), role).toBe(can(role, permission) ? 'reached' : 'ACCOUNT_FORBIDDEN');
+      expect(await outcome(() => call(stubPorts(), ctxOf(undefined))), 'CLI').toBe('reached');
     });
 });

@@ -5,9 +5,7 @@
 //   3. sample.manifest  the draw (PROCEDURE.md §4–6): members in draw order, manifest digest
 // Anyone can re-draw the members from entries 1 and 2 with scripts/redraw-sample.py. The three
 // steps can also be taken one at a time, days apart (steps.service.ts): recordFrame here.
-import { requireActing } from '../../accounts/index.js';
 import { randomBytes } from 'node:crypto';
-import type { Archive } from '../../app.js';
 import { type JsonValue, CustodyError,
   hint,
 } from '../../core/index.js';
@@ -17,6 +15,10 @@ import { drawSimpleRandom, drawSystematic, type SampleDraw } from './draw.js';
 import { canonicalFrame, compareCodePoints, dedupeFrame, digestSorted, frameDigest } from './frame.js';
 import { drawStratified, strataDigest, type StratifiedDraw } from './stratified.js';
 import { SamplingError } from './errors.js';
+import { requireRole, type ActingContext, type Commits, type ExaminationReads, type IndexReads } from '../ports.js';
+
+/** What freezing a frame reads (the plans, the catalogue's subjects, the items and their links) and writes (../ports.ts). */
+export type FramePorts = ExaminationReads<'findSample' | 'framableItems' | 'allSubjectItems'> & IndexReads<'listSubjects'> & Commits;
 
 export type PlanErrorCode =
   | 'SAMPLE_EXISTS'
@@ -63,15 +65,15 @@ export function stratumOf(
   return date !== null && date.length >= 7 ? date.slice(0, 7) : 'undated';
 }
 
-export async function drawPlan(archive: Archive, input: PlanInput): Promise<DrawnPlan> {
-  requireActing(archive.acting, 'sample.manage');
-  const frame = await recordFrame(archive, input);
+export async function drawPlan(archive: FramePorts, ctx: ActingContext, input: PlanInput): Promise<DrawnPlan> {
+  requireRole(ctx, 'sample.manage');
+  const frame = await recordFrame(archive, ctx, input);
   // Only now, with the frame on the ledger, is the seed chosen.
   const seed = input.seed ?? randomBytes(32).toString('hex');
   const [seedEntry] = await archive.commit([
-    draft(archive, { action: 'sample.seed', sample: frame.id, seed, seed_source: input.seed === undefined ? 'random' : 'given' }),
+    draft(ctx.actor, { action: 'sample.seed', sample: frame.id, seed, seed_source: input.seed === undefined ? 'random' : 'given' }),
   ]);
-  const { draw, manifestSeq } = await commitDraw(archive, frame.id, frame.details, seed);
+  const { draw, manifestSeq } = await commitDraw(archive, ctx, frame.id, frame.details, seed);
   return {
     id: frame.id,
     name: input.name,
@@ -92,14 +94,14 @@ export interface RecordedFrame {
 }
 
 /** Step 1: freezes the frame in a `sample.frame` entry. The size is checked against it first. */
-export async function recordFrame(archive: Archive, input: PlanInput): Promise<RecordedFrame> {
-  requireActing(archive.acting, 'sample.manage');
+export async function recordFrame(archive: FramePorts, ctx: ActingContext, input: PlanInput): Promise<RecordedFrame> {
+  requireRole(ctx, 'sample.manage');
   checkInput(input);
   if ((await archive.examinations.findSample(input.name)) !== undefined)
     throw new PlanError('SAMPLE_EXISTS', `a sampling plan named ${input.name} already exists`);
   const { units, merged } = await buildFrame(archive, input.unit, input.stratify ?? null);
   const codebook = input.codebook ?? DEFAULT_CODEBOOK;
-  const id = archive.newId();
+  const id = ctx.newId();
   const stratify = input.method === 'stratified' ? (input.stratify ?? null) : null;
   const strata = stratify === null ? null : groupStrata(units);
   const digest =
@@ -131,18 +133,19 @@ export async function recordFrame(archive: Archive, input: PlanInput): Promise<R
   const frameDetails: SampleFrameDetails = { action: 'sample.frame', sample, frame_digest: digest, frame_size: frameSize, merged };
   if (strata === null) frameDetails.frame = canonicalFrame(units.map((u) => u.id));
   else frameDetails.strata = [...strata].map(([name, ids]) => ({ name, units: ids, frame_digest: digestSorted(ids) }));
-  const [frameEntry] = await archive.commit([draft(archive, frameDetails)]);
+  const [frameEntry] = await archive.commit([draft(ctx.actor, frameDetails)]);
   return { id, seq: frameEntry?.entry.seq ?? -1, size, frameSize, frameDigest: digest, merged: merged.length, details: frameDetails };
 }
 
 /** Step 3: draws from the recorded frame entry's details and the seed, and records the manifest. */
 export async function commitDraw(
-  archive: Archive,
+  archive: Commits,
+  ctx: Pick<ActingContext, 'actor' | 'role'>,
   id: string,
   frameDetails: { readonly [k: string]: JsonValue },
   seed: string,
 ): Promise<{ draw: SampleDraw | StratifiedDraw; manifestSeq: number }> {
-  requireActing(archive.acting, 'sample.manage');
+  requireRole(ctx, 'sample.manage');
   const s = frameDetails.sample as { method: PlanInput['method']; size: number };
   const strata = Array.isArray(frameDetails.strata)
     ? new Map((frameDetails.strata as { name: string; units: string[] }[]).map((x) => [x.name, x.units]))
@@ -160,7 +163,7 @@ export async function commitDraw(
   };
   if ('strata' in draw)
     manifest.strata = draw.strata.map((x) => ({ name: x.name, seed: x.seed, frame_digest: x.frameDigest, frame_size: x.frameSize, n: x.n, members: [...x.members] }));
-  const [manifestEntry] = await archive.commit([draft(archive, manifest)]);
+  const [manifestEntry] = await archive.commit([draft(ctx.actor, manifest)]);
   return { draw, manifestSeq: manifestEntry?.entry.seq ?? -1 };
 }
 
@@ -170,7 +173,7 @@ interface FrameUnit {
 }
 
 async function buildFrame(
-  archive: Archive,
+  archive: Omit<FramePorts, 'commit'>,
   unit: 'subjects' | 'items',
   stratify: 'unit' | 'month' | null,
 ): Promise<{ units: FrameUnit[]; merged: { [k: string]: JsonValue }[] }> {
@@ -221,6 +224,7 @@ function checkInput(input: PlanInput): void {
   if (input.census !== true && (!Number.isSafeInteger(input.size) || input.size < 1)) throw new SamplingError('SAMPLE_SIZE_INVALID', `sample size must be a whole number >= 1, got ${input.size}`);
 }
 
-export function draft(archive: Archive, details: ExaminationDetails): EntryDraft {
-  return { actor: archive.config.actor, type: 'examination', items: [], objects: [], details };
+/** A sampling entry by `actor` (the operation context's). */
+export function draft(actor: string, details: ExaminationDetails): EntryDraft {
+  return { actor, type: 'examination', items: [], objects: [], details };
 }

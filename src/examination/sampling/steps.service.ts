@@ -3,8 +3,6 @@
 // checkpoint that covers the frame entry has been published outside the archive and verifies with
 // the archive's key against the ledger: from then on the frame cannot be changed unseen, and the
 // seed entry names that checkpoint (size and root) so anyone can check the order of events.
-import { requireActing } from '../../accounts/index.js';
-import type { Archive } from '../../app.js';
 import {
   type JsonValue,
   parseVerifierKey,
@@ -16,6 +14,20 @@ import type { SamplesTable } from '../../db/index.js';
 import { commitDraw, draft, PlanError } from './plan.service.js';
 import type { SampleDraw } from './draw.js';
 import type { StratifiedDraw } from './stratified.js';
+import type { Ledger } from '../../ledger/ledger.service.js';
+import { requireRole, type ActingContext, type Commits } from '../ports.js';
+
+/** The ledger's entries: where the index says a plan's frame entry is, its details are read. */
+export interface FrameReads {
+  readonly ledger: Pick<Ledger, 'read'>;
+}
+
+/** What checking a published checkpoint against the ledger reads: the archive's key, origin and roots. */
+export interface SignedRootReads {
+  readonly verifierKey: string;
+  readonly manifest: { readonly origin: string };
+  readonly ledger: Pick<Ledger, 'size' | 'root'>;
+}
 
 /** The folder of published checkpoints, as `checkpoint --publish` writes it (read side only). */
 export interface PublishedCheckpoints {
@@ -38,8 +50,8 @@ export interface FixedSeed {
 }
 
 /** Step 2: fixes the seed from a beacon value, after a published checkpoint covers the frame. */
-export async function fixSeed(archive: Archive, sample: SamplesTable, beacon: BeaconSeed, published: PublishedCheckpoints, folder: string): Promise<FixedSeed> {
-  requireActing(archive.acting, 'sample.manage');
+export async function fixSeed(archive: SignedRootReads & Commits, ctx: Pick<ActingContext, 'actor' | 'role'>, sample: SamplesTable, beacon: BeaconSeed, published: PublishedCheckpoints, folder: string): Promise<FixedSeed> {
+  requireRole(ctx, 'sample.manage');
   if (sample.seed !== null) throw new PlanError('SAMPLE_STEP_DONE', `plan ${sample.name} already has its seed (entry ${sample.seed_seq ?? '?'})`);
   if (beacon.beacon.trim() === '' || /\p{Cc}/u.test(beacon.beacon)) throw new PlanError('SAMPLE_PLAN_INVALID', 'the seed needs the name of the public randomness beacon', { details: hint({ field: 'beacon' }) });
   if (!Number.isSafeInteger(beacon.round) || beacon.round < 0) throw new PlanError('SAMPLE_PLAN_INVALID', "the beacon's round must be a whole number", { details: hint({ field: 'round' }) });
@@ -48,7 +60,7 @@ export async function fixSeed(archive: Archive, sample: SamplesTable, beacon: Be
   const checkpoint = await coveringCheckpoint(archive, sample.frame_seq, published, folder);
   const seed = beacon.value.toLowerCase();
   const [entry] = await archive.commit([
-    draft(archive, {
+    draft(ctx.actor, {
       action: 'sample.seed',
       sample: sample.id,
       seed,
@@ -66,7 +78,7 @@ export async function fixSeed(archive: Archive, sample: SamplesTable, beacon: Be
  * folder is outside the archive and anyone may have written to it: every file is verified, and
  * files that do not verify are passed over.
  */
-async function coveringCheckpoint(archive: Archive, frameSeq: number, published: PublishedCheckpoints, folder: string): Promise<{ size: number; root: string }> {
+async function coveringCheckpoint(archive: SignedRootReads, frameSeq: number, published: PublishedCheckpoints, folder: string): Promise<{ size: number; root: string }> {
   const verifier = parseVerifierKey(archive.verifierKey);
   let sizes: number[];
   try {
@@ -94,17 +106,17 @@ async function coveringCheckpoint(archive: Archive, frameSeq: number, published:
 }
 
 /** Step 3: draws a plan whose frame and seed are recorded. */
-export async function drawRecorded(archive: Archive, sample: SamplesTable): Promise<{ draw: SampleDraw | StratifiedDraw; entries: { frame: number; seed: number; manifest: number } }> {
+export async function drawRecorded(archive: FrameReads & Commits, ctx: Pick<ActingContext, 'actor' | 'role'>, sample: SamplesTable): Promise<{ draw: SampleDraw | StratifiedDraw; entries: { frame: number; seed: number; manifest: number } }> {
   if (sample.manifest_seq !== null) throw new PlanError('SAMPLE_STEP_DONE', `plan ${sample.name} is already drawn (entry ${sample.manifest_seq})`);
   if (sample.seed === null || sample.seed_seq === null)
     throw new PlanError('SAMPLE_NOT_SEEDED', `plan ${sample.name} has no seed yet`, { details: { plan: sample.name, ...hint({ remedy: ['seed-plan'] }) } });
   const details = await frameDetails(archive, sample);
-  const { draw, manifestSeq } = await commitDraw(archive, sample.id, details, sample.seed);
+  const { draw, manifestSeq } = await commitDraw(archive, ctx, sample.id, details, sample.seed);
   return { draw, entries: { frame: sample.frame_seq, seed: sample.seed_seq, manifest: manifestSeq } };
 }
 
 /** The recorded frame entry's details, read from the ledger (the index only says where it is). */
-export async function frameDetails(archive: Archive, sample: SamplesTable): Promise<{ readonly [k: string]: JsonValue }> {
+export async function frameDetails(archive: FrameReads, sample: SamplesTable): Promise<{ readonly [k: string]: JsonValue }> {
   const [stored] = await archive.ledger.read(sample.frame_seq, sample.frame_seq + 1);
   const d = stored?.entry.details;
   if (d?.action !== 'sample.frame' || (d.sample as { id?: unknown } | undefined)?.id !== sample.id)

@@ -61,7 +61,7 @@ export const adjudicationRoutes: RouteDef[] = [
     schema: { params: CaseParams, response: { 200: Open({ case: Type.String() }) } },
     async handler({ params, archive, ctx }) {
       const sample = await planOf(archive, params.plan);
-      const c = await revealedCase(archive, sample.id, params.code, ctx!.actor);
+      const c = await revealedCase(archive, ctx!, sample.id, params.code, ctx!.actor);
       // By code only: the outcome's case id and stratum (a unit) stay out.
       return {
         plan: sample.id,
@@ -111,7 +111,7 @@ export const adjudicationRoutes: RouteDef[] = [
     },
     async handler({ params, body, archive, ctx, request }) {
       const sample = await planOf(archive, params.plan);
-      const p = await prepareAdjudication(archive, sample.id, params.code, body.decisions, ctx!.actor);
+      const p = await prepareAdjudication(archive, ctx!, sample.id, params.code, body.decisions, ctx!.actor);
       if (p.keyId === null || p.message === null)
         throw new AccountError('PERSON_KEY_NOT_FOUND', 'an adjudication over the server is signed with your own key: enrol a signing key first');
       const held = holdPrepared(request, 'adjudication', p);
@@ -138,10 +138,10 @@ export const adjudicationRoutes: RouteDef[] = [
       body: SignedBody,
       response: { 201: Open({ case: Type.String(), status: Type.String() }) },
     },
-    async handler({ params, body, archive, request, reply }) {
+    async handler({ params, body, archive, ctx, request, reply }) {
       const sample = await planOf(archive, params.plan);
       const held = takePrepared<PreparedAdjudication>(request, 'adjudication', body.token, (p) => p.sample === sample.id && p.shown === params.code);
-      const c = await commitAdjudication(archive, held.value, signerOf(body.signature));
+      const c = await commitAdjudication(archive, ctx!, held.value, signerOf(body.signature));
       held.done();
       void reply.status(201);
       return { plan: sample.id, case: params.code, status: c.status, final: c.final, adjudicated: c.adjudicated };

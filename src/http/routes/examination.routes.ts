@@ -77,7 +77,7 @@ export async function planOf(archive: Archive, plan: string) {
 async function photosFor(archive: Archive, ctx: RequestContext, plan: string, code: string) {
   const sample = await planOf(archive, plan);
   if (ctx.role === 'examiner') {
-    await caseForm(archive, sample.id, code, ctx.actor); // refuses an examiner not assigned to it
+    await caseForm(archive, ctx, sample.id, code, ctx.actor); // refuses an examiner not assigned to it
   }
   const refs = await caseRefs(archive, sample);
   const caseId = refs.resolve(code);
@@ -183,7 +183,7 @@ export const examinationRoutes: RouteDef[] = [
     },
     async handler({ params, archive, ctx }) {
       const sample = await planOf(archive, params.plan);
-      const f = await caseForm(archive, sample.id, params.code, ctx!.actor);
+      const f = await caseForm(archive, ctx!, sample.id, params.code, ctx!.actor);
       const base = `/api/plans/${sample.id}/cases/${f.case}/photos`;
       return {
         plan: { id: sample.id, name: sample.name },
@@ -265,7 +265,7 @@ export const examinationRoutes: RouteDef[] = [
     },
     async handler({ params, body, archive, ctx, request }) {
       const sample = await planOf(archive, params.plan);
-      const p = await prepareSubmission(archive, sample.id, params.code, ctx!.actor, body.form);
+      const p = await prepareSubmission(archive, ctx!, sample.id, params.code, ctx!.actor, body.form);
       // Over HTTP every submission is signed on the examiner's side: no key, no submission.
       if (p.keyId === null || p.message === null)
         throw new AccountError('PERSON_KEY_NOT_FOUND', 'a submission over the server is signed with your own key: enrol a signing key first');
@@ -310,7 +310,7 @@ export const examinationRoutes: RouteDef[] = [
         photos: images.length,
         opened_unblurred: await openedUnblurred(archive, ctx!.actor, images),
       };
-      const r = await commitSubmission(archive, held.value.p, signerOf(body.signature), record);
+      const r = await commitSubmission(archive, ctx!, held.value.p, signerOf(body.signature), record);
       held.done();
       void reply.status(201);
       return r;

@@ -42,7 +42,7 @@ export const planRoutes: RouteDef[] = [
       ),
       response: { 201: PlanSummary },
     },
-    async handler({ body, archive, reply }) {
+    async handler({ body, archive, ctx, reply }) {
       const input: PlanInput = {
         name: body.name,
         unit: body.over,
@@ -54,7 +54,7 @@ export const planRoutes: RouteDef[] = [
         ...(body.seed === undefined ? {} : { seed: body.seed }),
         ...(body.codebook === undefined ? {} : { codebook: defineCodebook(body.codebook) }),
       };
-      const plan = await drawPlan(archive, input);
+      const plan = await drawPlan(archive, ctx!, input);
       void reply.status(201);
       return {
         id: plan.id,
@@ -129,12 +129,12 @@ export const planRoutes: RouteDef[] = [
       ),
       response: { 200: Type.Object({ plan: Type.String(), cases: Type.Integer(), per_case: Type.Integer() }) },
     },
-    async handler({ params, body, archive }) {
+    async handler({ params, body, archive, ctx }) {
       const sample = await planOf(archive, params.plan);
       const ids = await Promise.all(
         body.examiners.map((e) => resolveAccountId({ listAccounts: () => archive.index.listAccounts(), sealingKey: archive.sealingKey }, e)),
       );
-      const r = await assignExaminers(archive, sample.id, ids, body.per_case);
+      const r = await assignExaminers(archive, ctx!, sample.id, ids, body.per_case);
       return { plan: sample.id, cases: r.cases, per_case: r.perCase };
     },
   }),
@@ -150,9 +150,9 @@ export const planRoutes: RouteDef[] = [
       params: PlanParams,
       response: { 200: Type.Object({ plan: Type.String(), cases: Type.Integer(), seq: Type.Integer() }) },
     },
-    async handler({ params, archive }) {
+    async handler({ params, archive, ctx }) {
       const sample = await planOf(archive, params.plan);
-      return closePlan(archive, sample.id);
+      return closePlan(archive, ctx!, sample.id);
     },
   }),
 ];

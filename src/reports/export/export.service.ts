@@ -1,6 +1,7 @@
-import type { Archive } from '../../app.js';
-import { toHex, hint } from '../../core/index.js';
-import type { ExportDetails } from '../../ledger/index.js';
+import type { KeyObject } from 'node:crypto';
+import { toHex, hint, type OperationContext } from '../../core/index.js';
+import type { Ledger, StoredEntry } from '../../ledger/ledger.service.js';
+import type { EntryDraft, ExportDetails } from '../../ledger/index.js';
 import { examinationTables } from './examination-tables.js';
 import { baggingDate } from './bagit.js';
 import {
@@ -55,9 +56,41 @@ export interface ExportOptions {
   afterPayload?: () => void;
 }
 
+/**
+ * The archive at the export's checkpoint as the bag is built from it: the reads made here, plus
+ * the ports of the builders it calls (./ports.ts). An open Archive implements it.
+ */
+export type ExportSnapshot = {
+  readonly treeSize: number;
+  readonly verifierKey: string;
+  readonly publicKey: KeyObject;
+  readonly manifest: { readonly origin: string };
+  readonly ledger: Pick<Ledger, 'checkpointAt' | 'checkpointSizes' | 'root' | 'read'>;
+  close(): Promise<void>;
+} & Parameters<typeof withdrawals>[0] &
+  Parameters<typeof resolveSelection>[0] &
+  Parameters<typeof copyPayload>[0] &
+  Parameters<typeof subjectsTable>[0] &
+  Parameters<typeof unitsTable>[0] &
+  Parameters<typeof authenticityTable>[0] &
+  Parameters<typeof decisionsJson>[0] &
+  Parameters<typeof examinationTables>[0] &
+  Parameters<typeof writeLedgerFiles>[0] &
+  Parameters<typeof sinceProof>[0];
+
+/** The archive open for writing the export's entry, its checkpoint and the receipt's proofs. */
+export interface ExportWriter {
+  readonly ledger: Pick<Ledger, 'checkpoint' | 'size' | 'inclusionProof' | 'consistencyProof'>;
+  commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+  close(): Promise<void>;
+}
+
 export interface ExportDeps {
-  /** Opens the archive: read-only at a tree size (a snapshot), or for writing the export's entry. */
-  open(mode: 'read' | 'write', at?: number): Promise<Archive>;
+  /**
+   * Opens the archive: read-only at a tree size (a snapshot, read as ExportSnapshot), or for
+   * writing the export's entry (used as ExportWriter). An open Archive is both.
+   */
+  open(mode: 'read' | 'write', at?: number): Promise<ExportSnapshot & ExportWriter>;
   now(): number;
   /** The archive folder: --out must lie outside it. */
   archiveDir: string;
@@ -94,7 +127,7 @@ export interface ExportResult {
  * come from a snapshot of the first N entries; the export's own 'dissemination' entry is appended
  * afterwards, and only then does the bag take its final name.
  */
-export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<ExportResult> {
+export async function exportBag(deps: ExportDeps, ctx: Pick<OperationContext, 'actor'>, opts: ExportOptions): Promise<ExportResult> {
   if (opts.blurImages && !opts.redact)
     throw new ExportError('EXPORT_OPTIONS_INVALID', 'blurred images go with a redacted export', { details: hint({ field: 'blurImages' }) });
   const terms = parseSelection(opts.selection);
@@ -134,7 +167,7 @@ export async function exportBag(deps: ExportDeps, opts: ExportOptions): Promise<
     if (zip) {
       artefact = await bag.zip((opts.out.split('/').pop() ?? '').replace(/\.zip$/i, '') || 'bag');
     }
-    receiptJson = await recordDissemination(deps, built, {
+    receiptJson = await recordDissemination(deps, ctx, built, {
       tree_size: built.result.tree_size,
       root: built.result.root,
       tagmanifest_sha256: built.result.tagmanifest_sha256,
@@ -200,7 +233,7 @@ async function chooseTreeSize(deps: ExportDeps, at: number | undefined): Promise
 }
 
 async function buildBag(
-  snapshot: Archive,
+  snapshot: ExportSnapshot,
   bag: BagWriter,
   opts: ExportOptions & { terms: SelectionTerm[] },
   now: number,
@@ -377,13 +410,14 @@ function tableBasis(
  */
 async function recordDissemination(
   deps: ExportDeps,
+  ctx: Pick<OperationContext, 'actor'>,
   { details, itemIds, objects }: { details: ExportDetails; itemIds: string[]; objects: string[] },
   bag: ExportReceipt['bag'],
 ): Promise<ExportReceipt> {
   const archive = await deps.open('write');
   try {
     const [stored] = await archive.commit([
-      { actor: archive.config.actor, type: 'dissemination', items: itemIds, objects, details },
+      { actor: ctx.actor, type: 'dissemination', items: itemIds, objects, details },
     ]);
     if (stored === undefined) throw new Error('the ledger stored no dissemination entry');
     const note = await archive.ledger.checkpoint();

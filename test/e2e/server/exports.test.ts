@@ -228,18 +228,22 @@ describeDatabases('server: exports and reports (issue 12)', (db) => {
     ]);
   }, 120_000);
 
-  it('the sampling and examination services refuse a role without the permission when called directly with a request\'s archive (archiveFor), and write nothing', async () => {
+  it('the sampling and examination services refuse a role without the permission when called directly as a request calls them (its archive, archiveFor, and its context), and write nothing', async () => {
     await s.open.writerIdle();
     const size = s.open.ledger.size;
-    const as = (name: string, role: 'lawyer' | 'examiner' | 'investigator') =>
-      archiveFor(s.open, { actor: ids.get(name)!, role, clock: () => new Date(), newId: s.open.newId });
+    const as = (name: string, role: 'lawyer' | 'examiner' | 'investigator') => {
+      const ctx = { actor: ids.get(name)!, role, clock: () => new Date(), newId: s.open.newId };
+      return { archive: archiveFor(s.open, ctx), ctx };
+    };
     const lawyer = as('Lawyer Lee', 'lawyer');
+    const ina = as('Investigator Ina', 'investigator');
+    const exA = as('ex-a', 'examiner');
     const refusals: [string, () => Promise<unknown>][] = [
-      ['drawPlan', () => drawPlan(lawyer, { name: 'plan-2', over: 'subjects', method: 'simple', size: 1 } as never)],
-      ['closePlan', () => closePlan(lawyer, 'plan')],
-      ['assignExaminers', () => assignExaminers(lawyer, 'plan', ['ex-a', 'ex-b'])],
-      ['caseForm', () => caseForm(as('Investigator Ina', 'investigator'), 'plan', 'k-000000000000', ids.get('Investigator Ina')!)],
-      ['adjudicateCase', () => adjudicateCase(as('ex-a', 'examiner'), 'plan', 'k-000000000000', [], ids.get('ex-a')!)],
+      ['drawPlan', () => drawPlan(lawyer.archive, lawyer.ctx, { name: 'plan-2', over: 'subjects', method: 'simple', size: 1 } as never)],
+      ['closePlan', () => closePlan(lawyer.archive, lawyer.ctx, 'plan')],
+      ['assignExaminers', () => assignExaminers(lawyer.archive, lawyer.ctx, 'plan', ['ex-a', 'ex-b'])],
+      ['caseForm', () => caseForm(ina.archive, ina.ctx, 'plan', 'k-000000000000', ids.get('Investigator Ina')!)],
+      ['adjudicateCase', () => adjudicateCase(exA.archive, exA.ctx, 'plan', 'k-000000000000', [], ids.get('ex-a')!)],
     ];
     for (const [name, call] of refusals) await expect(call(), name).rejects.toMatchObject({ code: 'ACCOUNT_FORBIDDEN' });
     await s.open.writerIdle();
