@@ -1,8 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/support/sequencer.js';
 
 // Three projects (STYLE.md, Tooling):
-//   unit    next to the code, pure and fast
+//   unit    next to the code, pure and fast (unit-isolated: those of them that mock a module)
 //   medium  real SQLite / PostgreSQL / sharp
 //   e2e     the CLI end to end: in-process through runCli, subprocesses only for the real binary's
 //           exit codes, signals, crashes and out-of-space; the server; the browser
@@ -16,6 +17,17 @@ const SLOW_TIMEOUT_MS = 120_000;
 // folders and databases; nothing in the suite is timed.
 const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1);
 
+const UNIT = ['src/**/*.test.ts', 'ui/src/**/*.test.ts'];
+/** The unit files that replace modules or globals (vi.mock and kin): they need a fresh module graph. */
+const UNIT_MOCKING = ['src', 'ui/src']
+  .flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${dir}/${f}`),
+  )
+  .filter((f) => /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|resetModules)\(/.test(readFileSync(f, 'utf8')))
+  .sort();
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -28,9 +40,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'ui/src/**/*.test.ts'],
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...UNIT_MOCKING],
+          // The unit files are small and pure: a worker runs one after another without
+          // re-importing the modules they share (vitest's per-file fork and module reset cost
+          // more than most of their tests). A file that replaces a module (vi.mock) would leak its
+          // mock into the next file of the worker, so those run isolated, in unit-isolated.
+          isolate: false,
         },
       },
+      ...(UNIT_MOCKING.length === 0
+        ? []
+        : [{ extends: true, test: { name: 'unit-isolated', include: UNIT_MOCKING } }]),
       {
         extends: true,
         test: {
