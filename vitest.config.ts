@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/support/sequencer.js';
 
@@ -17,6 +18,25 @@ const SLOW_TIMEOUT_MS = 120_000;
 // folders and databases; nothing in the suite is timed.
 const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1);
 
+// The tests' temp folders (TMPDIR, which the CLI's subprocesses, Chromium and the tests' own
+// os.tmpdir() inherit) on a RAM file system when one has room: an archive fsyncs every object,
+// ledger append and folder, and an fsync that waits on the disk (~7 ms here) is time no test
+// measures. What a test proves of a crash is a SIGKILL, which loses nothing the kernel holds, so
+// on tmpfs it proves the same. Out of space has its own small tmpfs; the one test that needs
+// gigabytes uses CUSTODY_TEST_DISK_TMPDIR (test/support/tmp.ts diskTmpdir). Set
+// CUSTODY_TEST_TMPDIR to choose the folder, or to '' to keep the OS temp dir.
+const TMPFS_MAGIC = 0x01021994;
+const DISK_TMPDIR = tmpdir();
+const TEST_TMPDIR = process.env.CUSTODY_TEST_TMPDIR ?? ramTmpdir() ?? '';
+function ramTmpdir(): string | null {
+  try {
+    const fs = statfsSync('/dev/shm');
+    return fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= 4 * 1024 ** 3 ? '/dev/shm' : null;
+  } catch {
+    return null;
+  }
+}
+
 const UNIT = ['src/**/*.test.ts', 'ui/src/**/*.test.ts'];
 /** The unit files that replace modules or globals (vi.mock and kin): they need a fresh module graph. */
 const UNIT_MOCKING = ['src', 'ui/src']
@@ -32,6 +52,10 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: WORKERS,
+    env: {
+      CUSTODY_TEST_DISK_TMPDIR: DISK_TMPDIR,
+      ...(TEST_TMPDIR === '' ? {} : { TMPDIR: TEST_TMPDIR }),
+    },
     // The longest files first, by a committed list of durations (test/support/sequencer.ts), so
     // that the two workers finish together.
     sequence: { sequencer: LongestFirstSequencer },
