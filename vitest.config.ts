@@ -75,7 +75,7 @@ export default defineConfig({
       },
       ...(UNIT_MOCKING.length === 0
         ? []
-        : [{ extends: true, test: { name: 'unit-isolated', include: UNIT_MOCKING } }]),
+        : [{ extends: true as const, test: { name: 'unit-isolated', include: UNIT_MOCKING } }]),
       {
         extends: true,
         test: {
