@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './test/support/sequencer.js';
 
 // Three projects (STYLE.md, Tooling):
 //   unit    next to the code, pure and fast (unit-isolated: those of them that mock a module)
@@ -56,9 +55,6 @@ export default defineConfig({
       CUSTODY_TEST_DISK_TMPDIR: DISK_TMPDIR,
       ...(TEST_TMPDIR === '' ? {} : { TMPDIR: TEST_TMPDIR }),
     },
-    // The longest files first, by a committed list of durations (test/support/sequencer.ts), so
-    // that the two workers finish together.
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
