@@ -1,7 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Three projects (STYLE.md, Tooling):
-//   unit    next to the code, pure and fast
+//   unit    next to the code, pure and fast (unit-isolated: those of them that mock a module)
 //   medium  real SQLite / PostgreSQL / sharp
 //   e2e     the CLI end to end: in-process through runCli, subprocesses only for the real binary's
 //           exit codes, signals, crashes and out-of-space; the server; the browser
@@ -15,18 +17,61 @@ const SLOW_TIMEOUT_MS = 120_000;
 // folders and databases; nothing in the suite is timed.
 const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1);
 
+// The tests' temp folders (TMPDIR, which the CLI's subprocesses, Chromium and the tests' own
+// os.tmpdir() inherit) on a RAM file system when one has room: an archive fsyncs every object,
+// ledger append and folder, and an fsync that waits on the disk (~7 ms here) is time no test
+// measures. What a test proves of a crash is a SIGKILL, which loses nothing the kernel holds, so
+// on tmpfs it proves the same. Out of space has its own small tmpfs; the one test that needs
+// gigabytes uses CUSTODY_TEST_DISK_TMPDIR (test/support/tmp.ts diskTmpdir). Set
+// CUSTODY_TEST_TMPDIR to choose the folder, or to '' to keep the OS temp dir.
+const TMPFS_MAGIC = 0x01021994;
+const DISK_TMPDIR = tmpdir();
+const TEST_TMPDIR = process.env.CUSTODY_TEST_TMPDIR ?? ramTmpdir() ?? '';
+function ramTmpdir(): string | null {
+  try {
+    const fs = statfsSync('/dev/shm');
+    return fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= 4 * 1024 ** 3 ? '/dev/shm' : null;
+  } catch {
+    return null;
+  }
+}
+
+const UNIT = ['src/**/*.test.ts', 'ui/src/**/*.test.ts'];
+/** The unit files that replace modules or globals (vi.mock and kin): they need a fresh module graph. */
+const UNIT_MOCKING = ['src', 'ui/src']
+  .flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${dir}/${f}`),
+  )
+  .filter((f) => /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|resetModules)\(/.test(readFileSync(f, 'utf8')))
+  .sort();
+
 export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: WORKERS,
+    env: {
+      CUSTODY_TEST_DISK_TMPDIR: DISK_TMPDIR,
+      ...(TEST_TMPDIR === '' ? {} : { TMPDIR: TEST_TMPDIR }),
+    },
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'ui/src/**/*.test.ts'],
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...UNIT_MOCKING],
+          // The unit files are small and pure: a worker runs one after another without
+          // re-importing the modules they share (vitest's per-file fork and module reset cost
+          // more than most of their tests). A file that replaces a module (vi.mock) would leak its
+          // mock into the next file of the worker, so those run isolated, in unit-isolated.
+          isolate: false,
         },
       },
+      ...(UNIT_MOCKING.length === 0
+        ? []
+        : [{ extends: true as const, test: { name: 'unit-isolated', include: UNIT_MOCKING } }]),
       {
         extends: true,
         test: {

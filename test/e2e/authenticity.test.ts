@@ -1,12 +1,14 @@
 // Authenticity indicators through the CLI on generated photographs: a clean collection raises
 // nothing; an image re-saved by an editor, and one re-compressed, raise exactly what they should.
+// The CLI runs in-process (runCli: the output and exit code the binary gives, without a process
+// per command); no exit code of the binary itself is under test here.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planCollection, writeCollection } from '../../src/demo/index.js';
-import { runCustody } from '../support/cli.js';
+import { runCustodyInProcess as runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 interface AuthJson {

@@ -1,10 +1,12 @@
 // Sources: the real identity is sealed with the administrators' key. Without it, nothing in the
 // database file or the ledger reveals it; only a custodian with the key reads it, and every read
 // is a ledger entry.
+// The CLI runs in-process (runCli: the output and exit code the binary gives, without a process
+// per command); no exit code of the binary itself is under test here.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCustody } from '../support/cli.js';
+import { runCustodyInProcess as runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 const IDENTITY =

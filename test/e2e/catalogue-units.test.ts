@@ -1,9 +1,11 @@
 // The unit registry through the CLI: all-or-nothing imports with per-row errors, --valid-only,
 // formula-safe CSV export that re-imports, Arabic names kept exactly, and a rebuild that restores it.
+// The CLI runs in-process (runCli: the output and exit code the binary gives, without a process
+// per command); no exit code of the binary itself is under test here.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCustody } from '../support/cli.js';
+import { runCustodyInProcess as runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 describe('custody unit', () => {

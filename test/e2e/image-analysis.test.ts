@@ -1,12 +1,14 @@
 // Image analysis through the CLI: ingest queues, analyze runs once per object, show reports it,
 // previews apply EXIF orientation while evidence never changes, hostile images only warn.
+// The CLI runs in-process (runCli: the output and exit code the binary gives, without a process
+// per command); no exit code of the binary itself is under test here.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCustody } from '../support/cli.js';
+import { REPO_ROOT, runCustodyInProcess as runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 // c2pa-rs test images (MIT OR Apache-2.0), read from the shared fixtures: skipped where absent.

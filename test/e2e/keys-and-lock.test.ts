@@ -7,6 +7,7 @@ import {
   checkpointBody,
   custody,
   custodyExpect,
+  custodyInExpect,
   fileMode,
   listItems,
   writeSourceTree,
@@ -103,18 +104,20 @@ describe('the signing key with a passphrase', () => {
     );
   });
 
+  // In-process (runCli, with no passphrase in its environment): the exit codes of the binary
+  // itself are the tests above.
   it('read-only commands need no passphrase: verify, log, items, show, checkpoint, key --public', async () => {
     const on = ['--archive', archive.dir];
-    await custodyExpect(0, ['verify', ...on]);
-    await custodyExpect(0, ['log', ...on]);
+    await custodyInExpect(0, ['verify', ...on]);
+    await custodyInExpect(0, ['log', ...on]);
     const [first] = await listItems(archive);
-    await custodyExpect(0, ['show', first?.id ?? '?', ...on]);
-    await custodyExpect(0, ['checkpoint', ...on]);
-    await custodyExpect(0, ['key', '--public', ...on]);
+    await custodyInExpect(0, ['show', first?.id ?? '?', ...on]);
+    await custodyInExpect(0, ['checkpoint', ...on]);
+    await custodyInExpect(0, ['key', '--public', ...on]);
   });
 
   it('key --public prints <name>+<8 hex>+<base64>, and checkpoints are signed by that key id', async () => {
-    const r = await custodyExpect(0, ['key', '--public', '--archive', archive.dir]);
+    const r = await custodyInExpect(0, ['key', '--public', '--archive', archive.dir]);
     const vkey = r.stdout.trim();
     expect(vkey).toBe(archive.verifierKey);
     const m = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+=*)$/.exec(vkey);
@@ -124,7 +127,7 @@ describe('the signing key with a passphrase', () => {
     expect(Buffer.from(key ?? '', 'base64')).toHaveLength(33); // 0x01 ‖ Ed25519 public key
 
     const cp = checkpointBody(
-      (await custodyExpect(0, ['checkpoint', '--archive', archive.dir])).stdout,
+      (await custodyInExpect(0, ['checkpoint', '--archive', archive.dir])).stdout,
     );
     expect(cp.signatures).toHaveLength(1);
     const sig = /^\u2014 (\S+) (\S+)$/.exec(cp.signatures[0] ?? '');

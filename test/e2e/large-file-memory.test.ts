@@ -3,26 +3,26 @@
 // (`peak_rss_bytes` in `ingest --json`) must stay far below the file's size.
 //
 // The source is sparse (no disk used); the stored object is not: it takes 3 GiB, hence the
-// 10 GiB of free space asked for in the temp dir.
+// 10 GiB of free space asked for in the temp dir on disk (diskTmpdir: the run's TMPDIR may be in RAM).
 import { createHash } from 'node:crypto';
 import { mkdir, open, rm, statfs } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listObjectFiles, runJson, sha256File, type ItemJson } from '../support/archive-inspect.js';
 import { runCustody } from '../support/cli.js';
-import { makeTempDir } from '../support/tmp.js';
+import { diskTmpdir, makeTempDir } from '../support/tmp.js';
 
 const GiB = 1024 ** 3;
 const FILE_SIZE = 3 * GiB;
 const NEEDED_FREE = 10 * GiB;
 const MAX_PEAK_RSS = 300 * 1000 ** 2;
 
-const fs = await statfs(tmpdir());
+const TMP = diskTmpdir();
+const fs = await statfs(TMP);
 const free = fs.bavail * fs.bsize;
 const skipReason =
   free < NEEDED_FREE
-    ? `only ${(free / GiB).toFixed(1)} GiB free in ${tmpdir()}, ${NEEDED_FREE / GiB} GiB needed (the stored object takes 3 GiB)`
+    ? `only ${(free / GiB).toFixed(1)} GiB free in ${TMP}, ${NEEDED_FREE / GiB} GiB needed (the stored object takes 3 GiB)`
     : null;
 if (skipReason !== null) console.warn(`[large-file-memory] skipped: ${skipReason}`);
 
@@ -37,7 +37,7 @@ function sha256OfZeros(size: number): string {
 
 describe.skipIf(skipReason !== null)('large file, bounded memory', () => {
   it('ingests a sparse 3 GiB file with a peak RSS under 300 MB and the right SHA-256', async () => {
-    const dir = await makeTempDir('large-file');
+    const dir = await makeTempDir('large-file', TMP);
     try {
       const source = join(dir, 'delivery');
       const archive = join(dir, 'archive');

@@ -3,9 +3,9 @@
 // is read only through an audited read; `missing erase` destroys the key (crypto-shredding) and
 // records it; rebuild and verify stay clean. On SQLite and PostgreSQL (the index is involved).
 import { existsSync } from 'node:fs';
-import { copyFile, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import { custodyInExpect, withIndexDb, type LogLine, type TestArchive } from '../support/archive-fixtures.js';
 import { readTree } from '../support/export-bags.js';
 import { describeDatabases } from '../support/postgres.js';
@@ -74,14 +74,29 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
   };
   const secrets = [NAME_AR, NAME_LATIN, MOTHER, PHONE, NAME2_AR, 'Qatramiz', 'Liaison Rima', 'left cheek'];
 
+  // The archive (init, one unit) is made once per database and copied for each test: the folder
+  // with cp, a PostgreSQL index with CREATE DATABASE … TEMPLATE. The copies share the archive's
+  // identity; each test has its own files and database.
+  let template: Promise<{ dir: string; url: string | null }> | undefined;
+  let dropTemplate: () => Promise<void> = () => Promise.resolve();
+  afterAll(() => dropTemplate());
   beforeEach(async () => {
-    const made = await db.makeUrl();
-    cleanup = made.cleanup;
+    template ??= (async () => {
+      const made = await db.makeUrl();
+      dropTemplate = made.cleanup;
+      const dir = join(await makeTempDir(`missing-template-${db.kind}`), 'archive');
+      const env: Record<string, string> = made.url === null ? {} : { DATABASE_URL: made.url };
+      await custodyInExpect(0, ['init', '--archive', dir], env);
+      await custodyInExpect(0, ['unit', 'add', '--name-en', 'Air Force Intelligence', '--code', 'AFI', '--archive', dir], env);
+      return { dir, url: made.url };
+    })();
+    const made = await template;
+    const copy = await db.copyUrl(made.url);
+    cleanup = copy.cleanup;
     base = await makeTempDir(`missing-${db.kind}`);
-    a = { dir: join(base, 'archive'), origin: '', verifierKey: '', env: made.url === null ? {} : { DATABASE_URL: made.url } };
+    a = { dir: join(base, 'archive'), origin: '', verifierKey: '', env: copy.url === null ? {} : { DATABASE_URL: copy.url } };
+    await cp(made.dir, a.dir, { recursive: true, preserveTimestamps: true });
     printed = '';
-    await run(0, ['init']);
-    await run(0, ['unit', 'add', '--name-en', 'Air Force Intelligence', '--code', 'AFI']);
   });
   afterEach(() => cleanup());
 

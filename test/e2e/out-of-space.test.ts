@@ -5,6 +5,10 @@
 // command resumes the delivery and `custody verify` exits 0.
 //
 // Root only: mounting needs CAP_SYS_ADMIN. CI runs as root.
+//
+// The failing run and its resume are the real binary (a process of its own: the exit code and the
+// one line it prints); the archive's setting up and the checks that read it afterwards (verify,
+// items, deliveries) run in-process (runCli).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,11 +17,13 @@ import {
   describeFindings,
   listObjectFiles,
   runJson,
+  runJsonIn,
   sha256File,
   type DeliveryJson,
   type ItemJson,
   type VerifyJson,
 } from '../support/archive-inspect.js';
+import { custodyInExpect } from '../support/archive-fixtures.js';
 import { runCustody, type CustodyRunResult } from '../support/cli.js';
 import { buildZip } from '../support/make-zips.js';
 import { seededBytes, seededRandom } from '../support/seeded-bytes.js';
@@ -69,9 +75,9 @@ async function setUp(name: string, part: 'objects' | 'ledger' | 'index'): Promis
   const archive = join(dir, 'archive');
   const mount = join(dir, 'mnt');
   await mkdir(mount, { recursive: true });
-  expect((await runCustody(['init', '--archive', archive])).code).toBe(0);
+  await custodyInExpect(0, ['init', '--archive', archive]);
   await writeFiles(join(dir, 'first'), 20, 10_000);
-  const first = await runCustody([
+  await custodyInExpect(0, [
     'ingest',
     join(dir, 'first'),
     '--archive',
@@ -80,7 +86,6 @@ async function setUp(name: string, part: 'objects' | 'ledger' | 'index'): Promis
     'earlier',
     '--new-source',
   ]);
-  expect(first.code, describeRun(first)).toBe(0);
   const before = await listObjectFiles(archive);
   expect(before).toHaveLength(20);
   // The index needs more room than the other parts: 1,020 items take ~1.3 MB with the path index
@@ -120,13 +125,13 @@ async function expectRecovery(
   const resumed = await runJson<{ mode: string; summary: { problems: number } }>(ingestArgs);
   expect(resumed.run.code, describeRun(resumed.run)).toBe(0);
   expect(resumed.json.mode).toBe('resumed');
-  const verify = await runJson<VerifyJson>(['verify', '--archive', s.archive]);
+  const verify = await runJsonIn<VerifyJson>(['verify', '--archive', s.archive]);
   expect(verify.run.code, describeFindings(verify.json)).toBe(0);
   await expectStoredObjectsIntact(s);
-  const { json: items } = await runJson<ItemJson[]>(['items', '--archive', s.archive]);
+  const { json: items } = await runJsonIn<ItemJson[]>(['items', '--archive', s.archive]);
   expect(items).toHaveLength(20 + expectedItems);
   expect(new Set(items.map((i) => `${i.delivery} ${i.relative_path}`)).size).toBe(items.length);
-  const { json: deliveries } = await runJson<DeliveryJson[]>([
+  const { json: deliveries } = await runJsonIn<DeliveryJson[]>([
     'deliveries',
     '--archive',
     s.archive,
@@ -148,7 +153,7 @@ describe.skipIf(cannotMount !== null)(
       await expectStoredObjectsIntact(s);
       // Whatever was fully stored before the failure is named by the ledger: verify passes even
       // before any space is freed (no stray objects, no half-written ones).
-      const early = await runJson<VerifyJson>(['verify', '--archive', s.archive]);
+      const early = await runJsonIn<VerifyJson>(['verify', '--archive', s.archive]);
       expect(early.run.code, describeFindings(early.json)).toBe(0);
 
       resizeTmpfs(s.mount, '64m');

@@ -1,10 +1,12 @@
 // The two archive-free calculators, run as a person would: `custody interval` and
-// `custody agreement`. Published values are reproduced through the real CLI (dist/, so
-// `npm run build` first), and hostile or malformed CSVs are refused with their row and column.
+// `custody agreement`. Published values are reproduced through the CLI, and hostile or malformed
+// CSVs are refused with their row and column. The CLI runs in-process (runCli: the output and the
+// exit code the binary gives; test/e2e/cli-contract.test.ts runs the binary itself), which spares
+// each of these runs a process that loads Node and the CLI anew.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCustody } from '../support/cli.js';
+import { runCustodyInProcess as runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 interface IntervalJson {

@@ -9,7 +9,7 @@ import {
   checkpointPath,
   checkpointSizes,
   cloneArchive,
-  custodyExpect,
+  custodyInExpect,
   expectClean,
   expectFinding,
   hashTree,
@@ -263,7 +263,7 @@ describe('verify finds each kind of tampering', () => {
   it('verify --record appends exactly one fixity check entry', async () => {
     const a = await cloneArchive(base, 'tamper-record');
     const before = await readLog(a);
-    const r = await custodyExpect(0, ['verify', '--record', '--json', '--archive', a.dir]);
+    const r = await custodyInExpect(0, ['verify', '--record', '--json', '--archive', a.dir]);
     expect((JSON.parse(r.stdout) as { recorded_seq: number }).recorded_seq).toBe(before.length);
     const after = await readLog(a);
     expect(after).toHaveLength(before.length + 1);
@@ -290,7 +290,7 @@ describe('an insider rewrites the ledger and re-signs: only a trusted checkpoint
     await writeExtraFiles(join(built.base, 'second'), 3);
     await ingest(base, [join(built.base, 'second')], 'SRC-BRAVO');
     // A party outside the archive keeps the checkpoint at this size.
-    const r = await custodyExpect(0, ['checkpoint', '--archive', base.dir]);
+    const r = await custodyInExpect(0, ['checkpoint', '--archive', base.dir]);
     trustedFile = join(built.base, 'trusted.txt');
     await writeFile(trustedFile, r.stdout);
     trustedSize = Number(r.stdout.split('\n')[1]);
@@ -301,7 +301,7 @@ describe('an insider rewrites the ledger and re-signs: only a trusted checkpoint
 
   /** What the insider does after rewriting entries.jsonl: a fresh index, no unexplained objects. */
   async function coverTracks(a: TestArchive): Promise<void> {
-    await custodyExpect(0, ['rebuild', '--archive', a.dir]);
+    await custodyInExpect(0, ['rebuild', '--archive', a.dir]);
     const referenced = new Set(
       (await readLedgerLines(a.dir)).flatMap((l) => (JSON.parse(l) as LedgerEntry).objects),
     );
@@ -459,7 +459,7 @@ describeDatabases('verify compares the index with the ledger', (db) => {
     expect(v.codes).toEqual(
       expect.arrayContaining(['DB_ROW_EXTRA', 'DB_ROW_MISSING', 'DB_LEDGER_LAG']),
     );
-    await custodyExpect(0, ['rebuild', '--archive', archive.dir], archive.env);
+    await custodyInExpect(0, ['rebuild', '--archive', archive.dir], archive.env);
     await expectClean(archive);
   });
 });

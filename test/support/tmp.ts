@@ -29,10 +29,18 @@ function workerRegistry(): Set<string> {
   return dirs;
 }
 
-/** Make a fresh directory under the OS temp dir; it is removed after this test file. */
-export async function makeTempDir(prefix: string): Promise<string> {
+/**
+ * The temp dir on disk. The run's temp dir (TMPDIR) may be a RAM file system (vitest.config.ts);
+ * a test that needs gigabytes of room makes its folders here instead.
+ */
+export function diskTmpdir(): string {
+  return process.env.CUSTODY_TEST_DISK_TMPDIR || tmpdir();
+}
+
+/** Make a fresh directory under the OS temp dir (or `base`); it is removed after this test file. */
+export async function makeTempDir(prefix: string, base = tmpdir()): Promise<string> {
   const safe = prefix.replace(/[^A-Za-z0-9._-]/g, '-');
-  const dir = await mkdtemp(join(tmpdir(), `custody-${safe}-`));
+  const dir = await mkdtemp(join(base, `custody-${safe}-`));
   made.add(dir);
   everywhere.add(dir);
   return dir;

@@ -55,6 +55,18 @@ const PHOTOGRAPHED = '2013-08-02';
 const CAT_SEX = 'female';
 const CAT_AGE = '60+';
 
+/**
+ * The person keys, made with the browser's library (its scrypt is pure JavaScript: ~1 s a key at
+ * the default cost, which the server requires). Each is made once per file and enrolled in both
+ * databases' archives: the archives are separate, and within one every name has its own key.
+ */
+const madeKeys = new Map<string, ReturnType<typeof makePersonKey>>();
+function personKey(name: string): ReturnType<typeof makePersonKey> {
+  let made = madeKeys.get(name);
+  if (made === undefined) madeKeys.set(name, (made = makePersonKey(KEY_PASSWORD)));
+  return made;
+}
+
 describeDatabases('examination over HTTP (issue 12)', (db) => {
   let s: ServedArchive;
   let archive: TestArchive;
@@ -141,7 +153,7 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
   it('keys are made and encrypted on the person side, enrolled self-signed over HTTP, recorded as their own act; the server holds only ciphertext, which the login password does not open, and gives it only to its owner', async () => {
     for (const who of ['ex-a', 'ex-b', 'adj-c']) {
       const c = await signIn(s.server, who);
-      const made = await makePersonKey(KEY_PASSWORD);
+      const made = await personKey(who);
       const enrol = await signEnrolment(made.secretKey, ids.get(who)!);
       const r = await c.request('POST', '/api/me/key', { ...enrol, encrypted_key: made.envelope });
       expect(r.statusCode, r.body).toBe(201);
@@ -164,7 +176,7 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
     // Only one's own: an investigator has none, and no route takes another account's.
     const inv = await signIn(s.server, 'inv-d');
     expect(codeOf(await inv.request('GET', '/api/me/key'))).toBe('PERSON_KEY_NOT_FOUND');
-    const invKey = await makePersonKey(KEY_PASSWORD, { N: 2 ** 17, r: 8, p: 1 });
+    const invKey = await personKey('inv-d');
     const before = size();
     const refused = await inv.request('POST', '/api/me/key', { ...(await signEnrolment(invKey.secretKey, ids.get('inv-d')!)), encrypted_key: invKey.envelope });
     expect(codeOf(refused)).toBe('PERSON_KEY_ROLE_REFUSED');
@@ -173,8 +185,8 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
 
   it('an enrolment not signed by the key it enrols, or whose key file is of another key, is refused (PERSON_KEY_INVALID); nothing is appended and no key file stays', async () => {
     const c = await signIn(s.server, 'ex-b');
-    const made = await makePersonKey(KEY_PASSWORD);
-    const other = await makePersonKey(KEY_PASSWORD);
+    const made = await personKey('ex-b, second key');
+    const other = await personKey('ex-b, third key');
     const before = size();
     const files = await readdir(join(archive.dir, 'keys', 'people'));
     const forged = await c.request('POST', '/api/me/key', { public_key: (await signEnrolment(made.secretKey, ids.get('ex-b')!)).public_key, signature: (await signEnrolment(other.secretKey, ids.get('ex-b')!)).signature, encrypted_key: made.envelope });
@@ -262,7 +274,7 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
     // A sign-in is a ledger entry: ex-b signs in first.
     const bKeyId = (await (await signIn(s.server, 'ex-b')).request('GET', '/api/me/key')).json<{ key_id: string }>().key_id;
     const before = size();
-    const stranger = (await makePersonKey(KEY_PASSWORD)).secretKey;
+    const stranger = (await personKey('a stranger')).secretKey;
     const forgedValue = (await signPrepared(stranger, { ...p, fields: { ...p.fields } }).catch(() => null)) ?? null;
     expect(forgedValue).toBeNull(); // the client refuses to sign with a key the server did not ask for
     const ed = await import('@noble/ed25519');

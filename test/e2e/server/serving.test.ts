@@ -3,9 +3,9 @@
 // while reads keep working; a second process writing while the server writes is refused and
 // nothing is lost; kill -9 of the server during a commit, restart, and `custody verify` is clean;
 // checkpoints are signed on the service cadence even when idle, and at stop; the folder-mode warning.
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import {
   custodyExpect,
   custodyIn,
@@ -71,10 +71,25 @@ describeDatabases('serving: one writer', (db) => {
     inProcess = undefined;
     await cleanup();
   });
+  // The team archive (init, the investigator's account, three objects) is built once per database
+  // and copied for each test: the folder with cp, a PostgreSQL index with CREATE DATABASE …
+  // TEMPLATE. Each test has its own files and database; the copies share the archive's identity.
+  let template: Promise<{ team: Team; url: string | null }> | undefined;
+  let dropTemplate: () => Promise<void> = () => Promise.resolve();
+  afterAll(() => dropTemplate());
   async function team(prefix: string): Promise<Team> {
-    const made = await db.makeUrl();
-    cleanup = made.cleanup;
-    return teamArchive(`${prefix}-${db.kind}`, made.url);
+    template ??= (async () => {
+      const made = await db.makeUrl();
+      dropTemplate = made.cleanup;
+      return { team: await teamArchive(`serve-template-${db.kind}`, made.url), url: made.url };
+    })();
+    const { team: made, url } = await template;
+    const copy = await db.copyUrl(url);
+    cleanup = copy.cleanup;
+    const dir = join(await makeTempDir(`${prefix}-${db.kind}`), 'archive');
+    await cp(made.archive.dir, dir, { recursive: true, preserveTimestamps: true });
+    const env: Record<string, string> = copy.url ? { DATABASE_URL: copy.url } : {};
+    return { archive: { ...made.archive, dir, env }, objects: made.objects };
   }
 
   it('while served, a CLI write from a second process fails at once naming the server (ARCHIVE_SERVED), reads keep working, and nothing the server acknowledged is lost', async () => {
