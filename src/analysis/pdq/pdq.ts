@@ -9,13 +9,11 @@
 import { dct64To16, DIHEDRAL_NAMES, dihedralDct, type DihedralName } from './dct.js';
 import { PdqError } from './errors.js';
 import { formatHash256, wordsFromBits } from './hash256.js';
-import { decimate, jaroszFilter, jaroszWindowSize } from './jarosz.js';
+import { boxAlongCols, boxAlongColsDecimated, boxAlongRows, jaroszWindowSize } from './jarosz.js';
 import { torben } from './torben.js';
 
 /** Sides under this give an all-zero hash and quality 0 (MIN_HASHABLE_DIM). */
 export const PDQ_MIN_HASHABLE_DIM = 5;
-/** Two X/Y rounds of box filters make the Jarosz tent filter (PDQ_NUM_JAROSZ_XY_PASSES). */
-const JAROSZ_XY_PASSES = 2;
 
 /** Float32 luma weights (pdqhashing.cpp, luma_from_{R,G,B}_coeff; ITU-R BT.601). */
 const LUMA_R = Math.fround(0.299);
@@ -79,6 +77,10 @@ export function pdqQuality(b: Float32Array): number {
  * Blur-and-decimate to 64×64, quality, DCT. Like pdqDihedralHash256esFromFloatLuma this always
  * filters; for a 64×64 input both windows are 1 (identity) and decimation picks every pixel,
  * so it equals the reference's 64×64 copy shortcut. `luma` is consumed (used as scratch).
+ *
+ * The filter is the reference's two X/Y rounds of box passes (PDQ_NUM_JAROSZ_XY_PASSES, a tent
+ * filter: jaroszFilter(…, 2) then decimate); the last column pass runs only on the 64 columns
+ * and rows that decimation keeps, which leaves every kept value as it was.
  */
 export function pdqIntermediatesFromLuma(
   luma: Float32Array,
@@ -87,16 +89,12 @@ export function pdqIntermediatesFromLuma(
 ): PdqIntermediates {
   checkDimensions(width, height, luma.length);
   const scratch = new Float32Array(luma.length);
-  jaroszFilter(
-    luma,
-    scratch,
-    height,
-    width,
-    jaroszWindowSize(width, 64),
-    jaroszWindowSize(height, 64),
-    JAROSZ_XY_PASSES,
-  );
-  const luma64x64 = decimate(luma, height, width, 64, 64);
+  const alongRows = jaroszWindowSize(width, 64);
+  const alongCols = jaroszWindowSize(height, 64);
+  boxAlongRows(luma, scratch, height, width, alongRows);
+  boxAlongCols(scratch, luma, height, width, alongCols);
+  boxAlongRows(luma, scratch, height, width, alongRows);
+  const luma64x64 = boxAlongColsDecimated(scratch, height, width, alongCols, 64, 64);
   const quality = pdqQuality(luma64x64);
   const dct16x16 = dct64To16(luma64x64);
   if (!dct16x16.every(Number.isFinite)) {
@@ -131,6 +129,22 @@ export function pdqFromLuma(luma: Float32Array, width: number, height: number): 
   const dihedral = {} as Record<DihedralName, string>;
   for (const name of DIHEDRAL_NAMES) dihedral[name] = hashFromDct(dihedralDct(dct16x16, name));
   return { hash: dihedral.original, quality, dihedral };
+}
+
+/**
+ * The PDQ hash and quality alone, without the seven dihedral variants: what a region hash needs
+ * (the crop signal records only each region's own hash). Equal to `pdqFromLuma(…).hash`.
+ */
+export function pdqHashFromLuma(
+  luma: Float32Array,
+  width: number,
+  height: number,
+): { hash: string; quality: number } {
+  checkDimensions(width, height, luma.length);
+  if (width < PDQ_MIN_HASHABLE_DIM || height < PDQ_MIN_HASHABLE_DIM)
+    return { hash: ZERO_HASH, quality: 0 };
+  const { dct16x16, quality } = pdqIntermediatesFromLuma(luma, width, height);
+  return { hash: hashFromDct(dct16x16), quality };
 }
 
 /**
