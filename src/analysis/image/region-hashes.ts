@@ -10,9 +10,11 @@ import { CROP_REGIONS, regionRect, type Raster } from './raster.js';
  */
 export function cropRegionHashes(r: Raster): { region: string; hash: string }[] {
   const luma = lumaFromPixels(r.data, r.width, r.height, r.channels);
+  // One buffer for every region (each is hashed before the next is cut out; the hash consumes it).
+  const buffer = new Float32Array(luma.length);
   return CROP_REGIONS.map((c) => {
     const { x0, y0, w, h } = regionRect(r.width, r.height, c.box);
-    const region = new Float32Array(w * h);
+    const region = buffer.subarray(0, w * h);
     for (let y = 0; y < h; y++) {
       const from = (y0 + y) * r.width + x0;
       region.set(luma.subarray(from, from + w), y * w);

@@ -73,6 +73,23 @@ export function pdqQuality(b: Float32Array): number {
   return Math.min(100, Math.trunc(sum / 90));
 }
 
+/** Images up to this many pixels share one scratch buffer (larger ones get their own, freed after). */
+const SHARED_SCRATCH_MAX = 1 << 20;
+let sharedScratch: Float32Array | null = null;
+
+/**
+ * A buffer of `n` floats for the filter passes. PDQ runs synchronously from start to end, so one
+ * buffer serves every call: the analysis hashes 11 images per object (the frame and 10 regions),
+ * and fresh megabyte buffers for each kept the garbage collector busy (issue 14). Every pass writes
+ * all of the output it later reads, so what a previous call left in it does not matter.
+ */
+function scratchOf(n: number): Float32Array {
+  if (n > SHARED_SCRATCH_MAX) return new Float32Array(n);
+  if (sharedScratch === null || sharedScratch.length < n)
+    sharedScratch = new Float32Array(Math.max(n, 1 << 18));
+  return sharedScratch.subarray(0, n);
+}
+
 /**
  * Blur-and-decimate to 64×64, quality, DCT. Like pdqDihedralHash256esFromFloatLuma this always
  * filters; for a 64×64 input both windows are 1 (identity) and decimation picks every pixel,
@@ -88,7 +105,7 @@ export function pdqIntermediatesFromLuma(
   height: number,
 ): PdqIntermediates {
   checkDimensions(width, height, luma.length);
-  const scratch = new Float32Array(luma.length);
+  const scratch = scratchOf(luma.length);
   const alongRows = jaroszWindowSize(width, 64);
   const alongCols = jaroszWindowSize(height, 64);
   boxAlongRows(luma, scratch, height, width, alongRows);
