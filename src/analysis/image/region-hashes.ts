@@ -19,6 +19,6 @@ export function cropRegionHashes(r: Raster): { region: string; hash: string }[] 
       const from = (y0 + y) * r.width + x0;
       region.set(luma.subarray(from, from + w), y * w);
     }
-    return { region: c.name, hash: pdqHashFromLuma(region, w, h).hash };
+    return { region: c.name, hash: pdqHashFromLuma(region, w, h) };
   });
 }

@@ -125,10 +125,7 @@ describe('PDQ fast paths equal the reference loops, byte for byte', () => {
       const luma = noisyLuma(cols, rows, rows * 31 + cols);
       const want = referencePdq(luma, cols, rows);
       expect(pdqFromLuma(Float32Array.from(luma), cols, rows), `${rows}×${cols}`).toEqual(want);
-      expect(pdqHashFromLuma(Float32Array.from(luma), cols, rows)).toEqual({
-        hash: want.hash,
-        quality: want.quality,
-      });
+      expect(pdqHashFromLuma(Float32Array.from(luma), cols, rows)).toBe(want.hash);
       if (cols >= 5 && rows >= 5) {
         const got = pdqIntermediatesFromLuma(Float32Array.from(luma), cols, rows);
         expect(got.quality).toBe(want.quality);

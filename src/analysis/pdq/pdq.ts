@@ -104,6 +104,16 @@ export function pdqIntermediatesFromLuma(
   width: number,
   height: number,
 ): PdqIntermediates {
+  const { luma64x64, dct16x16 } = filterAndDct(luma, width, height);
+  return { luma64x64, dct16x16, quality: pdqQuality(luma64x64) };
+}
+
+/** The 64×64 buffer and its DCT (pdqIntermediatesFromLuma without the quality). */
+function filterAndDct(
+  luma: Float32Array,
+  width: number,
+  height: number,
+): { luma64x64: Float32Array; dct16x16: Float32Array } {
   checkDimensions(width, height, luma.length);
   const scratch = scratchOf(luma.length);
   const alongRows = jaroszWindowSize(width, 64);
@@ -112,12 +122,11 @@ export function pdqIntermediatesFromLuma(
   boxAlongCols(scratch, luma, height, width, alongCols);
   boxAlongRows(luma, scratch, height, width, alongRows);
   const luma64x64 = boxAlongColsDecimated(scratch, height, width, alongCols, 64, 64);
-  const quality = pdqQuality(luma64x64);
   const dct16x16 = dct64To16(luma64x64);
   if (!dct16x16.every(Number.isFinite)) {
     throw new PdqError('PDQ_BAD_LUMA', 'luma holds NaN or infinite values');
   }
-  return { luma64x64, dct16x16, quality };
+  return { luma64x64, dct16x16 };
 }
 
 /** Bit k = i*16 + j is set iff B[i][j] is strictly above the Torben (lower) median. */
@@ -149,19 +158,14 @@ export function pdqFromLuma(luma: Float32Array, width: number, height: number): 
 }
 
 /**
- * The PDQ hash and quality alone, without the seven dihedral variants: what a region hash needs
- * (the crop signal records only each region's own hash). Equal to `pdqFromLuma(…).hash`.
+ * The PDQ hash alone, without its quality or the seven dihedral variants: what a region hash
+ * needs (the crop signal records only each region's own hash). Equal to `pdqFromLuma(…).hash`.
+ * `luma` is consumed (used as scratch).
  */
-export function pdqHashFromLuma(
-  luma: Float32Array,
-  width: number,
-  height: number,
-): { hash: string; quality: number } {
+export function pdqHashFromLuma(luma: Float32Array, width: number, height: number): string {
   checkDimensions(width, height, luma.length);
-  if (width < PDQ_MIN_HASHABLE_DIM || height < PDQ_MIN_HASHABLE_DIM)
-    return { hash: ZERO_HASH, quality: 0 };
-  const { dct16x16, quality } = pdqIntermediatesFromLuma(luma, width, height);
-  return { hash: hashFromDct(dct16x16), quality };
+  if (width < PDQ_MIN_HASHABLE_DIM || height < PDQ_MIN_HASHABLE_DIM) return ZERO_HASH;
+  return hashFromDct(filterAndDct(luma, width, height).dct16x16);
 }
 
 /**
