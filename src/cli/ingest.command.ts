@@ -1,4 +1,5 @@
 import { requireSource } from '../catalogue/sources/sources.service.js';
+import { decodeOneThreadPerImage } from '../analysis/image/image-decode.adapter.js';
 import type { Archive } from '../app.js';
 import { IngestService, type IngestPorts, type IngestRequest } from '../ingest/ingest.service.js';
 import type { IngestReport } from '../ingest/index.js';
@@ -53,6 +54,7 @@ export const ingestCommand: Command = {
       if (!flag(args, 'analyze')) return new IngestService(archive).run(request);
       // With --analyze the analysis runs beside intake, while the bytes are warm: it takes each
       // object once intake has committed its ingestion entry, and the two commit one at a time.
+      await decodeOneThreadPerImage(); // four images in flight keep the cores busy
       const commit = oneAtATime((drafts: readonly EntryDraft[]) => archive.commit(drafts));
       const follow = intakeFollower();
       const analysing = runAnalysisJobs({ ...analysisPorts(archive), commit }, archive.jobs, { more: follow.more });
