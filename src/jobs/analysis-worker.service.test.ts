@@ -3,17 +3,30 @@
 // with that error and nothing is committed after it. The bytes here are not images: each
 // analysis records its decode warning, which is all these tests need (the analysis itself is
 // tested in analysis/image and test/e2e).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { JobsTable } from '../db/index.js';
 import type { EntryDraft } from '../ledger/index.js';
-import { runAnalysisJobs, type AnalysisJobQueue, type AnalysisWorkerPorts } from './analysis-worker.service.js';
+import {
+  runAnalysisJobs,
+  type AnalysisJobQueue,
+  type AnalysisWorkerPorts,
+} from './analysis-worker.service.js';
 
+/** Object n's bytes (not an image) and its name. */
+const bytesOf = (n: number): Buffer => Buffer.from(`not an image ${n}`);
+const NAMES = new Map<string, number>();
 function sha(n: number): string {
-  return n.toString(16).padStart(64, '0');
+  const name = createHash('sha256').update(bytesOf(n)).digest('hex');
+  NAMES.set(name, n);
+  return name;
 }
 
 /** An in-memory job queue; `add` plays intake queueing more jobs. */
-function queue(): AnalysisJobQueue & { add(from: number, to: number): void; states: Map<string, string> } {
+function queue(): AnalysisJobQueue & {
+  add(from: number, to: number): void;
+  states: Map<string, string>;
+} {
   const rows: JobsTable[] = [];
   const states = new Map<string, string>();
   return {
@@ -21,7 +34,16 @@ function queue(): AnalysisJobQueue & { add(from: number, to: number): void; stat
     add(from, to) {
       for (let n = from; n < to; n++) {
         const id = `analyze-image:${sha(n)}`;
-        rows.push({ id, name: 'analyze-image', sha256: sha(n), media_type: 'image/jpeg', state: 'pending', attempts: 0, error: null, updated_at: '' });
+        rows.push({
+          id,
+          name: 'analyze-image',
+          sha256: sha(n),
+          media_type: 'image/jpeg',
+          state: 'pending',
+          attempts: 0,
+          error: null,
+          updated_at: '',
+        });
         states.set(id, 'pending');
       }
     },
@@ -46,7 +68,10 @@ function queue(): AnalysisJobQueue & { add(from: number, to: number): void; stat
 function ports(commit: (drafts: readonly EntryDraft[]) => Promise<unknown>): AnalysisWorkerPorts {
   return {
     config: { actor: 'tester', archiveDir: '/nonexistent-archive', imageMaxPixels: 1_000_000 },
-    store: { readObject: () => Promise.resolve(Buffer.from('not an image')), has: () => Promise.resolve(true) },
+    store: {
+      readObject: (name) => Promise.resolve(bytesOf(NAMES.get(name) ?? -1)),
+      has: () => Promise.resolve(true),
+    },
     index: { getAnalysis: () => Promise.resolve(undefined) },
     commit,
   };
@@ -75,7 +100,7 @@ describe('runAnalysisJobs', () => {
     );
     expect(summary).toMatchObject({ done: 75, skipped: 0, failed: [], remaining: 0 });
     expect(committed.map((c) => c.length)).toEqual([32, 8, 30, 5]);
-    expect(committed.flat().sort()).toEqual(Array.from({ length: 75 }, (_, n) => sha(n)));
+    expect(committed.flat().sort()).toEqual(Array.from({ length: 75 }, (_, n) => sha(n)).sort());
     expect([...jobs.states.values()].every((s) => s === 'done')).toBe(true);
   });
 
@@ -83,7 +108,10 @@ describe('runAnalysisJobs', () => {
     const jobs = queue();
     jobs.add(0, 3);
     let commits = 0;
-    const summary = await runAnalysisJobs(ports(() => Promise.resolve(commits++)), jobs);
+    const summary = await runAnalysisJobs(
+      ports(() => Promise.resolve(commits++)),
+      jobs,
+    );
     expect(summary.done).toBe(3);
     expect(commits).toBe(1);
   });
@@ -103,5 +131,33 @@ describe('runAnalysisJobs', () => {
     expect(calls).toBe(2);
     // Jobs of the failed and later batches are not marked done (resetRunning retries them).
     expect([...jobs.states.values()].filter((s) => s === 'done')).toHaveLength(32);
+  });
+
+  it('analyses nothing whose bytes in the store do not hash to its name: the job fails, nothing is committed', async () => {
+    const jobs = queue();
+    jobs.add(0, 3);
+    const swapped = sha(1);
+    const committed: string[] = [];
+    const base = ports((drafts) => {
+      committed.push(...drafts.map((d) => d.objects[0] ?? ''));
+      return Promise.resolve();
+    });
+    // Someone replaced object 1's file with object 2's bytes.
+    const summary = await runAnalysisJobs(
+      {
+        ...base,
+        store: {
+          ...base.store,
+          readObject: (name) =>
+            Promise.resolve(bytesOf(name === swapped ? 2 : (NAMES.get(name) ?? -1))),
+        },
+      },
+      jobs,
+    );
+    expect(summary.failed.map((f) => [f.sha256, f.code])).toEqual([
+      [swapped, 'STORE_DIGEST_MISMATCH'],
+    ]);
+    expect(committed.sort()).toEqual([sha(0), sha(2)].sort());
+    expect(jobs.states.get(`analyze-image:${swapped}`)).toBe('failed');
   });
 });

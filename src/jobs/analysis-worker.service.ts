@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.js';
+import { CustodyError, sha256, toHex } from '../core/index.js';
 import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
 import type { JobsTable } from '../db/index.js';
 import { previewPaths as previewPathsIn, type PreviewPaths } from '../analysis/image/index.js';
@@ -6,12 +7,14 @@ import { analyzeImage, ANALYZER } from '../analysis/image/image-analysis.service
 import { isAnalysable } from './analyze-image.job.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { FsObjectStore } from '../store/fs-store.adapter.js';
+import { StoreError } from '../store/index.js';
 import type { JobRepository } from './job.repository.js';
 
 export interface AnalyzeSummary {
   done: number;
   skipped: number;
-  failed: { sha256: string; error: string }[];
+  /** `code`: the stable code of a Custody error (STORE_DIGEST_MISMATCH…), null for others. */
+  failed: { sha256: string; error: string; code: string | null }[];
   remaining: number;
 }
 
@@ -64,7 +67,7 @@ export async function runAnalysisJobs(
   await jobs.resetRunning();
   const summary: AnalyzeSummary = { done: 0, skipped: 0, failed: [], remaining: 0 };
   const deps = {
-    readObject: (sha: string) => archive.store.readObject(sha),
+    readObject: (sha: string) => readChecked(archive, sha),
     previewPaths: (sha: string, size: number) => previewPaths(archive, sha, size),
     maxPixels: archive.config.imageMaxPixels,
   };
@@ -124,11 +127,21 @@ export async function runAnalysisJobs(
       const details = await analyzeImage(deps, job.sha256, job.media_type);
       batch.drafts.push({
         id: job.id,
-        draft: { actor: archive.config.actor, type: 'metadata extraction', items: [], objects: [job.sha256], details },
+        draft: {
+          actor: archive.config.actor,
+          type: 'metadata extraction',
+          items: [],
+          objects: [job.sha256],
+          details,
+        },
       });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
-      summary.failed.push({ sha256: job.sha256, error });
+      summary.failed.push({
+        sha256: job.sha256,
+        error,
+        code: e instanceof CustodyError ? String(e.code) : null,
+      });
       await jobs.finish(job.id, 'failed', error);
     }
   };
@@ -159,6 +172,25 @@ export async function runAnalysisJobs(
   if (failed !== undefined) throw failed.reason;
   summary.remaining = (await jobs.counts()).pending;
   return summary;
+}
+
+/**
+ * The object's bytes, checked against its name before anything is computed from them: the store
+ * is files in the archive folder, which anyone may edit, and the analysis entry is signed as a
+ * statement about the object the ledger names. A mismatch fails the job (nothing is recorded);
+ * `custody verify` names the damaged object.
+ */
+async function readChecked(archive: AnalysisWorkerPorts, sha: string): Promise<Buffer> {
+  const bytes = await archive.store.readObject(sha);
+  if (toHex(sha256(bytes)) !== sha)
+    throw new StoreError(
+      'STORE_DIGEST_MISMATCH',
+      `object ${sha} does not hash to its name in the store: not analysed`,
+      {
+        details: { sha256: sha },
+      },
+    );
+  return bytes;
 }
 
 /** Where an object's derived previews live: apart from the evidence, regenerable (analysis/image/preview-cache). */

@@ -3,7 +3,7 @@
 // records must be what `ingest` then `analyze` records, entry for entry, and no analysis may
 // come before the ingestion entry that names its object.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   custodyInExpect,
   expectClean,
   initArchive,
+  objectPath,
   readLog,
   type LogLine,
   type TestArchive,
@@ -30,7 +31,9 @@ async function jpeg(n: number): Promise<Buffer> {
       raw[i + 1] = disc ? 250 : (y * 255) / height;
       raw[i + 2] = Math.abs(x - n) < 6 ? 255 : (n * 37) % 200;
     }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 async function previewDigests(archive: TestArchive): Promise<Map<string, string>> {
@@ -65,21 +68,36 @@ describe('ingest --analyze: the analysis beside intake', () => {
     src = join(base, 'src');
     await mkdir(join(src, 'b'), { recursive: true });
     // 75 distinct images (three intake commits of 32), a copy of one, a PNG and a text file.
-    for (let n = 0; n < 75; n++) await writeFile(join(src, n < 40 ? '' : 'b', `IMG_${n}.jpg`), await jpeg(n));
+    for (let n = 0; n < 75; n++)
+      await writeFile(join(src, n < 40 ? '' : 'b', `IMG_${n}.jpg`), await jpeg(n));
     await writeFile(join(src, 'b', 'copy-of-3.jpg'), await jpeg(3));
     await writeFile(
       join(src, 'flat.png'),
-      await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } }).png().toBuffer(),
+      await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer(),
     );
     await writeFile(join(src, 'notes.txt'), 'not an image\n');
 
     overlapped = await initArchive(join(base, 'overlapped'));
     const one = await custodyInExpect(
       0,
-      ['ingest', src, '--source', 'SRC-A', '--new-source', '--analyze', '--archive', overlapped.dir, '--json'],
+      [
+        'ingest',
+        src,
+        '--source',
+        'SRC-A',
+        '--new-source',
+        '--analyze',
+        '--archive',
+        overlapped.dir,
+        '--json',
+      ],
       overlapped.env,
     );
-    const report = JSON.parse(one.stdout) as { analysis: { done: number; failed: unknown[]; remaining: number } };
+    const report = JSON.parse(one.stdout) as {
+      analysis: { done: number; failed: unknown[]; remaining: number };
+    };
     expect(report.analysis).toMatchObject({ done: 76, failed: [], remaining: 0 });
 
     sequential = await initArchive(join(base, 'sequential'));
@@ -105,8 +123,48 @@ describe('ingest --analyze: the analysis beside intake', () => {
     for (const l of await readLog(overlapped)) {
       if (l.entry.type === 'ingestion') for (const o of l.entry.objects) named.add(o);
       if (l.entry.type === 'metadata extraction')
-        expect(named.has(l.entry.objects[0] ?? ''), `analysis at ${l.index} before its object's ingestion`).toBe(true);
+        expect(
+          named.has(l.entry.objects[0] ?? ''),
+          `analysis at ${l.index} before its object's ingestion`,
+        ).toBe(true);
     }
     await expectClean(overlapped);
+  });
+});
+
+describe('analysis of a tampered object', () => {
+  it('an object file replaced in the store after intake is not analysed: STORE_DIGEST_MISMATCH, nothing recorded for it', async () => {
+    const base = await makeTempDir('custody-analyse-tampered');
+    const src = join(base, 'src');
+    await mkdir(src, { recursive: true });
+    const [a, b] = [await jpeg(1), await jpeg(2)];
+    await writeFile(join(src, 'a.jpg'), a);
+    await writeFile(join(src, 'b.jpg'), b);
+    const archive = await initArchive(join(base, 'archive'));
+    await custodyInExpect(
+      0,
+      ['ingest', src, '--source', 'SRC-A', '--new-source', '--archive', archive.dir, '--json'],
+      archive.env,
+    );
+    const target = createHash('sha256').update(a).digest('hex');
+    const other = createHash('sha256').update(b).digest('hex');
+    // Someone with access to the archive folder swaps a's bytes for b's before the analysis runs.
+    await chmod(objectPath(archive.dir, target), 0o644);
+    await writeFile(objectPath(archive.dir, target), b);
+    const r = await custodyInExpect(
+      1,
+      ['analyze', '--archive', archive.dir, '--json'],
+      archive.env,
+    );
+    const summary = JSON.parse(r.stdout) as {
+      done: number;
+      failed: { sha256: string; code: string | null }[];
+    };
+    expect(summary.failed.map((f) => [f.sha256, f.code])).toEqual([
+      [target, 'STORE_DIGEST_MISMATCH'],
+    ]);
+    expect(summary.done).toBe(1);
+    const analysed = [...analyses(await readLog(archive)).keys()];
+    expect(analysed).toEqual([other]); // nothing signed about the tampered object
   });
 });
