@@ -62,7 +62,7 @@ export async function benchAnalysisPipeline(corpus: Corpus, count: number): Prom
   const intake = await best(() => pipeline(dir, distinct.length, {}, false));
   out.push(
     line('  intake alone (no --analyze)', intake) +
-      ` (${((100 * intake.seconds) / pipe.seconds).toFixed(0)} % of the whole; analysis starts after it)`,
+      ` (${((100 * intake.seconds) / pipe.seconds).toFixed(0)} % of the whole; with --analyze the analysis runs beside it)`,
   );
   const imageOnly = await best(() => baseline('image-only', list));
   out.push(line('image work only (peer a)', imageOnly));

@@ -21,14 +21,15 @@ import {
   writePreviews,
 } from '../src/analysis/image/image-decode.adapter.js';
 import {
-  CROP_REGIONS,
-  cropRaster,
+  ALIGN_GREY_SIZE,
+  greyThumbnail,
   halveWhileAbove,
   type Raster,
 } from '../src/analysis/image/raster.js';
+import { cropRegionHashes } from '../src/analysis/image/region-hashes.js';
 import { parseJpegStructure } from '../src/analysis/jpeg/jpeg-structure.js';
 import { readExifFields } from '../src/analysis/metadata/index.js';
-import { lumaFromPixels, pdqFromLuma, pdqFromRgb } from '../src/analysis/pdq/index.js';
+import { pdqFromRgb } from '../src/analysis/pdq/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { IngestService } from '../src/ingest/ingest.service.js';
 import type { EntryDraft } from '../src/ledger/entry-details.js';
@@ -73,13 +74,12 @@ async function stagesWith(
     await timed(totals, 'PDQ + 8 dihedral', () =>
       pdqFromRgb(d.raster.data, d.raster.width, d.raster.height, d.raster.channels),
     );
-    await timed(totals, 'crop signal (halve + 6 PDQ)', () => {
-      const small = halveWhileAbove(d.raster, 128);
-      for (const c of CROP_REGIONS) {
-        const r = cropRaster(small, c.box);
-        pdqFromRgb(r.data, r.width, r.height, r.channels);
-      }
+    const small = await timed(totals, 'crop signal (halve + 10 region PDQ)', () => {
+      const half = halveWhileAbove(d.raster, 128);
+      cropRegionHashes(half);
+      return half;
     });
+    await timed(totals, 'align grey (32×32)', () => greyThumbnail(small, ALIGN_GREY_SIZE));
     const paths = {
       plain: join(previews, `${i}.webp`),
       blurred: join(previews, `${i}.blurred.webp`),
@@ -107,8 +107,8 @@ async function stagesWith(
  * code): WebP at effort 2 instead of libwebp's default 4, and the blurred one at effort 0 (what
  * makePreviews does since issue 14); the blurred preview as a 32 px grey image the UI scales up,
  * or the same scaled back to 256 px by sharp (so that no consumer changes), instead of a sigma-16
- * blur of the decoded 256 px WebP; and the crop
- * signal on a luma plane computed once (the same hashes: PDQ converts to luma first anyway).
+ * blur of the decoded 256 px WebP. (The crop signal on a luma plane computed once, proposed here
+ * before, is what the analysis does since issue 14: analysis/image/region-hashes.)
  */
 async function alternatives(r: Raster, orientation: number | null, totals: Totals): Promise<void> {
   const raw = (x: Raster) =>
@@ -151,23 +151,6 @@ async function alternatives(r: Raster, orientation: number | null, totals: Total
       .resize({ width: plain.info.width, height: plain.info.height, fit: 'fill' })
       .webp({ quality: 60, effort: 0 })
       .toBuffer();
-  });
-  await timed(totals, 'alt: crop signal on luma computed once', () => {
-    const small = halveWhileAbove(r, 128);
-    const luma = lumaFromPixels(small.data, small.width, small.height, small.channels);
-    for (const c of CROP_REGIONS) {
-      const x0 = Math.round(c.box[0] * small.width);
-      const y0 = Math.round(c.box[1] * small.height);
-      const w = Math.max(1, Math.min(small.width - x0, Math.round(c.box[2] * small.width)));
-      const h = Math.max(1, Math.min(small.height - y0, Math.round(c.box[3] * small.height)));
-      const region = new Float32Array(w * h);
-      for (let y = 0; y < h; y++)
-        region.set(
-          luma.subarray((y0 + y) * small.width + x0, (y0 + y) * small.width + x0 + w),
-          y * w,
-        );
-      pdqFromLuma(region, w, h);
-    }
   });
 }
 

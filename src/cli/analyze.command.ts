@@ -1,3 +1,4 @@
+import { decodeOneThreadPerImage } from '../analysis/image/image-decode.adapter.js';
 import { isAnalysable } from '../jobs/index.js';
 import { runAnalysisJobs } from '../jobs/analysis-worker.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
@@ -17,6 +18,7 @@ export const analyzeCommand: Command = {
       const queued = await archive.jobs.enqueueMissing(isAnalysable);
       const line = progressLine(io, args);
       const progress = line === undefined ? undefined : (done: number, pending: number) => line.report('analysed', done, done + pending);
+      await decodeOneThreadPerImage(); // four images in flight keep the cores busy
       const s = await runAnalysisJobs(archive, archive.jobs, {
         ...(limit === undefined ? {} : { limit }),
         ...(progress === undefined ? {} : { onProgress: progress }),

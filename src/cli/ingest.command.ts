@@ -1,7 +1,14 @@
 import { requireSource } from '../catalogue/sources/sources.service.js';
-import { IngestService } from '../ingest/ingest.service.js';
+import { decodeOneThreadPerImage } from '../analysis/image/image-decode.adapter.js';
+import type { Archive } from '../app.js';
+import { IngestService, type IngestPorts, type IngestRequest } from '../ingest/ingest.service.js';
 import type { IngestReport } from '../ingest/index.js';
-import { runAnalysisJobs, type AnalyzeSummary } from '../jobs/analysis-worker.service.js';
+import {
+  runAnalysisJobs,
+  type AnalysisWorkerPorts,
+  type AnalyzeSummary,
+} from '../jobs/analysis-worker.service.js';
+import type { EntryDraft } from '../ledger/index.js';
 import { flag, printJson, requireStr, str, UsageError, type Command, type Io } from './command.js';
 import { operationContext, wantsJson, withArchive } from './context.js';
 import { terminalText as tt } from './terminal-text.js';
@@ -32,7 +39,7 @@ export const ingestCommand: Command = {
     const report = await withArchive(args, io, 'write', 'ingest', async (archive) => {
       // A codename must be registered (`custody source add`), or registered now with --new-source.
       const registration = await requireSource(archive, operationContext(archive), source, flag(args, 'new-source'));
-      const r = await new IngestService(archive).run({
+      const request: IngestRequest = {
         ...(registration === null ? {} : { beforeFirstWrite: registration }),
         paths: args.positionals,
         source,
@@ -43,10 +50,23 @@ export const ingestCommand: Command = {
         deliveryId: str(args, 'delivery') ?? null,
         allowZipExpansion: flag(args, 'allow-zip-expansion'),
         ...(progress === undefined ? {} : { onProgress: progress }),
-      });
-      // With --analyze the queued analysis runs in the same session, while the bytes are warm.
-      if (flag(args, 'analyze')) analysis = await runAnalysisJobs(archive, archive.jobs);
-      return r;
+      };
+      if (!flag(args, 'analyze')) return new IngestService(archive).run(request);
+      // With --analyze the analysis runs beside intake, while the bytes are warm: it takes each
+      // object once intake has committed its ingestion entry, and the two commit one at a time.
+      await decodeOneThreadPerImage(); // four images in flight keep the cores busy
+      const commit = oneAtATime((drafts: readonly EntryDraft[]) => archive.commit(drafts));
+      const follow = intakeFollower();
+      const analysing = runAnalysisJobs({ ...analysisPorts(archive), commit }, archive.jobs, { more: follow.more });
+      const intake = new IngestService({ ...intakePorts(archive), commit })
+        .run({ ...request, commitEvery: 32, onCommitted: follow.notify })
+        .finally(follow.end);
+      // Both settle before the archive closes: nothing may still be writing then.
+      const [r, a] = await Promise.allSettled([intake, analysing]);
+      if (r.status === 'rejected') throw r.reason;
+      if (a.status === 'rejected') throw a.reason;
+      analysis = a.value;
+      return r.value;
     });
     if (progress !== undefined) io.stderr('\n');
     if (wantsJson(args))
@@ -64,6 +84,49 @@ export const ingestCommand: Command = {
     return report.summary.problems > 0 || discrepancies > 0 ? 1 : 0;
   },
 };
+
+function intakePorts(a: Archive): Omit<IngestPorts, 'commit'> {
+  return { config: a.config, store: a.store, index: a.index, jobs: a.jobs, ledger: a.ledger, newId: a.newId };
+}
+
+function analysisPorts(a: Archive): Omit<AnalysisWorkerPorts, 'commit'> {
+  return { config: a.config, store: a.store, index: a.index };
+}
+
+/** `commit`, one call at a time and in call order (intake's and the analysis' entries never interleave a commit). */
+function oneAtATime<A, R>(commit: (a: A) => Promise<R>): (a: A) => Promise<R> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (a) => {
+    const r = last.then(() => commit(a));
+    last = r.catch(() => undefined);
+    return r;
+  };
+}
+
+/** Tells the analysis that intake committed more objects (`more` resolves true), or is over (false once nothing new is left). */
+function intakeFollower(): { notify: () => void; end: () => void; more: () => Promise<boolean> } {
+  let fresh = false;
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    fresh = true;
+    wake?.();
+    wake = null;
+  };
+  return {
+    notify,
+    end: () => {
+      ended = true;
+      notify();
+    },
+    async more() {
+      if (!fresh && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      const had = fresh;
+      fresh = false;
+      return had;
+    },
+  };
+}
 
 function printReport(io: Io, r: IngestReport): void {
   const s = r.summary;

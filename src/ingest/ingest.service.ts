@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
 import { mediaTypeOf, SNIFF_HEAD_BYTES } from './media-type.js';
-import type { Archive } from '../app.js';
+import type { Config } from '../config/index.js';
+import type { ArchiveIndexRepository } from '../db/archive-index.repository.js';
+import type { JobRepository } from '../jobs/job.repository.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+import type { FsObjectStore } from '../store/fs-store.adapter.js';
 import { canonicalize, type JsonValue, CustodyError, hint, sha256, toHex } from '../core/index.js';
 import { type EntryDraft, type IngestionExtra, originKey } from '../ledger/index.js';
 import { isAnalysable } from '../jobs/index.js';
@@ -48,6 +52,28 @@ export interface IngestRequest {
   onProgress?: (p: { files: number; bytes: number }) => void;
   /** Runs once every refusal that writes nothing has passed, before the delivery is opened (ingest --new-source registers the source here). */
   beforeFirstWrite?: () => Promise<void>;
+  /**
+   * Items per ingestion commit (256 by default). `ingest --analyze` commits smaller batches, so
+   * that the analysis, which takes only objects the ledger already names, starts early.
+   */
+  commitEvery?: number;
+  /** Called after each commit of ingestion entries, once their objects' analysis jobs are queued. */
+  onCommitted?: () => void;
+}
+
+/** What intake reads and writes: the store, the index's lookups, the job queue, the ledger commit. */
+export interface IngestPorts {
+  readonly config: Pick<Config, 'actor' | 'archiveDir'>;
+  readonly store: Pick<FsObjectStore, 'adopt' | 'openWriter' | 'pathOf' | 'tempPath'>;
+  readonly index: Pick<
+    ArchiveIndexRepository,
+    'findItemsByOrigin' | 'findOpenDelivery' | 'getDelivery' | 'getItem' | 'getObject' | 'listDeliveries' | 'listItems'
+  >;
+  readonly jobs: Pick<JobRepository, 'enqueue'>;
+  readonly ledger: Pick<Ledger, 'size' | 'root'>;
+  newId(): string;
+  /** Objects durable → ledger append → index (Archive.commit). */
+  commit(drafts: readonly EntryDraft[]): Promise<unknown>;
 }
 
 /** Containers inside containers are opened this deep, no deeper. */
@@ -80,8 +106,10 @@ export class IngestService {
   /** Plain files are read, hashed, written and fsynced on worker threads during `run`. */
   private copyInPool: CopyInPool | null = null;
   private allowZipExpansion = false;
+  private commitEvery = BATCH;
+  private onCommitted: (() => void) | undefined;
 
-  constructor(private readonly archive: Archive) {}
+  constructor(private readonly archive: IngestPorts) {}
 
   private get copyIn(): CopyInPool {
     this.copyInPool ??= new CopyInPool();
@@ -107,6 +135,8 @@ export class IngestService {
         );
     }
     this.allowZipExpansion = req.allowZipExpansion === true;
+    this.commitEvery = Math.max(1, req.commitEvery ?? BATCH);
+    this.onCommitted = req.onCommitted;
     const manifest = req.manifestPath === null ? null : await this.loadManifest(req.manifestPath, guard);
     await req.beforeFirstWrite?.();
     const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
@@ -653,14 +683,29 @@ export class IngestService {
         ...a.extra,
       },
     });
-    if (this.batch.length >= BATCH) await this.flush();
+    if (this.batch.length >= this.commitEvery) await this.flush();
   }
 
-  /** Commits queued entries in order; concurrent callers wait on the same chain. */
+  /**
+   * Commits queued entries in order; concurrent callers wait on the same chain. The analysis jobs
+   * of the objects just committed are queued at once (the end of the run queues them all again,
+   * harmlessly), so that an analysis running beside intake can take them.
+   */
   private flush(): Promise<void> {
     const drafts = this.batch.splice(0, this.batch.length);
     this.flushing = this.flushing.then(async () => {
-      if (drafts.length > 0) await this.archive.commit(drafts);
+      if (drafts.length === 0) return;
+      await this.archive.commit(drafts);
+      const jobs = new Map<string, string>();
+      for (const d of drafts) {
+        const sha256 = d.objects[0];
+        const mediaType = this.toAnalyse.get(sha256 ?? '');
+        if (sha256 !== undefined && mediaType !== undefined) jobs.set(sha256, mediaType);
+      }
+      if (jobs.size > 0) {
+        await this.archive.jobs.enqueue([...jobs].map(([sha256, mt]) => ({ name: 'analyze-image', sha256, mediaType: mt })));
+      }
+      this.onCommitted?.();
     });
     return this.flushing;
   }

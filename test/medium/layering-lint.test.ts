@@ -38,7 +38,7 @@ const REPRESENTATIVE = [
   'src/cli/main.ts',
   'src/cli/ingest.command.ts', // cli/ imports src/app.ts and services
   'src/cli/export.command.ts',
-  'src/ingest/ingest.service.ts', // on both ratchets
+  'src/ingest/ingest.service.ts', // on the service-adapter ratchet
   'src/integrity/archive-verify.service.ts', // on both ratchets
   'src/reports/export/export.service.ts', // on the app-import ratchet, top layer
   'src/examination/blind/examination.service.ts',

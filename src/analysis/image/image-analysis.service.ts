@@ -11,7 +11,8 @@ import {
   ImageError,
   writePreviews,
 } from './image-decode.adapter.js';
-import { ALIGN_GREY_SIZE, CROP_REGIONS, cropRaster, greyThumbnail, halveWhileAbove } from './raster.js';
+import { ALIGN_GREY_SIZE, greyThumbnail, halveWhileAbove } from './raster.js';
+import { cropRegionHashes } from './region-hashes.js';
 
 /** Bumped whenever what an analysis records changes; recorded in every result. */
 export const ANALYZER = 'custody-image/3';
@@ -55,10 +56,7 @@ export async function analyzeImage(
     decoded = { width: d.fullWidth, height: d.fullHeight };
     pdq = pdqFromRgb(d.raster.data, d.raster.width, d.raster.height, d.raster.channels);
     const small = halveWhileAbove(d.raster, 128);
-    crops = CROP_REGIONS.map((c) => {
-      const r = cropRaster(small, c.box);
-      return { region: c.name, hash: pdqFromRgb(r.data, r.width, r.height, r.channels).hash };
-    });
+    crops = cropRegionHashes(small);
     const g = greyThumbnail(small, ALIGN_GREY_SIZE);
     grey = { size: ALIGN_GREY_SIZE, data: Buffer.from(g).toString('base64') };
     await writePreviews(d.raster, exif.fields.orientation, 256, deps.previewPaths(sha256, 256));

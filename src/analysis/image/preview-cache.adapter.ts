@@ -7,27 +7,12 @@ import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { decodeForAnalysis, writePreviews } from './image-decode.adapter.js';
+import { previewDir, previewPaths, type PreviewPaths } from './preview-paths.js';
 
-export interface PreviewPaths {
-  plain: string;
-  blurred: string;
-}
+export { previewPaths, type PreviewPaths } from './preview-paths.js';
 
 /** Preview sizes Custody makes (px on the long edge). */
 export const PREVIEW_SIZES = [256, 1280] as const;
-
-function previewDir(archiveDir: string, sha256: string): string {
-  return join(archiveDir, 'derived', 'previews', sha256.slice(0, 2));
-}
-
-/** Where an object's derived previews of one size live. */
-export function previewPaths(archiveDir: string, sha256: string, size: number): PreviewPaths {
-  const dir = previewDir(archiveDir, sha256);
-  return {
-    plain: join(dir, `${sha256}.${size}.webp`),
-    blurred: join(dir, `${sha256}.${size}.blurred.webp`),
-  };
-}
 
 /**
  * The object's previews of `size`, made now from its stored bytes if either is missing. The one

@@ -64,12 +64,22 @@ export function halveWhileAbove(r: Raster, minShort: number): Raster {
   return cur;
 }
 
+/** The pixel rectangle of a fractional box (left, top, width, height) in a `width`×`height` image. */
+export function regionRect(
+  width: number,
+  height: number,
+  box: readonly [number, number, number, number],
+): { x0: number; y0: number; w: number; h: number } {
+  const x0 = Math.round(box[0] * width);
+  const y0 = Math.round(box[1] * height);
+  const w = Math.max(1, Math.min(width - x0, Math.round(box[2] * width)));
+  const h = Math.max(1, Math.min(height - y0, Math.round(box[3] * height)));
+  return { x0, y0, w, h };
+}
+
 /** Copies a rectangular region out of a raster. */
 export function cropRaster(r: Raster, box: readonly [number, number, number, number]): Raster {
-  const x0 = Math.round(box[0] * r.width);
-  const y0 = Math.round(box[1] * r.height);
-  const w = Math.max(1, Math.min(r.width - x0, Math.round(box[2] * r.width)));
-  const h = Math.max(1, Math.min(r.height - y0, Math.round(box[3] * r.height)));
+  const { x0, y0, w, h } = regionRect(r.width, r.height, box);
   const out = new Uint8Array(w * h * r.channels);
   const rowBytes = w * r.channels;
   for (let y = 0; y < h; y++) {

@@ -25,27 +25,54 @@ export const DCT_MATRIX_16x64: Float32Array = (() => {
  * B = D · A · Dᵀ for the 64×64 row-major image A, through T = D·A (16×64). Each product is a
  * float and each running sum is a float accumulated k = 0..63, as the reference's loops do.
  * Returns B as 256 floats, row-major (B[i][j] at i*16 + j).
+ *
+ * Four outputs are accumulated side by side (four independent chains of float32 additions,
+ * which the CPU overlaps); each one still adds its 64 products in the reference's order.
  */
 export function dct64To16(a: Float32Array): Float32Array {
   const d = DCT_MATRIX_16x64;
   const t = new Float32Array(16 * 64);
   for (let i = 0; i < 16; i++) {
-    for (let j = 0; j < 64; j++) {
-      let sum = 0;
+    const di = i * 64;
+    for (let j = 0; j < 64; j += 4) {
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
       for (let k = 0; k < 64; k++) {
-        sum = f(sum + f((d[i * 64 + k] as number) * (a[k * 64 + j] as number)));
+        const dk = d[di + k] as number;
+        const ak = k * 64 + j;
+        s0 = f(s0 + f(dk * (a[ak] as number)));
+        s1 = f(s1 + f(dk * (a[ak + 1] as number)));
+        s2 = f(s2 + f(dk * (a[ak + 2] as number)));
+        s3 = f(s3 + f(dk * (a[ak + 3] as number)));
       }
-      t[i * 64 + j] = sum;
+      t[di + j] = s0;
+      t[di + j + 1] = s1;
+      t[di + j + 2] = s2;
+      t[di + j + 3] = s3;
     }
   }
   const b = new Float32Array(256);
   for (let i = 0; i < 16; i++) {
-    for (let j = 0; j < 16; j++) {
-      let sum = 0;
+    const ti = i * 64;
+    for (let j = 0; j < 16; j += 4) {
+      const d0 = j * 64;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
       for (let k = 0; k < 64; k++) {
-        sum = f(sum + f((t[i * 64 + k] as number) * (d[j * 64 + k] as number)));
+        const tk = t[ti + k] as number;
+        s0 = f(s0 + f(tk * (d[d0 + k] as number)));
+        s1 = f(s1 + f(tk * (d[d0 + 64 + k] as number)));
+        s2 = f(s2 + f(tk * (d[d0 + 128 + k] as number)));
+        s3 = f(s3 + f(tk * (d[d0 + 192 + k] as number)));
       }
-      b[i * 16 + j] = sum;
+      b[i * 16 + j] = s0;
+      b[i * 16 + j + 1] = s1;
+      b[i * 16 + j + 2] = s2;
+      b[i * 16 + j + 3] = s3;
     }
   }
   return b;
@@ -64,7 +91,10 @@ export const DIHEDRAL_NAMES = [
 ] as const;
 export type DihedralName = (typeof DIHEDRAL_NAMES)[number];
 /** The 7 variants besides the original, in the reference's order (how dihedral hashes are stored). */
-export const DIHEDRAL_VARIANTS = DIHEDRAL_NAMES.slice(1) as readonly Exclude<DihedralName, 'original'>[];
+export const DIHEDRAL_VARIANTS = DIHEDRAL_NAMES.slice(1) as readonly Exclude<
+  DihedralName,
+  'original'
+>[];
 
 /**
  * The DCT of a dihedral transform of the image, from the original DCT alone (no re-hashing of

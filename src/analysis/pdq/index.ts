@@ -1,6 +1,7 @@
 // The public surface of analysis/pdq: Meta's PDQ perceptual hash (pure) and its sharp decoder.
 export {
   pdqFromLuma,
+  pdqHashFromLuma,
   pdqFromRgb,
   lumaFromPixels,
   pdqIntermediatesFromLuma,

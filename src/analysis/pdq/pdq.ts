@@ -9,13 +9,11 @@
 import { dct64To16, DIHEDRAL_NAMES, dihedralDct, type DihedralName } from './dct.js';
 import { PdqError } from './errors.js';
 import { formatHash256, wordsFromBits } from './hash256.js';
-import { decimate, jaroszFilter, jaroszWindowSize } from './jarosz.js';
+import { boxAlongCols, boxAlongColsDecimated, boxAlongRows, jaroszWindowSize } from './jarosz.js';
 import { torben } from './torben.js';
 
 /** Sides under this give an all-zero hash and quality 0 (MIN_HASHABLE_DIM). */
 export const PDQ_MIN_HASHABLE_DIM = 5;
-/** Two X/Y rounds of box filters make the Jarosz tent filter (PDQ_NUM_JAROSZ_XY_PASSES). */
-const JAROSZ_XY_PASSES = 2;
 
 /** Float32 luma weights (pdqhashing.cpp, luma_from_{R,G,B}_coeff; ITU-R BT.601). */
 const LUMA_R = Math.fround(0.299);
@@ -75,34 +73,60 @@ export function pdqQuality(b: Float32Array): number {
   return Math.min(100, Math.trunc(sum / 90));
 }
 
+/** Images up to this many pixels share one scratch buffer (larger ones get their own, freed after). */
+const SHARED_SCRATCH_MAX = 1 << 20;
+let sharedScratch: Float32Array | null = null;
+
+/**
+ * A buffer of `n` floats for the filter passes. PDQ runs synchronously from start to end, so one
+ * buffer serves every call: the analysis hashes 11 images per object (the frame and 10 regions),
+ * and fresh megabyte buffers for each kept the garbage collector busy (issue 14). Every pass writes
+ * all of the output it later reads, so what a previous call left in it does not matter.
+ */
+function scratchOf(n: number): Float32Array {
+  if (n > SHARED_SCRATCH_MAX) return new Float32Array(n);
+  if (sharedScratch === null || sharedScratch.length < n)
+    sharedScratch = new Float32Array(Math.max(n, 1 << 18));
+  return sharedScratch.subarray(0, n);
+}
+
 /**
  * Blur-and-decimate to 64×64, quality, DCT. Like pdqDihedralHash256esFromFloatLuma this always
  * filters; for a 64×64 input both windows are 1 (identity) and decimation picks every pixel,
  * so it equals the reference's 64×64 copy shortcut. `luma` is consumed (used as scratch).
+ *
+ * The filter is the reference's two X/Y rounds of box passes (PDQ_NUM_JAROSZ_XY_PASSES, a tent
+ * filter: jaroszFilter(…, 2) then decimate); the last column pass runs only on the 64 columns
+ * and rows that decimation keeps, which leaves every kept value as it was.
  */
 export function pdqIntermediatesFromLuma(
   luma: Float32Array,
   width: number,
   height: number,
 ): PdqIntermediates {
+  const { luma64x64, dct16x16 } = filterAndDct(luma, width, height);
+  return { luma64x64, dct16x16, quality: pdqQuality(luma64x64) };
+}
+
+/** The 64×64 buffer and its DCT (pdqIntermediatesFromLuma without the quality). */
+function filterAndDct(
+  luma: Float32Array,
+  width: number,
+  height: number,
+): { luma64x64: Float32Array; dct16x16: Float32Array } {
   checkDimensions(width, height, luma.length);
-  const scratch = new Float32Array(luma.length);
-  jaroszFilter(
-    luma,
-    scratch,
-    height,
-    width,
-    jaroszWindowSize(width, 64),
-    jaroszWindowSize(height, 64),
-    JAROSZ_XY_PASSES,
-  );
-  const luma64x64 = decimate(luma, height, width, 64, 64);
-  const quality = pdqQuality(luma64x64);
+  const scratch = scratchOf(luma.length);
+  const alongRows = jaroszWindowSize(width, 64);
+  const alongCols = jaroszWindowSize(height, 64);
+  boxAlongRows(luma, scratch, height, width, alongRows);
+  boxAlongCols(scratch, luma, height, width, alongCols);
+  boxAlongRows(luma, scratch, height, width, alongRows);
+  const luma64x64 = boxAlongColsDecimated(scratch, height, width, alongCols, 64, 64);
   const dct16x16 = dct64To16(luma64x64);
   if (!dct16x16.every(Number.isFinite)) {
     throw new PdqError('PDQ_BAD_LUMA', 'luma holds NaN or infinite values');
   }
-  return { luma64x64, dct16x16, quality };
+  return { luma64x64, dct16x16 };
 }
 
 /** Bit k = i*16 + j is set iff B[i][j] is strictly above the Torben (lower) median. */
@@ -131,6 +155,17 @@ export function pdqFromLuma(luma: Float32Array, width: number, height: number): 
   const dihedral = {} as Record<DihedralName, string>;
   for (const name of DIHEDRAL_NAMES) dihedral[name] = hashFromDct(dihedralDct(dct16x16, name));
   return { hash: dihedral.original, quality, dihedral };
+}
+
+/**
+ * The PDQ hash alone, without its quality or the seven dihedral variants: what a region hash
+ * needs (the crop signal records only each region's own hash). Equal to `pdqFromLuma(…).hash`.
+ * `luma` is consumed (used as scratch).
+ */
+export function pdqHashFromLuma(luma: Float32Array, width: number, height: number): string {
+  checkDimensions(width, height, luma.length);
+  if (width < PDQ_MIN_HASHABLE_DIM || height < PDQ_MIN_HASHABLE_DIM) return ZERO_HASH;
+  return hashFromDct(filterAndDct(luma, width, height).dct16x16);
 }
 
 /**
