@@ -123,6 +123,8 @@ export function paramsOf(m: FrameMap): OverlapParams | null {
 
 export interface OverlapAlignment {
   params: OverlapParams;
+  /** The refined relation: the map from other's frame to first's. */
+  map: FrameMap;
   /** The overlap in each image's own stored frame (fractions; see CropBox). */
   boxFirst: CropBox;
   boxOther: CropBox;
@@ -166,6 +168,7 @@ export function alignOverlap(
   const [o0, o1] = [apply(turn, ov.u0, ov.v0), apply(turn, ov.u1, ov.v1)];
   return {
     params: p,
+    map: compose({ a: p.sx, b: 0, c: 0, d: p.sy, e: p.ox, f: p.oy }, invert(turn)),
     boxFirst: box(ov.x0, ov.y0, ov.x1, ov.y1),
     boxOther: box(
       Math.min(o0[0], o1[0]),

@@ -206,31 +206,70 @@ function alignCrops(
   }
   // 3. One hop through the matches so far (not through the pairs this step adds).
   if (!opts.hop) return out;
-  const neighbours = new Map<number, number[]>();
-  for (const m of best.values()) {
-    neighbours.set(m.a, [...(neighbours.get(m.a) ?? []), m.b]);
-    neighbours.set(m.b, [...(neighbours.get(m.b) ?? []), m.a]);
-  }
-  for (const [via, ns] of neighbours) {
+  const addOverlap = (via: number, a: number, b: number): boolean => {
+    const o = opts.overlap ? relations.overlapVia(via, a, b) : null;
+    if (o === null) return false;
+    best.set(`${a}:${b}`, { a, b, distance: cropHashDistance(objects[a]!, objects[b]!), kind: o.kind });
+    if (o.kind === 'overlap') out.overlaps.set(`${a}:${b}`, o.overlap);
+    else out.crops.set(`${a}:${b}`, o.crop);
+    return true;
+  };
+  let fresh: [number, number][] = [];
+  for (const [via, ns] of neighboursOf(best)) {
     if (ns.length > MAX_HOP_DEGREE) continue;
     for (let i = 0; i < ns.length; i++) {
       for (let j = i + 1; j < ns.length; j++) {
         const a = Math.min(ns[i]!, ns[j]!);
         const b = Math.max(ns[i]!, ns[j]!);
-        if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
-        const crop = align(a, b);
-        const distance = (): number => cropHashDistance(objects[a]!, objects[b]!);
-        if (crop) {
-          addVerified(a, b, crop, distance());
-          continue;
-        }
-        const o = opts.overlap ? relations.overlapVia(via, a, b) : null;
-        if (o === null) continue;
-        best.set(`${a}:${b}`, { a, b, distance: distance(), kind: o.kind });
-        if (o.kind === 'overlap') out.overlaps.set(`${a}:${b}`, o.overlap);
-        else out.crops.set(`${a}:${b}`, o.crop);
+        if (best.has(`${a}:${b}`)) continue;
+        // A pair a candidate search aligned already is not aligned again; its overlap is tried
+        // through each object both match until one verifies (their relations are kept).
+        const crop = tried.has(`${a}:${b}`) ? null : align(a, b);
+        if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
+        if (crop || addOverlap(via, a, b)) fresh.push([a, b]);
       }
     }
+  }
+  // 4. Further hops through the pairs the last one added, by composing relations only (no blind
+  // search): a view linked only by the hop (a crop the prefilter missed, met through a copy)
+  // meets the other views of the group this way.
+  for (let round = 1; opts.overlap && round < HOP_ROUNDS && fresh.length > 0; round++) {
+    const neighbours = neighboursOf(best);
+    const seen = new Set<string>();
+    const next: [number, number][] = [];
+    for (const [x, y] of fresh) {
+      for (const [via, other] of [
+        [x, y],
+        [y, x],
+      ] as const) {
+        const ns = neighbours.get(via) ?? [];
+        if (ns.length > MAX_HOP_DEGREE) continue;
+        for (const z of ns) {
+          const a = Math.min(other, z);
+          const b = Math.max(other, z);
+          if (a === b || best.has(`${a}:${b}`) || seen.has(`${via}:${a}:${b}`)) continue;
+          seen.add(`${via}:${a}:${b}`);
+          if (addOverlap(via, a, b)) next.push([a, b]);
+        }
+      }
+    }
+    fresh = next;
+  }
+  return out;
+}
+
+/** Rounds of hops (the first one also searches blind for a crop; the others compose only). */
+export const HOP_ROUNDS = 3;
+
+function neighboursOf(best: ReadonlyMap<string, Match>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const m of best.values()) {
+    const a = out.get(m.a);
+    if (a === undefined) out.set(m.a, [m.b]);
+    else a.push(m.b);
+    const b = out.get(m.b);
+    if (b === undefined) out.set(m.b, [m.a]);
+    else b.push(m.a);
   }
   return out;
 }
@@ -288,6 +327,8 @@ class Relations {
     if (toA === null || toB === null) return null;
     const v = alignOverlap(ga, gb, Math.round(Math.sqrt(ga.length)), compose(invert(toA), toB));
     if (v === null || !verifiesOverlap(v)) return null;
+    this.done.add(a < b ? `${a}:${b}` : `${b}:${a}`);
+    this.maps.set(`${a}>${b}`, v.map);
     const sha = (i: number): string => this.objects[i]?.sha256 ?? '';
     const t = v.params.transform;
     if (v.shareOther >= WHOLE)
