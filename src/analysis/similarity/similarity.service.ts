@@ -116,6 +116,19 @@ export function findSimilarPairs(
     .sort((x, y) => (x.a === y.a ? (x.b < y.b ? -1 : 1) : x.a < y.a ? -1 : 1));
 }
 
+/**
+ * An overlap as one of its two objects sees it (`fromA`: the pair's `a`): the box of the overlap in
+ * itself and in the other, and how the other was turned relative to it.
+ */
+export function overlapSeenFrom(
+  o: OverlapInfo,
+  fromA: boolean,
+): { self: CropBox; other: CropBox; transform: AlignTransform } {
+  return fromA
+    ? { self: o.a, other: o.b, transform: o.transform }
+    : { self: o.b, other: o.a, transform: inverseTurn(o.transform) };
+}
+
 /** The pair named the other way round (an overlap's boxes swapped and its turn undone). */
 function swapped(p: SimilarPair): SimilarPair {
   const { overlap, ...rest } = p;
