@@ -94,8 +94,14 @@ export async function benchNearDuplicateQuality(bases: number): Promise<string[]
     let aligned: Pair[] = [];
     const ms = (): number => performance.now() - t0;
     evaluate(
-      `NOW: findSimilarPairs (hash matches that do not align dropped, candidates aligned${process.env.QUALITY_HOP === '0' ? ', QUALITY_HOP=0: no hop' : ', one hop'})`,
-      () => (aligned = toPairs(findSimilarPairs(objects, { hop: process.env.QUALITY_HOP !== '0' }))),
+      `NOW: findSimilarPairs (hash matches that do not align dropped, candidates aligned${process.env.QUALITY_HOP === '0' ? ', QUALITY_HOP=0: no hop' : ', one hop'}${process.env.QUALITY_OVERLAP === '0' ? ', QUALITY_OVERLAP=0: no overlaps' : ', overlaps'})`,
+      () =>
+        (aligned = toPairs(
+          findSimilarPairs(objects, {
+            hop: process.env.QUALITY_HOP !== '0',
+            overlap: process.env.QUALITY_OVERLAP !== '0',
+          }),
+        )),
       true,
     );
     out.push(`  findSimilarPairs with alignment: ${(ms() / 1000).toFixed(1)} s for ${files.length} files, ${aligned.length} pairs (main thread)`);

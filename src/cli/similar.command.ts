@@ -1,5 +1,6 @@
 import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
 import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
+import { overlapSeenFrom } from '../analysis/similarity/similarity.service.js';
 import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
@@ -35,6 +36,9 @@ export const similarCommand: Command = {
           kind: p.kind,
           // A verified crop: which is the likely original and the box of it the other shows.
           ...(p.crop === undefined ? {} : { crop: p.crop }),
+          // Two views that overlap, neither containing the other: the overlap's box in this
+          // object and in the other, and how the other was turned relative to this one.
+          ...(p.overlap === undefined ? {} : { overlap: overlapSeenFrom(p.overlap, p.a === sha256) }),
         }))
         .sort((x, y) => x.distance - y.distance || (x.sha256 < y.sha256 ? -1 : 1));
       const labels = await CatalogueLabels.load(archive);
@@ -64,14 +68,20 @@ export const similarCommand: Command = {
   },
 };
 
+type Box = { left: number; top: number; right: number; bottom: number };
+
 /** ' (crop of this: left 2.0 %, top 0.0 % … cut)' for a verified crop, else ''. */
 function cropText(
   self: string,
-  m: { sha256: string; crop?: { original: string; box: { left: number; top: number; right: number; bottom: number } } },
+  m: { sha256: string; crop?: { original: string; box: Box }; overlap?: { self: Box; other: Box } },
 ): string {
+  const pct = (v: number): string => `${(v * 100).toFixed(1)} %`;
+  const span = (b: Box): string =>
+    `left ${pct(b.left)}, top ${pct(b.top)}, right ${pct(b.right)}, bottom ${pct(b.bottom)}`;
+  if (m.overlap !== undefined)
+    return ` (they overlap: here ${span(m.overlap.self)}; there ${span(m.overlap.other)})`;
   if (m.crop === undefined) return '';
   const b = m.crop.box;
-  const pct = (v: number): string => `${(v * 100).toFixed(1)} %`;
   const cut = `cut left ${pct(b.left)}, top ${pct(b.top)}, right ${pct(1 - b.right)}, bottom ${pct(1 - b.bottom)}`;
   return m.crop.original === self ? ` (a crop of this image: ${cut})` : ` (this image is a crop of it: ${cut})`;
 }

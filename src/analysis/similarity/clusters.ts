@@ -3,7 +3,7 @@ export interface Match {
   a: number;
   b: number;
   distance: number;
-  kind: 'pdq' | 'pdq-dihedral' | 'crop';
+  kind: 'pdq' | 'pdq-dihedral' | 'crop' | 'overlap';
 }
 
 export interface Cluster {

@@ -377,7 +377,7 @@ export function areaResample(
   return out;
 }
 
-function worstBlockResidual(x: Float32Array, y: Float32Array, w: number, h: number): number {
+export function worstBlockResidual(x: Float32Array, y: Float32Array, w: number, h: number): number {
   const size = w * h;
   let mx = 0;
   let my = 0;
@@ -449,7 +449,7 @@ function highPass(g: Float32Array, n: number): Float32Array {
   return highPassRect(g, n, n);
 }
 
-function highPassRect(g: Float32Array, w: number, h: number): Float32Array {
+export function highPassRect(g: Float32Array, w: number, h: number): Float32Array {
   const out = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -483,7 +483,7 @@ function sample2d(a: Float32Array, n: number, x: number, y: number): number {
 }
 
 /** Pearson correlation; 0 when either side is flat. */
-function correlation(x: Float32Array, y: Float32Array): number {
+export function correlation(x: Float32Array, y: Float32Array): number {
   const n = x.length;
   let sx = 0;
   let sy = 0;

@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
 import { hammingDistance } from '../pdq/hash256.js';
+import { verifiesOverlap } from './crop-match.js';
+import { alignOverlap, compose, cropToOriginal, invert } from './crop-overlap.js';
 import { cacheKeyOf, decodeCache, encodeCache } from './similarity-cache.js';
 import { cropHashDistance, findSimilarPairs, type HashedObject } from './similarity.service.js';
 
@@ -137,3 +139,98 @@ describe('findSimilarPairs: the alignment step', () => {
     expect(hammingDistance(objects[0]!.pdq, objects[2]!.pdq)).toBeGreaterThan(80);
   });
 });
+
+/** Where the part `overlap` of the original (a box of it) sits in the crop `box` of it. */
+function within([l, t, r, b]: Box, [ol, ot, or, ob]: Box): Box {
+  const w = r - l;
+  const h = b - t;
+  return [(ol - l) / w, (ot - t) / h, (or - l) / w, (ob - t) / h];
+}
+
+describe('findSimilarPairs: two crops that overlap, neither containing the other', () => {
+  // Cut unevenly from different sides: 2 % left, 10 % top, 12 % right, 3 % bottom; and 12 % left,
+  // 1 % top, 3 % right, 10 % bottom. They share [0.12, 0.10, 0.88, 0.90] of the original.
+  const boxA: Box = [0.02, 0.1, 0.88, 0.97];
+  const boxB: Box = [0.12, 0.01, 0.97, 0.9];
+  const shared: Box = [0.12, 0.1, 0.88, 0.9];
+
+  /** The original, and two crops whose hashes each meet a region hash of the original only. */
+  function objectsOf(original: Raster, second: Raster, turn: 'original' | 'rotate90' = 'original'): HashedObject[] {
+    const rA = hash('region-a');
+    const rB = hash('region-b');
+    const greyB = greyThumbnail(crop(second, boxB));
+    return [
+      object('original', hash('original'), greyThumbnail(original), [rA, rB]),
+      object('crop-a', flip(rA, 10, 'a'), greyThumbnail(crop(original, boxA))),
+      object('crop-b', flip(rB, 10, 'b'), turn === 'original' ? greyB : turned(greyB)),
+    ];
+  }
+
+  /** A quarter turn clockwise of a 32×32 raster (what an app that turns the pixels stores). */
+  function turned(g: Uint8Array): Uint8Array {
+    const out = new Uint8Array(g.length);
+    for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) out[y * 32 + (31 - x)] = g[x * 32 + y]!;
+    return out;
+  }
+
+  it('links them as an overlap through their common original, the overlap boxed within 2 % in each', () => {
+    const original = scene(41);
+    const objects = objectsOf(original, original);
+    expect(cropHashDistance(objects[1]!, objects[2]!)).toBeGreaterThan(80); // no hash signal pairs them
+    const pairs = findSimilarPairs(objects);
+    const byKey = new Map(pairs.map((p) => [`${p.a} ${p.b}`, p]));
+    expect([...byKey.keys()].sort()).toEqual(['crop-a crop-b', 'crop-a original', 'crop-b original']);
+    expectBox(byKey.get('crop-a original')!.crop!.box, boxA);
+    const overlap = byKey.get('crop-a crop-b')!;
+    expect(overlap.kind).toBe('overlap');
+    expect(overlap.crop).toBeUndefined();
+    expect(overlap.overlap?.transform).toBe('original');
+    expectBox(overlap.overlap!.a, within(boxA, shared));
+    expectBox(overlap.overlap!.b, within(boxB, shared));
+    // Without the overlap step (or without the original) the two are not linked.
+    expect(findSimilarPairs(objects, { overlap: false }).map((p) => `${p.a} ${p.b}`)).not.toContain('crop-a crop-b');
+    expect(findSimilarPairs([objects[1]!, objects[2]!])).toEqual([]);
+  });
+
+  it('composes a turn: the second crop stored a quarter turn clockwise', () => {
+    const original = scene(43);
+    const pairs = findSimilarPairs(objectsOf(original, original, 'rotate90'));
+    const overlap = pairs.find((p) => p.a === 'crop-a' && p.b === 'crop-b');
+    expect(overlap?.kind).toBe('overlap');
+    // transformSquare(crop-b, rotate270) is upright again, in crop-a's orientation.
+    expect(overlap!.overlap!.transform).toBe('rotate270');
+    expectBox(overlap!.overlap!.a, within(boxA, shared));
+    // In the stored (turned) crop-b, its upright box [l, t, r, b] is [1 − b, l, 1 − t, r].
+    const [l, t, r, b] = within(boxB, shared);
+    expectBox(overlap!.overlap!.b, [1 - b, l, 1 - t, r]);
+  });
+
+  it('same setting, another subject: a crop of it overlapping the first crop stays unlinked', () => {
+    const original = scene(47);
+    const setting = scene(47); // the same background; the subject, in the shared part, changed
+    for (let y = 120; y < 260; y++)
+      for (let x = 150; x < 330; x++) {
+        const i = (y * 480 + x) * 3;
+        setting.data[i] = setting.data[i + 1] = setting.data[i + 2] = 255 - (original.data[i] ?? 0);
+      }
+    const objects = objectsOf(original, setting);
+    const pairs = findSimilarPairs(objects).map((p) => `${p.a} ${p.b}`);
+    expect(pairs).toEqual(['crop-a original']);
+    // Even given their true relative place (the geometry is exact), the overlap does not verify;
+    // the same test on the true crop does (so this is the subject, not the geometry).
+    const n = 32;
+    const [gA, gTrue, gSetting] = [crop(original, boxA), crop(original, boxB), crop(setting, boxB)].map((r) =>
+      greyThumbnail(r, n),
+    );
+    const bToA = compose(invert(cropToOriginal(box(boxA), 'original')), cropToOriginal(box(boxB), 'original'));
+    const truth = alignOverlap(gA!, gTrue!, n, bToA);
+    const negative = alignOverlap(gA!, gSetting!, n, bToA);
+    expect(truth !== null && verifiesOverlap(truth)).toBe(true);
+    expect(negative).not.toBeNull();
+    expect(verifiesOverlap(negative!)).toBe(false);
+  });
+});
+
+function box([left, top, right, bottom]: Box): { left: number; top: number; right: number; bottom: number } {
+  return { left, top, right, bottom };
+}

@@ -6,6 +6,7 @@
 // another).
 import { findPairs, type HashRecord } from '../near-duplicates/index.js';
 import { alignCrop, type AlignTransform, type CropBox } from './crop-align.js';
+import type { OverlapAlignment } from './crop-overlap.js';
 
 /** Region hash ↔ full hash distance that makes a pair a candidate for alignment. */
 export const CANDIDATE_REGION_THRESHOLD = 64;
@@ -118,4 +119,33 @@ export function verifiesCrop(
   maxResidual = VERIFY_MAX_RESIDUAL,
 ): boolean {
   return v.native.detail >= minDetail && v.native.residual <= maxResidual;
+}
+
+/**
+ * Two views that overlap verify when the overlap covers at least this share of each one's area
+ * (two crops of up to 15 % a side each, from opposite sides, share 0.7 × 0.7 of the original and
+ * at least (0.7 / 0.85)² ≈ 0.68 of each)…
+ */
+export const OVERLAP_MIN_SHARE = 0.6;
+/** …and the overlap passes the crop rule: its detail correlation… */
+export const OVERLAP_MIN_DETAIL = VERIFY_MIN_DETAIL;
+/**
+ * …and its worst block's residual (at the coarser resolution; see crop-overlap.ts), held a little
+ * tighter than a crop's: a same-setting photo wrongly verified against one view of a group would
+ * otherwise be linked to every view that overlaps it (tune seed, 40 bases, pairs the overlap step
+ * adds: at 0.3, 2338 true and 34 false; at 0.28, 2134 and 8; at 0.26, 1979 and 1).
+ */
+export const OVERLAP_MAX_RESIDUAL = 0.28;
+
+export function verifiesOverlap(
+  v: OverlapAlignment,
+  minShare = OVERLAP_MIN_SHARE,
+  minDetail = OVERLAP_MIN_DETAIL,
+  maxResidual = OVERLAP_MAX_RESIDUAL,
+): boolean {
+  return (
+    Math.min(v.shareFirst, v.shareOther) >= minShare &&
+    v.native.detail >= minDetail &&
+    v.native.residual <= maxResidual
+  );
 }

@@ -2,7 +2,8 @@ import { findPairs, type HashRecord } from '../near-duplicates/index.js';
 import { hammingDistance } from '../pdq/hash256.js'; // not the index: it loads sharp
 import { buildClusters, type Match } from './clusters.js';
 import type { AlignTransform, CropBox } from './crop-align.js';
-import { alignPair, cropCandidates, verifiesCrop } from './crop-match.js';
+import { alignPair, cropCandidates, verifiesCrop, verifiesOverlap, type VerifiedCrop } from './crop-match.js';
+import { alignOverlap, compose, cropToOriginal, inverseTurn, invert, type FrameMap } from './crop-overlap.js';
 
 /** What the similarity search needs of each analysed object. */
 export interface HashedObject {
@@ -27,6 +28,18 @@ export interface SimilarPair {
    * and top edges, right and bottom edges), and how the crop was turned or mirrored.
    */
   crop?: { original: string; box: CropBox; transform: AlignTransform };
+  /**
+   * For two views that overlap without either containing the other (kind 'overlap', e.g. two
+   * crops of one original): the overlap's box in `a` and in `b` (fractions of each one's stored
+   * width and height), and how `b` was turned or mirrored relative to `a`'s pixels.
+   */
+  overlap?: OverlapInfo;
+}
+
+export interface OverlapInfo {
+  a: CropBox;
+  b: CropBox;
+  transform: AlignTransform;
 }
 
 export interface SimilarityCluster {
@@ -47,7 +60,14 @@ export const DEFAULT_CROP_THRESHOLD = 24;
  */
 export function findSimilarPairs(
   objects: readonly HashedObject[],
-  opts: { threshold?: number; cropThreshold?: number; align?: boolean; hop?: boolean } = {},
+  opts: {
+    threshold?: number;
+    cropThreshold?: number;
+    align?: boolean;
+    hop?: boolean;
+    /** The one hop also links views that overlap (by composing their relations to the third). */
+    overlap?: boolean;
+  } = {},
 ): SimilarPair[] {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
   const cropThreshold = Math.min(threshold, opts.cropThreshold ?? DEFAULT_CROP_THRESHOLD);
@@ -75,24 +95,58 @@ export function findSimilarPairs(
     const key = `${p.a}:${p.b}`;
     if (!best.has(key)) best.set(key, { a: p.a, b: p.b, distance: p.distance, kind: 'crop' });
   }
-  const crops =
-    opts.align === false ? new Map<string, CropInfo>() : alignCrops(objects, best, opts.hop !== false);
+  const found: Aligned =
+    opts.align === false
+      ? { crops: new Map(), overlaps: new Map() }
+      : alignCrops(objects, best, { hop: opts.hop !== false, overlap: opts.overlap !== false });
   return [...best.values()]
     .map((m) => {
-      const crop = crops.get(`${m.a}:${m.b}`);
+      const crop = found.crops.get(`${m.a}:${m.b}`);
+      const overlap = found.overlaps.get(`${m.a}:${m.b}`);
       return {
         a: objects[m.a]?.sha256 ?? '',
         b: objects[m.b]?.sha256 ?? '',
         distance: m.distance,
         kind: m.kind,
         ...(crop === undefined ? {} : { crop }),
+        ...(overlap === undefined ? {} : { overlap }),
       };
     })
-    .map((p) => (p.a < p.b ? p : { ...p, a: p.b, b: p.a }))
+    .map((p) => (p.a < p.b ? p : swapped(p)))
     .sort((x, y) => (x.a === y.a ? (x.b < y.b ? -1 : 1) : x.a < y.a ? -1 : 1));
 }
 
+/**
+ * An overlap as one of its two objects sees it (`fromA`: the pair's `a`): the box of the overlap in
+ * itself and in the other, and how the other was turned relative to it.
+ */
+export function overlapSeenFrom(
+  o: OverlapInfo,
+  fromA: boolean,
+): { self: CropBox; other: CropBox; transform: AlignTransform } {
+  return fromA
+    ? { self: o.a, other: o.b, transform: o.transform }
+    : { self: o.b, other: o.a, transform: inverseTurn(o.transform) };
+}
+
+/** The pair named the other way round (an overlap's boxes swapped and its turn undone). */
+function swapped(p: SimilarPair): SimilarPair {
+  const { overlap, ...rest } = p;
+  return {
+    ...rest,
+    a: p.b,
+    b: p.a,
+    ...(overlap === undefined
+      ? {}
+      : { overlap: { a: overlap.b, b: overlap.a, transform: inverseTurn(overlap.transform) } }),
+  };
+}
+
 type CropInfo = NonNullable<SimilarPair['crop']>;
+interface Aligned {
+  crops: Map<string, CropInfo>;
+  overlaps: Map<string, OverlapInfo>;
+}
 
 /** PDQ matches closer than this are copies, not crops: not aligned, and never vetoed. */
 const MIN_ALIGNED_DISTANCE = 8;
@@ -116,26 +170,27 @@ function isCut(b: CropBox): boolean {
  * 2. crops the hash signals miss: candidates from looser hash searches, aligned;
  * 3. one hop: two objects that both match a third are aligned with each other (a crop the
  *    prefilter did not pair with its original, but paired with a re-compressed or turned copy of
- *    it, meets the original this way).
- * Adds the verified pairs to `best` as 'crop' matches (distance: the nearest pair of their hashes,
- * see cropHashDistance), and returns the crop box of every match whose alignment found a cut.
+ *    it, meets the original this way); when neither contains the other, their two relations to
+ *    the third compose into where one sits on the other, which is refined and verified over the
+ *    overlap (crop-overlap.ts): two crops of one original, cut from different sides.
+ * Adds the verified pairs to `best` as 'crop' or 'overlap' matches (distance: the nearest pair of
+ * their hashes, see cropHashDistance), and returns the crop box of every match whose alignment
+ * found a cut, and the overlap's boxes of every overlap.
  */
 function alignCrops(
   objects: readonly HashedObject[],
   best: Map<string, Match>,
-  hop: boolean,
-): Map<string, CropInfo> {
-  const out = new Map<string, CropInfo>();
+  opts: { hop: boolean; overlap: boolean },
+): Aligned {
+  const out: Aligned = { crops: new Map(), overlaps: new Map() };
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
   if (withGrey.length < 2) return out;
   const tried = new Set<string>();
+  const relations = new Relations(objects);
   const align = (a: number, b: number): CropInfo | null | undefined => {
     tried.add(`${a}:${b}`);
-    const ga = objects[a]?.grey;
-    const gb = objects[b]?.grey;
-    if (ga === undefined || gb === undefined || ga.length !== gb.length) return undefined;
-    const v = alignPair(a, b, ga, gb, Math.round(Math.sqrt(ga.length)));
-    if (v === null || !verifiesCrop(v)) return null;
+    const v = relations.align(a, b);
+    if (v === undefined || v === null) return v;
     return { original: objects[v.original]?.sha256 ?? '', box: v.box, transform: v.transform };
   };
   // 1. The hash matches: a box where they are crops; dropped where they do not align.
@@ -143,11 +198,11 @@ function alignCrops(
     if (m.kind !== 'crop' && m.distance < MIN_ALIGNED_DISTANCE) continue;
     const crop = align(m.a, m.b);
     if (crop === null) best.delete(key);
-    else if (crop !== undefined && (m.kind === 'crop' || isCut(crop.box))) out.set(key, crop);
+    else if (crop !== undefined && (m.kind === 'crop' || isCut(crop.box))) out.crops.set(key, crop);
   }
   const addVerified = (a: number, b: number, crop: CropInfo, distance: number): void => {
     best.set(`${a}:${b}`, { a, b, distance, kind: 'crop' });
-    out.set(`${a}:${b}`, crop);
+    out.crops.set(`${a}:${b}`, crop);
   };
   // 2. Candidates from the looser hash searches.
   const inputs = withGrey.map((i) => {
@@ -163,26 +218,143 @@ function alignCrops(
     if (crop) addVerified(a, b, crop, distance);
   }
   // 3. One hop through the matches so far (not through the pairs this step adds).
-  if (!hop) return out;
-  const neighbours = new Map<number, number[]>();
-  for (const m of best.values()) {
-    neighbours.set(m.a, [...(neighbours.get(m.a) ?? []), m.b]);
-    neighbours.set(m.b, [...(neighbours.get(m.b) ?? []), m.a]);
-  }
-  for (const ns of neighbours.values()) {
+  if (!opts.hop) return out;
+  const addOverlap = (via: number, a: number, b: number): boolean => {
+    const o = opts.overlap ? relations.overlapVia(via, a, b) : null;
+    if (o === null) return false;
+    best.set(`${a}:${b}`, { a, b, distance: cropHashDistance(objects[a]!, objects[b]!), kind: o.kind });
+    if (o.kind === 'overlap') out.overlaps.set(`${a}:${b}`, o.overlap);
+    else out.crops.set(`${a}:${b}`, o.crop);
+    return true;
+  };
+  let fresh: [number, number][] = [];
+  for (const [via, ns] of neighboursOf(best)) {
     if (ns.length > MAX_HOP_DEGREE) continue;
     for (let i = 0; i < ns.length; i++) {
       for (let j = i + 1; j < ns.length; j++) {
         const a = Math.min(ns[i]!, ns[j]!);
         const b = Math.max(ns[i]!, ns[j]!);
-        if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
-        const crop = align(a, b);
+        if (best.has(`${a}:${b}`)) continue;
+        // A pair a candidate search aligned already is not aligned again; its overlap is tried
+        // through each object both match until one verifies (their relations are kept).
+        const crop = tried.has(`${a}:${b}`) ? null : align(a, b);
         if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
+        if (crop || addOverlap(via, a, b)) fresh.push([a, b]);
       }
     }
   }
+  // 4. Further hops through the pairs the last one added, by composing relations only (no blind
+  // search): a view linked only by the hop (a crop the prefilter missed, met through a copy)
+  // meets the other views of the group this way.
+  for (let round = 1; opts.overlap && round < HOP_ROUNDS && fresh.length > 0; round++) {
+    const neighbours = neighboursOf(best);
+    const seen = new Set<string>();
+    const next: [number, number][] = [];
+    for (const [x, y] of fresh) {
+      for (const [via, other] of [
+        [x, y],
+        [y, x],
+      ] as const) {
+        const ns = neighbours.get(via) ?? [];
+        if (ns.length > MAX_HOP_DEGREE) continue;
+        for (const z of ns) {
+          const a = Math.min(other, z);
+          const b = Math.max(other, z);
+          if (a === b || best.has(`${a}:${b}`) || seen.has(`${via}:${a}:${b}`)) continue;
+          seen.add(`${via}:${a}:${b}`);
+          if (addOverlap(via, a, b)) next.push([a, b]);
+        }
+      }
+    }
+    fresh = next;
+  }
   return out;
 }
+
+/** Rounds of hops (the first one also searches blind for a crop; the others compose only). */
+export const HOP_ROUNDS = 3;
+
+function neighboursOf(best: ReadonlyMap<string, Match>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const m of best.values()) {
+    const a = out.get(m.a);
+    if (a === undefined) out.set(m.a, [m.b]);
+    else a.push(m.b);
+    const b = out.get(m.b);
+    if (b === undefined) out.set(m.b, [m.a]);
+    else b.push(m.a);
+  }
+  return out;
+}
+
+/**
+ * The verified relations between objects (which one shows which box of the other, turned how),
+ * kept from every alignment that verified so that the one hop can compose them.
+ */
+class Relations {
+  /** `${x}>${y}` → the map from y's frame to x's. */
+  private readonly maps = new Map<string, FrameMap>();
+  private readonly done = new Set<string>();
+
+  constructor(private readonly objects: readonly HashedObject[]) {}
+
+  /** alignPair on the two rasters; undefined when either has none (or they differ in size). */
+  align(a: number, b: number): VerifiedCrop | null | undefined {
+    this.done.add(`${a}:${b}`);
+    const ga = this.objects[a]?.grey;
+    const gb = this.objects[b]?.grey;
+    if (ga === undefined || gb === undefined || ga.length !== gb.length) return undefined;
+    const v = alignPair(a, b, ga, gb, Math.round(Math.sqrt(ga.length)));
+    if (v === null || !verifiesCrop(v)) return null;
+    this.maps.set(`${v.original}>${v.cropped}`, cropToOriginal(v.box, v.transform));
+    return v;
+  }
+
+  /** The map from y's frame to x's: from a verified alignment, made now if the two never were. */
+  mapOf(x: number, y: number): FrameMap | null {
+    const [a, b] = x < y ? [x, y] : [y, x];
+    if (!this.done.has(`${a}:${b}`)) this.align(a, b);
+    const direct = this.maps.get(`${x}>${y}`);
+    if (direct !== undefined) return direct;
+    const back = this.maps.get(`${y}>${x}`);
+    return back === undefined ? null : invert(back);
+  }
+
+  /**
+   * a and b, both related to `via`: b's frame → via's → a's is the estimate, verified over the
+   * overlap. A verified overlap that covers one of the two whole is a crop.
+   */
+  overlapVia(
+    via: number,
+    a: number,
+    b: number,
+  ):
+    | { kind: 'overlap'; overlap: OverlapInfo }
+    | { kind: 'crop'; crop: CropInfo }
+    | null {
+    const ga = this.objects[a]?.grey;
+    const gb = this.objects[b]?.grey;
+    if (ga === undefined || gb === undefined || ga.length !== gb.length) return null;
+    const toA = this.mapOf(via, a);
+    const toB = this.mapOf(via, b);
+    if (toA === null || toB === null) return null;
+    const v = alignOverlap(ga, gb, Math.round(Math.sqrt(ga.length)), compose(invert(toA), toB));
+    if (v === null || !verifiesOverlap(v)) return null;
+    this.done.add(a < b ? `${a}:${b}` : `${b}:${a}`);
+    this.maps.set(`${a}>${b}`, v.map);
+    const sha = (i: number): string => this.objects[i]?.sha256 ?? '';
+    const t = v.params.transform;
+    if (v.shareOther >= WHOLE)
+      return { kind: 'crop', crop: { original: sha(a), box: v.boxFirst, transform: t } };
+    if (v.shareFirst >= WHOLE)
+      return { kind: 'crop', crop: { original: sha(b), box: v.boxOther, transform: inverseTurn(t) } };
+    return { kind: 'overlap', overlap: { a: v.boxFirst, b: v.boxOther, transform: t } };
+  }
+}
+
+/** An overlap that covers this share of a view is the whole of it (a crop of the other). */
+const WHOLE = 0.985;
+
 
 /**
  * The nearest pair of two objects' hashes that the crop signal compares (a region of either

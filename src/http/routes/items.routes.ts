@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { INDICATOR_CODES } from '../../analysis/indicators/index.js';
 import { objectDetail } from '../../archive/object-detail.service.js';
 import type { ArchiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import { overlapSeenFrom } from '../../analysis/similarity/similarity.service.js';
 import { ITEM_SORTS, type ItemFilter, type ItemListRow } from '../../db/item-query.repository.js';
 import { derivedOf } from '../derived.js';
 import { HttpError } from '../errors.js';
@@ -109,8 +110,8 @@ function row(r: ItemListRow) {
 
 /**
  * The near-duplicate pairs this object is in, each with the other object (and its items), the
- * distance, the kind (pdq, pdq-dihedral, crop) and, for a verified crop, the box of the larger view
- * the other shows. Withdrawn objects take no part (archiveSimilarity leaves them out).
+ * distance, the kind (pdq, pdq-dihedral, crop, overlap) and, for a verified crop, the box of the
+ * larger view the other shows; for an overlap, the overlap's box in each. Withdrawn objects take no part (archiveSimilarity leaves them out).
  */
 async function nearDuplicatesOf(
   sha256: string,
@@ -129,6 +130,8 @@ async function nearDuplicatesOf(
       distance: p.distance,
       kind: p.kind,
       crop: p.crop === undefined ? null : { original: p.crop.original, box: p.crop.box, transform: p.crop.transform },
+      // Two views that overlap (kind 'overlap'): the overlap's box in this object and in the other.
+      overlap: p.overlap === undefined ? null : overlapSeenFrom(p.overlap, p.a === sha256),
     });
   }
   return out.sort((x, y) => x.distance - y.distance || x.sha256.localeCompare(y.sha256));
