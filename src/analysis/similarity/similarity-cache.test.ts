@@ -11,7 +11,7 @@ import {
   encodeCropOrigins,
   type CropOrigin,
 } from './similarity-cache.js';
-import type { HashedObject, SimilarPair } from './similarity.service.js';
+import { cropHashDistance, type HashedObject, type SimilarPair } from './similarity.service.js';
 
 /** A 64-hex hash from a seed (no two alike). */
 function hash(seed: number): string {
@@ -58,6 +58,50 @@ describe('similarity cache', () => {
       for (const y of [ob.pdq, ...ob.dihedral, ...ob.crops]) all.add(hammingDistance(x, y));
     const planted = [...Array(257).keys()].find((d) => !all.has(d))!;
     expect(decodeCache(encodeCache(key, [{ ...crop, distance: planted }]), key, objects, {})).toBeNull();
+  });
+
+  describe('an overlap (near-dup/5: two views, neither containing the other)', () => {
+    const overlap: SimilarPair = {
+      a: oa.sha256,
+      b: ob.sha256,
+      distance: cropHashDistance(oa, ob),
+      kind: 'overlap',
+      overlap: {
+        a: { left: 0.1, top: 0, right: 1, bottom: 0.92 },
+        b: { left: 0, top: 0.08, right: 0.9, bottom: 1 },
+        transform: 'rotate90',
+      },
+    };
+
+    it('is kept, with its boxes, when it is well formed and its distance is the nearest pair of their hashes', () => {
+      expect(decodeCache(encodeCache(key, [overlap]), key, objects, {})).toEqual([overlap]);
+    });
+
+    it('is refused with any other distance, even one some pair of their hashes has', () => {
+      const other = hammingDistance(oa.pdq, ob.pdq);
+      expect(other).not.toBe(overlap.distance);
+      expect(decodeCache(encodeCache(key, [{ ...overlap, distance: other }]), key, objects, {})).toBeNull();
+    });
+
+    it('is refused without its boxes, with a box out of the frame or inside out, or an unknown turn', () => {
+      const bad: unknown[] = [
+        { ...overlap, overlap: undefined },
+        { ...overlap, overlap: { ...overlap.overlap, a: { left: 0.1, top: 0, right: 1.2, bottom: 0.9 } } },
+        { ...overlap, overlap: { ...overlap.overlap, b: { left: 0.5, top: 0, right: 0.4, bottom: 0.9 } } },
+        { ...overlap, overlap: { ...overlap.overlap, transform: 'rotate45' } },
+        { ...overlap, crop: crop.crop },
+      ];
+      for (const p of bad)
+        expect(decodeCache(JSON.stringify({ key, pairs: [p] }), key, objects, {}), JSON.stringify(p)).toBeNull();
+    });
+
+    it('is refused on a pair of another kind', () => {
+      const pdq: SimilarPair = { a: oa.sha256, b: ob.sha256, distance: hammingDistance(oa.pdq, ob.pdq), kind: 'pdq' };
+      expect(decodeCache(encodeCache(key, [pdq]), key, objects, { threshold: 256 })).toEqual([pdq]);
+      expect(
+        decodeCache(encodeCache(key, [{ ...pdq, overlap: overlap.overlap }]), key, objects, { threshold: 256 }),
+      ).toBeNull();
+    });
   });
 });
 

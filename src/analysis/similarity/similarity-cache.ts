@@ -13,8 +13,13 @@
 // rebuilt from the pairs (union–find, cheap).
 import { createHash } from 'node:crypto';
 import { hammingDistance } from '../pdq/hash256.js'; // not the index: it loads sharp
-import { ALIGN_TRANSFORMS, type AlignTransform } from './crop-align.js';
-import type { HashedObject, SimilarPair } from './similarity.service.js';
+import { ALIGN_TRANSFORMS, type AlignTransform, type CropBox } from './crop-align.js';
+import {
+  cropHashDistance,
+  type HashedObject,
+  type OverlapInfo,
+  type SimilarPair,
+} from './similarity.service.js';
 
 /** The `meta` key the cache is kept under. */
 export const SIMILARITY_CACHE_KEY = 'near_duplicates_cache';
@@ -117,6 +122,10 @@ function checkPair(
       ...oa.crops.flatMap((c) => ob.crops.map((h) => hammingDistance(c, h))),
     ];
     if (!near.includes(distance)) return null;
+  } else if (kind === 'overlap') {
+    // Found only by composing two verified alignments (near-dup/5): its distance is the nearest
+    // pair of their hashes (cropHashDistance), and it carries the overlap's box in each.
+    if (distance !== cropHashDistance(oa, ob) || crop !== undefined) return null;
   } else return null;
   const out: SimilarPair = { a, b, distance, kind };
   if (crop !== undefined) {
@@ -124,24 +133,37 @@ function checkPair(
     if (c === null) return null;
     out.crop = c;
   }
+  if (kind === 'overlap') {
+    const o = checkOverlap(p.overlap);
+    if (o === null) return null;
+    out.overlap = o;
+  } else if (p.overlap !== undefined) return null;
   return out;
+}
+
+function checkBox(v: unknown): CropBox | null {
+  if (!isRecord(v)) return null;
+  const edges = [v.left, v.top, v.right, v.bottom];
+  if (!edges.every((e) => typeof e === 'number' && e >= 0 && e <= 1)) return null;
+  const [l, t, r, bo] = edges as number[];
+  if (l! >= r! || t! >= bo!) return null;
+  return { left: l!, top: t!, right: r!, bottom: bo! };
+}
+
+function checkOverlap(v: unknown): OverlapInfo | null {
+  if (!isRecord(v) || !ALIGN_TRANSFORMS.includes(v.transform as AlignTransform)) return null;
+  const a = checkBox(v.a);
+  const b = checkBox(v.b);
+  return a === null || b === null ? null : { a, b, transform: v.transform as AlignTransform };
 }
 
 function checkCrop(v: unknown, a: string, b: string): SimilarPair['crop'] | null {
   if (!isRecord(v) || !isRecord(v.box)) return null;
   const { original, transform } = v;
-  const { left, top, right, bottom } = v.box;
   if (original !== a && original !== b) return null;
   if (!ALIGN_TRANSFORMS.includes(transform as AlignTransform)) return null;
-  const edges = [left, top, right, bottom];
-  if (!edges.every((e) => typeof e === 'number' && e >= 0 && e <= 1)) return null;
-  const [l, t, r, bo] = edges as number[];
-  if (l! >= r! || t! >= bo!) return null;
-  return {
-    original: original,
-    transform: transform as AlignTransform,
-    box: { left: l!, top: t!, right: r!, bottom: bo! },
-  };
+  const box = checkBox(v.box);
+  return box === null ? null : { original: original, transform: transform as AlignTransform, box };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -346,6 +346,11 @@ function Compare(props: {
   const { detail, pair, other, view, setView } = props;
   const { t } = useTranslation();
   const boxOn = pair.crop?.original;
+  // A crop: its box on the larger view. An overlap: the shared part's box on each image.
+  const overlap = pair.overlap ?? null;
+  const thisBox = overlap !== null ? overlap.self : boxOn === detail.sha256 ? pair.crop?.box : null;
+  const otherBox = overlap !== null ? overlap.other : boxOn === pair.sha256 ? pair.crop?.box : null;
+  const boxLabel = t(overlap !== null ? 'item.duplicates.overlapBox' : 'item.duplicates.cropBox');
   return (
     <div className="compare" data-testid="compare">
       <p className="muted small">{t('item.duplicates.synced')}</p>
@@ -360,8 +365,8 @@ function Compare(props: {
             testId="compare-this"
             view={view}
             onView={setView}
-            box={boxOn === detail.sha256 ? pair.crop?.box : null}
-            boxLabel={t('item.duplicates.cropBox')}
+            box={thisBox}
+            boxLabel={boxLabel}
             compact
           />
         </figure>
@@ -375,8 +380,8 @@ function Compare(props: {
             testId="compare-other"
             view={view}
             onView={setView}
-            box={boxOn === pair.sha256 ? pair.crop?.box : null}
-            boxLabel={t('item.duplicates.cropBox')}
+            box={otherBox}
+            boxLabel={boxLabel}
             compact
           />
         </figure>

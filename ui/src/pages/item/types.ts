@@ -36,9 +36,11 @@ export interface NearDuplicate {
   items: string[];
   media_type: string | null;
   distance: number;
-  kind: 'pdq' | 'pdq-dihedral' | 'crop';
+  kind: 'pdq' | 'pdq-dihedral' | 'crop' | 'overlap';
   /** A verified crop: which object is the larger view, and the box of it the other shows. */
   crop: { original: string; box: CropBox; transform: string } | null;
+  /** Two views that overlap, neither containing the other: the shared part's box in each. */
+  overlap?: { self: CropBox; other: CropBox; transform: string } | null;
 }
 
 export interface TrailEntry {
