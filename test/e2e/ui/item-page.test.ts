@@ -54,7 +54,20 @@ async function photo(): Promise<Buffer> {
 
 /** A photo-like scene (the demo painter) and an uneven crop of it, which analysis pairs as a crop. */
 const BOX = { left: 0.03, top: 0.01, right: 0.88, bottom: 0.96 };
-async function sceneAndCrop(): Promise<[Buffer, Buffer]> {
+/** A second crop, cut from the other sides: it and the first overlap, neither containing the other. */
+const BOX2 = { left: 0.12, top: 0.08, right: 0.97, bottom: 0.99 };
+type Box = typeof BOX;
+/** Where the scene's box `part` sits in its crop `box` (fractions of the crop). */
+function within(box: Box, part: Box): Box {
+  const [w, h] = [box.right - box.left, box.bottom - box.top];
+  return {
+    left: (part.left - box.left) / w,
+    top: (part.top - box.top) / h,
+    right: (part.right - box.left) / w,
+    bottom: (part.bottom - box.top) / h,
+  };
+}
+async function sceneAndCrop(): Promise<[Buffer, Buffer, Buffer]> {
   const [w, h] = [640, 480];
   const s = describeScene('scene-a'); // as test/e2e/near-duplicate-crops.test.ts
   const pixels = await sharp(paintScene(s, 0, w / 2, h / 2), {
@@ -68,19 +81,22 @@ async function sceneAndCrop(): Promise<[Buffer, Buffer]> {
     .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test' } })
     .jpeg({ quality: 90 })
     .toBuffer();
-  const [left, top] = [Math.round(BOX.left * w), Math.round(BOX.top * h)];
-  const crop = await sharp(scene)
-    .extract({
+  const cut = (b: Box): ReturnType<typeof sharp> => {
+    const [left, top] = [Math.round(b.left * w), Math.round(b.top * h)];
+    return sharp(scene).extract({
       left,
       top,
-      width: Math.round(BOX.right * w) - left,
-      height: Math.round(BOX.bottom * h) - top,
-    })
+      width: Math.round(b.right * w) - left,
+      height: Math.round(b.bottom * h) - top,
+    });
+  };
+  const crop = await cut(BOX)
     .modulate({ brightness: 1.1 })
     .keepMetadata()
     .jpeg({ quality: 80 })
     .toBuffer();
-  return [scene, crop];
+  const crop2 = await cut(BOX2).keepMetadata().jpeg({ quality: 85 }).toBuffer();
+  return [scene, crop, crop2];
 }
 
 describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromium', () => {
@@ -120,9 +136,10 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
               .tiff({ compression: 'deflate' })
               .toBuffer(),
           );
-          const [scene, crop] = await sceneAndCrop();
+          const [scene, crop, crop2] = await sceneAndCrop();
           await writeFile(join(src, 'd-scene.jpg'), scene);
           await writeFile(join(src, 'e-crop.jpg'), crop);
+          await writeFile(join(src, 'f-crop.jpg'), crop2);
           await custodyInExpect(
             0,
             ['ingest', src, '--source', 'SRC-ITEM', '--new-source', '--archive', a.dir, '--json'],
@@ -337,7 +354,9 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
   it('a crop match carries its box, outlined on the larger view in the comparison', async () => {
     const page = await open();
     await page.goto(`${base}/items/${item('d-scene.jpg')}`);
-    const entry = page.locator('[data-testid=near-duplicates] li[data-kind=crop]');
+    const entry = page
+      .locator('[data-testid=near-duplicates] li[data-kind=crop]')
+      .filter({ hasText: item('e-crop.jpg') });
     await page.getByTestId('near-duplicates').waitFor();
     const kinds = await Promise.all(
       (await page.locator('[data-testid=near-duplicates] li').all()).map((l) =>
@@ -363,6 +382,37 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
     );
     for (const [i, v] of style.entries()) expect(Math.abs(v - expected[i]!)).toBeLessThan(2);
     expect(await page.locator('[data-testid=compare-other] .crop-box').count()).toBe(0);
+  });
+
+  it('two crops that overlap, neither containing the other: the shared part outlined on both', async () => {
+    const page = await open();
+    await page.goto(`${base}/items/${item('e-crop.jpg')}`);
+    await page.getByTestId('near-duplicates').waitFor();
+    const entry = page.locator('[data-testid=near-duplicates] li[data-kind=overlap]');
+    expect(await entry.textContent()).toContain(item('f-crop.jpg'));
+    expect(await entry.textContent()).toContain('Overlapping views');
+    await entry.getByRole('button', { name: 'Compare side by side' }).click();
+    await page.getByTestId('compare-this-reveal').click();
+    await page.getByTestId('compare-other-reveal').click();
+    const shared = { left: BOX2.left, top: BOX2.top, right: BOX.right, bottom: BOX.bottom };
+    for (const [pane, crop] of [
+      ['compare-this', BOX],
+      ['compare-other', BOX2],
+    ] as const) {
+      const box = page.locator(`[data-testid=${pane}] .crop-box`);
+      await box.waitFor();
+      expect(await box.getAttribute('aria-label')).toBe('The part both images show');
+      const style = await box.evaluate((el) => {
+        const st = (el as unknown as { style: Record<string, string> }).style;
+        return [st.insetInlineStart, st.insetBlockStart, st.inlineSize, st.blockSize].map((v) =>
+          parseFloat(v ?? ''),
+        );
+      });
+      const b = within(crop, shared);
+      const expected = [b.left, b.top, b.right - b.left, b.bottom - b.top].map((f) => f * 100);
+      for (const [i, v] of style.entries())
+        expect(Math.abs(v - expected[i]!), `${pane} ${i}`).toBeLessThan(2);
+    }
   });
 
   it('verifies an inclusion proof of a trail entry in the page with the pinned key, then a tampered proof (test route) fails', async () => {
