@@ -17,22 +17,12 @@ import type { Raster } from '../image/raster.js';
 import { dct64To16 } from './dct.js';
 import { boxAlongCols, boxAlongColsDecimated, boxAlongRows, jaroszWindowSize } from './jarosz.js';
 import { pdqFromLuma, pdqHashFromLuma, pdqIntermediatesFromLuma } from './pdq.js';
+import { seededRandom } from '../../../test/support/seeded-bytes.js';
 
-/** mulberry32: a small seeded generator, so every run tests the same values. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Luma-like values with fractional parts, so that float32 sums round (the order matters). */
 function noisyLuma(width: number, height: number, seed: number): Float32Array {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Float32Array.from({ length: width * height }, (_, k) => {
     const x = k % width;
     const y = Math.floor(k / width);
@@ -41,7 +31,7 @@ function noisyLuma(width: number, height: number, seed: number): Float32Array {
 }
 
 function pixels(width: number, height: number, channels: number, seed: number): Raster {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const data = new Uint8Array(width * height * channels);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
