@@ -45,7 +45,8 @@ export async function benchFindimagedupes(corpus: Corpus, count: number): Promis
   );
   warm(files);
   const peer = await timeWithCpu('findimagedupes', [...PEER_ARGS, dir], process.env);
-  if (peer.code !== 0) throw new Error(`findimagedupes failed (${peer.code}): ${peer.stderr.slice(0, 2000)}`);
+  if (peer.code !== 0)
+    throw new Error(`findimagedupes failed (${peer.code}): ${peer.stderr.slice(0, 2000)}`);
   const groups = peer.stdout.split('\n').filter((l) => l.trim() !== '').length;
   out.push(
     line(`findimagedupes ${PEER_ARGS.join(' ')} (peer)`, peer, files.length) +
@@ -87,7 +88,8 @@ async function custodyRun(dir: string): Promise<{ run: Run; clusters: number }> 
   let last = '';
   for (const [command, args] of steps) {
     const r = await timeWithCpu('node', [CUSTODY, command, ...args], env);
-    if (r.code !== 0) throw new Error(`custody ${command} failed (${r.code}): ${r.stderr.slice(0, 2000)}`);
+    if (r.code !== 0)
+      throw new Error(`custody ${command} failed (${r.code}): ${r.stderr.slice(0, 2000)}`);
     seconds += r.seconds;
     cpu += r.cpu;
     last = r.stdout;
