@@ -1,9 +1,7 @@
-// The same search on worker threads, all on SharedArrayBuffers: per pass the workers count and
-// scatter a chunk of units each, sort the groups and then sweep the tiles, taking both from
-// Atomics counters (the main thread only places the chunks between the two first steps).
+// The same search on worker threads: the main thread sorts each pass into SharedArrayBuffers,
+// then the workers sweep its tiles, taking chunks from one Atomics counter.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { countChunk, placeChunks, scatterChunk, sortGroups, type BuildJob } from './build.js';
 import { collectPairs, pairsOf, type Scratch } from './collect.js';
 import { DEFAULT_THRESHOLD, type FindPairsOptions } from './find-pairs.js';
 import {
@@ -19,8 +17,7 @@ import {
 } from './packed.js';
 import type { Units } from './dedupe.js';
 import type { Substring } from './plan.js';
-import { finishPass } from './pass.js';
-import { prepareSearch, sharedBuildJob, spentBuffers, sweepJobFor } from './search.js';
+import { preparePass, prepareSearch, spentBuffers } from './search.js';
 import { sweepQueries, type Hits, type SweepJob } from './sweep.js';
 
 // Plain JavaScript evaluated from a string (as in store/hash-files.adapter.ts), built from the
@@ -28,25 +25,11 @@ import { sweepQueries, type Hits, type SweepJob } from './sweep.js';
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const sweepQueries = ${sweepQueries.toString()};
-const steps = {
-  count: ${countChunk.toString()},
-  scatter: ${scatterChunk.toString()},
-  sort: ${sortGroups.toString()},
-};
-parentPort.on('message', ({ step, job, chunk }) => {
-  if (step === 'sweep') {
-    const hits = sweepQueries(job);
-    parentPort.postMessage(hits, [hits.a.buffer, hits.b.buffer, hits.d.buffer]);
-  } else {
-    steps[step](job, chunk);
-    parentPort.postMessage(null);
-  }
+parentPort.on('message', (job) => {
+  const hits = sweepQueries(job);
+  parentPort.postMessage(hits, [hits.a.buffer, hits.b.buffer, hits.d.buffer]);
 });
 `;
-
-type Message =
-  | { step: 'sweep'; job: SweepJob }
-  | { step: 'count' | 'scatter' | 'sort'; job: BuildJob; chunk: number };
 
 export interface ParallelOptions {
   /** Worker threads sweeping (the main thread sorts); one per available core by default. */
@@ -108,30 +91,22 @@ async function searchUnits(
   const hits: Hits[] = [];
   const counter = new Int32Array(new SharedArrayBuffer(4));
   for (let j = 0; j < prepared.plan.length; j++) {
-    const build = sharedBuildJob(prepared, j, workers.length);
-    const each = (step: 'count' | 'scatter' | 'sort'): Promise<unknown[]> =>
-      Promise.all(workers.map((w, chunk) => post(w, { step, job: build, chunk })));
-    await each('count');
-    const queries = placeChunks(build);
-    await each('scatter');
-    await each('sort');
-    finishPass(build, queries);
-    const job = sweepJobFor(prepared, j, counter);
+    const job = preparePass(prepared, j, counter);
     counter[0] = 0;
-    hits.push(...(await Promise.all(workers.map((w) => post<Hits>(w, { step: 'sweep', job })))));
+    hits.push(...(await Promise.all(workers.map((w) => sweepOn(w, job)))));
   }
   return { units: prepared.units, hits, scratch: spentBuffers(prepared.buffers) };
 }
 
-function post<T>(worker: Worker, message: Message): Promise<T> {
+function sweepOn(worker: Worker, job: SweepJob): Promise<Hits> {
   return new Promise((resolve, reject) => {
-    const done = (reply: T): void => {
+    const done = (hits: Hits): void => {
       worker.off('error', reject);
-      resolve(reply);
+      resolve(hits);
     };
     worker.once('message', done);
     worker.once('error', reject);
-    worker.postMessage(message);
+    worker.postMessage(job);
   });
 }
 

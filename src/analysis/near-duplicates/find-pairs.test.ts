@@ -3,7 +3,6 @@ import { hasCode } from '../../core/index.js';
 import {
   bruteForcePairs,
   findPackedPairs,
-  findPackedPairsParallel,
   findPairs,
   findPairsParallel,
   packRecords,
@@ -11,9 +10,7 @@ import {
   type HashRecord,
   type Pair,
 } from './index.js';
-import { countChunk, placeChunks, scatterChunk, sortGroups } from './build.js';
 import { collectPairs, expandedColumns } from './collect.js';
-import { allocPassBuffers, buildJobFor, finishPass } from './pass.js';
 import type { Substring } from './plan.js';
 import { preparePass, prepareSearch } from './search.js';
 import { sweepQueries } from './sweep.js';
@@ -336,63 +333,6 @@ describe('pairs collected in the spent pass buffers', () => {
     expect(pairsOf(reused)).toEqual(pairsOf(fresh));
     expect(keyed(pairsOf(fresh))).toEqual(
       keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })),
-    );
-  });
-});
-
-describe('a pass sorted in chunks (as worker threads share it)', () => {
-  it('gives the same table, queries and tiles with 1, 2 or 5 chunks', () => {
-    const recs = clusteredSet(20, 1500).concat(
-      uniformSet(21, 1500).map((x) => ({ ...x, id: x.id + 1e6 })),
-    );
-    const prepared = prepareSearch(packRecords(recs, true), 31);
-    const tableWith = (chunks: number, j: number): unknown => {
-      const buf = allocPassBuffers(
-        Math.max(...prepared.plan.map((x) => x.length)),
-        prepared.units.reps.length,
-        prepared.units.queryCount,
-        false,
-      );
-      const sub = prepared.plan[j]!;
-      const job = buildJobFor(
-        prepared.packed.words,
-        prepared.units.reps,
-        prepared.packed.count,
-        sub,
-        buf,
-        chunks,
-        false,
-      );
-      for (let c = 0; c < chunks; c++) countChunk(job, c);
-      const queries = placeChunks(job);
-      for (let c = chunks - 1; c >= 0; c--) scatterChunk(job, c); // any order of chunks
-      sortGroups(job);
-      finishPass(job, queries);
-      // the arrays' bytes, compared whole (toEqual walks typed arrays element by element)
-      const bytes = Object.values(buf).map((a: Uint32Array | Uint16Array) =>
-        Buffer.from(a.buffer).toString('base64'),
-      );
-      return [queries, ...bytes];
-    };
-    for (const j of [0, prepared.plan.length - 1]) {
-      const one = tableWith(1, j);
-      expect(tableWith(2, j)).toEqual(one);
-      expect(tableWith(5, j)).toEqual(one);
-    }
-  });
-
-  it('on worker threads, packed with region hashes as variants: the single-thread result', async () => {
-    const r = rng(22);
-    const recs = clusteredSet(23, 2000).map((x) => ({
-      ...x,
-      dihedral: [...x.dihedral!, ...[3, 8, 12].map((k) => flip(x.hash, k, r))],
-    }));
-    const ids = Float64Array.from(recs, (x) => x.id);
-    const packed = packRecords(recs, true, true, 10);
-    const one = pairsOf(findPackedPairs(packed, ids, 24));
-    expect(pairsOf(await findPackedPairsParallel(packed, ids, 24, { threads: 2 }))).toEqual(one);
-    expect(keyed(one)).toEqual(
-      keyed(bruteForcePairs(recs, { threshold: 24, dihedral: true, variantsPerRecord: 10 })),
     );
   });
 });

@@ -2,15 +2,7 @@
 // the sorted table plus the job that sweeps it (plain data, so it can be posted to a worker).
 import { dedupeEntries, type Units } from './dedupe.js';
 import { popcount32, type PackedHashes } from './packed.js';
-import type { BuildJob } from './build.js';
-import {
-  allocPassBuffers,
-  buildJobFor,
-  buildPass,
-  rotationFor,
-  tileBitsFor,
-  type PassBuffers,
-} from './pass.js';
+import { allocPassBuffers, buildPass, rotationFor, tileBitsFor, type PassBuffers } from './pass.js';
 import { checkPlan, flipMasks, planSubstrings, type Substring } from './plan.js';
 import type { SweepJob } from './sweep.js';
 
@@ -30,9 +22,7 @@ export function prepareSearch(
   override?: Substring[],
   shared = false,
 ): PreparedSearch {
-  const deduped = dedupeEntries(packed);
-  // Worker threads read the units in place: on a SharedArrayBuffer, or each post would copy them.
-  const units = shared ? { ...deduped, reps: sharedCopy(deduped.reps) } : deduped;
+  const units = dedupeEntries(packed);
   const plan = override ?? planSubstrings(units.queryCount, units.reps.length, threshold);
   checkPlan(plan, threshold);
   const maxBits = Math.max(...plan.map((s) => s.length));
@@ -41,21 +31,10 @@ export function prepareSearch(
   return { packed, threshold, units, plan, planWords, buffers };
 }
 
-/** Sorts the units for substring j on this thread; the job sweeps the tiles handed out by `counter`. */
+/** Sorts the units for substring j; the job sweeps the tiles handed out by `counter`. */
 export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): SweepJob {
-  buildPass(s.packed.words, s.units.reps, s.packed.count, s.plan[j]!, s.buffers);
-  return sweepJobFor(s, j, counter);
-}
-
-/** The job that sorts the units for substring j in `chunks` chunks, on shared memory (worker threads). */
-export function sharedBuildJob(s: PreparedSearch, j: number, chunks: number): BuildJob {
-  const { words, count } = s.packed;
-  return buildJobFor(words, s.units.reps, count, s.plan[j]!, s.buffers, chunks, true);
-}
-
-/** The job that sweeps substring j's sorted table (once it is built), tiles handed out by `counter`. */
-export function sweepJobFor(s: PreparedSearch, j: number, counter: Int32Array): SweepJob {
   const sub = s.plan[j]!;
+  buildPass(s.packed.words, s.units.reps, s.packed.count, sub, s.buffers);
   const tileBits = tileBitsFor(sub.length);
   const high = flipMasks(sub.length - tileBits, sub.radius);
   const low = flipMasks(tileBits, sub.radius);
@@ -94,10 +73,4 @@ export function spentBuffers(b: PassBuffers): ArrayBufferLike[] {
   return [b.sortedWords, b.off, b.sortedEntry, b.qWords]
     .map((a) => a.buffer)
     .sort((x, y) => y.byteLength - x.byteLength);
-}
-
-function sharedCopy(a: Uint32Array): Uint32Array {
-  const copy = new Uint32Array(new SharedArrayBuffer(a.byteLength));
-  copy.set(a);
-  return copy;
 }
