@@ -3,6 +3,7 @@ import { hasCode } from '../../core/index.js';
 import {
   bruteForcePairs,
   findPackedPairs,
+  findPackedPairsParallel,
   findPairs,
   findPairsParallel,
   packRecords,
@@ -333,6 +334,23 @@ describe('pairs collected in the spent pass buffers', () => {
     expect(pairsOf(reused)).toEqual(pairsOf(fresh));
     expect(keyed(pairsOf(fresh))).toEqual(
       keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })),
+    );
+  });
+});
+
+describe('the threaded packed search', () => {
+  it('with region hashes as variants gives the single-thread result, which is brute force', async () => {
+    const r = rng(22);
+    const recs = clusteredSet(23, 2000).map((x) => ({
+      ...x,
+      dihedral: [...x.dihedral!, ...[3, 8, 12].map((k) => flip(x.hash, k, r))],
+    }));
+    const ids = Float64Array.from(recs, (x) => x.id);
+    const packed = packRecords(recs, true, true, 10);
+    const one = pairsOf(findPackedPairs(packed, ids, 24));
+    expect(pairsOf(await findPackedPairsParallel(packed, ids, 24, { threads: 2 }))).toEqual(one);
+    expect(keyed(one)).toEqual(
+      keyed(bruteForcePairs(recs, { threshold: 24, dihedral: true, variantsPerRecord: 10 })),
     );
   });
 });
