@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each printing the peer tool's figure from the same run and
 // the ratio (these machines are noisy: compare within a run, not across runs).
-// BENCH_ONLY=ingest|analysis|neardup|quality|export|catalogue|startup|server-writes|server|grid (comma-separated) runs only those sections;
+// BENCH_ONLY=ingest|analysis|findimagedupes|neardup|quality|export|catalogue|startup|server-writes|server|grid (comma-separated) runs only those sections;
 // BENCH_FILES scales the JPEG corpora down for a quick run; QUALITY_BASES sets the number of
 // base photos of the near-duplicate quality corpus (default 200).
 import { loadavg } from 'node:os';
@@ -9,6 +9,7 @@ import { benchCatalogue } from './catalogue.bench.js';
 import { ensureJpegCorpus } from './corpus.js';
 import { benchEvidenceGrid } from './evidence-grid.bench.js';
 import { benchExport } from './export.bench.js';
+import { benchFindimagedupes } from './findimagedupes.bench.js';
 import { benchIngestVerify } from './ingest-verify.bench.js';
 import { benchNearDuplicateQuality } from './near-duplicate-quality.bench.js';
 import { benchNearDuplicates } from './near-duplicates.bench.js';
@@ -20,7 +21,7 @@ const count = Number(process.env.BENCH_FILES ?? '2000');
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'ingest,analysis,neardup,quality,export,catalogue,startup,server-writes,server,grid'
+    'ingest,analysis,findimagedupes,neardup,quality,export,catalogue,startup,server-writes,server,grid'
   )
     .split(',')
     .map((s) => s.trim()),
@@ -48,6 +49,14 @@ async function main(): Promise<void> {
       '\n== ingest + analysis pipeline, against image-work-only and a conventional pipeline ==',
     );
     for (const line of await benchAnalysisPipeline(corpus, Math.min(count, corpus.files.length)))
+      console.log(line);
+  }
+  if (only.has('findimagedupes')) {
+    const corpus = await ensureJpegCorpus('jpeg-6-12mp-2000', 2000, [6, 12]);
+    console.log(
+      '\n== analysis + near-duplicate search against findimagedupes (Debian), same files, same run ==',
+    );
+    for (const line of await benchFindimagedupes(corpus, Math.min(count, corpus.files.length)))
       console.log(line);
   }
   if (only.has('export')) {

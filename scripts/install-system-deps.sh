@@ -3,6 +3,7 @@
 # installed are skipped, and apt-get update runs only when something is missing.
 #
 #   sudo scripts/install-system-deps.sh
+#   sudo scripts/install-system-deps.sh --bench   # also the peers `npm run bench` compares with
 #
 # The tests start their own throwaway PostgreSQL cluster (test/support/postgres.ts);
 # the package's own service is not used and need not be running.
@@ -18,6 +19,10 @@ packages=(
   # pdftotext / pdftoppm: the report tests read the PDF's text and look at its pages.
   poppler-utils
 )
+# Benchmarks only, never the tests or CI: findimagedupes, the peer of bench/findimagedupes.bench.ts.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(findimagedupes)
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do

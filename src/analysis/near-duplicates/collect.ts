@@ -39,10 +39,32 @@ function expand(
   }
 }
 
+/** Spent buffers (largest first) that collectPairs may overwrite instead of allocating anew. */
+export type Scratch = readonly ArrayBufferLike[];
+
+/** The expanded pairs' columns, in scratch when it holds them (every entry is written before it is read). */
+export function expandedColumns(
+  n: number,
+  scratch: Scratch,
+): { hi: Int32Array; code: Uint16Array } {
+  const [first, second] = scratch;
+  if (first !== undefined && first.byteLength >= n * 6)
+    return { hi: new Int32Array(first, 0, n), code: new Uint16Array(first, n * 4, n) };
+  if (
+    first !== undefined &&
+    second !== undefined &&
+    first.byteLength >= n * 4 &&
+    second.byteLength >= n * 2
+  )
+    return { hi: new Int32Array(first, 0, n), code: new Uint16Array(second, 0, n) };
+  return { hi: new Int32Array(n), code: new Uint16Array(n) };
+}
+
 /**
  * Every record pair named by `hits` (unit pairs) or by two records sharing a hash (distance 0),
  * as columns ordered by record position. A pair is 'turned' when a variant achieves the minimum
  * and the plain distance does not (ties go to the plain hash); distance is the minimum.
+ * `scratch` holds buffers nothing else uses any more (the search's spent pass buffers).
  */
 export function collectPairs(
   count: number,
@@ -50,6 +72,7 @@ export function collectPairs(
   hits: readonly Hits[],
   ids: RecordIds,
   perRecord = VARIANTS,
+  scratch: Scratch = [],
 ): PairColumns {
   const start = new Uint32Array(count + 1);
   expand(count, perRecord, units, hits, (lo) => {
@@ -57,8 +80,7 @@ export function collectPairs(
   });
   for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
   const fill = start.slice(0, count);
-  const hi = new Int32Array(start[count]!);
-  const code = new Uint16Array(start[count]!); // distance · 2 + turned ≤ 513
+  const { hi, code } = expandedColumns(start[count]!, scratch); // code: distance · 2 + turned ≤ 513
   expand(count, perRecord, units, hits, (lo, b, c) => {
     const i = fill[lo]!++;
     hi[i] = b;
@@ -73,7 +95,12 @@ export function collectPairs(
  * compacted in place to the front of `hi` and `code`: no second table of tens of millions of
  * entries. Afterwards start[lo] .. start[lo + 1] are the kept pairs of record lo; returns their number.
  */
-function labelInPlace(count: number, start: Uint32Array, hi: Int32Array, code: Uint16Array): number {
+function labelInPlace(
+  count: number,
+  start: Uint32Array,
+  hi: Int32Array,
+  code: Uint16Array,
+): number {
   const stamp = new Int32Array(count).fill(-1);
   const plain = new Int32Array(count);
   const turned = new Int32Array(count);

@@ -2,7 +2,7 @@
 // then the workers sweep its tiles, taking chunks from one Atomics counter.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { collectPairs, pairsOf } from './collect.js';
+import { collectPairs, pairsOf, type Scratch } from './collect.js';
 import { DEFAULT_THRESHOLD, type FindPairsOptions } from './find-pairs.js';
 import {
   checkPacked,
@@ -17,7 +17,7 @@ import {
 } from './packed.js';
 import type { Units } from './dedupe.js';
 import type { Substring } from './plan.js';
-import { preparePass, prepareSearch } from './search.js';
+import { preparePass, prepareSearch, spentBuffers } from './search.js';
 import { sweepQueries, type Hits, type SweepJob } from './sweep.js';
 
 // Plain JavaScript evaluated from a string (as in store/hash-files.adapter.ts), built from the
@@ -72,13 +72,13 @@ async function columnsOf(
       : { ...packed, words: toShared(packed.words) };
   const threads = Math.max(1, opts.threads ?? availableParallelism());
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
-  let found: { units: Units; hits: Hits[] };
+  let found: { units: Units; hits: Hits[]; scratch: Scratch };
   try {
     found = await searchUnits(shared, threshold, workers, plan);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return collectPairs(packed.count, found.units, found.hits, ids, packed.perRecord);
+  return collectPairs(packed.count, found.units, found.hits, ids, packed.perRecord, found.scratch);
 }
 
 async function searchUnits(
@@ -86,7 +86,7 @@ async function searchUnits(
   threshold: number,
   workers: Worker[],
   plan?: Substring[],
-): Promise<{ units: Units; hits: Hits[] }> {
+): Promise<{ units: Units; hits: Hits[]; scratch: Scratch }> {
   const prepared = prepareSearch(packed, threshold, plan, true);
   const hits: Hits[] = [];
   const counter = new Int32Array(new SharedArrayBuffer(4));
@@ -95,7 +95,7 @@ async function searchUnits(
     counter[0] = 0;
     hits.push(...(await Promise.all(workers.map((w) => sweepOn(w, job)))));
   }
-  return { units: prepared.units, hits };
+  return { units: prepared.units, hits, scratch: spentBuffers(prepared.buffers) };
 }
 
 function sweepOn(worker: Worker, job: SweepJob): Promise<Hits> {

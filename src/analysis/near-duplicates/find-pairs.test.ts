@@ -3,6 +3,7 @@ import { hasCode } from '../../core/index.js';
 import {
   bruteForcePairs,
   findPackedPairs,
+  findPackedPairsParallel,
   findPairs,
   findPairsParallel,
   packRecords,
@@ -10,7 +11,10 @@ import {
   type HashRecord,
   type Pair,
 } from './index.js';
+import { collectPairs, expandedColumns } from './collect.js';
 import type { Substring } from './plan.js';
+import { preparePass, prepareSearch } from './search.js';
+import { sweepQueries } from './sweep.js';
 
 /** mulberry32: small, seeded, good enough for test data. */
 function rng(seed: number): () => number {
@@ -291,5 +295,62 @@ describe('labels and validation', () => {
       'NEAR_DUP_BAD_HASH',
     );
     expect(findPairs([], { dihedral: true })).toEqual([]);
+  });
+});
+
+describe('pairs collected in the spent pass buffers', () => {
+  it('takes both columns from one buffer, or one from each of two, else allocates', () => {
+    const one = new ArrayBuffer(6000);
+    const a = expandedColumns(1000, [one]);
+    expect([a.hi.buffer, a.hi.byteOffset, a.code.buffer, a.code.byteOffset]).toEqual([
+      one,
+      0,
+      one,
+      4000,
+    ]);
+    const [big, small] = [new ArrayBuffer(5000), new ArrayBuffer(2000)];
+    const b = expandedColumns(1000, [big, small]);
+    expect([b.hi.buffer, b.code.buffer]).toEqual([big, small]);
+    const c = expandedColumns(1000, [new ArrayBuffer(3999), small]);
+    expect(c.hi.buffer).not.toBe(small);
+    expect([c.hi.length, c.code.length]).toEqual([1000, 1000]);
+  });
+
+  it('gives the same pairs in dirty scratch memory as in fresh memory (every entry is written)', () => {
+    const recs = clusteredSet(19, 2000);
+    const packed = packRecords(recs, true);
+    const ids = Int32Array.from(recs, (x) => x.id);
+    const prepared = prepareSearch(packed, 31);
+    const counter = new Int32Array(1);
+    const hits = prepared.plan.map((_, j) => {
+      const job = preparePass(prepared, j, counter);
+      counter[0] = 0;
+      return sweepQueries(job);
+    });
+    const dirty = new Uint8Array(4 << 20).fill(0xa5);
+    const reused = collectPairs(packed.count, prepared.units, hits, ids, 7, [dirty.buffer]);
+    expect(dirty.some((x) => x !== 0xa5)).toBe(true); // the scratch was used
+    const fresh = collectPairs(packed.count, prepared.units, hits, ids, 7);
+    expect(pairsOf(reused)).toEqual(pairsOf(fresh));
+    expect(keyed(pairsOf(fresh))).toEqual(
+      keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })),
+    );
+  });
+});
+
+describe('the threaded packed search', () => {
+  it('with region hashes as variants gives the single-thread result, which is brute force', async () => {
+    const r = rng(22);
+    const recs = clusteredSet(23, 2000).map((x) => ({
+      ...x,
+      dihedral: [...x.dihedral!, ...[3, 8, 12].map((k) => flip(x.hash, k, r))],
+    }));
+    const ids = Float64Array.from(recs, (x) => x.id);
+    const packed = packRecords(recs, true, true, 10);
+    const one = pairsOf(findPackedPairs(packed, ids, 24));
+    expect(pairsOf(await findPackedPairsParallel(packed, ids, 24, { threads: 2 }))).toEqual(one);
+    expect(keyed(one)).toEqual(
+      keyed(bruteForcePairs(recs, { threshold: 24, dihedral: true, variantsPerRecord: 10 })),
+    );
   });
 });

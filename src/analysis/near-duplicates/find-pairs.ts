@@ -14,7 +14,7 @@
 // probes it, so each term is met from its original's side (d(V(b), a) by a's query, d(V(a), b)
 // by b's). Probing with all 8n hashes against the n originals would meet the same terms but pay
 // the probes 8 times over; this way the index is 8 times larger and only candidates grow.
-import { collectPairs, pairsOf } from './collect.js';
+import { collectPairs, pairsOf, type Scratch } from './collect.js';
 import type { Units } from './dedupe.js';
 import {
   checkPacked,
@@ -28,7 +28,7 @@ import {
   type RecordIds,
 } from './packed.js';
 import type { Substring } from './plan.js';
-import { preparePass, prepareSearch } from './search.js';
+import { preparePass, prepareSearch, spentBuffers } from './search.js';
 import { sweepQueries, type Hits } from './sweep.js';
 
 export const DEFAULT_THRESHOLD = 31;
@@ -85,16 +85,16 @@ function columnsOf(
   threshold: number,
   plan?: Substring[],
 ): PairColumns {
-  const { units, hits } = searchUnits(packed, threshold, plan);
-  return collectPairs(packed.count, units, hits, ids, packed.perRecord);
+  const { units, hits, scratch } = searchUnits(packed, threshold, plan);
+  return collectPairs(packed.count, units, hits, ids, packed.perRecord, scratch);
 }
 
-/** Unit pairs of every pass; the pass buffers die with this frame, before pairs are collected. */
+/** Unit pairs of every pass, and the pass buffers, spent: collectPairs reuses them as scratch. */
 function searchUnits(
   packed: PackedHashes,
   threshold: number,
   plan?: Substring[],
-): { units: Units; hits: Hits[] } {
+): { units: Units; hits: Hits[]; scratch: Scratch } {
   const prepared = prepareSearch(packed, threshold, plan);
   const hits: Hits[] = [];
   const counter = new Int32Array(1);
@@ -103,5 +103,5 @@ function searchUnits(
     counter[0] = 0;
     hits.push(sweepQueries(job));
   }
-  return { units: prepared.units, hits };
+  return { units: prepared.units, hits, scratch: spentBuffers(prepared.buffers) };
 }

@@ -7,14 +7,19 @@
 import { WORDS } from './packed.js';
 import type { Substring } from './plan.js';
 
+/** Words in a sorted row: one half of the hash. */
+export const HALF = 4;
+
 export interface PassBuffers {
   /** Bucket k of the current pass is sorted positions [off[k], off[k + 1]). 2^maxBits + 1 slots. */
   readonly off: Uint32Array;
   /** The entry (unit rep) at each sorted position. */
   readonly sortedEntry: Uint32Array;
   /**
-   * The hash at each sorted position, its 8 words rotated so that the first 3 (the filter) come
-   * from the half the substring is not in (word (rotation + i) & 7 at slot i).
+   * Half of the hash at each sorted position: the 4 words of the half the substring is not in
+   * (word rotation + i at slot i), the first 3 of which filter candidates. The other half is read
+   * from the packed words for the few candidates that pass: storing whole hashes here cost 32
+   * bytes a unit (350 MB at a million objects with their region hashes), the gigabyte target.
    */
   readonly sortedWords: Uint32Array;
   /** The low key bits per sorted position (scratch of the sort). */
@@ -49,7 +54,7 @@ export function allocPassBuffers(
   return {
     off: u32((1 << maxBits) + 1),
     sortedEntry: u32(units),
-    sortedWords: u32(units * WORDS),
+    sortedWords: u32(units * HALF),
     lowKey: new Uint16Array(units),
     qKey: u32(queries),
     qPos: u32(queries),
@@ -58,7 +63,7 @@ export function allocPassBuffers(
   };
 }
 
-/** The rotation (0 or 4) that brings the half `sub` does not lie in to the front: it filters candidates. */
+/** The first word (0 or 4) of the half `sub` does not lie in: it filters candidates. */
 export function rotationFor(sub: Substring): number {
   return sub.start + sub.length <= 128 ? 4 : 0;
 }
@@ -96,7 +101,7 @@ export function buildPass(
     const pos = cursor[key >>> groupBits]!++;
     sortedEntry[pos] = e;
     lowKey[pos] = key & ((1 << groupBits) - 1);
-    copyHash(sw, pos * WORDS, words, base + rot, base + (rot ^ 4));
+    copyHalf(sw, pos * HALF, words, base + rot);
   }
   const scratch = { entry: new Uint32Array(0), key: new Uint16Array(0), words: new Uint32Array(0) };
   const tileBits = tileBitsFor(sub.length);
@@ -107,32 +112,33 @@ export function buildPass(
     if (scratch.entry.length < size) {
       scratch.entry = new Uint32Array(size * 2);
       scratch.key = new Uint16Array(size * 2);
-      scratch.words = new Uint32Array(size * 2 * WORDS);
+      scratch.words = new Uint32Array(size * 2 * HALF);
     }
     sortGroup(buf, g << groupBits, 1 << groupBits, from, size, scratch);
-    q = listQueries(buf, g << groupBits, 1 << groupBits, from, size, tileBits, count, q);
+    q = listQueries(
+      buf,
+      words,
+      rot,
+      g << groupBits,
+      1 << groupBits,
+      from,
+      size,
+      tileBits,
+      count,
+      q,
+    );
   }
   off[1 << sub.length] = reps.length;
   buf.qStart[1 << (sub.length - tileBits)] = q;
   return q;
 }
 
-/** Copies a hash as two halves, the one at `first` to the front. */
-function copyHash(
-  to: Uint32Array,
-  at: number,
-  from: Uint32Array,
-  first: number,
-  second: number,
-): void {
+/** Copies the 4 words of a half hash. */
+function copyHalf(to: Uint32Array, at: number, from: Uint32Array, first: number): void {
   to[at] = from[first]!;
   to[at + 1] = from[first + 1]!;
   to[at + 2] = from[first + 2]!;
   to[at + 3] = from[first + 3]!;
-  to[at + 4] = from[second]!;
-  to[at + 5] = from[second + 1]!;
-  to[at + 6] = from[second + 2]!;
-  to[at + 7] = from[second + 3]!;
 }
 
 interface Scratch {
@@ -153,7 +159,7 @@ function sortGroup(
   const { off, sortedEntry, sortedWords: sw, lowKey } = buf;
   scratch.entry.set(sortedEntry.subarray(from, from + size));
   scratch.key.set(lowKey.subarray(from, from + size));
-  scratch.words.set(sw.subarray(from * WORDS, (from + size) * WORDS));
+  scratch.words.set(sw.subarray(from * HALF, (from + size) * HALF));
   off.fill(0, slot0, slot0 + slots);
   for (let i = 0; i < size; i++) off[slot0 + scratch.key[i]!]!++;
   let run = from;
@@ -167,16 +173,21 @@ function sortGroup(
     const p = off[slot0 + k]!++;
     sortedEntry[p] = scratch.entry[i]!;
     lowKey[p] = k;
-    copyHash(sw, p * WORDS, scratch.words, i * WORDS, i * WORDS + 4);
+    copyHalf(sw, p * HALF, scratch.words, i * HALF);
   }
   // Each off[slot] has advanced from its bucket's start to its end, the next bucket's start.
   for (let k = slot0 + slots - 1; k > slot0; k--) off[k] = off[k - 1]!;
   off[slot0] = from;
 }
 
-/** Appends the group's queries (entries below `count`) in key order, noting where each of its tiles starts. */
+/**
+ * Appends the group's queries (entries below `count`) in key order, noting where each of its tiles
+ * starts. A query's row is its whole hash, rotated: the sorted half, then the other from `words`.
+ */
 function listQueries(
   buf: PassBuffers,
+  words: Uint32Array,
+  rot: number,
   slot0: number,
   slots: number,
   from: number,
@@ -193,7 +204,8 @@ function listQueries(
     while (tile <= k >>> tileBits) qStart[tile++] = q;
     qKey[q] = k;
     qPos[q] = p;
-    copyHash(qWords, q * WORDS, sw, p * WORDS, p * WORDS + 4);
+    copyHalf(qWords, q * WORDS, sw, p * HALF);
+    copyHalf(qWords, q * WORDS + HALF, words, sortedEntry[p]! * WORDS + (rot ^ HALF));
     q++;
   }
   while (tile < (slot0 + slots) >>> tileBits) qStart[tile++] = q;

@@ -43,6 +43,7 @@ export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): 
     off,
     sortedEntry,
     sortedWords,
+    words: s.packed.words,
     qKey,
     qPos,
     qWords,
@@ -61,4 +62,15 @@ export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): 
     plan: s.planWords,
     pass: j,
   };
+}
+
+/**
+ * The pass buffers' memory once the last pass is swept, largest first, for collectPairs to reuse:
+ * at a million clustered objects the pairs expand to tens of millions of entries while the
+ * unreachable pass buffers would otherwise wait for a garbage collection (peak memory).
+ */
+export function spentBuffers(b: PassBuffers): ArrayBufferLike[] {
+  return [b.sortedWords, b.off, b.sortedEntry, b.qWords]
+    .map((a) => a.buffer)
+    .sort((x, y) => y.byteLength - x.byteLength);
 }

@@ -5,10 +5,13 @@
 export interface SweepJob {
   off: Uint32Array;
   sortedEntry: Uint32Array;
-  /** Hashes in sorted order, and the queries' in key order; word (rotation + i) & 7 at slot i. */
+  /** Half hashes in sorted order (4 words a row: word rotation + i at slot i; pass.ts). */
   sortedWords: Uint32Array;
+  /** The packed hashes, 8 words an entry: the other half of a candidate that passes the filter. */
+  words: Uint32Array;
   qKey: Uint32Array;
   qPos: Uint32Array;
+  /** The queries' whole hashes in key order, rotated: word (rotation + i) & 7 at slot i. */
   qWords: Uint32Array;
   qStart: Uint32Array;
   rotation: number;
@@ -47,8 +50,9 @@ export interface Hits {
  * A query first gathers the positions of all its candidates (buckets hold 0–2 entries, so a
  * loop per bucket would mispredict its exit at nearly every probe), then filters them on three
  * words at once (a random pair lies within 31 of 96 bits with probability ~3.5e-4) and checks the
- * whole hash only for survivors. The whole hash is stored next to the filter words because in
- * clustered data many candidates survive, most of them in several passes: no cache miss for them.
+ * whole hash only for survivors. The sorted rows hold only the half with the filter words; a
+ * survivor's other half is one read from the packed words (a cache miss, paid mostly in clustered
+ * data, where many candidates survive: about 15 % more sweep time there, for 16 bytes less a unit).
  * A unit pair is reported once: by the lower rep when both are queries (both directions meet in
  * the same pass) and only in the first substring where it lies within the radius (the pigeonhole
  * bound guarantees one), so no set of seen pairs is needed.
@@ -58,6 +62,7 @@ export function sweepQueries(job: SweepJob): Hits {
     off,
     sortedEntry,
     sortedWords: sw,
+    words,
     qKey,
     qPos,
     qWords,
@@ -92,24 +97,47 @@ export function sweepQueries(job: SweepJob): Hits {
   let hb = new Int32Array(cap);
   let hd = new Uint16Array(cap);
   const x = new Uint32Array(8);
+  /** Substring j's bits of x (the XOR of two hashes). */
+  const keyOf = (j: number): number => {
+    const start = plan[j * 3]!;
+    const len = plan[j * 3 + 1]!;
+    const w = start >>> 5;
+    const o = start & 31;
+    return ((x[w]! >>> o) | (o + len > 32 ? x[w + 1]! << (32 - o) : 0)) & ((1 << len) - 1);
+  };
+  /** Whether substring j lies in the sorted half (words rotation .. rotation + 3). */
+  const inSorted = (j: number): boolean => {
+    const start = plan[j * 3]!;
+    return start >>> 5 >= rotation && (start + plan[j * 3 + 1]! - 1) >>> 5 < rotation + 4;
+  };
   const report = (q: number, e: number): void => {
     const pe = sortedEntry[qPos[q]!]!;
     const ee = sortedEntry[e]!;
     if (ee < count && ee < pe) return; // the other query reports it
+    // The sorted half first (in cache), and the earlier passes that it alone decides: in
+    // clustered data most survivors were reported by an earlier pass, and need not cost the
+    // cache miss of the other half.
     let d = 0;
-    for (let i = 0; i < 8; i++) {
-      const xi = qWords[q * 8 + i]! ^ sw[e * 8 + i]!;
-      x[(rotation + i) & 7] = xi;
+    for (let i = 0; i < 4; i++) {
+      const xi = qWords[q * 8 + i]! ^ sw[e * 4 + i]!;
+      x[rotation + i] = xi;
       d += pc(xi);
     }
     if (d > r) return;
     for (let j = 0; j < pass; j++) {
-      const start = plan[j * 3]!;
-      const len = plan[j * 3 + 1]!;
-      const w = start >>> 5;
-      const o = start & 31;
-      const key = ((x[w]! >>> o) | (o + len > 32 ? x[w + 1]! << (32 - o) : 0)) & ((1 << len) - 1);
-      if (pc(key) <= plan[j * 3 + 2]!) return; // reported by the earlier pass j
+      if (!inSorted(j)) continue;
+      if (pc(keyOf(j)) <= plan[j * 3 + 2]!) return; // reported by the earlier pass j
+    }
+    const other = rotation ^ 4;
+    for (let i = 0; i < 4; i++) {
+      const yi = qWords[q * 8 + 4 + i]! ^ words[ee * 8 + other + i]!;
+      x[other + i] = yi;
+      d += pc(yi);
+    }
+    if (d > r) return;
+    for (let j = 0; j < pass; j++) {
+      if (inSorted(j)) continue;
+      if (pc(keyOf(j)) <= plan[j * 3 + 2]!) return;
     }
     if (n === cap) {
       cap *= 2;
@@ -155,13 +183,14 @@ export function sweepQueries(job: SweepJob): Hits {
             for (let i = 2; i < c; i++) list[nl + i] = lo + i;
             nl += c;
           }
+          if (nl === 0) continue;
           const p = qPos[q]!;
           const h0 = qWords[q * 8]!;
           const h1 = qWords[q * 8 + 1]!;
           const h2 = qWords[q * 8 + 2]!;
           for (let i = 0; i < nl; i++) {
             const e = list[i]!;
-            const c = e * 8;
+            const c = e * 4;
             if (pc3(h0 ^ sw[c]!, h1 ^ sw[c + 1]!, h2 ^ sw[c + 2]!) > r || e === p) continue;
             report(q, e);
           }
