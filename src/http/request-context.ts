@@ -12,9 +12,9 @@ export interface RequestContext extends OperationContext {
 
 /**
  * The open archive as one request sees it: the same parts, with the request's account as the
- * ledger's actor. The bridge for services that still take the whole `Archive` handle (see
- * layering.config.js, APP_IMPORT_RATCHET); they go as each takes ports plus the context. The
- * role is not here: the services that check it take the context itself (examination/ports.ts).
+ * ledger's actor. Routes hand its parts to the services as ports (no service takes the whole
+ * handle: layering.config.js, APP_IMPORT_RATCHET is empty). The role is not here: the services
+ * that check it take the context itself (examination/ports.ts).
  */
 export function archiveFor(archive: Archive, ctx: RequestContext): Archive {
   const config = { ...archive.config, actor: ctx.actor };

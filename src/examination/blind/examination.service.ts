@@ -1,5 +1,5 @@
 // Blind, independent examination of a sample's cases. The rules live here, not in the CLI, so
-// every way in (CLI now, HTTP later) obeys them:
+// every way in (the CLI and the server) obeys them:
 //   - examiners see the images and the codebook, not the number, the unit or the dates;
 //   - a submission is a commitment plus a sealed answer; no one reads it before the last
 //     assigned examiner has submitted, when the answers and salts are revealed in one entry;
