@@ -5,12 +5,12 @@
 // a 64×64 grey raster) and a conventional photo-library pipeline (ExifTool in batch mode, then
 // one sharp pass per derivative). Also glibc's transparent huge pages for malloc
 // (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), and a per-stage profile over ~50 files.
-import { existsSync, readFileSync } from 'node:fs';
-import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { MANIFEST_NAME } from '../src/demo/index.js';
-import type { Corpus } from './corpus.js';
-import { mb, ratioLine, timeCommand, warm, type Timed } from './measure.js';
+import { subsetDir, type Corpus } from './corpus.js';
+import { mb, ratioLine, timeCommand, timeWithCpu, warm } from './measure.js';
 
 const CUSTODY = resolve('bin/custody.js');
 const WORK = resolve('bench', '.work');
@@ -28,7 +28,7 @@ interface Run {
 
 export async function benchAnalysisPipeline(corpus: Corpus, count: number): Promise<string[]> {
   await mkdir(WORK, { recursive: true });
-  const dir = await subsetDir(corpus, count);
+  const dir = await subsetDir(corpus, count, 'analysis-subset');
   const files = corpus.files.slice(0, count);
   // Exact copies are one object in the archive and analysed once; the peers get the distinct
   // images only (first file per digest in the corpus manifest), so every side does the same work.
@@ -130,7 +130,7 @@ async function pipeline(
   const archive = join(WORK, 'analysis-archive');
   await rm(archive, { recursive: true, force: true });
   const env = { ...process.env, ...extraEnv, CUSTODY_ARCHIVE: archive, CUSTODY_ACTOR: 'bench' };
-  const init = await timeWithCpu('node', [CUSTODY, 'init'], env);
+  const init = await timeWithCpu('node', [CUSTODY, 'init'], env, join(WORK, 'time.txt'));
   if (init.code !== 0) throw new Error(`init failed: ${init.stderr}`);
   const args = [
     CUSTODY,
@@ -142,7 +142,7 @@ async function pipeline(
     ...(analyze ? ['--analyze'] : []),
     '--json',
   ];
-  const ingest = await timeWithCpu('node', args, env);
+  const ingest = await timeWithCpu('node', args, env, join(WORK, 'time.txt'));
   if (ingest.code !== 0)
     throw new Error(`ingest failed (${ingest.code}): ${ingest.stderr.slice(0, 2000)}`);
   const r = JSON.parse(ingest.stdout) as {
@@ -166,30 +166,12 @@ async function baseline(mode: 'image-only' | 'conventional', list: string): Prom
     'node',
     ['dist/bench/analysis-baselines.js', mode, list, join(WORK, `baseline-${mode}`)],
     process.env,
+    join(WORK, 'time.txt'),
   );
   if (r.code !== 0) throw new Error(`${mode} baseline failed: ${r.stderr}`);
   const j = JSON.parse(r.stdout) as { images: number; seconds: number; peak_rss_bytes: number };
   // Process start-up and module loading count, as they do for the custody commands.
   return { seconds: r.seconds, cpu: r.cpu, images: j.images, peakRss: j.peak_rss_bytes };
-}
-
-/** timeCommand under GNU time (/usr/bin/time), which adds the CPU time the process used. */
-async function timeWithCpu(
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<Timed & { cpu: number }> {
-  const report = join(WORK, 'time.txt');
-  const r = await timeCommand('/usr/bin/time', ['-f', '%U %S', '-o', report, cmd, ...args], {
-    env,
-  });
-  const [user, sys] = (await readFile(report, 'utf8'))
-    .trim()
-    .split('\n')
-    .pop()!
-    .split(' ')
-    .map(Number);
-  return { ...r, cpu: (user ?? 0) + (sys ?? 0) };
 }
 
 function thpMode(): string {
@@ -201,21 +183,6 @@ function thpMode(): string {
   } catch {
     return 'unknown';
   }
-}
-
-/** The whole corpus folder, or a folder of hard links to its first `count` files. */
-async function subsetDir(corpus: Corpus, count: number): Promise<string> {
-  if (count >= corpus.files.length) return corpus.dir;
-  const dir = join(WORK, `analysis-subset-${count}`);
-  if (existsSync(join(dir, '.complete'))) return join(dir, 'files');
-  await rm(dir, { recursive: true, force: true });
-  for (const f of corpus.files.slice(0, count)) {
-    const to = join(dir, 'files', relative(corpus.dir, f));
-    await mkdir(dirname(to), { recursive: true });
-    await link(f, to);
-  }
-  await writeFile(join(dir, '.complete'), '');
-  return join(dir, 'files');
 }
 
 /** `files` without exact copies of an earlier one (by the digests of the corpus manifest). */

@@ -1,7 +1,7 @@
 // Benchmark corpora, generated in code and cached under bench/.corpus (git-ignored).
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { MANIFEST_NAME, planCollection, writeCollection } from '../src/demo/index.js';
 
 export interface Corpus {
@@ -47,4 +47,22 @@ async function listFiles(dir: string): Promise<string[]> {
     if (e.isFile()) out.push(join(e.parentPath, e.name));
   }
   return out.sort();
+}
+
+/**
+ * The whole corpus folder, or a folder of hard links to its first `count` files, kept under
+ * bench/.work/`name`-`count` for the next run.
+ */
+export async function subsetDir(corpus: Corpus, count: number, name: string): Promise<string> {
+  if (count >= corpus.files.length) return corpus.dir;
+  const dir = resolve('bench', '.work', `${name}-${count}`);
+  if (existsSync(join(dir, '.complete'))) return join(dir, 'files');
+  await rm(dir, { recursive: true, force: true });
+  for (const f of corpus.files.slice(0, count)) {
+    const to = join(dir, 'files', relative(corpus.dir, f));
+    await mkdir(dirname(to), { recursive: true });
+    await link(f, to);
+  }
+  await writeFile(join(dir, '.complete'), '');
+  return join(dir, 'files');
 }

@@ -6,11 +6,10 @@
 // Skipped with a message when findimagedupes is not installed
 // (`scripts/install-system-deps.sh --bench` installs it).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import type { Corpus } from './corpus.js';
-import { ratioLine, timeCommand, warm, type Timed } from './measure.js';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { subsetDir, type Corpus } from './corpus.js';
+import { ratioLine, timeWithCpu, warm } from './measure.js';
 
 const CUSTODY = resolve('bin/custody.js');
 const WORK = resolve('bench', '.work');
@@ -32,7 +31,7 @@ export async function benchFindimagedupes(corpus: Corpus, count: number): Promis
   }
   await mkdir(WORK, { recursive: true });
   const files = corpus.files.slice(0, count);
-  const dir = await subsetDir(corpus, files);
+  const dir = await subsetDir(corpus, files.length, 'findimagedupes-subset');
   const out = [
     `${files.length} JPEGs of 6–12 MP (exact copies included) in ${relative('.', dir)}; findimagedupes ${peerVersion}`,
   ];
@@ -44,7 +43,12 @@ export async function benchFindimagedupes(corpus: Corpus, count: number): Promis
       ` (${ours.clusters} clusters)`,
   );
   warm(files);
-  const peer = await timeWithCpu('findimagedupes', [...PEER_ARGS, dir], process.env);
+  const peer = await timeWithCpu(
+    'findimagedupes',
+    [...PEER_ARGS, dir],
+    process.env,
+    join(WORK, 'findimagedupes-time.txt'),
+  );
   if (peer.code !== 0)
     throw new Error(`findimagedupes failed (${peer.code}): ${peer.stderr.slice(0, 2000)}`);
   const groups = peer.stdout.split('\n').filter((l) => l.trim() !== '').length;
@@ -87,7 +91,12 @@ async function custodyRun(dir: string): Promise<{ run: Run; clusters: number }> 
   let cpu = 0;
   let last = '';
   for (const [command, args] of steps) {
-    const r = await timeWithCpu('node', [CUSTODY, command, ...args], env);
+    const r = await timeWithCpu(
+      'node',
+      [CUSTODY, command, ...args],
+      env,
+      join(WORK, 'findimagedupes-time.txt'),
+    );
     if (r.code !== 0)
       throw new Error(`custody ${command} failed (${r.code}): ${r.stderr.slice(0, 2000)}`);
     seconds += r.seconds;
@@ -96,38 +105,4 @@ async function custodyRun(dir: string): Promise<{ run: Run; clusters: number }> 
   }
   await rm(archive, { recursive: true, force: true });
   return { run: { seconds, cpu }, clusters: (JSON.parse(last) as unknown[]).length };
-}
-
-/** timeCommand under GNU time (/usr/bin/time), which adds the CPU time of the process. */
-async function timeWithCpu(
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<Timed & { cpu: number }> {
-  const report = join(WORK, 'findimagedupes-time.txt');
-  const r = await timeCommand('/usr/bin/time', ['-f', '%U %S', '-o', report, cmd, ...args], {
-    env,
-  });
-  const [user, sys] = (await readFile(report, 'utf8'))
-    .trim()
-    .split('\n')
-    .pop()!
-    .split(' ')
-    .map(Number);
-  return { ...r, cpu: (user ?? 0) + (sys ?? 0) };
-}
-
-/** A folder of hard links to `files` (the corpus folder itself when that is all of it). */
-async function subsetDir(corpus: Corpus, files: string[]): Promise<string> {
-  if (files.length >= corpus.files.length) return corpus.dir;
-  const dir = join(WORK, `findimagedupes-subset-${files.length}`);
-  if (existsSync(join(dir, '.complete'))) return join(dir, 'files');
-  await rm(dir, { recursive: true, force: true });
-  for (const f of files) {
-    const to = join(dir, 'files', relative(corpus.dir, f));
-    await mkdir(dirname(to), { recursive: true });
-    await link(f, to);
-  }
-  await writeFile(join(dir, '.complete'), '');
-  return join(dir, 'files');
 }

@@ -3,6 +3,7 @@
 // read the child's own report where it gives one).
 import { spawn } from 'node:child_process';
 import { openSync, readSync, closeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 export interface Timed {
   seconds: number;
@@ -59,4 +60,23 @@ export function ratioLine(
   const ratio = higherIsBetter ? ours / peer : peer / ours;
   const verdict = ratio >= target ? 'meets' : 'MISSES';
   return `${label}: ${ratio.toFixed(2)}× (target ≥ ${target.toFixed(1)}×, ${verdict})`;
+}
+
+/** timeCommand under GNU time (/usr/bin/time), which adds the CPU time the process used (written to `report`). */
+export async function timeWithCpu(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  report: string,
+): Promise<Timed & { cpu: number }> {
+  const r = await timeCommand('/usr/bin/time', ['-f', '%U %S', '-o', report, cmd, ...args], {
+    env,
+  });
+  const [user, sys] = (await readFile(report, 'utf8'))
+    .trim()
+    .split('\n')
+    .pop()!
+    .split(' ')
+    .map(Number);
+  return { ...r, cpu: (user ?? 0) + (sys ?? 0) };
 }
