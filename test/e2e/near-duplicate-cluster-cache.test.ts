@@ -6,8 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addGrain, describeScene, paintScene } from '../../src/demo/scene-paint.js';
 import { custodyInExpect, sha256Hex, withIndexDb, type TestArchive } from '../support/archive-fixtures.js';
+import { scenePixels } from '../support/crop-scenes.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -15,13 +15,7 @@ const W = 480;
 const H = 360;
 
 async function scene(seed: string, brightness = 1): Promise<Buffer> {
-  const s = describeScene(seed);
-  const pixels = await sharp(paintScene(s, 0, W / 2, H / 2), { raw: { width: W / 2, height: H / 2, channels: 3 } })
-    .resize(W, H, { fit: 'fill', kernel: 'linear' })
-    .raw()
-    .toBuffer();
-  addGrain(pixels, s, 0);
-  return sharp(pixels, { raw: { width: W, height: H, channels: 3 } })
+  return sharp(await scenePixels(seed, W, H), { raw: { width: W, height: H, channels: 3 } })
     .modulate({ brightness })
     .jpeg({ quality: brightness === 1 ? 90 : 70 })
     .toBuffer();

@@ -3,45 +3,21 @@
 // with the overlap's box in each within 2 % of the truth; `similar` prints it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { custodyInExpect, sha256Hex } from '../support/archive-fixtures.js';
-import { scene } from '../support/crop-scenes.js';
+import { cut as cutBox, scene, within, type Box } from '../support/crop-scenes.js';
 import { makeTempDir } from '../support/tmp.js';
-
-type Box = { left: number; top: number; right: number; bottom: number };
 
 interface SimilarJson {
   matches: { sha256: string; kind: string; overlap?: { self: Box; other: Box; transform: string } }[];
 }
 
-const W = 640;
-const H = 480;
 /** 2 % left, 10 % top, 12 % right, 3 % bottom; and 12 % left, 1 % top, 3 % right, 10 % bottom. */
 const A: Box = { left: 0.02, top: 0.1, right: 0.88, bottom: 0.97 };
 const B: Box = { left: 0.12, top: 0.01, right: 0.97, bottom: 0.9 };
 const SHARED: Box = { left: 0.12, top: 0.1, right: 0.88, bottom: 0.9 };
 
-/** Where the original's box `part` sits in its crop `box`. */
-function within(box: Box, part: Box): Box {
-  const w = box.right - box.left;
-  const h = box.bottom - box.top;
-  return {
-    left: (part.left - box.left) / w,
-    top: (part.top - box.top) / h,
-    right: (part.right - box.left) / w,
-    bottom: (part.bottom - box.top) / h,
-  };
-}
-
-async function cut(jpeg: Buffer, b: Box): Promise<Buffer> {
-  const left = Math.round(b.left * W);
-  const top = Math.round(b.top * H);
-  return sharp(jpeg)
-    .extract({ left, top, width: Math.round(b.right * W) - left, height: Math.round(b.bottom * H) - top })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
+const cut = (jpeg: Buffer, b: Box): Promise<Buffer> => cutBox(jpeg, b).jpeg({ quality: 85 }).toBuffer();
 
 describe('near-duplicates: two crops that overlap, neither containing the other', () => {
   let dir: string;

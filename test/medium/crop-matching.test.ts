@@ -12,19 +12,14 @@ import {
   type HashedObject,
   type SimilarPair,
 } from '../../src/analysis/similarity/similarity.service.js';
-import { addGrain, describeScene, paintScene } from '../../src/demo/scene-paint.js';
+import { scenePixels } from '../support/crop-scenes.js';
 import { makeTempDir } from '../support/tmp.js';
 
 const W = 800;
 const H = 600;
 
 async function scene(seed: string): Promise<Buffer> {
-  const s = describeScene(seed);
-  const pixels = await sharp(paintScene(s, 0, W / 2, H / 2), { raw: { width: W / 2, height: H / 2, channels: 3 } })
-    .resize(W, H, { fit: 'fill', kernel: 'linear' })
-    .raw()
-    .toBuffer();
-  addGrain(pixels, s, 0);
+  const pixels = await scenePixels(seed, W, H);
   return sharp(pixels, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 

@@ -19,9 +19,9 @@ import {
   skipBrowser,
   UI_DIR,
 } from '../../support/browser.js';
-import { addGrain, describeScene, paintScene } from '../../../src/demo/scene-paint.js';
 import { buildServer } from '../../../src/http/server.js';
 import { custodyInExpect } from '../../support/archive-fixtures.js';
+import { BOX, cropOf, cut, scene, within } from '../../support/crop-scenes.js';
 import { servedArchive, signIn, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
 import { tamperedProofRoute } from '../../support/tampered-proof.route.js';
 import { makeTempDir } from '../../support/tmp.js';
@@ -52,51 +52,14 @@ async function photo(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A photo-like scene (the demo painter) and an uneven crop of it, which analysis pairs as a crop. */
-const BOX = { left: 0.03, top: 0.01, right: 0.88, bottom: 0.96 };
-/** A second crop, cut from the other sides: it and the first overlap, neither containing the other. */
+/** A second crop, cut from the other sides: it and BOX's overlap, neither containing the other. */
 const BOX2 = { left: 0.12, top: 0.08, right: 0.97, bottom: 0.99 };
-type Box = typeof BOX;
-/** Where the scene's box `part` sits in its crop `box` (fractions of the crop). */
-function within(box: Box, part: Box): Box {
-  const [w, h] = [box.right - box.left, box.bottom - box.top];
-  return {
-    left: (part.left - box.left) / w,
-    top: (part.top - box.top) / h,
-    right: (part.right - box.left) / w,
-    bottom: (part.bottom - box.top) / h,
-  };
-}
+
+/** A photo-like scene (the demo painter), its uneven crop (analysis pairs them as a crop) and a second crop overlapping the first. */
 async function sceneAndCrop(): Promise<[Buffer, Buffer, Buffer]> {
-  const [w, h] = [640, 480];
-  const s = describeScene('scene-a'); // as test/e2e/near-duplicate-crops.test.ts
-  const pixels = await sharp(paintScene(s, 0, w / 2, h / 2), {
-    raw: { width: w / 2, height: h / 2, channels: 3 },
-  })
-    .resize(w, h, { fit: 'fill', kernel: 'linear' })
-    .raw()
-    .toBuffer();
-  addGrain(pixels, s, 0);
-  const scene = await sharp(pixels, { raw: { width: w, height: h, channels: 3 } })
-    .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test' } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-  const cut = (b: Box): ReturnType<typeof sharp> => {
-    const [left, top] = [Math.round(b.left * w), Math.round(b.top * h)];
-    return sharp(scene).extract({
-      left,
-      top,
-      width: Math.round(b.right * w) - left,
-      height: Math.round(b.bottom * h) - top,
-    });
-  };
-  const crop = await cut(BOX)
-    .modulate({ brightness: 1.1 })
-    .keepMetadata()
-    .jpeg({ quality: 80 })
-    .toBuffer();
-  const crop2 = await cut(BOX2).keepMetadata().jpeg({ quality: 85 }).toBuffer();
-  return [scene, crop, crop2];
+  const original = await scene('scene-a'); // as test/e2e/near-duplicate-crops.test.ts
+  const crop2 = await cut(original, BOX2).keepMetadata().jpeg({ quality: 85 }).toBuffer();
+  return [original, await cropOf(original), crop2];
 }
 
 describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromium', () => {
