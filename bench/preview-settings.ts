@@ -4,8 +4,8 @@
 // LIST holds one JPEG path a line (~50). Each file is decoded once as the analysis does
 // (decodeForAnalysis, one libvips thread as in a batch); then every variant runs over all the
 // rasters, round after round in turn (ROUNDS, default 3), so that load from other processes falls
-// on every variant alike. CPU is process-wide (libvips threads included), per image, best round.
-// Prints one JSON line.
+// on every variant alike. CPU is process-wide (libvips threads included), per image, best round;
+// then the plain thumbnail's PSNR at each WebP setting. Prints one JSON line.
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import {
@@ -55,15 +55,44 @@ const plainAt =
 
 const VARIANTS: Record<string, Variant> = {
   'previews before (256 px blurred, sigma 16 of the decoded thumbnail)': before,
-  'previews now (makePreviews: 32 px blurred from the raster)': now,
-  'plain only, q80 effort 0': plainAt(80, 0),
+  'previews now (makePreviews: 32 px blurred from the raster, plain at effort 0)': now,
+  'plain only, q80 effort 0 (makePreviews)': plainAt(80, 0),
   'plain only, q80 effort 1': plainAt(80, 1),
-  'plain only, q80 effort 2 (makePreviews)': plainAt(80, 2),
+  'plain only, q80 effort 2 (makePreviews before)': plainAt(80, 2),
   'plain only, q80 effort 4 (libwebp default)': plainAt(80, 4),
   'plain only, q75 effort 0': plainAt(75, 0),
   'plain only, q75 effort 2': plainAt(75, 2),
   'plain only, q70 effort 2': plainAt(70, 2),
 };
+
+/** Mean PSNR (dB, RGB) of the plain thumbnail at each setting against its lossless 256 px raster. */
+async function psnrs(inputs: Input[]): Promise<Record<string, number>> {
+  const settings: [number, number][] = [
+    [80, 0],
+    [80, 1],
+    [80, 2],
+    [80, 4],
+    [75, 0],
+    [75, 2],
+    [70, 2],
+  ];
+  const sums: Record<string, number> = {};
+  for (const { raster, orientation } of inputs) {
+    const ref = await orient(raw(raster), orientation)
+      .resize(fit)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    for (const [quality, effort] of settings) {
+      const webp = await sharp(ref.data, { raw: ref.info }).webp({ quality, effort }).toBuffer();
+      const back = await sharp(webp).removeAlpha().raw().toBuffer();
+      let se = 0;
+      for (let i = 0; i < ref.data.length; i++) se += ((ref.data[i] ?? 0) - (back[i] ?? 0)) ** 2;
+      const key = `q${quality} effort ${effort}`;
+      sums[key] = (sums[key] ?? 0) + 10 * Math.log10((255 * 255) / (se / ref.data.length));
+    }
+  }
+  return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / inputs.length]));
+}
 
 async function main(): Promise<void> {
   const files = (await readFile(process.argv[2] ?? '', 'utf8')).split('\n').filter((l) => l !== '');
@@ -88,7 +117,9 @@ async function main(): Promise<void> {
         best[name] = { cpuMs, wallMs, bytes: bytes / inputs.length };
     }
   }
-  console.log(JSON.stringify({ images: inputs.length, rounds, perImage: best }));
+  console.log(
+    JSON.stringify({ images: inputs.length, rounds, perImage: best, psnr: await psnrs(inputs) }),
+  );
 }
 
 await main();
