@@ -84,7 +84,7 @@ async function stagesWith(
       plain: join(previews, `${i}.webp`),
       blurred: join(previews, `${i}.blurred.webp`),
     };
-    await timed(totals, 'previews (256 px WebP, blurred)', () =>
+    await timed(totals, 'previews (256 px WebP, 32 px blurred)', () =>
       writePreviews(d.raster, exif.fields.orientation, 256, paths),
     );
     const t = exif.fields.thumbnail;
@@ -103,54 +103,26 @@ async function stagesWith(
 }
 
 /**
- * Cheaper ways to (nearly) the same outputs, timed on the same raster (proposals, not Custody
- * code): WebP at effort 2 instead of libwebp's default 4, and the blurred one at effort 0 (what
- * makePreviews does since issue 14); the blurred preview as a 32 px grey image the UI scales up,
- * or the same scaled back to 256 px by sharp (so that no consumer changes), instead of a sigma-16
- * blur of the decoded 256 px WebP. (The crop signal on a luma plane computed once, proposed here
- * before, is what the analysis does since issue 14: analysis/image/region-hashes.)
+ * Other ways to (nearly) the same outputs, timed on the same raster (not Custody code): the
+ * previews as makePreviews made them before the tiny blurred preview (a sigma-16 blur of the
+ * decoded 256 px WebP, at effort 0; issue 14), and the plain thumbnail at WebP effort 0 instead of
+ * 2 (bench/preview-settings.ts compares more settings, with their sizes). (The crop signal on a
+ * luma plane computed once, proposed here before, is what the analysis does since issue 14:
+ * analysis/image/region-hashes.)
  */
 async function alternatives(r: Raster, orientation: number | null, totals: Totals): Promise<void> {
   const raw = (x: Raster) =>
     sharp(x.data, { raw: { width: x.width, height: x.height, channels: x.channels as 3 } });
   const fit = { width: 256, height: 256, fit: 'inside' as const };
-  await timed(totals, 'alt: WebP effort 2, blurred too (before)', async () => {
-    const thumb = await orient(raw(r), orientation)
-      .resize(fit)
-      .webp({ quality: 80, effort: 2 })
-      .toBuffer();
-    await sharp(thumb).greyscale().blur(16).webp({ quality: 60, effort: 2 }).toBuffer();
-  });
-  await timed(totals, 'alt: effort 2, blurred = 32 px grey (UI scales)', async () => {
-    await orient(raw(r), orientation).resize(fit).webp({ quality: 80, effort: 2 }).toBuffer();
-    await orient(raw(r), orientation)
-      .resize({ width: 32, height: 32, fit: 'inside' })
-      .greyscale()
-      .webp({ quality: 60, effort: 2 })
-      .toBuffer();
-  });
-  await timed(totals, 'alt: effort 2, blurred at effort 0 (now)', async () => {
+  await timed(totals, 'alt: previews before (blurred = sigma 16 at 256 px)', async () => {
     const thumb = await orient(raw(r), orientation)
       .resize(fit)
       .webp({ quality: 80, effort: 2 })
       .toBuffer();
     await sharp(thumb).greyscale().blur(16).webp({ quality: 60, effort: 0 }).toBuffer();
   });
-  await timed(totals, 'alt: blurred = 32 px grey σ2 scaled to 256 by sharp', async () => {
-    const plain = await orient(raw(r), orientation)
-      .resize(fit)
-      .webp({ quality: 80, effort: 2 })
-      .toBuffer({ resolveWithObject: true });
-    const tiny = await orient(raw(r), orientation)
-      .resize({ width: 32, height: 32, fit: 'inside' })
-      .greyscale()
-      .blur(2)
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    await sharp(tiny.data, { raw: tiny.info })
-      .resize({ width: plain.info.width, height: plain.info.height, fit: 'fill' })
-      .webp({ quality: 60, effort: 0 })
-      .toBuffer();
+  await timed(totals, 'alt: plain thumbnail alone, WebP effort 0', async () => {
+    await orient(raw(r), orientation).resize(fit).webp({ quality: 80, effort: 0 }).toBuffer();
   });
 }
 

@@ -105,7 +105,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'preview',
-    summary: 'path of a safe preview (blurred greyscale unless --unblurred); 1280 px ones are made on first request',
+    summary: 'path of a safe preview (blurred greyscale and 32 px on the long edge at either size, unless --unblurred); 1280 px ones are made on first request',
     load: async () => (await import('./preview.command.js')).previewCommand,
   },
   {

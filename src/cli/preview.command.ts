@@ -7,7 +7,7 @@ import { wantsJson, withArchive } from './context.js';
 export const previewCommand: Command = {
   name: 'preview',
   summary:
-    'path of a safe preview (blurred greyscale unless --unblurred); 1280 px ones are made on first request',
+    'path of a safe preview (blurred greyscale and 32 px on the long edge at either size, unless --unblurred); 1280 px ones are made on first request',
   usage: 'custody preview <item-id|sha256> [--size 256|1280] [--unblurred] [--json]',
   options: { size: { type: 'string' }, unblurred: { type: 'boolean' } },
   async run(args, io) {

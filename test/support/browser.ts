@@ -57,3 +57,60 @@ export async function expectNoSeriousA11yViolations(page: Page, what: string): P
     what,
   ).toEqual([]);
 }
+
+/** How the page shows one blurred preview (issue 14). */
+export interface BlurredPreviewShown {
+  /** Its natural long edge: the server's tiny blurred preview. */
+  natural: number;
+  /** Its long edge on the screen, in CSS px (object-fit taken into account). */
+  shown: number;
+  /** The CSS blur applied to it, in px (0: none). */
+  blurPx: number;
+  /** A CSS grayscale(1) applied to it. */
+  grey: boolean;
+}
+
+/** Every decoded image matching `selector`, as the page shows it. */
+export function blurredPreviewsShown(page: Page, selector: string): Promise<BlurredPreviewShown[]> {
+  return page.evaluate<
+    BlurredPreviewShown[]
+  >(`[...document.querySelectorAll(${JSON.stringify(selector)})]
+    .filter((i) => i.complete && i.naturalWidth > 0)
+    .map((i) => {
+      const box = i.getBoundingClientRect();
+      const style = getComputedStyle(i);
+      const sx = box.width / i.naturalWidth;
+      const sy = box.height / i.naturalHeight;
+      const fit = style.objectFit;
+      const scale = fit === 'cover' ? Math.max(sx, sy) : fit === 'contain' ? Math.min(sx, sy)
+        : fit === 'none' ? 1 : fit === 'scale-down' ? Math.min(1, sx, sy)
+        : i.naturalWidth >= i.naturalHeight ? sx : sy;
+      const blur = /blur\\(([0-9.]+)px\\)/.exec(style.filter);
+      return {
+        natural: Math.max(i.naturalWidth, i.naturalHeight),
+        shown: scale * Math.max(i.naturalWidth, i.naturalHeight),
+        blurPx: blur === null ? 0 : Number(blur[1]),
+        grey: /grayscale\\(1\\)/.test(style.filter),
+      };
+    })`);
+}
+
+/**
+ * The blurred previews matching `selector` are the server's tiny ones (≤ 32 px), shown scaled up
+ * to at least `minShown` CSS px on their long edge (not at 32 px), greyscale and under a CSS blur.
+ */
+export async function expectBlurredTiles(
+  page: Page,
+  selector: string,
+  minShown: number,
+): Promise<void> {
+  await expect
+    .poll(async () => (await blurredPreviewsShown(page, selector)).length)
+    .toBeGreaterThan(0);
+  for (const s of await blurredPreviewsShown(page, selector)) {
+    expect(s.natural, selector).toBeLessThanOrEqual(32);
+    expect(s.shown, selector).toBeGreaterThanOrEqual(minShown);
+    expect(s.blurPx, selector).toBeGreaterThanOrEqual(2);
+    expect(s.grey, selector).toBe(true);
+  }
+}

@@ -99,13 +99,21 @@ export const ALIGN_GREY_SIZE = 32;
  * this size. Costs one pass over the decoded raster.
  */
 export function greyThumbnail(r: Raster, size: number = ALIGN_GREY_SIZE): Uint8Array {
-  const sums = new Float64Array(size * size);
-  const counts = new Float64Array(size * size);
+  return greyResize(r, size, size);
+}
+
+/**
+ * The whole frame as a `width`×`height` greyscale raster (BT.601 luma, area average: each output
+ * pixel the mean of the input pixels that fall in it). One pass over the raster.
+ */
+export function greyResize(r: Raster, width: number, height: number): Uint8Array {
+  const sums = new Float64Array(width * height);
+  const counts = new Float64Array(width * height);
   const c = r.channels;
   const colOf = new Int32Array(r.width);
-  for (let x = 0; x < r.width; x++) colOf[x] = Math.min(size - 1, Math.floor((x * size) / r.width));
+  for (let x = 0; x < r.width; x++) colOf[x] = Math.min(width - 1, Math.floor((x * width) / r.width));
   for (let y = 0; y < r.height; y++) {
-    const row = Math.min(size - 1, Math.floor((y * size) / r.height)) * size;
+    const row = Math.min(height - 1, Math.floor((y * height) / r.height)) * width;
     let i = y * r.width * c;
     for (let x = 0; x < r.width; x++, i += c) {
       const luma =
@@ -117,7 +125,7 @@ export function greyThumbnail(r: Raster, size: number = ALIGN_GREY_SIZE): Uint8A
       counts[k] = (counts[k] ?? 0) + 1;
     }
   }
-  const out = new Uint8Array(size * size);
+  const out = new Uint8Array(width * height);
   for (let k = 0; k < out.length; k++) out[k] = Math.round((sums[k] ?? 0) / Math.max(1, counts[k] ?? 0));
   return out;
 }

@@ -206,7 +206,7 @@ export const evidenceRoutes: RouteDef[] = [
     blind: 'per-item',
     access: { permission: 'evidence.read' },
     summary:
-      'a WebP preview (blurred greyscale unless unblurred=true; an unblurred one is a ledger entry, one per account, item and hour)',
+      'a WebP preview (blurred greyscale, 32 px on the long edge at any size for the page to scale up, unless unblurred=true; an unblurred one is a ledger entry, one per account, item and hour)',
     tags: ['evidence'],
     schema: {
       params: IdParams('item'),

@@ -200,7 +200,7 @@ export const examinationRoutes: RouteDef[] = [
     blind: 'none',
     access: { permission: 'evidence.read' },
     summary:
-      "a case's photograph as a WebP preview: blurred greyscale and not recorded, or (unblurred=true) plain and recorded as a view (one entry per account, item and hour)",
+      "a case's photograph as a WebP preview: blurred greyscale (32 px on the long edge at any size, for the page to scale up) and not recorded, or (unblurred=true) plain and recorded as a view (one entry per account, item and hour)",
     tags: ['examination'],
     schema: {
       params: PhotoParams,

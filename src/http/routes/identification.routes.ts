@@ -385,7 +385,7 @@ export const identificationRoutes: RouteDef[] = [
     blind: 'refused',
     access: { permission: 'identification.manage' },
     summary:
-      "a blurred greyscale 256-pixel preview of one of an accepted subject's photographs (never unblurred on this route)",
+      "a blurred greyscale preview of one of an accepted subject's photographs, 32 px on the long edge for the page to scale up (never unblurred on this route)",
     tags: ['identification'],
     schema: {
       params: Type.Object(

@@ -1,9 +1,13 @@
 // 256 px thumbnails of exhibits for `custody report --include-images`, as data: URIs: blurred
-// greyscale by default, the plain thumbnail only with --unblurred-images. Made in memory from the
-// object's stored bytes, checked against its SHA-256, never read from derived/previews/: a file
-// there can be edited by anyone with the folder, and a report must not show a planted picture (or
-// the unblurred one) under an exhibit's digest.
-import { decodeForAnalysis, makePreviews } from '../../analysis/image/image-decode.adapter.js';
+// greyscale by default (the tiny blurred preview scaled up to 256 px), the plain thumbnail only
+// with --unblurred-images. Made in memory from the object's stored bytes, checked against its
+// SHA-256, never read from derived/previews/: a file there can be edited by anyone with the folder,
+// and a report must not show a planted picture (or the unblurred one) under an exhibit's digest.
+import {
+  blurredAtPlainSize,
+  decodeForAnalysis,
+  makePreviews,
+} from '../../analysis/image/image-decode.adapter.js';
 import { withdrawalsNow, type WithdrawalReads } from '../../archive/withdrawal.service.js';
 import type { StoreReads } from '../export/ports.js';
 import { sha256 as digest, hint } from '../../core/index.js';
@@ -40,6 +44,7 @@ export async function exhibitThumbnail(
   }
   const decoded = await decodeForAnalysis(bytes);
   const previews = await makePreviews(decoded.raster, analysis.orientation, THUMBNAIL_SIZE);
-  const webp = opts.unblurred ? previews.plain : previews.blurred;
+  // The blurred preview is tiny (the UI scales it up); a report page shows it at the plain size.
+  const webp = opts.unblurred ? previews.plain : await blurredAtPlainSize(previews);
   return `data:image/webp;base64,${webp.toString('base64')}`;
 }

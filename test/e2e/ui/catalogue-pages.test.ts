@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
+  expectBlurredTiles,
   expectNoSeriousA11yViolations,
   launchChromium,
   SHOTS,
@@ -177,6 +178,8 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
           ),
         )
         .toBe(1);
+      // The tiny blurred preview, scaled up to its thumbnail, greyscale and blurred (issue 14).
+      await expectBlurredTiles(page, '[data-testid=subject-photos] img', 120);
       onlyBlurred();
       const history = page.getByTestId('history-row');
       expect(await history.count()).toBeGreaterThan(0);
@@ -242,6 +245,7 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       await expect.poll(() => page.getByTestId('suggestion').count()).toBe(COPIED.length);
       await expectNoSeriousA11yViolations(page, 'linking (en)');
       await shot(page, 'linking.en');
+      await expectBlurredTiles(page, '[data-testid=suggestion] .thumb-check img', 120);
       onlyBlurred();
       const before = served.open.ledger.size;
 

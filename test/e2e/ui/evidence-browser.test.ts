@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
+  expectBlurredTiles,
   expectNoSeriousA11yViolations,
   launchChromium,
   SHOTS,
@@ -147,6 +148,9 @@ describe.skipIf(skipBrowser('evidence browser tests'))('the evidence browser in 
         ),
       )
       .toBeGreaterThan(0);
+    // Each is the server's tiny blurred preview (issue 14), shown at tile size, greyscale and
+    // under a CSS blur: not a 32 px stamp, not sharp.
+    await expectBlurredTiles(page, '[data-testid=evidence-cell] img', 120);
 
     // Scrolling to the end fetches the second page and renders its items.
     await js(

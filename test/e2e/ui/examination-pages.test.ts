@@ -18,6 +18,7 @@ import { servedArchive, signIn, type ServedArchive } from '../../support/server.
 import { makeTempDir } from '../../support/tmp.js';
 import {
   assertUiBuilt,
+  expectBlurredTiles,
   expectNoSeriousA11yViolations,
   launchChromium,
   SHOTS,
@@ -297,6 +298,8 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
           expect(await note.count()).toBe(0);
           expect(await page.getByTestId('draft-retention').innerText()).toContain('for your account alone');
         }
+        // The contact sheet: the tiny blurred previews at 128 px, greyscale and blurred (issue 14).
+        await expectBlurredTiles(page, '[data-testid^=thumb-] img', 120);
         await page.screenshot({ path: join(SHOTS, `exam-case.${lang}.png`), fullPage: true });
         await page.evaluate('document.fonts.ready');
         const origin = new URL(base).origin;

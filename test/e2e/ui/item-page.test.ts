@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
+  expectBlurredTiles,
   expectNoSeriousA11yViolations,
   launchChromium,
   SHOTS,
@@ -193,6 +194,8 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
     expect(await page.locator('.viewer-blurred').getAttribute('src')).toBe(
       `/api/items/${id}/preview?size=1280`,
     );
+    // The tiny blurred preview fills the stage, greyscale and under a CSS blur (issue 14).
+    await expectBlurredTiles(page, '[data-testid=viewer] img.viewer-blurred', 250);
     expect(originals).toEqual([]);
     expect(await viewsOf(id)).toEqual([]);
 
@@ -297,6 +300,9 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
     expect(await entry.getAttribute('data-kind')).toMatch(/^(pdq|pdq-dihedral|crop)$/);
     expect(await entry.textContent()).toContain(item('b-copy.jpg'));
     await entry.getByRole('button', { name: 'Compare side by side' }).click();
+    // Side by side, each blurred first, scaled up to its half of the comparison (issue 14).
+    await expectBlurredTiles(page, '[data-testid=compare-this] img.viewer-blurred', 150);
+    await expectBlurredTiles(page, '[data-testid=compare-other] img.viewer-blurred', 150);
     await page.getByTestId('compare-this-reveal').click();
     await page.getByTestId('compare-other-reveal').click();
     await page.getByTestId('compare-other-original').waitFor();

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
 import {
   assertUiBuilt,
+  expectBlurredTiles,
   expectNoSeriousA11yViolations,
   launchChromium,
   SHOTS,
@@ -291,6 +292,8 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     const viewing = link.getByTestId('viewing-form');
     await expect.poll(() => viewing.getByTestId('viewing-photo').count()).toBe(1);
     expect(await viewing.getByTestId('viewing-photo').getAttribute('data-item')).toBe(photo);
+    // The family viewing's thumbnail: the tiny blurred preview at 128 px, greyscale and blurred.
+    await expectBlurredTiles(page, '[data-testid=viewing-form] img.viewing-thumb', 120);
     await viewing.getByLabel('Attendee 1 · Name').fill('نجلاء');
     await viewing.getByLabel('Attendee 1 · Relation').fill('mother');
     await viewing.getByTestId('photo-shown').check();

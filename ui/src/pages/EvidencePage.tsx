@@ -670,6 +670,7 @@ const Cell = memo(function Cell({
           <div className="thumb">
             {hasPreview ? (
               <img
+                className="blurred-preview"
                 src={`/api/items/${item.id}/preview?size=256`}
                 alt={labels.previewAlt}
                 loading="lazy"

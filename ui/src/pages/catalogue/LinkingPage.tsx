@@ -252,6 +252,7 @@ function SuggestionCard({
                     onChange={(e) => toggle([k], e.target.checked)}
                   />
                   <img
+                    className="blurred-preview"
                     src={`/api/items/${item}/preview?size=256`}
                     alt={t('linking.photoAlt', { file: isolate(file) })}
                     loading="lazy"

@@ -368,6 +368,7 @@ function Photos({
             {items.map((item) => (
               <li key={item} data-item={item}>
                 <img
+                  className="blurred-preview"
                   src={`/api/items/${item}/preview?size=256`}
                   alt={t('subject.photos.alt')}
                   loading="lazy"

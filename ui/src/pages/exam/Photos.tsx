@@ -42,7 +42,7 @@ function Thumb({
         onClick={onSelect}
       >
         <img
-          className={revealed ? '' : 'blurred'}
+          className={revealed ? '' : 'blurred-preview'}
           src={`${photo.preview}?size=256${revealed ? '&unblurred=true' : ''}`}
           alt={revealed ? '' : t('item.viewer.blurredAlt')}
           width={128}

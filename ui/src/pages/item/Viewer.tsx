@@ -253,7 +253,7 @@ export function Viewer(props: ViewerProps) {
         {!revealed &&
           (analysed ? (
             <img
-              className="viewer-blurred"
+              className="viewer-blurred blurred-preview"
               src={blurredUrl}
               alt={t('item.viewer.blurredAlt')}
               draggable={false}

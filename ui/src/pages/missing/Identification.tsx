@@ -460,7 +460,7 @@ function ViewingForm({
             {rows.map((r, i) => (
               <li key={r.item} data-testid="viewing-photo" data-item={r.item}>
                 <img
-                  className="viewing-thumb"
+                  className="viewing-thumb blurred-preview"
                   src={`${subjectsPath(report, subject)}/photographs/${encodeURIComponent(r.item)}/preview`}
                   alt={t('identify.viewing.thumbnail', { item: r.item })}
                   width={128}
