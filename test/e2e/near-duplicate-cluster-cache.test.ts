@@ -1,5 +1,5 @@
 // The cached clusters (issue 14, "Scale"): `show` reads one object's cluster from the clusters
-// cached in the index, keyed by the ledger size, without reading the whole archive's analyses.
+// cached in the index, keyed by the analyses' ledger size, without reading the whole archive's analyses.
 // The index is editable by anyone with the folder, so a planted cluster or a forged distance
 // there must not be shown: each is refused or recomputed.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -62,12 +62,12 @@ describeDatabases('near-duplicates: the cached clusters that show reads', (db) =
 
   afterAll(() => cleanup());
 
-  it('caches the clusters keyed by the ledger size, and show reads the cluster from them', async () => {
+  it("caches the clusters keyed by the analyses' ledger size, and show reads the cluster from them", async () => {
     const first = await show('original.jpg');
     const pair = [sha.get('original.jpg')!, sha.get('brighter.jpg')!].sort();
     expect(first.cluster?.objects).toEqual(pair);
     const text = await cached();
-    expect(text.split('\n')[0]).toMatch(/^near-dup-clusters\/1 \["near-dup\/\d+",null,\d+\]$/);
+    expect(text.split('\n')[0]).toMatch(/^near-dup-clusters\/2 \["near-dup\/\d+",null,\d+\]$/);
     expect(text).toContain(`${first.cluster?.max_distance} ${pair.join(' ')}\n`);
     expect((await show('brighter.jpg')).cluster).toEqual(first.cluster);
     expect((await show('other.jpg')).cluster).toBeNull();
