@@ -2,34 +2,62 @@
 // archive (init, 20 small generated JPEGs ingested through the CLI) whose index is then enlarged
 // by inserting rows directly (as bench/server-load.bench.ts does): SHOW_ITEMS objects, each with
 // one item and an analysis carrying a PDQ hash, its 7 dihedral variants and 10 region hashes, 60%
-// of them in families of near-identical hashes. Those rows have no ledger entries (`verify` would
-// report them); analyzer custody-image/2 carries no grey raster, so no ledger entry is read for
-// one. Measured: `show --json` of an item in a family, once with no cached clusters (the search
-// runs and its result is cached) and then SHOW_RUNS times from the caches (clusters, crop
-// originals, the objects raising an indicator); and once with the indicators judged from the
-// whole collection (their cache dropped).
+// of them in families of near-identical hashes; one of them names an image editor in its Software
+// tag, so it raises EDITING_SOFTWARE. Those rows have no ledger entries (`verify` would report
+// them); analyzer custody-image/2 carries no grey raster, so no ledger entry is read for one.
+// Measured, each through the CLI (a process per call: start and archive open included) and
+// in-process (runCli, as the tests and a long-lived caller run it), wall and CPU time:
+// - `show --json` of an item in a family with no cached clusters (the search runs; a new archive only);
+// - the same item and the indicator-raising item from the caches;
+// - both again right after a non-analysis entry (`custody decide … --different`), which made every
+//   cache stale while they were keyed by the whole ledger's size;
+// - the item with the indicators judged from the whole collection (their cache dropped).
 // Run: npm run build && node dist/bench/similarity-show.bench.js (SHOW_ITEMS=100000 by default;
-// SHOW_REUSE=1 keeps the previous run's archive).
-import { existsSync } from 'node:fs';
+// SHOW_REUSE=1 keeps the previous run's archive; SHOW_WORK=DIR works in DIR instead of
+// bench/.work/similarity-show, SHOW_RUNS=N calls per cached measure).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
-import { timeCommand } from './measure.js';
+import { runCli } from '../src/cli/main.js';
+import { timeWithCpu } from './measure.js';
 
 const CUSTODY = resolve('bin/custody.js');
-const WORK = resolve('bench', '.work', 'similarity-show');
+const WORK = resolve(process.env.SHOW_WORK ?? join('bench', '.work', 'similarity-show'));
 const ARCHIVE = join(WORK, 'archive');
 const ENV = { ...process.env, CUSTODY_ARCHIVE: ARCHIVE, CUSTODY_ACTOR: 'bench' };
 const VARIANTS = ['rotate90', 'rotate180', 'rotate270', 'flipX', 'flipY', 'flipPlus1', 'flipMinus1'];
 const REGIONS = 10;
+/** The analysis row that names an image editor (EDITING_SOFTWARE). */
+const EDITOR = 'Adobe Photoshop 25.0';
 
-async function cli(args: string[]): Promise<{ stdout: string; seconds: number }> {
-  const r = await timeCommand('node', [CUSTODY, ...args], { env: ENV });
+interface Measured {
+  stdout: string;
+  seconds: number;
+  cpu: number;
+}
+
+async function cli(args: string[]): Promise<Measured> {
+  const r = await timeWithCpu('node', [CUSTODY, ...args], ENV, join(tmpdir(), `similarity-show-${process.pid}.time`));
   if (r.code !== 0) throw new Error(`custody ${args.join(' ')} exited ${String(r.code)}: ${r.stderr.slice(0, 2000)}`);
-  return { stdout: r.stdout, seconds: r.seconds };
+  return { stdout: r.stdout, seconds: r.seconds, cpu: r.cpu };
+}
+
+/** runCli in this process: wall time and this process's CPU time over the call. */
+async function inProcess(args: string[]): Promise<Measured> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t), isTty: false, env: ENV };
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const code = await runCli(args, io);
+  const seconds = (performance.now() - t0) / 1000;
+  const used = process.cpuUsage(cpu0);
+  if (code !== 0) throw new Error(`runCli ${args.join(' ')} returned ${code}: ${stderr.slice(0, 2000)}`);
+  return { stdout, seconds, cpu: (used.user + used.system) / 1e6 };
 }
 
 const hex = (b: Buffer): string => b.toString('hex');
@@ -84,7 +112,7 @@ function enlargeIndex(file: string, n: number, deliveryId: string): string {
   return familyItem;
 }
 
-async function makeArchive(n: number): Promise<string> {
+async function makeArchive(n: number): Promise<void> {
   await rm(WORK, { recursive: true, force: true });
   const src = join(WORK, 'delivery');
   await mkdir(src, { recursive: true });
@@ -94,34 +122,81 @@ async function makeArchive(n: number): Promise<string> {
   const ingest = JSON.parse((await cli(['ingest', src, '--source', 'BENCH', '--new-source', '--json'])).stdout) as { delivery: string };
   const item = enlargeIndex(join(ARCHIVE, 'index.sqlite'), n, ingest.delivery);
   await writeFile(join(WORK, 'item.txt'), item);
-  return item;
 }
+
+/**
+ * The item whose analysis names an image editor: made on first use (also in an archive made by an
+ * earlier version of this bench), with the raised set dropped, since the edit bypasses the ledger.
+ */
+function indicatorItem(): string {
+  const file = join(WORK, 'indicator-item.txt');
+  if (existsSync(file)) return readFileSync(file, 'utf8');
+  const db = new Database(join(ARCHIVE, 'index.sqlite'));
+  const row = db.prepare("select i.id, i.sha256 from items i join analyses a on a.sha256 = i.sha256 where a.analyzer = 'custody-image/2' order by i.seq limit 1 offset 500").get() as { id: string; sha256: string };
+  db.prepare('update analyses set software = ? where sha256 = ?').run(EDITOR, row.sha256);
+  db.prepare("delete from meta where key = 'indicators_raised'").run(); // the pairs do not read the Software tag
+  db.close();
+  writeFileSync(file, row.id);
+  return row.id;
+}
+
+const ms = (s: number): string => `${(s * 1000).toFixed(0)} ms`;
+
+/** Median wall and CPU of `runs` calls (each sorted on its own). */
+async function medianOf(runs: number, call: () => Promise<Measured>): Promise<string> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await call();
+    wall.push(r.seconds);
+    cpu.push(r.cpu);
+  }
+  wall.sort((x, y) => x - y);
+  cpu.sort((x, y) => x - y);
+  const mid = Math.floor(runs / 2);
+  return `median ${ms(wall[mid]!)} wall, ${ms(cpu[mid]!)} CPU of ${runs} (min ${ms(wall[0]!)} wall)`;
+}
+
+const once = (r: Measured): string => `${ms(r.seconds)} wall, ${ms(r.cpu)} CPU`;
+
+const indicatorCodes = (stdout: string): string =>
+  ((JSON.parse(stdout) as { indicators: { code: string }[] | null }).indicators ?? []).map((i) => i.code).join(',') || 'none';
 
 export async function benchSimilarityShow(): Promise<string[]> {
   const n = Number(process.env.SHOW_ITEMS ?? '100000');
   const runs = Number(process.env.SHOW_RUNS ?? '5');
   const reuse = process.env.SHOW_REUSE === '1' && existsSync(join(WORK, 'item.txt'));
   const t0 = performance.now();
-  const item = reuse ? (await import('node:fs')).readFileSync(join(WORK, 'item.txt'), 'utf8') : await makeArchive(n);
-  const out = [`archive: ${n} analysed objects ${reuse ? 'from the previous run' : `made in ${((performance.now() - t0) / 1000).toFixed(1)} s`}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (2 cores, shared)`];
-  if (!reuse) {
-    const first = await cli(['show', item, '--json']);
-    const cluster = (JSON.parse(first.stdout) as { cluster: { objects: string[] } | null }).cluster;
-    out.push(`show --json, no cache yet (search + write the cache): ${first.seconds.toFixed(2)} s; the item's cluster holds ${cluster?.objects.length ?? 0} objects`);
-  }
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push((await cli(['show', item, '--json'])).seconds);
-  times.sort((a, b) => a - b);
-  out.push(`show --json, cached: median ${(times[Math.floor(runs / 2)]! * 1000).toFixed(0)} ms of ${runs} (min ${(times[0]! * 1000).toFixed(0)} ms); process start and archive open included`);
-  // The indicators judged from the whole collection, as before their raised set was cached (the
-  // clusters still cached): the cost a stale `indicators_raised` row, or an object it names, pays.
+  if (!reuse) await makeArchive(n);
+  const item = readFileSync(join(WORK, 'item.txt'), 'utf8');
+  const flagged = indicatorItem();
+  const out = [`archive: ${n} analysed objects ${reuse ? `from a previous run (${WORK})` : `made in ${((performance.now() - t0) / 1000).toFixed(1)} s`}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (2 cores, shared)`];
+  const show = (id: string) => ['show', id, '--json'];
+  const first = await cli(show(item));
+  const cluster = (JSON.parse(first.stdout) as { cluster: { objects: string[] } | null }).cluster;
+  out.push(`show --json, first call (caches made if absent or stale): ${once(first)}; the item's cluster holds ${cluster?.objects.length ?? 0} objects`);
+  const firstFlagged = await cli(show(flagged));
+  out.push(`show --json of the indicator-raising item, first call: ${once(firstFlagged)}; it raises ${indicatorCodes(firstFlagged.stdout)}`);
+  out.push(`show --json, plain item, cached, CLI: ${await medianOf(runs, () => cli(show(item)))}`);
+  out.push(`show --json, indicator-raising item, cached, CLI: ${await medianOf(runs, () => cli(show(flagged)))}`);
+  await inProcess(show(item)); // loads the command's modules once
+  out.push(`show --json, plain item, cached, in-process: ${await medianOf(runs, () => inProcess(show(item)))}`);
+  out.push(`show --json, indicator-raising item, cached, in-process: ${await medianOf(runs, () => inProcess(show(flagged)))}`);
+  // A non-analysis entry: a decision on two objects.
+  const decide = ['decide', item, flagged, '--different', '--note', 'bench'];
+  await cli(decide);
+  out.push(`after \`custody decide\` (a non-analysis entry): show --json, plain item, CLI: ${once(await cli(show(item)))}`);
+  out.push(`  then the indicator-raising item, CLI: ${once(await cli(show(flagged)))}`);
+  await inProcess(decide);
+  out.push(`after another decide: show --json, plain item, in-process: ${once(await inProcess(show(item)))}`);
+  out.push(`  then the indicator-raising item, in-process: ${once(await inProcess(show(flagged)))}`);
+  // The indicators judged from the whole collection (their cache dropped, the clusters still cached).
   const db = new Database(join(ARCHIVE, 'index.sqlite'));
   db.prepare("delete from meta where key = 'indicators_raised'").run();
   db.close();
-  const judged = (await cli(['show', item, '--json'])).seconds;
-  out.push(`show --json, clusters cached, indicators judged from the collection (and cached): ${(judged * 1000).toFixed(0)} ms`);
-  const startup = (await timeCommand('node', [CUSTODY, '--version'], { env: ENV })).seconds;
-  out.push(`  the same machine now: custody --version ${(startup * 1000).toFixed(0)} ms`);
+  out.push(`show --json, plain item, indicators judged from the collection (and cached), CLI: ${once(await cli(show(item)))}`);
+  const startup = await cli(['--version']);
+  out.push(`  the same machine now: custody --version ${once(startup)}`);
   return out;
 }
 

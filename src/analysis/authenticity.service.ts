@@ -147,7 +147,7 @@ async function indicatorsOfOne(
   sha256: string,
   now: string,
 ): Promise<Indicator[] | null> {
-  const key = indicatorsKeyOf(await archive.index.ledgerSize()); // before the facts: see indicator-cache.ts
+  const key = indicatorsKeyOf(await archive.index.analysisInputsSize()); // before the facts: see indicator-cache.ts
   const text = await archive.index.getDerived(INDICATORS_CACHE_KEY);
   const cached = decodeRaisedOf(text, key, now, sha256);
   if (cached === null) {

@@ -23,8 +23,12 @@ describe('the cached raised set', () => {
     expect(text.split('\n')).toHaveLength(3);
   });
 
-  it('is stale for another ledger size, version or thresholds', () => {
+  it("is stale for another analyses' ledger size, version or thresholds, and in the previous format", () => {
     expect(decodeRaisedOf(text, indicatorsKeyOf(43), NOW, A)).toBeUndefined();
+    // /1 was keyed by the whole ledger's size: the same number there says nothing here.
+    const old = text.replace('indicators-raised/2 ', 'indicators-raised/1 ');
+    expect(old).not.toBe(text);
+    expect(decodeRaisedOf(old, key, NOW, A)).toBeUndefined();
     expect(decodeRaisedOf(text, { ...key, version: `${key.version} X=1` }, NOW, A)).toBeUndefined();
     expect(key.version).toContain('MIN_MODEL_OTHERS=3');
   });

@@ -4,9 +4,12 @@
 // analysis, item and object at 100,000 items takes seconds. The index is rebuilt from the ledger
 // and may be edited by anyone with the folder, so the cache is trusted only so far that it can never
 // make an indicator appear, or change what one says:
-// - keyed by the ledger size the index reflects (read before the facts, so that a cache can only be
-//   older than its key says), by the indicators' version and thresholds, and by the time the
-//   indicators were judged at: a new ledger entry, a new version or an earlier time makes it stale;
+// - keyed by the analyses' ledger size: the ledger size at the last entry that wrote an analysis,
+//   an object, an item, a delivery or a withdrawal, which is all the indicators read (the index's
+//   `analysis_inputs` mark, projected from the ledger: db/schema.ts, MarksTable; read before the
+//   facts, so that a cache can only be older than its key says), by the indicators' version and
+//   thresholds, and by the time the indicators were judged at: such an entry, a new version or an
+//   earlier time makes it stale, and any other entry (a decision, a sign-in, a view) does not;
 //   a later time cannot add an indicator (only TIMESTAMP_OUT_OF_RANGE reads the time, and a date is
 //   "in the future" for fewer images as the time advances), so a cache judged earlier still names
 //   every object that raises one;
@@ -15,31 +18,33 @@
 //   (a planted or edited line costs that computation, never a false indicator); for an object it
 //   does not name, none is shown.
 // What a cache cannot prove is that it names every such object: a line deleted from a current
-// cache hides that object's indicators from `show` until the next ledger entry, as an edited index
-// row would. Reports, exports and the summary never read it (they judge every object from the facts).
+// cache hides that object's indicators from `show` until the next entry that moves the key, as an
+// edited index row would. Reports, exports and the summary never read it (they judge every object from the facts).
 import * as indicators from './indicators/index.js';
 import { INDICATOR_CODES, type IndicatorCode } from './indicators/index.js';
 
 /** The `meta` key the cache is kept under. */
 export const INDICATORS_CACHE_KEY = 'indicators_raised';
-const FORMAT = 'indicators-raised/1';
+// /2: keyed by the analyses' ledger size (/1 was keyed by the whole ledger's size, which the same
+// number could equal: a /1 cache is never read as /2).
+const FORMAT = 'indicators-raised/2';
 /** Bumped whenever a check changes what it raises (the thresholds are in the key by value). */
 export const INDICATORS_VERSION = 'indicators/1';
 
 export interface IndicatorsKey {
   /** The version, the codes and every threshold, as one string. */
   version: string;
-  /** The number of ledger entries the index reflected when the facts were read. */
-  ledgerSize: number;
+  /** The analyses' ledger size (ArchiveIndexRepository.analysisInputsSize) when the facts were read. */
+  analysesSize: number;
 }
 
-export function indicatorsKeyOf(ledgerSize: number): IndicatorsKey {
+export function indicatorsKeyOf(analysesSize: number): IndicatorsKey {
   const thresholds = Object.entries(indicators)
     .flatMap(([k, v]) => (typeof v === 'number' ? [`${k}=${v}`] : []))
     .sort();
   return {
     version: [INDICATORS_VERSION, INDICATOR_CODES.join(','), ...thresholds].join(' '),
-    ledgerSize,
+    analysesSize,
   };
 }
 
@@ -49,7 +54,7 @@ export function encodeRaised(
   now: string,
   raised: ReadonlyMap<string, readonly IndicatorCode[]>,
 ): string {
-  const lines = [`${FORMAT} ${JSON.stringify([key.version, key.ledgerSize, now])}`];
+  const lines = [`${FORMAT} ${JSON.stringify([key.version, key.analysesSize, now])}`];
   for (const [sha256, codes] of [...raised].sort(([x], [y]) => (x < y ? -1 : 1)))
     if (codes.length > 0) lines.push(`${sha256} ${codes.join(',')}`);
   return `${lines.join('\n')}\n`;
@@ -77,7 +82,7 @@ export function decodeRaisedOf(
   } catch {
     return undefined;
   }
-  if (!Array.isArray(k) || k.length !== 3 || k[0] !== key.version || k[1] !== key.ledgerSize)
+  if (!Array.isArray(k) || k.length !== 3 || k[0] !== key.version || k[1] !== key.analysesSize)
     return undefined;
   const judged = typeof k[2] === 'string' ? Date.parse(k[2]) : NaN;
   const asked = Date.parse(now);

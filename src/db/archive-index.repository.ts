@@ -4,6 +4,7 @@ import { DbError } from './errors.js';
 import { ItemQueryRepository } from './item-query.repository.js';
 import { ListCache, WriteGenerations } from './list-cache.js';
 import {
+  ANALYSIS_INPUTS_MARK,
   INDEX_TABLES,
   type AnalysesTable,
   type Database,
@@ -101,6 +102,20 @@ export class ArchiveIndexRepository {
       .where('key', '=', 'ledger_size')
       .executeTakeFirst();
     return row === undefined ? 0 : Number(row.value);
+  }
+
+  /**
+   * The ledger size at the last entry that changed what the near-duplicates and the indicators
+   * read (schema.ts, MarksTable: its seq + 1; 0 when no entry has). Their caches are keyed on it.
+   * As trustworthy as the rest of the index: projected from the ledger, compared by `verify`.
+   */
+  async analysisInputsSize(): Promise<number> {
+    const row = await this.db
+      .selectFrom('marks')
+      .select('seq')
+      .where('name', '=', ANALYSIS_INPUTS_MARK)
+      .executeTakeFirst();
+    return row === undefined ? 0 : Number(row.seq) + 1;
   }
 
   /**
@@ -622,7 +637,8 @@ export function batchedSteps(mutations: readonly Mutation[]): Step[] {
     else list.push(m);
   }
   const steps: Step[] = [];
-  for (const list of byTable.values()) {
+  for (const [table, all] of byTable) {
+    const list = withoutOverwrittenUpserts(table, all);
     let run: { op: 'insertMany' | 'insertManyIfAbsent'; table: IndexTable; rows: Row[]; columns: string } | null = null;
     for (const m of list) {
       const many = m.op === 'insert' ? 'insertMany' : m.op === 'insertIfAbsent' ? 'insertManyIfAbsent' : null;
@@ -644,6 +660,25 @@ export function batchedSteps(mutations: readonly Mutation[]): Step[] {
     if (run !== null) steps.push(run.rows.length === 1 ? single(run) : run);
   }
   return steps;
+}
+
+/**
+ * One table's mutations without each upsert that the next one of the table overwrites whole (an
+ * upsert of the same key and the same columns): a batch of ingestions moves the analysis mark
+ * (schema.ts, MarksTable) once, not once per entry.
+ */
+function withoutOverwrittenUpserts(table: IndexTable, list: readonly Mutation[]): readonly Mutation[] {
+  const pk = INDEX_TABLES[table];
+  const columns = (m: Mutation): string => ('row' in m ? Object.keys(m.row).join(',') : '');
+  return list.filter((m, i) => {
+    const next = list[i + 1];
+    return !(
+      m.op === 'upsert' &&
+      next?.op === 'upsert' &&
+      next.row[pk] === m.row[pk] &&
+      columns(next) === columns(m)
+    );
+  });
 }
 
 function single(run: { op: 'insertMany' | 'insertManyIfAbsent'; table: IndexTable; rows: Row[] }): Mutation {

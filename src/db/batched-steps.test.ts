@@ -47,4 +47,21 @@ describe('batchedSteps', () => {
     const steps = batchedSteps(m);
     expect(steps.map((s) => ('rows' in s ? s.rows.length : 1))).toEqual([2000, 2000, 1000]);
   });
+
+  it('an upsert the next one of its table overwrites whole is left out: a batch moves the analysis mark once', () => {
+    const mark = (seq: number): Mutation => ({ op: 'upsert', table: 'marks', row: { name: 'analysis_inputs', seq } });
+    const m: Mutation[] = [];
+    for (let seq = 1; seq <= 5; seq++) m.push(entry(seq), mark(seq));
+    const marks = batchedSteps(m).filter((s) => s.table === 'marks');
+    expect(marks).toEqual([mark(5)]);
+    // Kept where it is not overwritten whole: another key, other columns, or another write between.
+    const kept: Mutation[] = [
+      mark(1),
+      { op: 'upsert', table: 'marks', row: { name: 'other', seq: 2 } },
+      { op: 'upsert', table: 'marks', row: { name: 'other', seq: 3, extra: 1 } },
+      { op: 'update', table: 'marks', key: 'other', set: { seq: 4 } },
+      { op: 'upsert', table: 'marks', row: { name: 'other', seq: 5, extra: 1 } },
+    ];
+    expect(batchedSteps(kept)).toEqual(kept);
+  });
 });

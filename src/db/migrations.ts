@@ -541,4 +541,30 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('missing_link_reviews').addColumn('digest', 'text').execute();
     },
   },
+  '0015-analysis-inputs-mark': {
+    // Issue 14, "Scale": the near-duplicate and indicator caches are keyed on the last entry that
+    // changed what they read (schema.ts, MarksTable), not on the whole ledger's size. An index made
+    // before this mark takes it from the rows those entries left: each such entry writes its seq
+    // into one of these columns (an ingestion start opened_seq, an ingestion items.seq, an
+    // ingestion end closed_seq, a withdrawal withdrawals.seq, a deletion purged_seq, an analysis
+    // analyses.seq, later ones overwriting earlier), so their largest value is the replayed mark.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('marks')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`insert into marks (name, seq)
+        select 'analysis_inputs', m from (
+          select max(x) as m from (
+            select max(opened_seq) as x from deliveries
+            union all select max(closed_seq) from deliveries
+            union all select max(seq) from items
+            union all select max(seq) from withdrawals
+            union all select max(purged_seq) from objects
+            union all select max(seq) from analyses
+          ) seqs
+        ) latest where m is not null`.execute(db);
+    },
+  },
 };

@@ -398,6 +398,36 @@ export interface ViewsTable {
   time: string;
 }
 
+/**
+ * Where the ledger last changed what a derived result reads (projected from the ledger like any
+ * index row, so `rebuild` restores it and `verify` compares it). One row per mark:
+ * - `analysis_inputs`: the seq of the last entry that wrote an analysis, an object, an item, a
+ *   delivery or a withdrawal (ANALYSIS_INPUT_TABLES): what the near-duplicates and the
+ *   indicators are computed from. Their caches are keyed on it, so that an entry that changes
+ *   none of that (a decision, a sign-in, an audited view) leaves them current.
+ */
+export interface MarksTable {
+  name: string;
+  seq: number;
+}
+
+/** The mark the near-duplicate and indicator caches are keyed on (MarksTable). */
+export const ANALYSIS_INPUTS_MARK = 'analysis_inputs';
+
+/**
+ * The tables the near-duplicates (analyses, objects' withdrawals, items per object) and the
+ * indicators (analyses, items' names, folders and deliveries, objects' media types) read: an
+ * entry that writes any of them moves the `analysis_inputs` mark. Deliveries are read by neither
+ * today; they are kept here so that a check reading them later is not served a stale cache.
+ */
+export const ANALYSIS_INPUT_TABLES: ReadonlySet<string> = new Set([
+  'analyses',
+  'objects',
+  'items',
+  'deliveries',
+  'withdrawals',
+]);
+
 export interface Database {
   deliveries: DeliveriesTable;
   objects: ObjectsTable;
@@ -430,6 +460,7 @@ export interface Database {
   subject_pm: SubjectPmTable;
   person_keys: PersonKeysTable;
   views: ViewsTable;
+  marks: MarksTable;
 }
 
 /** An examiner's or adjudicator's Ed25519 key (issue 12): valid from enrol_seq until ended_seq (replaced or revoked). */
@@ -473,6 +504,7 @@ export const INDEX_TABLES = {
   subject_pm: 'subject_id',
   person_keys: 'key_id',
   views: 'seq',
+  marks: 'name',
 } as const satisfies Partial<Record<keyof Database, string>>;
 
 export type IndexTable = keyof typeof INDEX_TABLES;

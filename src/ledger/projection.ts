@@ -1,5 +1,12 @@
 import { canonicalize, type JsonValue } from '../core/index.js';
-import { INDEX_TABLES, type IndexTable, type Mutation, type Row } from '../db/index.js';
+import {
+  ANALYSIS_INPUT_TABLES,
+  ANALYSIS_INPUTS_MARK,
+  INDEX_TABLES,
+  type IndexTable,
+  type Mutation,
+  type Row,
+} from '../db/index.js';
 import type { LedgerEntry } from './entry.js';
 import type { SubjectFields, UnitFields } from './entry-details.js';
 import { LedgerError } from './errors.js';
@@ -171,6 +178,10 @@ export function projectEntry(entry: LedgerEntry, leafHashHex: string): Mutation[
     case 'quarantine': // the entry itself records what was set aside; no index rows
       break;
   }
+  // The mark the analysis caches are keyed on (schema.ts, MarksTable): moved by every entry that
+  // writes a table they read, whatever its type, so that a new kind of entry cannot be missed.
+  if (out.some((m) => ANALYSIS_INPUT_TABLES.has(m.table)))
+    out.push({ op: 'upsert', table: 'marks', row: { name: ANALYSIS_INPUTS_MARK, seq: entry.seq } });
   return out;
 }
 

@@ -97,11 +97,11 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
   afterEach(() => vi.restoreAllMocks());
   afterAll(() => cleanup());
 
-  it('caches the objects that raise an indicator, keyed by the ledger size, and show reads it', async () => {
+  it("caches the objects that raise an indicator, keyed by the analyses' ledger size, and show reads it", async () => {
     expect(await codes('cropped.jpg')).toContain('DIMENSIONS_UNLIKE_CAMERA');
     const text = await cached();
     expect(text.split('\n')[0]).toMatch(
-      /^indicators-raised\/1 \["indicators\/1 [^"]+",\d+,"[0-9T:.Z-]+"\]$/,
+      /^indicators-raised\/2 \["indicators\/1 [^"]+",\d+,"[0-9T:.Z-]+"\]$/,
     );
     expect(text).toContain(`\n${sha.get('cropped.jpg')!} `);
     expect(text).toMatch(new RegExp(`\\n${sha.get('edited.jpg')!} ([A-Z_]+,)*EDITING_SOFTWARE`));
@@ -148,7 +148,7 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
     expect(body(await cached())).toBe(body(before));
   });
 
-  it('a key line for a later time, another ledger size or another version is stale: computed again', async () => {
+  it("a key line for a later time, another analyses' ledger size or another version is stale: computed again", async () => {
     await showText('other.jpg');
     const before = await cached();
     const [head = ''] = before.split('\n');
@@ -199,7 +199,7 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
     expect(await cached()).toContain(`\n${edit} `);
   });
 
-  it('a new ledger entry makes the cache stale: an object analysed since is judged', async () => {
+  it('an ingestion with its analysis makes the cache stale: an object analysed since is judged', async () => {
     await showText('other.jpg');
     const before = await cached();
     await addFiles('more', [['later-edit.jpg', await edited('scene-f')]]);

@@ -77,7 +77,7 @@ describeDatabases('near-duplicates: the cached crop originals that show reads', 
     expect(evidence?.likelyOriginal).toBe(sha.get('original.jpg'));
     const text = (await row(CROPS)) ?? '';
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^near-dup-crops\/1 \["near-dup\/\d+",null,\d+\]$/);
+    expect(lines[0]).toMatch(/^near-dup-crops\/2 \["near-dup\/\d+",null,\d+\]$/);
     expect(lines[1]).toMatch(new RegExp(`^${sha.get('cropped.jpg')!} ${sha.get('original.jpg')!} original `));
     expect(lines[1]?.split(' ').slice(3).join(',')).toBe(evidence?.likelyOriginalBox);
     expect(lines).toHaveLength(3); // the key, one crop, the final newline

@@ -46,7 +46,7 @@ export interface SimilarityPorts {
     | 'listItems'
     | 'getDerived'
     | 'putDerived'
-    | 'ledgerSize'
+    | 'analysisInputsSize'
     | 'getAnalysis'
     | 'getObject'
     | 'itemsBySha256'
@@ -77,7 +77,7 @@ export async function archiveSimilarity(
     items?: readonly Pick<ItemsTable, 'id' | 'sha256'>[];
   } = {},
 ): Promise<ArchiveSimilarity> {
-  const ledgerSize = await archive.index.ledgerSize(); // before the inputs: see similarity-cache.ts
+  const analysesSize = await archive.index.analysisInputsSize(); // before the inputs: see similarity-cache.ts
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
   const objects: HashedObject[] = [];
   const analyses = (opts.analyses ?? (await archive.index.listAnalyses())).filter(
@@ -108,7 +108,7 @@ export async function archiveSimilarity(
   const clusterOf = new Map<string, string>();
   for (const c of clusters) for (const o of c.objects) clusterOf.set(o, c.id);
   if (opts.threshold === undefined && (computed || opts.writeClusters === true)) {
-    const key = clustersKeyOf(ledgerSize);
+    const key = clustersKeyOf(analysesSize);
     await archive.index.putDerived(CLUSTERS_CACHE_KEY, encodeClusters(key, clusters)).catch(() => undefined);
     const crops = encodeCropOrigins(key, cropOrigins(pairs));
     await archive.index.putDerived(CROPS_CACHE_KEY, crops).catch(() => undefined);
@@ -142,7 +142,7 @@ export async function readCropOriginOf(
   archive: SimilarityPorts,
   sha256: string,
 ): Promise<CropOrigin | null> {
-  const key = clustersKeyOf(await archive.index.ledgerSize());
+  const key = clustersKeyOf(await archive.index.analysisInputsSize());
   const cached = decodeCropOriginOf(await archive.index.getDerived(CROPS_CACHE_KEY), key, sha256);
   if (cached === null) return null;
   if (cached !== undefined && (await checkCropOrigin(archive, sha256, cached))) return cached;
@@ -193,7 +193,7 @@ export async function readClusterOf(
   archive: SimilarityPorts,
   sha256: string,
 ): Promise<(SimilarityCluster & { items: string[] }) | null> {
-  const key = clustersKeyOf(await archive.index.ledgerSize());
+  const key = clustersKeyOf(await archive.index.analysisInputsSize());
   const cached = decodeClusterOf(await archive.index.getDerived(CLUSTERS_CACHE_KEY), key, sha256);
   if (cached === null) return null;
   if (cached !== undefined && cached.objects.length <= MAX_CHECKED_CLUSTER) {

@@ -118,9 +118,16 @@ describe('cached clusters', () => {
     expect(decodeClusterOf(text, key, '5'.repeat(64))).toBeNull();
   });
 
-  it('is stale once the ledger has grown, and unreadable under another matcher or threshold', () => {
+  it("is stale once the analyses' ledger size has moved, and unreadable under another matcher or threshold", () => {
     expect(decodeClusterOf(text, clustersKeyOf(41), x)).toBeUndefined();
     expect(decodeClusterOf(text, clustersKeyOf(40, 20), x)).toBeUndefined();
+  });
+
+  it("refuses a cache of the previous format (keyed by the whole ledger's size), even at the same number", () => {
+    expect(text.startsWith('near-dup-clusters/2 ')).toBe(true);
+    const old = text.replace('near-dup-clusters/2 ', 'near-dup-clusters/1 ');
+    expect(decodeClusterOf(old, key, x)).toBeUndefined();
+    expect(decodeClusterOf(old, key, '5'.repeat(64))).toBeUndefined();
   });
 
   it('refuses an object named in two clusters, an unsorted or malformed line', () => {
@@ -150,8 +157,11 @@ describe('the cached crop originals', () => {
     expect(decodeCropOriginOf(text, key, original)).toBeNull(); // named only as an original
   });
 
-  it('is not read under another key (a later ledger size)', () => {
+  it("is not read under another key (a later analyses' ledger size), nor in the previous format", () => {
     expect(decodeCropOriginOf(text, clustersKeyOf(41), cropped)).toBeUndefined();
+    const old = text.replace('near-dup-crops/2 ', 'near-dup-crops/1 ');
+    expect(old).not.toBe(text);
+    expect(decodeCropOriginOf(old, key, cropped)).toBeUndefined();
   });
 
   it('refuses an object named twice, a malformed box or transform, an object its own original', () => {

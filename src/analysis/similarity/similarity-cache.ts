@@ -173,10 +173,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 // The clusters, cached for reading one object's cluster without reading the whole archive's
 // analyses (`show`, the item page). Checked cheaply, and trusted as far as the index is, for
 // display only (decisions and reports go through archiveSimilarity and its checked pairs):
-// - keyed by the ledger size the index reflects (one meta row; read before the analyses when the
-//   clusters are computed, so that a cache can only be older than its key says), the threshold and
-//   the matcher's version: a new analysis, a withdrawal or any other entry makes it stale (a stale
-//   cache costs one pass over the checked pairs, not a search: those are keyed by their inputs);
+// - keyed by the analyses' ledger size: the ledger size at the last entry that wrote an analysis,
+//   an object, an item, a delivery or a withdrawal (the index's `analysis_inputs` mark, projected
+//   from the ledger: db/schema.ts, MarksTable; read before the analyses when the clusters are
+//   computed, so that a cache can only be older than its key says), the threshold and the
+//   matcher's version. A new analysis, an ingestion or a withdrawal makes it stale (a stale cache
+//   costs one pass over the checked pairs, not a search: those are keyed by their inputs); an
+//   entry that changes none of those (a decision, a sign-in, an audited view) leaves it current;
 // - the cluster read must be well formed (sorted distinct digests, its id the smallest), its
 //   object named in no other line, every member a current analysed object, and the members
 //   linked by pairs the search could have found; its largest distance is recomputed from the
@@ -185,21 +188,26 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** The `meta` key the clusters are kept under. */
 export const CLUSTERS_CACHE_KEY = 'near_duplicates_clusters';
-const CLUSTERS_FORMAT = 'near-dup-clusters/1';
+// /2: keyed by the analyses' ledger size (/1 was keyed by the whole ledger's size, which the same
+// number could equal: a /1 cache is never read as /2).
+const CLUSTERS_FORMAT = 'near-dup-clusters/2';
 
 export interface ClustersKey {
   matcher: string;
   threshold: number | null;
-  /** The number of ledger entries the index reflected when the clusters were computed. */
-  ledgerSize: number;
+  /**
+   * The analyses' ledger size (ArchiveIndexRepository.analysisInputsSize) the index reflected when
+   * the clusters were computed.
+   */
+  analysesSize: number;
 }
 
-export function clustersKeyOf(ledgerSize: number, threshold?: number): ClustersKey {
-  return { matcher: MATCHER_VERSION, threshold: threshold ?? null, ledgerSize };
+export function clustersKeyOf(analysesSize: number, threshold?: number): ClustersKey {
+  return { matcher: MATCHER_VERSION, threshold: threshold ?? null, analysesSize };
 }
 
 const keyText = (k: ClustersKey): string =>
-  JSON.stringify([k.matcher, k.threshold, k.ledgerSize]);
+  JSON.stringify([k.matcher, k.threshold, k.analysesSize]);
 
 export function encodeClusters(
   key: ClustersKey,
@@ -246,7 +254,7 @@ export function decodeClusterOf(
 
 /** The `meta` key the crop originals are kept under. */
 export const CROPS_CACHE_KEY = 'near_duplicates_crops';
-const CROPS_FORMAT = 'near-dup-crops/1';
+const CROPS_FORMAT = 'near-dup-crops/2'; // /2: as the clusters
 
 export interface CropOrigin {
   original: string;
