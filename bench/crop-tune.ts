@@ -2,14 +2,20 @@
 // run saved (QUALITY_REUSE), aligns every crop variant with its base, every same-setting negative
 // with its scene's group, burst frames with their scene, and a sample of other pairs, and prints
 // how the verification scores separate them. node dist/bench/crop-tune.js <corpus dir>
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { alignPair, type VerifiedCrop } from '../src/analysis/similarity/crop-match.js';
+import {
+  alignPair,
+  VERIFY_MAX_RESIDUAL,
+  VERIFY_MIN_DETAIL,
+  type VerifiedCrop,
+} from '../src/analysis/similarity/crop-match.js';
 import type { QualityFile } from './variants.js';
 
 const root = process.argv[2] ?? 'bench/.corpus/near-duplicate-quality-v3-tune-40';
 const files = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as QualityFile[];
-const saved = JSON.parse(readFileSync(join(root, 'analyses-custody-image-3-1220.json'), 'utf8')) as {
+const savedName = readdirSync(root).find((f) => f.startsWith('analyses-') && f.endsWith(`-${files.length}.json`)) ?? '';
+const saved = JSON.parse(readFileSync(join(root, savedName), 'utf8')) as {
   grey: string;
 }[];
 const grey = saved.map((o) => Uint8Array.from(Buffer.from(o.grey, 'base64')));
@@ -42,6 +48,19 @@ for (const [name, pairs] of Object.entries(groups)) {
     return { a, b, v: alignPair(a, b, grey[a]!, grey[b]!, 32)! };
   });
 }
+if (process.env.TUNE_KINDS === '1') {
+  const byKind = new Map<string, VerifiedCrop[]>();
+  for (const r of results.crop!.concat(results.plain!)) {
+    const kind = files[r.b]!.kind;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), r.v]);
+  }
+  const failing = (vs: VerifiedCrop[]): string => {
+    const d = vs.filter((v) => v.native.detail < VERIFY_MIN_DETAIL).length;
+    const s = vs.filter((v) => v.native.residual > VERIFY_MAX_RESIDUAL).length;
+    return `native detail < ${VERIFY_MIN_DETAIL}: ${d}, native residual > ${VERIFY_MAX_RESIDUAL}: ${s}`;
+  };
+  for (const [kind, vs] of byKind) console.log(`  ${kind.padEnd(16)} ${failing(vs)}`);
+}
 console.log(`aligned ${count} pairs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const q = (xs: number[], p: number): string =>
   xs.length === 0 ? '-' : [...xs].sort((x, y) => x - y)[Math.floor(p * (xs.length - 1))]!.toFixed(3);
@@ -55,7 +74,7 @@ for (const [name, rs] of Object.entries(results)) {
 const rules: [string, (v: VerifiedCrop) => boolean][] = [];
 for (const d of [0.8, 0.85, 0.9]) for (const r of [0.3, 0.35, 0.4, 0.5])
   rules.push([`old d≥${d} r≤${r}`, (v) => v.detail >= d && v.residual <= r]);
-for (const d of [0.7, 0.75, 0.8, 0.85, 0.9]) for (const r of [0.3, 0.35, 0.4, 0.45, 0.5])
+for (const d of [0.6, 0.7, 0.8]) for (const r of [0.16, 0.18, 0.2, 0.22])
   rules.push([`native d≥${d} r≤${r}`, (v) => v.native.detail >= d && v.native.residual <= r]);
 for (const [label, ok] of rules) {
   const rate = (name: string): string => {

@@ -51,6 +51,7 @@ export interface CropAlignment {
    * box: the other raster area-averaged down to the box's size in the original's pixels, rather
    * than the original stretched up to the other's. Stretching blurs the original's side by up to
    * 1/0.7 and costs a true crop its detail; comparing at the coarser of the two resolutions does not.
+   * The residual here is taken after a slight blur of both sides (smooth121).
    */
   native: { detail: number; residual: number };
 }
@@ -340,8 +341,32 @@ function nativeScore(
   }
   return {
     detail: correlation(highPassRect(here, w, h), highPassRect(down, w, h)),
-    residual: worstBlockResidual(here, down, w, h),
+    residual: worstBlockResidual(smooth121(here, w, h), smooth121(down, w, h), w, h),
   };
+}
+
+/**
+ * `g` (w×h) blurred by [1 2 1]/4 along each axis (edges repeated). The two sides of a comparison
+ * reach their common grid differently (one bilinearly sampled at sub-pixel offsets, the other area
+ * averaged), so a sharp edge, such as the number card's, leaves a residual along it even in a true
+ * crop; blurring both alike evens that out, while a changed subject (a blob the size of several
+ * pixels) still leaves its block off (tune seed, 40 bases, crop variants ↔ base verified: 507/560
+ * before, 552/560 after; same-setting negatives: 41/410 before, 7/410 after).
+ */
+export function smooth121(g: Float32Array, w: number, h: number): Float32Array {
+  const rows = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const r = y * w;
+    for (let x = 0; x < w; x++)
+      rows[r + x] = (g[r + Math.max(0, x - 1)]! + 2 * g[r + x]! + g[r + Math.min(w - 1, x + 1)]!) / 4;
+  }
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const up = Math.max(0, y - 1) * w;
+    const down = Math.min(h - 1, y + 1) * w;
+    for (let x = 0; x < w; x++) out[y * w + x] = (rows[up + x]! + 2 * rows[y * w + x]! + rows[down + x]!) / 4;
+  }
+  return out;
 }
 
 /** `src` (sw×sh) area-averaged to dw×dh (dw ≤ sw, dh ≤ sh), separably, with partial pixels weighted. */

@@ -15,6 +15,7 @@ import {
   ALIGN_TRANSFORMS,
   correlation,
   highPassRect,
+  smooth121,
   transformSquare,
   worstBlockResidual,
   type AlignTransform,
@@ -271,7 +272,7 @@ function refineOverlap(
 /**
  * The overlap of both rasters area-averaged to the coarser of the two resolutions, compared as
  * crop-align.ts compares a crop with its box (its `native` score): the detail correlation, and the
- * largest block residual after fitting brightness and contrast.
+ * largest block residual after fitting brightness and contrast (both sides slightly blurred alike).
  */
 function nativeOverlapScore(
   a: Float32Array,
@@ -285,7 +286,7 @@ function nativeOverlapScore(
   const other = areaSample(b, n, ov.u0, ov.v0, ov.u1, ov.v1, w, h);
   return {
     detail: correlation(highPassRect(first, w, h), highPassRect(other, w, h)),
-    residual: worstBlockResidual(first, other, w, h),
+    residual: worstBlockResidual(smooth121(first, w, h), smooth121(other, w, h), w, h),
   };
 }
 
