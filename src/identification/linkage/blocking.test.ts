@@ -37,6 +37,18 @@ const ONLY_THIS_RULE: Readonly<Record<string, readonly [LinkRecord, LinkRecord]>
     { id: 'a', org: 'x', name_ar: 'خالد', origin: 'حماة' },
     { id: 'b', org: 'y', name_latin: 'Khaled', origin: 'Hama' },
   ],
+  arrest_day: [
+    { id: 'a', org: 'x', name_ar: 'خاد', arrest_date: '2012-03-14' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', arrest_date: '2012-03-14' },
+  ],
+  'given+arrest_month': [
+    { id: 'a', org: 'x', name_ar: 'خالد', arrest_date: '2012-03-14' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', arrest_date: '2012-03' },
+  ],
+  'given+grandfather': [
+    { id: 'a', org: 'x', name_ar: 'خالد عمر علي الخطيب', father: 'Omar' },
+    { id: 'b', org: 'y', name_latin: 'Khaled', grandfather: 'Ali' },
+  ],
   'origin+arrest_month': [
     { id: 'a', org: 'x', name_ar: 'خاد', origin: 'حماة', arrest_date: '2012-03-14' },
     { id: 'b', org: 'y', name_latin: 'Khaled', origin: 'Hama', arrest_date: '2012-03' },

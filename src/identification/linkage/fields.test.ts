@@ -48,7 +48,38 @@ describe('a two-part name written family first', () => {
     };
     const b: LinkRecord = { id: 'b', org: 'y', name_ar: 'محمد', name_latin: 'Darwiche Mohammed' };
     expect(level(a, b, 'given')).toBe('different');
-    expect(level(a, b, 'family')).toBe('normalised');
+    // Both write "Darwiche" (a's own Latin name, besides its family field in Arabic).
+    expect(level(a, b, 'family')).toBe('exact');
+  });
+});
+
+describe('a name part written twice, in the full name and in its own field', () => {
+  const full: LinkRecord = {
+    id: 'a',
+    org: 'x',
+    name_ar: 'أحمد محمد علي الحسن',
+    father: 'Mohamad',
+    grandfather: 'لعي',
+    family: 'Al-Hasan',
+  };
+
+  it('keeps both forms: the field in place of the part, and the full name as written', () => {
+    const r = prepareRecord(full);
+    expect(r.parts).toHaveLength(2);
+    expect(r.parts[0]?.father?.text).toBe('mohamad');
+    expect(r.parts[1]?.father?.bag).toBe(nameKey('محمد'));
+    expect(r.parts[1]?.grandfather?.bag).toBe(nameKey('علي'));
+  });
+
+  it('compares each form and counts the better (a typo in the field, not in the name)', () => {
+    const other: LinkRecord = { id: 'b', org: 'y', name_ar: 'أحمد', grandfather: 'علي' };
+    expect(level(full, other, 'grandfather')).toBe('exact');
+    expect(level(full, other, 'father')).toBe('missing');
+  });
+
+  it('is read once when the field repeats the part as written', () => {
+    const r = prepareRecord({ ...full, father: 'محمد', grandfather: 'علي', family: 'الحسن' });
+    expect(r.parts).toHaveLength(1);
   });
 });
 

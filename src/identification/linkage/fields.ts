@@ -114,18 +114,30 @@ const present = (s: string | undefined): s is string => s !== undefined && s.tri
 const prepared = (s: string | undefined, handling: NameHandling): PreparedName | undefined =>
   present(s) ? prepareName(s, handling) : undefined;
 
+/**
+ * The name parts a full name gives, as one or two sets: the explicit father, grandfather and
+ * family fields filling in and replacing the parts the name gives in their place, and, where they
+ * replace a part with other text, the name's own parts as well (the explicit fields filling in
+ * only). A report may write its father's name twice, in its full Arabic name and in the field,
+ * in other scripts or with a typo in one: each form is compared, the better one counts.
+ */
 function partsFrom(
   name: string | undefined,
   record: LinkRecord,
   handling: NameHandling,
-): NameParts | undefined {
-  if (!present(name)) return undefined;
+): NameParts[] {
+  if (!present(name)) return [];
   const split = orient(splitNameParts(name, handling), record, handling);
   const explicit: NameParts = {};
   if (present(record.father)) explicit.father = record.father;
   if (present(record.grandfather)) explicit.grandfather = record.grandfather;
   if (present(record.family)) explicit.family = record.family;
-  return { ...split, ...explicit };
+  const merged = { ...split, ...explicit };
+  const replaced = (['father', 'grandfather', 'family'] as const).some(
+    (part) =>
+      split[part] !== undefined && explicit[part] !== undefined && split[part] !== explicit[part],
+  );
+  return replaced ? [merged, { ...explicit, ...split }] : [merged];
 }
 
 const bagOf = (s: string | undefined, handling: NameHandling): string | undefined =>
@@ -171,9 +183,9 @@ export function prepareRecordAs(record: LinkRecord, handling: NameHandling): Pre
     throw invalid(record, 'birth_year', `birth_year ${String(record.birth_year)} is not a year`);
   }
   const nameSets = [
-    partsFrom(record.name_ar, record, handling),
-    partsFrom(record.name_latin, record, handling),
-  ].filter((p): p is NameParts => p !== undefined);
+    ...partsFrom(record.name_ar, record, handling),
+    ...partsFrom(record.name_latin, record, handling),
+  ];
   if (
     nameSets.length === 0 &&
     (present(record.father) || present(record.family) || present(record.grandfather))

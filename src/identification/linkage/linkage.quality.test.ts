@@ -37,8 +37,12 @@ describe('linkage on synthetic reports', () => {
       const recall = blockingRecall(corpus.records, truth);
       expect(truth.size).toBeGreaterThan(300);
       expect(recall.union).toBeGreaterThanOrEqual(0.93);
-      for (const [rule, r] of Object.entries(recall))
-        if (rule !== 'union') expect(r).toBeLessThan(recall.union ?? 0);
+      // arrest_day finds pairs no other rule finds on 20,000 reports (15 of the tuning seed's
+      // 10,609 true pairs), none among these 1,000: it may only match the union here.
+      for (const [rule, r] of Object.entries(recall)) {
+        if (rule === 'union without arrest_day') expect(r).toBeLessThanOrEqual(recall.union ?? 0);
+        else if (rule !== 'union') expect(r).toBeLessThan(recall.union ?? 0);
+      }
     },
     SLOW,
   );
