@@ -70,6 +70,7 @@ const Summary = Type.Object({
   recorded_at: Type.String(),
   recorded_seq: Type.Integer(),
   erased_seq: Nullable(Type.Integer()),
+  erased_category: Nullable(Type.String({ description: 'why it was erased: family-request, consent-withdrawn, duplicate, error, legal-order or other (null: erased before categories, or not erased)' })),
   contact_reads: Type.Integer(),
   key: Type.String(),
   name_ar: Nullable(Type.String()),
@@ -84,6 +85,16 @@ const ReportView = Type.Object({
   recorded_by: Type.String(),
   content: Open({ contact: Type.Unknown() }),
   contact_read_seq: Nullable(Type.Integer()),
+  contact_reads: Type.Array(
+    Type.Object({
+      seq: Type.Integer(),
+      actor: Type.String(),
+      time: Type.String(),
+      reason: Nullable(Type.String({ description: "the reason, opened from its seal under the report's key (null: it cannot be opened)" })),
+      sealed: Type.Boolean({ description: 'false for entries written before reasons were sealed (then in clear in the ledger)' }),
+    }),
+    { description: "every recorded read of the contact, oldest first; the reasons are sealed in the ledger and opened only within the report's consent scope" },
+  ),
 });
 
 export const identificationRoutes: RouteDef[] = [
@@ -106,6 +117,7 @@ export const identificationRoutes: RouteDef[] = [
           recorded_at: r.recorded_at,
           recorded_seq: r.recorded_seq,
           erased_seq: r.erased_seq,
+          erased_category: r.erased_category,
           contact_reads: r.contact_reads,
           key: r.key,
           name_ar: r.name_ar ?? null,
@@ -136,7 +148,7 @@ export const identificationRoutes: RouteDef[] = [
     blind: 'refused',
     access: { permission: 'source.read-identity' },
     summary:
-      "the report with its reporting contact, for the source custodian: the read (account, report, reason) is a ledger entry written before the contact is sent",
+      "the report with its reporting contact, for the source custodian: the read (account, report, and the reason sealed under the report's key) is a ledger entry written before the contact is sent",
     tags: ['identification'],
     schema: {
       params: IdParams('report'),

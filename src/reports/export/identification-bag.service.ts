@@ -6,7 +6,7 @@
 // the file is data/tables/identification.json, which check 7 lists as not derived from the ledger.
 //
 // Order: (1) with contacts, their release is recorded first (a `missing.read` entry by the
-// exporting account, with the reason), so it is inside the bag's checkpoint; (2) a checkpoint is
+// exporting account, the reason sealed under the report's key), so it is inside the bag's checkpoint; (2) a checkpoint is
 // signed for everything so far; (3) the file is gathered from the ledger up to it; (4) the bag is
 // written under a temporary name; (5) the dissemination entry is appended and the receipt's proofs
 // taken; (6) the bag takes its final name.
@@ -16,6 +16,7 @@ import {
   type PmPorts,
   type SubjectLinkPorts,
 } from '../../identification/index.js';
+import { recordContactRead } from '../../identification/reports/reports.service.js';
 import type { EntryDraft, IdentificationExportDetails } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 import { baggingDate } from './bagit.js';
@@ -137,10 +138,11 @@ export async function exportIdentificationBag(
     });
     let releaseSeq: number | null = null;
     if (opts.includeContacts) {
-      const [seq] = await archive.missing.commit([
-        { action: 'missing.read', report: opts.report, reason },
-      ]);
-      releaseSeq = seq ?? null;
+      // The release is a contact read: its reason sealed under the report's key (reports.service.ts).
+      const row = await archive.missing.getReport(opts.report);
+      if (row === undefined)
+        throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${opts.report}`);
+      releaseSeq = await recordContactRead(archive.missing, row, reason);
     }
     await archive.ledger.checkpoint();
     const size = archive.ledger.size;

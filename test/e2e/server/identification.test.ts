@@ -159,9 +159,18 @@ describeDatabases('server: identification routes and consent', (db) => {
     const seq = r.json<{ contact_read_seq: number }>().contact_read_seq;
     const [e] = await s.open.ledger.read(seq, seq + 1);
     expect(e!.entry.actor).toBe(s.accounts.get('Custodian A'));
-    expect(e!.entry.details).toMatchObject({ action: 'missing.read', report: shared, reason: 'arrange the family visit' });
-    // The ledger holds the reason and the report id, never the contact itself.
+    expect(e!.entry.details).toMatchObject({ action: 'missing.read', report: shared, sealed: { alg: 'AES-256-GCM' } });
+    // The ledger holds the report id and the reason sealed under the report's key, never the contact nor the reason in clear.
     expect(JSON.stringify(e!.entry)).not.toContain(PHONE);
+    expect(JSON.stringify(e!.entry)).not.toContain('arrange the family visit');
+    // Opened for those within the consent scope: the liaison of a named organisation sees it; outside it, nothing.
+    const reads = r.json<{ contact_reads: { seq: number; reason: string | null }[] }>().contact_reads;
+    expect(reads).toContainEqual(expect.objectContaining({ seq, reason: 'arrange the family visit' }));
+    const forB = await get('Liaison B', `/api/missing/${shared}`);
+    expect(forB.json<{ contact_reads: { seq: number; reason: string | null; sealed: boolean }[] }>().contact_reads).toContainEqual({ seq, actor: s.accounts.get('Custodian A'), time: expect.any(String) as unknown, reason: 'arrange the family visit', sealed: true });
+    const forD = await get('Liaison D', `/api/missing/${shared}`);
+    expect(forD.statusCode).toBe(403);
+    expect(forD.body).not.toContain('arrange the family visit');
     // The custodian has no list or candidates route (that is the liaison's work).
     expect((await get('Custodian A', '/api/missing')).statusCode).toBe(403);
   });
