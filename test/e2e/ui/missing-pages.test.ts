@@ -328,7 +328,8 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     // The identification file for the authorities: made, recorded, and downloaded with the session.
     const exportPanel = page.getByTestId('identification-export');
     await exportPanel.getByRole('button', { name: 'Make the identification file' }).click();
-    await expect.poll(() => exportPanel.getByTestId('export-done').count()).toBe(1);
+    // A job the page polls until it ends: give it time.
+    await expect.poll(() => exportPanel.getByTestId('export-done').count(), { timeout: 30_000 }).toBe(1);
     const exportSeq = Number(await exportPanel.getByTestId('export-done').getAttribute('data-seq'));
     const [made] = await served.open.ledger.read(exportSeq, exportSeq + 1);
     expect(made!.entry.details).toMatchObject({ action: 'missing.export', report: shared, contacts: 'redacted' });

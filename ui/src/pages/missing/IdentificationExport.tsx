@@ -19,7 +19,7 @@ interface ExportJob {
   result: Omit<ExportDone, 'id'> | null;
 }
 
-const POLL_MS = 500;
+const POLL_MS = 250;
 
 /**
  * The report's identification file for the authorities: POST /api/missing/:id/export starts a job
