@@ -574,8 +574,14 @@ export function missingPorts(
 }
 
 /** The archive as `missing export` uses it (reports/export/identification-bag.service.ts). */
-export function identificationBagArchive(archive: Archive, viewerOrg: string | null = null, actorNames?: readonly string[]): IdentificationBagArchive {
+export function identificationBagArchive(
+  archive: Archive,
+  viewerOrg: string | null = null,
+  actorNames?: readonly string[],
+  writing: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
+): IdentificationBagArchive {
   return {
+    writing,
     missing: missingPorts(archive, viewerOrg, actorNames),
     origin: archive.manifest.origin,
     verifierKey: archive.verifierKey,

@@ -14,6 +14,7 @@ export const FLAG_OF: Readonly<Record<RequestField, string>> = {
   blurImages: '--blur-images',
   sinceCheckpoint: '--since-checkpoint',
   reason: '--reason',
+  category: '--category',
   source: '--source',
   name: '--name',
   over: '--over',

@@ -33,7 +33,7 @@ export const logCommand: Command = {
         if (wantsJson(args)) io.stdout(`${JSON.stringify(row)}\n`);
         else {
           const e = row.entry;
-          const action = typeof e.details.action === 'string' ? ` ${e.details.action}` : '';
+          const action = typeof e.details.action === 'string' ? ` ${e.details.action}${sealedNote(e.details)}` : '';
           const what = [...e.items.map((i) => `item ${i}`), ...e.objects.map((o) => `object ${o.slice(0, 16)}…`)].join(' ');
           io.stdout(`${String(e.seq).padStart(6)}  ${e.time}  ${tt(e.actor)}  ${e.type}${action}${what === '' ? '' : `  ${what}`}\n`);
         }
@@ -44,3 +44,15 @@ export const logCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * What a person may read of a missing-person entry on one line: an erasure's category (clear by
+ * design), and that a contact read's reason is sealed (under the report's key: `missing show`
+ * opens it for those within the consent scope). Older entries said more in clear; this prints
+ * no free text of any entry.
+ */
+function sealedNote(d: { readonly [k: string]: unknown }): string {
+  if (d.action === 'missing.erase') return typeof d.category === 'string' ? ` (${tt(d.category)})` : ' (reason in clear: an entry written before categories)';
+  if (d.action === 'missing.read') return d.sealed === undefined ? ' (reason in clear: an entry written before it was sealed)' : ' (reason sealed)';
+  return '';
+}

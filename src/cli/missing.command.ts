@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { missingPorts } from '../app.js';
 import { parseReportsCsv, parseReportsJson, type Mark } from '../identification/index.js';
 import { IDENTIFICATION_CODEBOOK, identificationCodebookDigest } from '../identification/index.js';
-import { eraseReport, importReports, listReports, showReport } from '../identification/reports/reports.service.js';
+import { eraseReport, importReports, listReports, MISSING_ERASE_CATEGORIES, showReport } from '../identification/reports/reports.service.js';
 import { candidatesFor } from '../identification/candidates/candidates.service.js';
 import { recordPm, showPm } from '../identification/pm/pm.service.js';
 import { linkReports, reviewLink } from '../identification/reports/link.service.js';
@@ -17,7 +17,8 @@ export const missingCommand: Command = {
   summary: "missing-person reports from families: each sealed under its own key (never in clear in the ledger), contact reads recorded, erasure by destroying the key, candidate subjects",
   usage:
     'custody missing import FILE.csv|FILE.json [--org ORG] | missing list [--names] | missing show ID [--contact --reason TEXT] | ' +
-    'missing erase ID --reason TEXT | missing candidates ID [--limit N] | missing link [--threshold P] | ' +
+    `missing erase ID --category ${MISSING_ERASE_CATEGORIES.join('|')} | ` +
+    'missing candidates ID [--limit N] | missing link [--threshold P] | ' +
     'missing link-review ID ID --same|--different --reason TEXT | ' +
     'missing review-subject ID SUBJECT --accept|--reject|--level recognised --viewing SEQ|--level confirmed --reference KIND:TEXT… --reason TEXT | ' +
     'missing viewing ID SUBJECT --attendee NAME[:RELATION]… --shown ITEM:blurred|direct:recognised|not-recognised|unsure… [--notes TEXT] | ' +
@@ -28,6 +29,7 @@ export const missingCommand: Command = {
     names: { type: 'boolean' },
     contact: { type: 'boolean' },
     reason: { type: 'string' },
+    category: { type: 'string' },
     limit: { type: 'string' },
     threshold: { type: 'string' },
     same: { type: 'boolean' },
@@ -88,7 +90,7 @@ export const missingCommand: Command = {
         io.stdout(names ? 'Reports with the names the family gave (contacts stay sealed):\n' : 'Reports by id, organisation and date; names and contacts are sealed (--names shows names, with the archive key):\n');
         if (reports.length === 0) io.stdout('no reports\n');
         for (const r of reports) {
-          const state = r.erased_seq !== null ? `ERASED (entry ${r.erased_seq}: ${tt(r.erased_reason ?? '')})${r.key === 'left-after-erase' ? ' — key file still present: run missing erase again' : ''}` : r.key === 'missing' ? 'KEY MISSING: unreadable' : 'sealed';
+          const state = r.erased_seq !== null ? `ERASED (entry ${r.erased_seq}: ${tt(r.erased_category ?? r.erased_reason ?? '')})${r.key === 'left-after-erase' ? ' — key file still present: run missing erase again' : ''}` : r.key === 'missing' ? 'KEY MISSING: unreadable' : 'sealed';
           const who = names && r.erased_seq === null ? `  ${tt(r.name_ar ?? '')} ${tt(r.name_latin ?? '')}${r.unreadable != null ? ` [${r.unreadable}]` : ''}` : '';
           io.stdout(`${r.id}  ${tt(r.org)}  ${r.recorded_at.slice(0, 10)}  ${state}  contact read ${r.contact_reads} time(s)${who}\n`);
         }
@@ -124,16 +126,21 @@ export const missingCommand: Command = {
         if (c.contact === 'sealed') io.stdout('  contact            sealed (--contact --reason TEXT reads it; the read is recorded)\n');
         else if (c.contact !== null) {
           line('contact', Object.values(c.contact).filter((x) => x !== null).join(', '));
-          io.stdout(`  (this read is recorded in ledger entry ${String(v.contact_read_seq)})\n`);
+          io.stdout(`  (this read is recorded in ledger entry ${String(v.contact_read_seq)}, the reason sealed under the report's key)\n`);
         }
+        for (const r of v.contact_reads)
+          io.stdout(`  contact read       entry ${r.seq}, ${r.time} by ${tt(r.actor)}: ${r.reason === null ? '(reason sealed, cannot be opened)' : tt(r.reason)}\n`);
         return 0;
       }
       case 'erase': {
         const id = needTarget('report');
-        const reason = requireStr(args, 'reason', this);
-        const r = await withArchive(args, io, 'write', 'missing erase', (a) => eraseReport(missingPorts(a), id, reason));
+        // --reason is still taken when it names a category; free text is refused (not recorded).
+        const category = str(args, 'category') ?? str(args, 'reason');
+        if (category === undefined || (str(args, 'category') !== undefined && str(args, 'reason') !== undefined))
+          throw new UsageError(`say why with one --category: ${MISSING_ERASE_CATEGORIES.join(', ')} (the category is recorded; no free text is)\nusage: ${this.usage}`);
+        const r = await withArchive(args, io, 'write', 'missing erase', (a) => eraseReport(missingPorts(a), id, category));
         if (json) printJson(io, r);
-        else io.stdout(`report ${r.id} erased (ledger entry ${r.seq}): its key is destroyed; the ciphertext stays in the ledger and can no longer be read\n`);
+        else io.stdout(`report ${r.id} erased (ledger entry ${r.seq}, ${r.category}): its key is destroyed; the ciphertext and the reasons of its contact reads stay in the ledger and can no longer be read\n`);
         return 0;
       }
       case 'candidates': {

@@ -56,6 +56,7 @@ export type RequestField =
   | 'blurImages'
   | 'sinceCheckpoint'
   | 'reason'
+  | 'category'
   | 'source'
   | 'name'
   | 'over'

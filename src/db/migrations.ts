@@ -567,4 +567,14 @@ export const MIGRATIONS: Record<string, Migration> = {
         ) latest where m is not null`.execute(db);
     },
   },
+  '0016-missing-read-erase-sealed': {
+    // Issue 15: the reason of a contact read sealed under the report's key (`sealed_json`,
+    // `digest`; `reason` stays '' for those and holds the clear reason of older entries), and an
+    // erasure's category from a closed list (`erased_category`; `erased_reason` only for older entries).
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('missing_report_reads').addColumn('sealed_json', 'text').execute();
+      await db.schema.alterTable('missing_report_reads').addColumn('digest', 'text').execute();
+      await db.schema.alterTable('missing_reports').addColumn('erased_category', 'text').execute();
+    },
+  },
 };

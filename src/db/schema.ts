@@ -316,15 +316,22 @@ export interface MissingReportsTable {
   recorded_at: string;
   recorded_by: string;
   erased_seq: number | null;
+  /** The erasure's category (MissingEraseCategory); null for an erasure written before categories. */
+  erased_category: string | null;
+  /** The free-text reason of an erasure written before categories (in clear in its entry), else null. */
   erased_reason: string | null;
 }
 
-/** Every read of a report's sealed contact (`missing.read`): who, when, why. */
+/** Every read of a report's sealed contact (`missing.read`): who, when, why (sealed). */
 export interface MissingReportReadsTable {
   seq: number;
   report_id: string;
   actor: string;
+  /** The reason in clear (entries written before it was sealed), or '' when sealed. */
   reason: string;
+  /** The reason sealed under the report's data key, and its digest; null for older entries. */
+  sealed_json: string | null;
+  digest: string | null;
   time: string;
 }
 

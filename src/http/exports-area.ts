@@ -20,7 +20,7 @@ import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { exportBag, parseSelection, type ExportReceipt } from '../reports/export/index.js';
 import { bagFiles } from '../reports/export/bag-files.adapter.js';
-import { exportIdentificationBag } from '../reports/export/identification-bag.service.js';
+import { exportIdentificationBag, type BagFiles } from '../reports/export/identification-bag.service.js';
 import {
   buildReportModel,
   DEFAULT_CHROMIUM,
@@ -91,24 +91,43 @@ export interface ExportsPorts {
   clock: () => Date;
   newId: () => string;
   chromium?: string;
+  /** The bag files of identification exports (bagFiles by default). */
+  bagFiles?: (archiveDir: string) => BagFiles;
   log?: (e: unknown) => void;
 }
 
 const FILE_ID = /^[0-9A-Z]{26}$/;
 const RECEIPT_MAX = 4 * 1024 * 1024;
 
+/** What an identification export job is for: the report, and the account's organisation and names (its consent scope). */
+export interface IdentificationExportRequest {
+  report: string;
+  org: string;
+  actorNames: readonly string[];
+  /**
+   * Checks again, when the job runs, that the account may still do this (not disabled, the same
+   * role and organisation); throws the refusal. The consent scope itself is checked by the
+   * export (it opens the report for the account's organisation).
+   */
+  recheck(): Promise<void>;
+}
+
 export class ExportsArea {
   readonly exports: ServerJobs<ExportDone>;
   readonly reports: ServerJobs<ReportDone>;
+  readonly identifications: ServerJobs<ExportDone>;
+  /** The report of each identification export job (its bag is named by the job's id). */
+  private readonly identificationReports = new Map<string, string>();
 
   constructor(private readonly ports: ExportsPorts) {
     const jobPorts = { clock: ports.clock, newId: ports.newId, ...(ports.log ? { log: ports.log } : {}) };
     this.exports = new ServerJobs('export', jobPorts);
     this.reports = new ServerJobs('report', jobPorts);
+    this.identifications = new ServerJobs('identification export', jobPorts);
   }
 
   async settled(): Promise<void> {
-    await Promise.all([this.exports.settled(), this.reports.settled()]);
+    await Promise.all([this.exports.settled(), this.reports.settled(), this.identifications.settled()]);
   }
 
   /** Where a job's file is: only ever a server-made id under the area (a path from a client never gets here). */
@@ -135,25 +154,58 @@ export class ExportsArea {
   }
 
   /**
-   * A report's identification file as a ZIP bag in the area (`custody missing export`, contacts
-   * redacted), for the account's organisation (consent scope) and names; run at once, not as a
-   * job (the bag holds no evidence), with the server's writer held for its entries. Listed and
-   * downloaded as the other exports are (GET /api/exports, export.create).
+   * Starts a report's identification file as a ZIP bag in the area (`custody missing export`,
+   * contacts redacted), for the account's organisation (consent scope) and names, as a job: the
+   * caller has checked the role and the scope; the job checks both again when it runs. The bag is
+   * named by the job's id, listed and downloaded as the other exports are (GET /api/exports,
+   * export.create; GET /api/missing/:id/export/:bag within the scope).
    */
-  async identificationExport(ctx: RequestContext, req: { report: string; org: string; actorNames: readonly string[] }): Promise<ExportDone & { id: string }> {
+  startIdentificationExport(ctx: RequestContext, req: IdentificationExportRequest): ServerJob<ExportDone> {
+    const job = this.identifications.start(ctx.actor, (j, progress) => this.runIdentificationExport(ctx, j.id, req, progress));
+    this.identificationReports.set(job.id, req.report);
+    return job;
+  }
+
+  /** An identification export job of this report (undefined for another report's job or none). */
+  identificationJob(id: string, report: string): ServerJob<ExportDone> | undefined {
+    return this.identificationReports.get(id) === report ? this.identifications.get(id) : undefined;
+  }
+
+  /**
+   * The job: reads (the report, its entries, the proofs) beside the server's other work; holds the
+   * writer only for its entries and checkpoints (identification-bag.service.ts, `writing`).
+   */
+  private async runIdentificationExport(ctx: RequestContext, id: string, req: IdentificationExportRequest, progress: Progress): Promise<ExportDone> {
     const { archive } = this.ports;
+    progress('checking the account and the consent scope', 0);
+    await req.recheck();
     await mkdir(this.ports.dir, { recursive: true, mode: 0o750 });
-    const id = this.ports.newId().toUpperCase();
     const out = this.bagFile(id);
+    progress('writing the identification file', 0);
     const r = await exportIdentificationBag(
       {
-        open: async () => identificationBagArchive(await this.holdWriter(archiveFor(archive, ctx)), req.org, req.actorNames),
+        open: () => Promise.resolve(identificationBagArchive(this.sharedWriter(archiveFor(archive, ctx)), req.org, req.actorNames, (f) => this.ports.serialWrite(f))),
         now: () => this.ports.clock().getTime(),
-        files: bagFiles(archive.config.archiveDir),
+        files: (this.ports.bagFiles ?? bagFiles)(archive.config.archiveDir),
       },
       { report: req.report, out, includeContacts: false, reason: null, softwareVersion: CODE_VERSION },
     );
-    return { id, seq: r.ledger_seq, tree_size: r.tree_size, root: r.root, items: 0, redacted: true, tagmanifest_sha256: r.tagmanifest_sha256, bytes: (await stat(out)).size };
+    return { seq: r.ledger_seq, tree_size: r.tree_size, root: r.root, items: 0, redacted: true, tagmanifest_sha256: r.tagmanifest_sha256, bytes: (await stat(out)).size };
+  }
+
+  /**
+   * The server's archive for a job that writes only inside the write queue (`serialWrite`): the
+   * checkpoint is signed through the server's writer, and closing it leaves the server's open.
+   */
+  private sharedWriter(acting: Archive): Archive {
+    const { archive } = this.ports;
+    const ledger = bound(archive.ledger, {
+      checkpoint: async () => {
+        await archive.signNow();
+        return archive.ledger.checkpointAt(archive.ledger.size);
+      },
+    });
+    return withClose(bound(acting, { ledger }), () => Promise.resolve());
   }
 
   /** The finished exports in the area, newest first, each confirmed by its dissemination entry in the ledger. */
@@ -275,19 +327,12 @@ export class ExportsArea {
    * signed through the writer (never beside it).
    */
   private holdWriter(acting: Archive): Promise<Archive> {
-    const { archive } = this.ports;
     return new Promise<Archive>((resolve, reject) => {
       this.ports
         .serialWrite(
           () =>
             new Promise<void>((release) => {
-              const ledger = bound(archive.ledger, {
-                checkpoint: async () => {
-                  await archive.signNow();
-                  return archive.ledger.checkpointAt(archive.ledger.size);
-                },
-              });
-              resolve(withClose(bound(acting, { ledger }), () => Promise.resolve(release())));
+              resolve(withClose(this.sharedWriter(acting), () => Promise.resolve(release())));
             }),
         )
         .catch(reject);

@@ -1,3 +1,4 @@
+import type { BagFiles } from '../reports/export/identification-bag.service.js';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -77,6 +78,8 @@ export interface ServerOptions {
   exportsDir?: string;
   /** Chromium, for reports asked for as PDF (HTML is written when it is missing). */
   chromium?: string;
+  /** The bag files of the identification export jobs (reports/export/bag-files.adapter.ts by default; tests wrap it). */
+  bagFiles?: (archiveDir: string) => BagFiles;
 }
 
 /** What every route handler may reach through `request.server.custody`. */
@@ -172,6 +175,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       clock,
       newId: opts.archive.newId,
       ...(opts.chromium === undefined ? {} : { chromium: opts.chromium }),
+      ...(opts.bagFiles === undefined ? {} : { bagFiles: opts.bagFiles }),
       log: (e) => app.log.error({ err: e }, 'export or report job'),
     }),
     signIn: signInGuard,

@@ -250,8 +250,19 @@ export type AccountKeyRevokeDetails = { action: 'account.key.revoke'; account: s
 export type CodebookRef = { version: string; digest: string };
 
 export type MissingReportDetails = { action: 'missing.report'; report: string; org: string; sealed: JsonObject; digest: string; codebook: CodebookRef };
-export type MissingEraseDetails = { action: 'missing.erase'; report: string; digest: string; reason: string };
-export type MissingReadDetails = { action: 'missing.read'; report: string; reason: string };
+/**
+ * Why a report was erased, from a closed list (README, "Identification of the missing"): the
+ * category is all the entry says, in clear. No free text: a reason typed about a family would
+ * outlive the erasure it records (the ledger is never rewritten).
+ */
+export type MissingEraseCategory = 'family-request' | 'consent-withdrawn' | 'duplicate' | 'error' | 'legal-order' | 'other';
+/** An erasure: its category; entries written before categories existed carry a free-text `reason` in clear, and readers still accept them. */
+export type MissingEraseDetails = { action: 'missing.erase'; report: string; digest: string } & ({ category: MissingEraseCategory } | { reason: string });
+/**
+ * An audited read of a report's contact. Its reason is sealed under the report's own data key
+ * (`sealed`, `digest`: erasing the report erases it); entries written before carry it in clear (`reason`).
+ */
+export type MissingReadDetails = { action: 'missing.read'; report: string } & (SealedNote | { reason: string });
 /**
  * A report↔report review. Its reason is sealed under both reports' keys (`sealed`, `digest`);
  * entries written before that carry it in clear (`reason`), and readers still accept them.

@@ -1,5 +1,6 @@
 // How identification entries (issue 15) show in the index: missing-person reports as sealed
-// ciphertext with non-identifying metadata, their erasure, the audited reads of their contact,
+// ciphertext with non-identifying metadata, their erasure (its category), the audited reads of
+// their contact (the reason sealed under the report's key),
 // reviewers' decisions on proposed report links (ids and reason only), report↔subject
 // decisions, evidence levels and family viewings (ids and clear facts; reasons, references and
 // attendees sealed under the report's key), and subjects' post-mortem records. Nothing here can decrypt a report: its key is not in the
@@ -39,6 +40,7 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
             recorded_at: entry.time,
             recorded_by: entry.actor,
             erased_seq: null,
+            erased_category: null,
             erased_reason: null,
           },
         },
@@ -46,22 +48,34 @@ export function identificationMutations(entry: LedgerEntry, action: string): Mut
     }
     case 'missing.erase': {
       const r = actionDetailsOf(entry, 'missing.erase');
+      // A category from the closed list, or (entries written before categories) a reason in clear.
+      const category = d.category === undefined ? null : str(d, 'category', entry);
       return [
         {
           op: 'update',
           table: 'missing_reports',
           key: r.report,
-          set: { erased_seq: entry.seq, erased_reason: r.reason },
+          set: { erased_seq: entry.seq, erased_category: category, erased_reason: category === null ? str(d, 'reason', entry) : null },
         },
       ];
     }
     case 'missing.read': {
       const r = actionDetailsOf(entry, 'missing.read');
+      // The reason sealed under the report's key, or (entries written before) in clear.
+      const sealed = d.sealed !== undefined;
       return [
         {
           op: 'insert',
           table: 'missing_report_reads',
-          row: { seq: entry.seq, report_id: r.report, actor: entry.actor, reason: r.reason, time: entry.time },
+          row: {
+            seq: entry.seq,
+            report_id: r.report,
+            actor: entry.actor,
+            reason: sealed ? '' : str(d, 'reason', entry),
+            sealed_json: sealed ? canonicalize(record(d, 'sealed', entry)) : null,
+            digest: sealed ? str(d, 'digest', entry) : null,
+            time: entry.time,
+          },
         },
       ];
     }

@@ -280,9 +280,11 @@ describeDatabases('custody missing export: the identification file in a bag', (d
       details: {
         action: 'missing.read',
         report: A,
-        reason: 'requested by the prosecutor, case 12',
+        sealed: { alg: 'AES-256-GCM' },
       },
     });
+    // The release's reason is sealed under the report's key: not in the bag's ledger, nor in the archive's.
+    expect(await readFile(join(r.out, 'custody', 'ledger.jsonl'), 'utf8')).not.toContain('requested by the prosecutor');
     expect(r.contact_release_seq).toBeLessThan(r.tree_size);
     expect(await readFile(join(r.out, 'custody', 'ledger.jsonl'), 'utf8')).toContain(
       `"seq":${String(r.contact_release_seq)}`,
@@ -340,7 +342,7 @@ describeDatabases('custody missing export: the identification file in a bag', (d
   });
 
   it('refused: an erased report cannot be exported (MISSING_REPORT_ERASED); nothing is written and no bag appears', async () => {
-    await run(0, ['missing', 'erase', A, '--reason', 'the family withdrew consent']);
+    await run(0, ['missing', 'erase', A, '--category', 'consent-withdrawn']);
     const size = (await ledger()).length;
     const r = await run(1, ['missing', 'export', A, '--out', join(base, 'bag-e')], 'exporter-1');
     expect(r.stderr).toContain('[MISSING_REPORT_ERASED]');

@@ -158,7 +158,7 @@ describeDatabases('custody missing link: proposals across organisations, reviewe
   it('erased reports are left out of the linkage and of the persons; a review of an erased report is refused', async () => {
     const { arabic, latin } = await importAll();
     await run(0, ['missing', 'link-review', arabic, latin, '--same', '--reason', 'same man']);
-    await run(0, ['missing', 'erase', latin, '--reason', 'family withdrew consent']);
+    await run(0, ['missing', 'erase', latin, '--category', 'consent-withdrawn']);
     const r = await json<LinkJson>(['missing', 'link']);
     expect(r.reports).toBe(19);
     expect(r.excluded).toEqual([{ id: latin, reason: 'MISSING_REPORT_ERASED' }]);

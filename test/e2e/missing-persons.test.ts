@@ -6,10 +6,13 @@ import { existsSync } from 'node:fs';
 import { copyFile, cp, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
+import { openArchive } from '../../src/app.js';
+import { loadConfig } from '../../src/config/index.js';
 import { custodyInExpect, withIndexDb, type LogLine, type TestArchive } from '../support/archive-fixtures.js';
 import { readTree } from '../support/export-bags.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
+import { uncheckedDraft } from '../support/unchecked-draft.js';
 
 // Synthetic people: no real names.
 const NAME_AR = 'زيدون قطرميز';
@@ -28,11 +31,14 @@ interface ReportJson {
   org: string;
   content: Record<string, unknown> & { contact: unknown; am: Record<string, unknown> };
   contact_read_seq: number | null;
+  contact_reads: { seq: number; actor: string; reason: string | null; sealed: boolean }[];
 }
 interface SummaryJson {
   id: string;
   key: string;
   erased_seq: number | null;
+  erased_category: string | null;
+  erased_reason: string | null;
   contact_reads: number;
   name_ar?: string | null;
 }
@@ -172,7 +178,11 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     const r = JSON.parse(read.stdout) as ReportJson;
     expect(r.content.contact).toEqual({ name: 'أم زيدون', relation: 'mother', phone: PHONE, email: null, address: null });
     const entry = (await log()).find((l) => l.entry.details.action === 'missing.read')?.entry;
-    expect(entry).toMatchObject({ actor: 'liaison-rima', seq: r.contact_read_seq, details: { report: id1, reason: 'family asked for news' } });
+    // The entry names the actor and the report; the reason is sealed under the report's key.
+    expect(entry).toMatchObject({ actor: 'liaison-rima', seq: r.contact_read_seq, details: { report: id1, sealed: { alg: 'AES-256-GCM' } } });
+    expect(Object.keys(entry?.details ?? {}).sort()).toEqual(['action', 'digest', 'report', 'sealed']);
+    expect(r.contact_reads).toEqual([{ seq: r.contact_read_seq, actor: 'liaison-rima', time: expect.any(String) as unknown, reason: 'family asked for news', sealed: true }]);
+    expect((await run(0, ['missing', 'show', id1 ?? ''])).stdout).toContain(`entry ${String(r.contact_read_seq)}`);
     expect((await json<SummaryJson[]>(['missing', 'list']))[0]?.contact_reads).toBe(1);
   });
 
@@ -190,18 +200,19 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     const [id1, id2] = await importTwo();
     const sealedBefore = (await log()).find((l) => l.entry.details.report === id1)?.canonical;
     await run(0, ['verify']);
-    const r = await json<{ seq: number; key_destroyed: boolean }>(['missing', 'erase', id1 ?? '', '--reason', 'family withdrew consent']);
+    const r = await json<{ seq: number; key_destroyed: boolean }>(['missing', 'erase', id1 ?? '', '--category', 'consent-withdrawn']);
     expect(r.key_destroyed).toBe(true);
     expect(existsSync(join(keysDir(), `${id1}.key`))).toBe(false);
     expect(existsSync(join(keysDir(), `${id2}.key`))).toBe(true);
     const entries = await log();
-    expect(entries.find((l) => l.entry.details.action === 'missing.erase')?.entry).toMatchObject({ seq: r.seq, details: { report: id1, reason: 'family withdrew consent' } });
+    expect(entries.find((l) => l.entry.details.action === 'missing.erase')?.entry).toMatchObject({ seq: r.seq, details: { report: id1, category: 'consent-withdrawn' } });
     expect(entries.find((l) => l.entry.details.report === id1)?.canonical).toBe(sealedBefore);
     for (const args of [['missing', 'show', id1 ?? ''], ['missing', 'show', id1 ?? '', '--contact', '--reason', 'x'], ['missing', 'candidates', id1 ?? '']])
       expect((await run(1, args)).stderr).toContain('[MISSING_REPORT_ERASED]');
-    expect((await run(1, ['missing', 'erase', id1 ?? '', '--reason', 'again'])).stderr).toContain('[MISSING_REPORT_ERASED]');
+    expect((await run(1, ['missing', 'erase', id1 ?? '', '--category', 'duplicate'])).stderr).toContain('[MISSING_REPORT_ERASED]');
     const list = await json<SummaryJson[]>(['missing', 'list', '--names']);
-    expect(list[0]).toMatchObject({ id: id1, key: 'destroyed', erased_seq: r.seq, name_ar: null, unreadable: 'MISSING_REPORT_ERASED' });
+    expect(list[0]).toMatchObject({ id: id1, key: 'destroyed', erased_seq: r.seq, erased_category: 'consent-withdrawn', erased_reason: null, name_ar: null, unreadable: 'MISSING_REPORT_ERASED' });
+    expect((await run(0, ['missing', 'list'])).stdout).toContain(`ERASED (entry ${r.seq}: consent-withdrawn)`);
     expect(list[1]).toMatchObject({ id: id2, key: 'present', name_ar: NAME2_AR });
     const notInfo = async (): Promise<unknown[]> => (await json<{ findings: { severity: string }[] }>(['verify'])).findings.filter((f) => f.severity !== 'info');
     expect(await notInfo()).toEqual([]);
@@ -217,14 +228,14 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     const [id1] = await importTwo();
     const keyFile = join(keysDir(), `${id1}.key`);
     await copyFile(keyFile, join(base, 'backup.key'));
-    await run(0, ['missing', 'erase', id1 ?? '', '--reason', 'withdrawn']);
+    await run(0, ['missing', 'erase', id1 ?? '', '--category', 'consent-withdrawn']);
     await copyFile(join(base, 'backup.key'), keyFile);
     expect((await run(1, ['missing', 'show', id1 ?? ''])).stderr).toContain('[MISSING_REPORT_ERASED]');
     expect((await json<SummaryJson[]>(['missing', 'list']))[0]?.key).toBe('left-after-erase');
     const v = JSON.parse((await run(0, ['verify', '--json'])).stdout) as { findings: { code: string; severity: string }[] };
     expect(v.findings).toContainEqual(expect.objectContaining({ code: 'REPORT_KEY_AFTER_ERASE', severity: 'warning' }));
     // Running erase again finishes the job on the restored copy.
-    await run(0, ['missing', 'erase', id1 ?? '', '--reason', 'withdrawn']);
+    await run(0, ['missing', 'erase', id1 ?? '', '--category', 'consent-withdrawn']);
     expect(existsSync(keyFile)).toBe(false);
   });
 
@@ -284,7 +295,7 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
       await d.exec('UPDATE missing_reports SET recorded_seq = ? WHERE id = ?', [0, id1]);
     });
     const size = (await ledger()).length;
-    for (const id of [id1, id2]) expect((await run(1, ['missing', 'erase', id ?? '', '--reason', 'x'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
+    for (const id of [id1, id2]) expect((await run(1, ['missing', 'erase', id ?? '', '--category', 'error'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
     expect((await ledger()).length).toBe(size);
     expect(await readdir(keysDir())).toHaveLength(2);
     await run(0, ['rebuild']);
@@ -299,10 +310,69 @@ describeDatabases('custody missing: sealed reports, audited contact, erasure', (
     expect((await run(1, ['missing', 'show', '01ARZ3NDEKTSV4RRFFQ69G5FAV'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
   });
 
-  it('an unknown report is MISSING_REPORT_NOT_FOUND; erase needs a reason (usage)', async () => {
+  it('an unknown report is MISSING_REPORT_NOT_FOUND; erase needs a category (usage), and free text is refused, nothing recorded (MISSING_REPORT_INVALID)', async () => {
     expect((await run(1, ['missing', 'show', '01ARZ3NDEKTSV4RRFFQ69G5FAV'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
     expect((await run(1, ['missing', 'show', '../../custody'])).stderr).toContain('[MISSING_REPORT_NOT_FOUND]');
     expect((await run(2, ['missing', 'erase', '01ARZ3NDEKTSV4RRFFQ69G5FAV'])).stderr).toContain('[USAGE]');
+    const [id1] = await importTwo();
+    const size = (await ledger()).length;
+    const free = await run(1, ['missing', 'erase', id1 ?? '', '--reason', 'the family moved abroad']);
+    expect(free.stderr).toContain('[MISSING_REPORT_INVALID]');
+    expect(free.stderr).toContain('--category');
+    expect((await run(2, ['missing', 'erase', id1 ?? '', '--category', 'duplicate', '--reason', 'duplicate'])).stderr).toContain('[USAGE]');
+    expect((await ledger()).length).toBe(size);
+    expect(existsSync(join(keysDir(), `${id1}.key`))).toBe(true);
+    // --reason naming a category is still taken (the older spelling of the option).
+    expect((await json<{ category: string }>(['missing', 'erase', id1 ?? '', '--reason', 'duplicate'])).category).toBe('duplicate');
+  });
+
+  it('no reason typed for a contact read or an erasure reaches the ledger file or the index; after the erasure the read reasons cannot be opened; log shows the category and "(reason sealed)"', async () => {
+    // Two reports with a contact each.
+    const [id1, id2] = (await json<{ ids: string[] }>(['missing', 'import', await csv('r.csv', `${HEADER}\n${ROW1}\n${ROW1}\n`), '--org', 'Org A'])).ids;
+    const typed = 'sister of the missing man asked on 3 March';
+    const shown = await json<ReportJson>(['missing', 'show', id1 ?? '', '--contact', '--reason', typed]);
+    await json<ReportJson>(['missing', 'show', id2 ?? '', '--contact', '--reason', `${typed} (2)`]);
+    expect(shown.contact_reads.map((x) => x.reason)).toEqual([typed]);
+    const r = await json<{ seq: number }>(['missing', 'erase', id1 ?? '', '--category', 'family-request']);
+    const text = (await run(0, ['log'])).stdout;
+    expect(text).toContain('missing.read (reason sealed)');
+    expect(text).toContain('missing.erase (family-request)');
+    // The raw ledger file, and every byte of the archive (and of the PostgreSQL index), hold no typed reason.
+    expect((await ledger()).includes(Buffer.from('sister of the missing man', 'utf8'))).toBe(false);
+    expect((await everything()).includes(Buffer.from('sister of the missing man', 'utf8'))).toBe(false);
+    // The erased report's read cannot be opened by anyone; the other report's still opens.
+    expect((await run(1, ['missing', 'show', id1 ?? ''])).stderr).toContain('[MISSING_REPORT_ERASED]');
+    expect((await json<ReportJson>(['missing', 'show', id2 ?? ''])).contact_reads.map((x) => x.reason)).toEqual([`${typed} (2)`]);
+    const entry = (await log()).find((l) => l.entry.seq === r.seq)?.entry;
+    expect(Object.keys(entry?.details ?? {}).sort()).toEqual(['action', 'category', 'digest', 'report']);
+  });
+
+  it('entries written before reasons were sealed (a clear read reason, a free-text erasure) still parse, verify, rebuild and show', async () => {
+    const [id1, id2] = await importTwo();
+    const digest2 = (await log()).find((l) => l.entry.details.report === id2)?.entry.details.digest;
+    const archive = await openArchive(loadConfig({ CUSTODY_ARCHIVE: a.dir, CUSTODY_ACTOR: 'older-custody', ...a.env }, {}), 'write', 'test: entries in the older format');
+    try {
+      await archive.commit([
+        uncheckedDraft({ actor: 'older-custody', type: 'cataloguing', details: { action: 'missing.read', report: id1 ?? '', reason: 'older read, in clear' } }),
+        uncheckedDraft({ actor: 'older-custody', type: 'cataloguing', details: { action: 'missing.erase', report: id2 ?? '', digest: String(digest2), reason: 'older erasure, in clear' } }),
+      ]);
+    } finally {
+      await archive.close();
+    }
+    // The erasure entry alone does not destroy the key: finish it as an interrupted erasure is finished.
+    await run(0, ['missing', 'erase', id2 ?? '', '--category', 'other']);
+    const notInfo = async (): Promise<unknown[]> => (await json<{ findings: { severity: string }[] }>(['verify'])).findings.filter((f) => f.severity !== 'info');
+    expect(await notInfo()).toEqual([]);
+    expect((await json<{ findings: unknown[] }>(['rebuild'])).findings).toEqual([]);
+    expect(await notInfo()).toEqual([]);
+    expect((await json<ReportJson>(['missing', 'show', id1 ?? ''])).contact_reads).toEqual([
+      { seq: expect.any(Number) as unknown, actor: 'older-custody', time: expect.any(String) as unknown, reason: 'older read, in clear', sealed: false },
+    ]);
+    const list = await json<SummaryJson[]>(['missing', 'list']);
+    expect(list.find((x) => x.id === id2)).toMatchObject({ erased_category: null, erased_reason: 'older erasure, in clear', key: 'destroyed' });
+    const text = (await run(0, ['log'])).stdout;
+    expect(text).toContain('missing.read (reason in clear: an entry written before it was sealed)');
+    expect(text).toContain('missing.erase (reason in clear: an entry written before categories)');
   });
 });
 

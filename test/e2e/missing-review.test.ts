@@ -171,7 +171,7 @@ describeDatabases('custody missing review-subject and viewing', (db) => {
   it('erasing the report erases the reasons and attendees with it: nothing opens them, no plaintext anywhere, verify and rebuild stay clean', async () => {
     await accept(consenting, s1);
     await view(consenting, s1, 'recognised');
-    await run(0, ['missing', 'erase', consenting, '--reason', 'family withdrew consent']);
+    await run(0, ['missing', 'erase', consenting, '--category', 'consent-withdrawn']);
     await refused('MISSING_REPORT_ERASED', ['missing', 'subjects', consenting]);
     await refused('MISSING_REPORT_ERASED', ['missing', 'review-subject', consenting, s1, '--reject', '--reason', 'x']);
     const all = Buffer.concat([...(await readTree(a.dir)).values()]);

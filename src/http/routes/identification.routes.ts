@@ -14,6 +14,8 @@ import { evidenceHeaders, sendPreview } from './evidence.routes.js';
 import { sendFile } from './exports.routes.js';
 import { recordViewing } from '../../identification/reports/viewing.service.js';
 import type { FastifyRequest } from 'fastify';
+import { can } from '../../accounts/index.js';
+import type { RequestContext } from '../request-context.js';
 import { IdentificationError } from '../../identification/index.js';
 import { defineRoute, type RouteDef } from './route.js';
 import { IdParams, Limit, Nullable, Open, Ulid } from './schemas.js';
@@ -64,12 +66,50 @@ async function acceptedItems(archive: Archive, request: FastifyRequest, report: 
 
 const Reason = Type.String({ minLength: 1, maxLength: 2000 });
 
+const IdentificationExportJob = Type.Object({
+  id: Type.String({ description: "the job's id, which is also the bag's (GET /api/missing/:id/export/:bag once done)" }),
+  kind: Type.String(),
+  state: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  started_by: Type.String(),
+  started: Type.String(),
+  finished: Nullable(Type.String()),
+  stage: Nullable(Type.String()),
+  done: Type.Integer(),
+  total: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  error_code: Nullable(Type.String({ description: 'e.g. MISSING_REPORT_FORBIDDEN when the account left the consent scope before the job ran' })),
+  result: Nullable(
+    Type.Object({
+      seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
+      tree_size: Type.Integer(),
+      root: Type.String(),
+      items: Type.Integer(),
+      redacted: Type.Boolean(),
+      tagmanifest_sha256: Type.String(),
+      bytes: Type.Integer(),
+    }),
+  ),
+});
+
+/**
+ * When a job runs, the account must still be what it was when it asked: not disabled, the same
+ * role (one that may manage identification) and the same organisation (MISSING_REPORT_FORBIDDEN).
+ */
+async function stillAllowed(archive: Archive, ctx: RequestContext, org: string): Promise<void> {
+  const row = await archive.index.getAccount(ctx.actor);
+  if (row === undefined || row.disabled_seq !== null || row.role !== ctx.role || !can(ctx.role, 'identification.manage') || row.org !== org)
+    throw new IdentificationError('MISSING_REPORT_FORBIDDEN', 'the account was disabled, or its role or organisation changed, before the export ran: nothing was exported', {
+      details: { reason: 'account-changed' },
+    });
+}
+
 const Summary = Type.Object({
   id: Type.String(),
   org: Type.String(),
   recorded_at: Type.String(),
   recorded_seq: Type.Integer(),
   erased_seq: Nullable(Type.Integer()),
+  erased_category: Nullable(Type.String({ description: 'why it was erased: family-request, consent-withdrawn, duplicate, error, legal-order or other (null: erased before categories, or not erased)' })),
   contact_reads: Type.Integer(),
   key: Type.String(),
   name_ar: Nullable(Type.String()),
@@ -84,6 +124,16 @@ const ReportView = Type.Object({
   recorded_by: Type.String(),
   content: Open({ contact: Type.Unknown() }),
   contact_read_seq: Nullable(Type.Integer()),
+  contact_reads: Type.Array(
+    Type.Object({
+      seq: Type.Integer(),
+      actor: Type.String(),
+      time: Type.String(),
+      reason: Nullable(Type.String({ description: "the reason, opened from its seal under the report's key (null: it cannot be opened)" })),
+      sealed: Type.Boolean({ description: 'false for entries written before reasons were sealed (then in clear in the ledger)' }),
+    }),
+    { description: "every recorded read of the contact, oldest first; the reasons are sealed in the ledger and opened only within the report's consent scope" },
+  ),
 });
 
 export const identificationRoutes: RouteDef[] = [
@@ -106,6 +156,7 @@ export const identificationRoutes: RouteDef[] = [
           recorded_at: r.recorded_at,
           recorded_seq: r.recorded_seq,
           erased_seq: r.erased_seq,
+          erased_category: r.erased_category,
           contact_reads: r.contact_reads,
           key: r.key,
           name_ar: r.name_ar ?? null,
@@ -136,7 +187,7 @@ export const identificationRoutes: RouteDef[] = [
     blind: 'refused',
     access: { permission: 'source.read-identity' },
     summary:
-      "the report with its reporting contact, for the source custodian: the read (account, report, reason) is a ledger entry written before the contact is sent",
+      "the report with its reporting contact, for the source custodian: the read (account, report, and the reason sealed under the report's key) is a ledger entry written before the contact is sent",
     tags: ['identification'],
     schema: {
       params: IdParams('report'),
@@ -159,29 +210,46 @@ export const identificationRoutes: RouteDef[] = [
     blind: 'refused',
     access: { permission: 'identification.manage' },
     summary:
-      "a report's identification file as a bag for the authorities (as `custody missing export`, contacts redacted), within the account's consent scope; a ZIP in the server's exports area, recorded as a dissemination entry naming the account",
+      "start a report's identification file as a bag for the authorities (as `custody missing export`, contacts redacted), within the account's consent scope, as a job (one at a time; poll GET /api/missing/:id/export/jobs/:job): a ZIP in the server's exports area named by the job's id, recorded as a dissemination entry naming the account. The server keeps taking writes while it runs",
     tags: ['identification'],
     schema: {
       params: IdParams('report'),
-      response: {
-        201: Type.Object({
-          id: Type.String({ description: 'the bag in the exports area (GET /api/missing/:id/export/:bag, within the consent scope)' }),
-          seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
-          tree_size: Type.Integer(),
-          root: Type.String(),
-          items: Type.Integer(),
-          redacted: Type.Boolean(),
-          tagmanifest_sha256: Type.String(),
-          bytes: Type.Integer(),
-        }),
-      },
+      response: { 202: IdentificationExportJob },
     },
     async handler({ params, archive, request, reply, ctx }) {
-      // Refused here, before the writer is held: erased, unreadable or outside the scope.
+      // Refused here, before the job starts: erased, unreadable or outside the scope; checked again when it runs.
       const { ports, id } = await reportInScope(archive, request, params.id);
-      const done = await request.server.custody.exportsArea.identificationExport(ctx!, { report: id, org: ports.viewerOrg!, actorNames: ports.actorNames });
-      void reply.status(201);
-      return done;
+      const org = ports.viewerOrg!;
+      const job = request.server.custody.exportsArea.startIdentificationExport(ctx!, {
+        report: id,
+        org,
+        actorNames: ports.actorNames,
+        recheck: () => stillAllowed(archive, ctx!, org),
+      });
+      void reply.status(202);
+      return job;
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/missing/:id/export/jobs/:job',
+    blind: 'refused',
+    access: { permission: 'identification.manage' },
+    summary:
+      "an identification export job of this report: its stage, and once done its result (the bag's id is the job's id: GET /api/missing/:id/export/:bag), or the code that stopped it; within the consent scope",
+    tags: ['identification'],
+    schema: {
+      params: Type.Object(
+        { id: Ulid("the report's id (a ULID)"), job: Ulid('the job, as POST /api/missing/:id/export answered (a ULID)') },
+        { additionalProperties: false },
+      ),
+      response: { 200: IdentificationExportJob },
+    },
+    async handler({ params, archive, request }) {
+      const { id } = await reportInScope(archive, request, params.id);
+      const job = request.server.custody.exportsArea.identificationJob(params.job.toUpperCase(), id);
+      if (job === undefined) throw new HttpError('HTTP_NOT_FOUND', `no identification export job ${params.job.toUpperCase()} of report ${id} on this server`, { details: { job: params.job.toUpperCase() } });
+      return job;
     },
   }),
   defineRoute({

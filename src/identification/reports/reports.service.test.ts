@@ -8,7 +8,7 @@ import { MemoryIndex, projectEntry } from '../../ledger/index.js';
 import { candidatesFor } from '../candidates/candidates.service.js';
 import type { CandidatePorts, ReportKeyStore } from './ports.js';
 import { parseReportsCsv } from './report-rows.js';
-import { importReports, listReports, showReport } from './reports.service.js';
+import { eraseReport, importReports, listReports, openReadReason, showReport } from './reports.service.js';
 
 class MemoryKeys implements ReportKeyStore {
   readonly files = new Map<string, string>();
@@ -55,7 +55,7 @@ function memoryArchive(opts: { failCommit?: boolean } = {}) {
       return Promise.resolve(seqs);
     },
   });
-  return { ports, keys };
+  return { ports, keys, ledgerLog, index };
 }
 
 const CSV = 'name_ar,consent_orgs,contact_phone\nزيدون,Org B,+963-1\n';
@@ -95,5 +95,58 @@ describe('the reports service', () => {
     const { rows, errors } = parseReportsCsv(CSV);
     const [id = ''] = (await importReports(m.ports(null), rows, errors, { org: 'Org A' })).ids;
     await expect(showReport(m.ports(null, randomBytes(32)), id, { contactReason: null })).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_INVALID' });
+  });
+
+  it("seals a contact read's reason under the report's key: not in the entry, opened for those within the consent scope, unreadable once the report is erased; an older clear reason still reads", async () => {
+    const m = memoryArchive();
+    const { rows, errors } = parseReportsCsv(CSV);
+    const [id = ''] = (await importReports(m.ports(null), rows, errors, { org: 'Org A' })).ids;
+    const typed = 'sister of the missing man asked for news';
+    const v = await showReport(m.ports('Org B'), id, { contactReason: typed });
+    const written = m.ledgerLog.get(v.contact_read_seq ?? -1) ?? {};
+    expect(Object.keys(written).sort()).toEqual(['action', 'digest', 'report', 'sealed']);
+    expect(JSON.stringify(written)).not.toContain('sister');
+    const readRow = [...m.index.table('missing_report_reads').values()][0] as unknown as MissingReportReadsTable;
+    expect(JSON.stringify(readRow)).not.toContain('sister');
+    expect((await showReport(m.ports('Org A'), id, { contactReason: null })).contact_reads).toEqual([
+      { seq: v.contact_read_seq, actor: 'tester', time: '2026-01-01T00:00:00Z', reason: typed, sealed: true },
+    ]);
+    // Outside the consent scope the report (and so its reads) is refused.
+    await expect(showReport(m.ports('Org Z'), id, { contactReason: null })).rejects.toMatchObject({ code: 'MISSING_REPORT_FORBIDDEN' });
+    // A sealed reason moved onto another report does not open (the additional data names the report).
+    const [other = ''] = (await importReports(m.ports(null), rows, errors, { org: 'Org A' })).ids;
+    const otherRow = (await m.ports(null).getReport(other))!;
+    await expect(openReadReason(m.ports(null), otherRow, readRow)).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_INVALID' });
+    // An entry of the format written before reasons were sealed: its clear reason still projects and reads.
+    await m.ports(null).commit([{ action: 'missing.read', report: id, reason: 'in clear, as before' }]);
+    expect((await showReport(m.ports(null), id, { contactReason: null })).contact_reads.map((r) => [r.reason, r.sealed])).toEqual([
+      [typed, true],
+      ['in clear, as before', false],
+    ]);
+    // Erased: the key is destroyed, and with it the sealed reason.
+    // The row as it was before the erasure (as a stale index would hold it): the key is gone all the same.
+    const row = { ...(await m.ports(null).getReport(id))! };
+    await eraseReport(m.ports(null), id, 'consent-withdrawn');
+    await expect(openReadReason(m.ports(null), row, readRow)).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_MISSING' });
+    await expect(openReadReason(m.ports(null), (await m.ports(null).getReport(id))!, readRow)).rejects.toMatchObject({ code: 'MISSING_REPORT_ERASED' });
+  });
+
+  it('an erasure records a category from the closed list, no free text (MISSING_REPORT_INVALID otherwise); an older erasure with a clear reason still projects', async () => {
+    const m = memoryArchive();
+    const { rows, errors } = parseReportsCsv(CSV);
+    const [id = '', id2 = ''] = (await importReports(m.ports(null), [...rows, ...rows], [...errors, ...errors], { org: 'Org A' })).ids;
+    await expect(eraseReport(m.ports(null), id, 'the family moved to Germany')).rejects.toMatchObject({ code: 'MISSING_REPORT_INVALID', details: { categories: expect.arrayContaining(['family-request']) as unknown } });
+    expect(m.keys.files.has(id)).toBe(true);
+    const r = await eraseReport(m.ports(null), id, ' Family-Request ');
+    expect(r).toMatchObject({ category: 'family-request', key_destroyed: true });
+    expect(m.ledgerLog.get(r.seq)).toEqual({ action: 'missing.erase', report: id, digest: expect.any(String) as unknown, category: 'family-request' });
+    // Written before categories: a clear reason; it still projects (as the legacy reason).
+    const row2 = (await m.ports(null).getReport(id2))!;
+    await m.ports(null).commit([{ action: 'missing.erase', report: id2, digest: row2.digest, reason: 'withdrawn, as before' }]);
+    const listed = await listReports(m.ports(null), { names: false });
+    expect(listed.map((x) => [x.erased_category, x.erased_reason])).toEqual([
+      ['family-request', null],
+      [null, 'withdrawn, as before'],
+    ]);
   });
 });

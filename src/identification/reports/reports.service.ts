@@ -1,16 +1,24 @@
 // Missing-person reports: import (all or nothing), list, show (the contact only through an
 // audited read), erase (crypto-shredding). The ledger gets ciphertext and non-identifying
 // metadata only (report-seal.ts); the key of each report is a file of its own (report-keys.adapter.ts).
-import { canonicalBytes, hint } from '../../core/index.js';
-import type { MissingReportDetails } from '../../ledger/index.js';
+// The reason of a contact read is sealed under the report's own key, so erasing the report erases
+// it; an erasure says why by a category from a closed list, with no free text (README,
+// "Identification of the missing", says why).
+import { canonicalBytes, hint, type JsonValue } from '../../core/index.js';
+import type { MissingEraseCategory, MissingReportDetails } from '../../ledger/index.js';
 import { UnitRegistry, type RowError } from '../../catalogue/units/index.js';
-import type { MissingReportsTable } from '../../db/index.js';
+import type { MissingReportReadsTable, MissingReportsTable } from '../../db/index.js';
 import { IDENTIFICATION_CODEBOOK_VERSION, identificationCodebookDigest } from '../codebook/identification-codebook.js';
 import { IdentificationError } from '../errors.js';
 import type { MissingReportsPorts } from './ports.js';
 import { parseReportFields, withoutContact, type ReportContact, type ReportContent } from './report-content.js';
 import type { ReportRow } from './report-rows.js';
 import { newDataKey, openReport, parseSealed, reportKek, sealedDigest, sealReport, unwrapDataKey, wrapDataKey } from './report-seal.js';
+
+/** Why a report is erased: the closed list of `missing erase --category` (README says when to use each). */
+export const MISSING_ERASE_CATEGORIES = ['family-request', 'consent-withdrawn', 'duplicate', 'error', 'legal-order', 'other'] as const satisfies readonly MissingEraseCategory[];
+
+export const ACTION_READ = 'missing.read';
 
 function kek(ports: MissingReportsPorts): Buffer {
   if (ports.sealingKey === null)
@@ -149,6 +157,9 @@ export interface ReportSummary {
   recorded_by: string;
   recorded_seq: number;
   erased_seq: number | null;
+  /** Why it was erased (MISSING_ERASE_CATEGORIES); null for an erasure recorded before categories. */
+  erased_category: string | null;
+  /** The free-text reason of an erasure recorded before categories (it is in clear in that entry), else null. */
   erased_reason: string | null;
   contact_reads: number;
   key: KeyState;
@@ -173,6 +184,7 @@ export async function listReports(ports: MissingReportsPorts, opts: { names: boo
       recorded_by: r.recorded_by,
       recorded_seq: Number(r.recorded_seq),
       erased_seq: r.erased_seq === null ? null : Number(r.erased_seq),
+      erased_category: r.erased_category ?? null,
       erased_reason: r.erased_reason,
       contact_reads: reads.filter((x) => x.report_id === r.id).length,
       key: r.erased_seq === null ? (hasKey ? 'present' : 'missing') : hasKey ? 'left-after-erase' : 'destroyed',
@@ -191,6 +203,16 @@ export async function listReports(ports: MissingReportsPorts, opts: { names: boo
   return out;
 }
 
+export interface ContactRead {
+  seq: number;
+  actor: string;
+  time: string;
+  /** The reason, opened (sealed under the report's key) or in clear (older entries); null when it cannot be opened. */
+  reason: string | null;
+  /** Whether the entry holds the reason sealed (true) or in clear (older entries). */
+  sealed: boolean;
+}
+
 export interface ReportView {
   id: string;
   org: string;
@@ -199,18 +221,61 @@ export interface ReportView {
   content: Omit<ReportContent, 'contact'> & { contact: ReportContact | 'sealed' | null };
   /** The ledger entry that recorded this read of the contact, when the contact was asked for. */
   contact_read_seq: number | null;
+  /** Every recorded read of the contact, oldest first, the reasons opened. */
+  contact_reads: ContactRead[];
+}
+
+/**
+ * Records a read of a report's contact: a `missing.read` entry holding the report id and the
+ * reason sealed under the report's data key (bound to the action), never the reason in clear.
+ * The caller has checked the consent scope. Returns the entry's seq.
+ */
+export async function recordContactRead(ports: MissingReportsPorts, row: MissingReportsTable, reason: string): Promise<number> {
+  const why = needReason(reason, 'the contact is read');
+  const { sealed, digest } = await withDataKey(ports, row, (k) => sealReport(k, row.id, row.org, canonicalBytes({ reason: why }), [ACTION_READ]));
+  const [seq = -1] = await ports.commit([{ action: ACTION_READ, report: row.id, sealed: { ...sealed }, digest }]);
+  return seq;
+}
+
+/** Opens the sealed reason of a contact read (the index row is checked against its digest first). */
+export async function openReadReason(ports: MissingReportsPorts, row: MissingReportsTable, read: Pick<MissingReportReadsTable, 'sealed_json' | 'digest'>): Promise<string> {
+  const sealed = parseSealed(read.sealed_json ?? '{}');
+  if (read.digest === null || sealedDigest(sealed) !== read.digest)
+    throw new IdentificationError('MISSING_REPORT_KEY_INVALID', `the sealed reason of a contact read of report ${row.id} in the index does not match its digest`, {
+      details: hint({ remedy: ['verify'] }),
+    });
+  const note = JSON.parse((await withDataKey(ports, row, (k) => openReport(k, row.id, row.org, sealed, [ACTION_READ]))).toString('utf8')) as { reason?: JsonValue };
+  return typeof note.reason === 'string' ? note.reason : '';
+}
+
+/** The reads of a report's contact, their reasons opened. The caller has checked the consent scope. */
+export async function contactReadsOf(ports: MissingReportsPorts, row: MissingReportsTable): Promise<ContactRead[]> {
+  const out: ContactRead[] = [];
+  for (const r of (await ports.listReads()).filter((x) => x.report_id === row.id).sort((a, b) => Number(a.seq) - Number(b.seq))) {
+    const sealed = r.sealed_json !== null && r.sealed_json !== undefined;
+    let reason: string | null = sealed ? null : r.reason;
+    if (sealed)
+      try {
+        reason = await openReadReason(ports, row, r);
+      } catch (e) {
+        if (!(e instanceof IdentificationError)) throw e;
+      }
+    out.push({ seq: Number(r.seq), actor: r.actor, time: r.time, reason, sealed });
+  }
+  return out;
 }
 
 /**
  * A report's content. The contact stays sealed unless `contactReason` is given: then the read
- * (actor, report, reason) is written to the ledger first, and only then is the contact returned.
+ * (actor, report, the reason sealed under the report's key) is written to the ledger first, and
+ * only then is the contact returned.
  */
 export async function showReport(ports: MissingReportsPorts, id: string, opts: { contactReason: string | null }): Promise<ReportView> {
   const reason = opts.contactReason === null ? null : needReason(opts.contactReason, 'the contact is read');
   const row = await findReport(ports, id);
   const content = await openForViewer(ports, row);
   let seq: number | null = null;
-  if (reason !== null && content.contact !== null) [seq = null] = await ports.commit([{ action: 'missing.read', report: id, reason }]);
+  if (reason !== null && content.contact !== null) seq = await recordContactRead(ports, row, reason);
   return {
     id: row.id,
     org: row.org,
@@ -218,16 +283,32 @@ export async function showReport(ports: MissingReportsPorts, id: string, opts: {
     recorded_by: row.recorded_by,
     content: reason === null ? withoutContact(content) : content,
     contact_read_seq: seq,
+    contact_reads: await contactReadsOf(ports, row),
   };
+}
+
+/** Checks an erasure's category against the closed list (MISSING_REPORT_INVALID naming the list). */
+export function parseEraseCategory(v: string): MissingEraseCategory {
+  const c = v.trim().toLowerCase();
+  const found = MISSING_ERASE_CATEGORIES.find((x) => x === c);
+  if (found === undefined)
+    throw new IdentificationError(
+      'MISSING_REPORT_INVALID',
+      `say why the report is erased by one of ${MISSING_ERASE_CATEGORIES.join(', ')}, got ${JSON.stringify(v)}: the category is recorded in clear, free text is not recorded`,
+      { details: { categories: [...MISSING_ERASE_CATEGORIES], ...hint({ field: 'category', value: v }) } },
+    );
+  return found;
 }
 
 /**
  * Erases a report by destroying its key (crypto-shredding). The erasure is recorded in the ledger
- * first, then the key file is overwritten and removed; the ciphertext stays in the ledger, which is
- * never rewritten, and can no longer be opened. Run again after an interruption, it finishes.
+ * first, with its category (no free text: it would outlive the erasure), then the key file is
+ * overwritten and removed; the ciphertext stays in the ledger, which is never rewritten, and can no
+ * longer be opened, nor can the reasons sealed under the same key. Run again after an
+ * interruption, it finishes.
  */
-export async function eraseReport(ports: MissingReportsPorts, id: string, reason: string): Promise<{ id: string; seq: number; key_destroyed: boolean }> {
-  const why = needReason(reason, 'the report is erased');
+export async function eraseReport(ports: MissingReportsPorts, id: string, category: string): Promise<{ id: string; seq: number; category: MissingEraseCategory; key_destroyed: boolean }> {
+  const why = parseEraseCategory(category);
   const row = await findReport(ports, id);
   // A destructive act is never based on the index alone: the ledger must record this report.
   const recorded = await ports.ledgerDetails(Number(row.recorded_seq));
@@ -237,10 +318,10 @@ export async function eraseReport(ports: MissingReportsPorts, id: string, reason
     });
   if (row.erased_seq !== null) {
     // An erasure recorded but interrupted before the key was destroyed: finish it.
-    if (await ports.keys.destroy(id)) return { id, seq: Number(row.erased_seq), key_destroyed: true };
+    if (await ports.keys.destroy(id)) return { id, seq: Number(row.erased_seq), category: why, key_destroyed: true };
     throw erasedError(row);
   }
-  const [seq = -1] = await ports.commit([{ action: 'missing.erase', report: id, digest: row.digest, reason: why }]);
+  const [seq = -1] = await ports.commit([{ action: 'missing.erase', report: id, digest: row.digest, category: why }]);
   const destroyed = await ports.keys.destroy(id);
-  return { id, seq, key_destroyed: destroyed };
+  return { id, seq, category: why, key_destroyed: destroyed };
 }

@@ -215,7 +215,7 @@ describe('consented viewing', () => {
     const { ports, index, consenting } = await withReports();
     await reviewSubjectLink(ports(null), consenting, 'S1', 'accept', 'scar matches');
     await recordViewing(ports(null), consenting, 'S1', session());
-    await eraseReport(ports(null), consenting, 'family withdrew');
+    await eraseReport(ports(null), consenting, 'consent-withdrawn');
     expect(await code(subjectLinksOf(ports(null), consenting))).toBe('MISSING_REPORT_ERASED');
     expect(await code(reviewSubjectLink(ports(null), consenting, 'S1', 'reject', 'x'))).toBe('MISSING_REPORT_ERASED');
     const events = [...index.table('missing_subject_events').values()] as unknown as MissingSubjectEventsTable[];

@@ -6,16 +6,20 @@
 // the file is data/tables/identification.json, which check 7 lists as not derived from the ledger.
 //
 // Order: (1) with contacts, their release is recorded first (a `missing.read` entry by the
-// exporting account, with the reason), so it is inside the bag's checkpoint; (2) a checkpoint is
-// signed for everything so far; (3) the file is gathered from the ledger up to it; (4) the bag is
-// written under a temporary name; (5) the dissemination entry is appended and the receipt's proofs
-// taken; (6) the bag takes its final name.
+// exporting account, the reason sealed under the report's key), so it is inside the bag's
+// checkpoint; (2) a checkpoint is signed for everything so far; (3) the file is gathered from the
+// ledger up to it; (4) the bag is written under a temporary name; (5) the dissemination entry is
+// appended and the receipt's proofs taken; (6) the bag takes its final name. Only (1)+(2) and (5)
+// write: each runs inside `archive.writing`, which on the team server holds the one writer for
+// those few steps only, so other writes go on while the file is gathered and the bag written
+// (everything read there is at or below the signed size, which appends do not change).
 import { canonicalBytes, hint, toHex } from '../../core/index.js';
 import {
   IdentificationError,
   type PmPorts,
   type SubjectLinkPorts,
 } from '../../identification/index.js';
+import { recordContactRead } from '../../identification/reports/reports.service.js';
 import type { EntryDraft, IdentificationExportDetails } from '../../ledger/index.js';
 import type { StoredEntry } from '../../ledger/ledger.service.js';
 import { baggingDate } from './bagit.js';
@@ -44,6 +48,11 @@ export interface IdentificationBagArchive {
     checkpointAt(size: number): Promise<string | null>;
   };
   commit(drafts: readonly EntryDraft[]): Promise<StoredEntry[]>;
+  /**
+   * Runs `f` with the writer held: nothing else appends in between. At the CLI (a single writer
+   * by the ledger lock) it simply runs `f`; the server runs it in its write queue.
+   */
+  writing<T>(f: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -135,16 +144,19 @@ export async function exportIdentificationBag(
       includeContacts: false,
       releaseSeq: null,
     });
-    let releaseSeq: number | null = null;
-    if (opts.includeContacts) {
-      const [seq] = await archive.missing.commit([
-        { action: 'missing.read', report: opts.report, reason },
-      ]);
-      releaseSeq = seq ?? null;
-    }
-    await archive.ledger.checkpoint();
-    const size = archive.ledger.size;
-    const note = await archive.ledger.checkpointAt(size);
+    const { releaseSeq, size, note } = await archive.writing(async () => {
+      let seq: number | null = null;
+      if (opts.includeContacts) {
+        // The release is a contact read: its reason sealed under the report's key (reports.service.ts).
+        const row = await archive.missing.getReport(opts.report);
+        if (row === undefined)
+          throw new IdentificationError('MISSING_REPORT_NOT_FOUND', `no report ${opts.report}`);
+        seq = await recordContactRead(archive.missing, row, reason);
+      }
+      await archive.ledger.checkpoint();
+      const at = archive.ledger.size;
+      return { releaseSeq: seq, size: at, note: await archive.ledger.checkpointAt(at) };
+    });
     if (note === null)
       throw new ExportError('EXPORT_NOT_SIGNED', `no signed checkpoint at tree size ${size}`);
     const file = await gatherIdentificationFile(fileports(archive), size, opts.report, {
@@ -163,7 +175,7 @@ export async function exportIdentificationBag(
     artefact = zip
       ? await bag.zip((opts.out.split('/').pop() ?? '').replace(/\.zip$/i, '') || 'bag')
       : bag.dir;
-    receiptJson = await recordDissemination(archive, result);
+    receiptJson = await archive.writing(() => recordDissemination(archive, result));
   } catch (e) {
     await bag?.discard();
     await archive.close().catch(() => undefined);

@@ -103,7 +103,8 @@ function rowOf(e: LedgerEntry, erased: LedgerEntry | undefined): MissingReportsT
     recorded_at: e.time,
     recorded_by: e.actor,
     erased_seq: erased?.seq ?? null,
-    erased_reason: erased === undefined ? null : text(erased.details.reason),
+    erased_category: erased === undefined || typeof erased.details.category !== 'string' ? null : erased.details.category,
+    erased_reason: erased === undefined || typeof erased.details.reason !== 'string' ? null : erased.details.reason,
   };
 }
 

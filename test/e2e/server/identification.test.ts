@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROLES } from '../../../src/accounts/index.js';
+import { bagFiles } from '../../../src/reports/export/bag-files.adapter.js';
 import { custodyInExpect } from '../../support/archive-fixtures.js';
 import { describeDatabases } from '../../support/postgres.js';
 import { servedArchive, signIn, type Client, type ServedArchive } from '../../support/server.js';
@@ -35,6 +36,9 @@ describeDatabases('server: identification routes and consent', (db) => {
   let shared: string; // ROW1: Org A, consent to Org B
   let own: string; // ROW2: Org A only
   const clients = new Map<string, Client>();
+  // A gate on the identification export's bag (tests only): closed, the job waits there, after
+  // its release and checkpoint and before its dissemination entry, i.e. mid-run.
+  let gate: { reached: () => void; open: Promise<void> } | null = null;
 
   beforeAll(async () => {
     const made = await db.makeUrl();
@@ -55,6 +59,22 @@ describeDatabases('server: identification routes and consent', (db) => {
       ],
       {
         dbUrl: made.url,
+        server: {
+          bagFiles: (dir) => {
+            const real = bagFiles(dir);
+            return {
+              ...real,
+              async create(out) {
+                const g = gate;
+                if (g !== null) {
+                  g.reached();
+                  await g.open;
+                }
+                return real.create(out);
+              },
+            };
+          },
+        },
         before: async (a) => {
           const csv = join(await makeTempDir('server-missing-src'), 'reports.csv');
           await writeFile(csv, `${HEADER}\n${ROW1}\n${ROW2}\n`, 'utf8');
@@ -73,6 +93,23 @@ describeDatabases('server: identification routes and consent', (db) => {
   });
 
   const get = (who: string, url: string) => clients.get(who)!.request('GET', url);
+
+  interface ExportJob {
+    id: string;
+    state: string;
+    error_code: string | null;
+    result: { seq: number; redacted: boolean; tree_size: number } | null;
+  }
+  /** Starts an identification export as `who` and waits for its job to end; the job, as the poll route answers. */
+  const exportJob = async (who: string, report: string): Promise<ExportJob> => {
+    const r = await clients.get(who)!.request('POST', `/api/missing/${report}/export`, {});
+    expect(r.statusCode, r.body).toBe(202);
+    const started = r.json<ExportJob>();
+    await s.server.custody.exportsArea.settled();
+    const polled = await get(who, `/api/missing/${report}/export/jobs/${started.id}`);
+    expect(polled.statusCode, polled.body).toBe(200);
+    return polled.json<ExportJob>();
+  };
 
   it('the reporting organisation sees both reports with the names; an organisation named by the consent sees only that one', async () => {
     const a = (await get('Liaison A', '/api/missing')).json<{ reports: Summary[] }>().reports;
@@ -159,18 +196,31 @@ describeDatabases('server: identification routes and consent', (db) => {
     const seq = r.json<{ contact_read_seq: number }>().contact_read_seq;
     const [e] = await s.open.ledger.read(seq, seq + 1);
     expect(e!.entry.actor).toBe(s.accounts.get('Custodian A'));
-    expect(e!.entry.details).toMatchObject({ action: 'missing.read', report: shared, reason: 'arrange the family visit' });
-    // The ledger holds the reason and the report id, never the contact itself.
+    expect(e!.entry.details).toMatchObject({ action: 'missing.read', report: shared, sealed: { alg: 'AES-256-GCM' } });
+    // The ledger holds the report id and the reason sealed under the report's key, never the contact nor the reason in clear.
     expect(JSON.stringify(e!.entry)).not.toContain(PHONE);
+    expect(JSON.stringify(e!.entry)).not.toContain('arrange the family visit');
+    // Opened for those within the consent scope: the liaison of a named organisation sees it; outside it, nothing.
+    const reads = r.json<{ contact_reads: { seq: number; reason: string | null }[] }>().contact_reads;
+    expect(reads).toContainEqual(expect.objectContaining({ seq, reason: 'arrange the family visit' }));
+    const forB = await get('Liaison B', `/api/missing/${shared}`);
+    expect(forB.json<{ contact_reads: { seq: number; reason: string | null; sealed: boolean }[] }>().contact_reads).toContainEqual({ seq, actor: s.accounts.get('Custodian A'), time: expect.any(String) as unknown, reason: 'arrange the family visit', sealed: true });
+    const forD = await get('Liaison D', `/api/missing/${shared}`);
+    expect(forD.statusCode).toBe(403);
+    expect(forD.body).not.toContain('arrange the family visit');
     // The custodian has no list or candidates route (that is the liaison's work).
     expect((await get('Custodian A', '/api/missing')).statusCode).toBe(403);
   });
 
   it('export: a liaison within the consent scope gets the identification file as a bag verify-export accepts, recorded as a dissemination entry naming the account, without the contact', async () => {
-    const r = await clients.get('Liaison B')!.request('POST', `/api/missing/${shared}/export`, {});
-    expect(r.statusCode, r.body).toBe(201);
-    const done = r.json<{ id: string; seq: number; redacted: boolean }>();
+    const job = await exportJob('Liaison B', shared);
+    expect(job.state, JSON.stringify(job)).toBe('done');
+    // The bag is named by the job's id.
+    const done = { ...job.result!, id: job.id };
     expect(done.redacted).toBe(true);
+    // The job is polled within the consent scope only, and through its own report only.
+    expect((await get('Liaison D', `/api/missing/${shared}/export/jobs/${job.id}`)).statusCode).toBe(403);
+    expect((await get('Liaison A', `/api/missing/${own}/export/jobs/${job.id}`)).statusCode).toBe(404);
     const [e] = await s.open.ledger.read(done.seq, done.seq + 1);
     expect(e!.entry).toMatchObject({ type: 'dissemination', actor: s.accounts.get('Liaison B'), details: { action: 'missing.export', report: shared, contacts: 'redacted' } });
     const bag = s.server.custody.exportsArea.bagFile(done.id);
@@ -212,5 +262,38 @@ describeDatabases('server: identification routes and consent', (db) => {
       expect(r.body).not.toContain(NAME_AR);
     }
     expect(s.open.ledger.size).toBe(before);
+  });
+
+  it('export runs as a job that holds the writer only for its own entries: while it runs another write succeeds, a second export is refused (HTTP_JOB_RUNNING), and its bag still verifies', async () => {
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    let open!: () => void;
+    gate = { reached, open: new Promise<void>((r) => (open = r)) };
+    try {
+      const r = await clients.get('Liaison B')!.request('POST', `/api/missing/${shared}/export`, {});
+      expect(r.statusCode, r.body).toBe(202);
+      const job = r.json<ExportJob>();
+      expect(job.state).toBe('running');
+      await atGate;
+      // Mid-run: a ledger-writing route answers (it would wait for the job if the job held the writer).
+      const read = await clients.get('Custodian A')!.request('POST', `/api/missing/${shared}/contact`, { reason: 'while the export runs' });
+      expect(read.statusCode, read.body).toBe(200);
+      const readSeq = read.json<{ contact_read_seq: number }>().contact_read_seq;
+      expect((await get('Liaison B', `/api/missing/${shared}/export/jobs/${job.id}`)).json<ExportJob>().state).toBe('running');
+      const second = await clients.get('Liaison A')!.request('POST', `/api/missing/${shared}/export`, {});
+      expect([second.statusCode, second.json<{ code: string }>().code]).toEqual([409, 'HTTP_JOB_RUNNING']);
+      open();
+      await s.server.custody.exportsArea.settled();
+      const done = (await get('Liaison B', `/api/missing/${shared}/export/jobs/${job.id}`)).json<ExportJob>();
+      expect(done.state, JSON.stringify(done)).toBe('done');
+      // The write made mid-run is after the bag's checkpoint, and before the export's dissemination entry.
+      expect(readSeq).toBeGreaterThanOrEqual(done.result!.tree_size);
+      expect(done.result!.seq).toBeGreaterThan(readSeq);
+      const v = await custodyInExpect(0, ['verify-export', s.server.custody.exportsArea.bagFile(job.id), '--receipt', s.server.custody.exportsArea.receiptFile(job.id), '--json']);
+      expect(JSON.parse(v.stdout)).toMatchObject({ valid: true });
+    } finally {
+      gate = null;
+      open?.();
+    }
   });
 });

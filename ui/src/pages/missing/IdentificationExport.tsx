@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { refusal } from './Identification';
 
@@ -10,10 +11,21 @@ interface ExportDone {
   bytes: number;
 }
 
+interface ExportJob {
+  id: string;
+  state: 'running' | 'done' | 'failed';
+  error: string | null;
+  error_code: string | null;
+  result: Omit<ExportDone, 'id'> | null;
+}
+
+const POLL_MS = 250;
+
 /**
- * The report's identification file for the authorities: POST /api/missing/:id/export writes it as
- * a bag (contacts redacted) and records it in the ledger; the link downloads it, each download a
- * ledger entry naming the account. `custody verify-export` checks the bag.
+ * The report's identification file for the authorities: POST /api/missing/:id/export starts a job
+ * that writes it as a bag (contacts redacted) and records it in the ledger; the page polls the job
+ * (GET …/export/jobs/:job) until it ends; the link downloads the bag (named by the job's id), each
+ * download a ledger entry naming the account. `custody verify-export` checks the bag.
  */
 export function IdentificationExport({ report }: { report: string }) {
   const { t } = useTranslation();
@@ -25,7 +37,15 @@ export function IdentificationExport({ report }: { report: string }) {
     setBusy(true);
     setError(null);
     try {
-      setDone(await api.post<ExportDone>(`/api/missing/${encodeURIComponent(report)}/export`, {}));
+      const base = `/api/missing/${encodeURIComponent(report)}/export`;
+      let job = await api.post<ExportJob>(base, {});
+      while (job.state === 'running') {
+        await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
+        job = await api.get<ExportJob>(`${base}/jobs/${encodeURIComponent(job.id)}`);
+      }
+      if (job.state !== 'done' || job.result === null)
+        throw new ApiError(200, job.error_code ?? 'UNKNOWN', job.error ?? job.state);
+      setDone({ ...job.result, id: job.id });
     } catch (err) {
       setError(refusal(t, err));
     } finally {
