@@ -4,7 +4,11 @@
 //   - the sealing key of the plan's answers (seal.ts), never published;
 //   - the case-code key: code = HMAC-SHA256(case-code key, subject or item id), shown to
 //     examiners instead of the id, and published in the plan's close entry so anyone can link
-//     the codes to the cases afterwards (`custody verify` recomputes every code).
+//     the codes to the cases afterwards (`custody verify` recomputes every code);
+//   - the case-id key (since assignment entries of version 2): each case's subject or item id is
+//     sealed under it in the assignment entry (AES-256-GCM, the plan and the code as AAD), so the
+//     ledger names cases by code only until the close entry publishes this key. It opens the
+//     ids and nothing else: the answers' key stays unpublished.
 // Neither is derivable from the archive's signing key. A plan assigned before plan keys has no
 // record and keeps the old sealing (HKDF of the signing key: Archive.sealingKey).
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
@@ -74,6 +78,49 @@ export function planSealingKey(planKey: Buffer): Buffer {
 /** The key of the plan's case codes (published when the plan closes). */
 export function caseCodeKey(planKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', planKey, Buffer.alloc(0), 'custody case codes v1', 32));
+}
+
+/** The key that seals each case's id in the assignment entry (published when the plan closes). */
+export function caseIdKey(planKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', planKey, Buffer.alloc(0), 'custody case ids v1', 32));
+}
+
+function caseIdAad(sampleId: string, code: string): Buffer {
+  return Buffer.from(`custody case id v1\n${sampleId}\n${code}`, 'utf8');
+}
+
+/**
+ * A case's subject or item id sealed under the case-id key: base64 of nonce (12) || ciphertext ||
+ * tag (16), bound to the plan and the case's code (a sealed id moved to another code does not open).
+ *
+ * @example sealCaseId(caseIdKey(planKey), 'S1', 'k-0123456789ab', 'subj-7')
+ */
+export function sealCaseId(idKey: Buffer, sampleId: string, code: string, caseId: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', idKey, nonce);
+  cipher.setAAD(caseIdAad(sampleId, code));
+  // Padded with one to 64 NULs to a multiple of 64 bytes, so that the length does not tell ids apart.
+  const id = Buffer.from(caseId, 'utf8');
+  const padded = Buffer.concat([id, Buffer.alloc(64 - (id.length % 64))]);
+  const body = Buffer.concat([cipher.update(padded), cipher.final()]);
+  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+}
+
+/** Opens a sealed case id (read from a ledger entry: untrusted); null when it does not open. */
+export function openCaseId(idKey: Buffer, sampleId: string, code: string, sealed: string): string | null {
+  const raw = Buffer.from(sealed, 'base64');
+  if (raw.length < 12 + 16 + 1 || idKey.length !== 32) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', idKey, raw.subarray(0, 12));
+    decipher.setAAD(caseIdAad(sampleId, code));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const padded = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    const end = padded.indexOf(0);
+    const id = (end === -1 ? padded : padded.subarray(0, end)).toString('utf8');
+    return id === '' ? null : id;
+  } catch {
+    return null;
+  }
 }
 
 /** A case's opaque code: "k-" and the first 12 hex digits of HMAC-SHA256(case-code key, id). */
