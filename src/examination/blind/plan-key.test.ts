@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { caseCodeKey, caseIdKey, openCaseId, planSealingKey, sealCaseId } from './plan-key.js';
+import { caseCodeKey, caseIdKey, openCaseFacts, openCaseId, planSealingKey, sealCaseFacts, sealCaseId } from './plan-key.js';
 
 const planKey = randomBytes(32);
 
@@ -25,5 +25,15 @@ describe('sealed case ids (issue 12, blinded cases)', () => {
     expect(openCaseId(key, 'S1', 'k-b', b)).toBe('01J0000000000000000000000A');
     expect(key.equals(planSealingKey(planKey))).toBe(false);
     expect(key.equals(caseCodeKey(planKey))).toBe(false);
+  });
+});
+
+describe('sealed case facts', () => {
+  it('open under their plan, code and examiner only', () => {
+    const key = caseIdKey(planKey);
+    const sealed = sealCaseFacts(key, 'S1', 'k-a', 'dr-a', { photos: 3, opened_unblurred: ['01JITEM'] });
+    expect(openCaseFacts(key, 'S1', 'k-a', 'dr-a', sealed)).toEqual({ photos: 3, opened_unblurred: ['01JITEM'] });
+    expect(openCaseFacts(key, 'S1', 'k-a', 'dr-b', sealed)).toBeNull();
+    expect(openCaseFacts(key, 'S1', 'k-b', 'dr-a', sealed)).toBeNull();
   });
 });

@@ -12,7 +12,7 @@
 // Neither is derivable from the archive's signing key. A plan assigned before plan keys has no
 // record and keeps the old sealing (HKDF of the signing key: Archive.sealingKey).
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { JsonValue } from '../../core/index.js';
+import { canonicalBytes, type JsonValue } from '../../core/index.js';
 import { SealError } from './seal.js';
 
 export const PLAN_KEY_FORMAT = 'custody-plan-key';
@@ -89,35 +89,65 @@ function caseIdAad(sampleId: string, code: string): Buffer {
   return Buffer.from(`custody case id v1\n${sampleId}\n${code}`, 'utf8');
 }
 
+function caseFactsAad(sampleId: string, code: string, examiner: string): Buffer {
+  return Buffer.from(`custody case facts v1\n${sampleId}\n${code}\n${examiner}`, 'utf8');
+}
+
+/** AES-256-GCM under `key`: base64 of nonce (12) || ciphertext || tag (16); the bytes padded with one to 64 NULs to a multiple of 64, so the length does not tell values apart. */
+function sealPadded(key: Buffer, aad: Buffer, bytes: Buffer): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  cipher.setAAD(aad);
+  const body = Buffer.concat([cipher.update(Buffer.concat([bytes, Buffer.alloc(64 - (bytes.length % 64))])), cipher.final()]);
+  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+}
+
+/** Opens what sealPadded sealed (from a ledger entry: untrusted); null when it does not open. */
+function openPadded(key: Buffer, aad: Buffer, sealed: string): Buffer | null {
+  const raw = Buffer.from(sealed, 'base64');
+  if (raw.length < 12 + 16 + 1 || key.length !== 32) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(aad);
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const padded = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    const end = padded.indexOf(0);
+    return end === -1 ? padded : padded.subarray(0, end);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A case's subject or item id sealed under the case-id key: base64 of nonce (12) || ciphertext ||
- * tag (16), bound to the plan and the case's code (a sealed id moved to another code does not open).
+ * A case's subject or item id sealed under the case-id key, bound to the plan and the case's code
+ * (a sealed id moved to another code does not open).
  *
  * @example sealCaseId(caseIdKey(planKey), 'S1', 'k-0123456789ab', 'subj-7')
  */
 export function sealCaseId(idKey: Buffer, sampleId: string, code: string, caseId: string): string {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', idKey, nonce);
-  cipher.setAAD(caseIdAad(sampleId, code));
-  // Padded with one to 64 NULs to a multiple of 64 bytes, so that the length does not tell ids apart.
-  const id = Buffer.from(caseId, 'utf8');
-  const padded = Buffer.concat([id, Buffer.alloc(64 - (id.length % 64))]);
-  const body = Buffer.concat([cipher.update(padded), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+  return sealPadded(idKey, caseIdAad(sampleId, code), Buffer.from(caseId, 'utf8'));
 }
 
-/** Opens a sealed case id (read from a ledger entry: untrusted); null when it does not open. */
+/** Opens a sealed case id; null when it does not open (another key, plan or code, or altered). */
 export function openCaseId(idKey: Buffer, sampleId: string, code: string, sealed: string): string | null {
-  const raw = Buffer.from(sealed, 'base64');
-  if (raw.length < 12 + 16 + 1 || idKey.length !== 32) return null;
+  const id = openPadded(idKey, caseIdAad(sampleId, code), sealed)?.toString('utf8') ?? '';
+  return id === '' ? null : id;
+}
+
+/**
+ * What a submission records about how the case was examined that could name its subject (the
+ * number of photographs, the item ids opened unblurred), sealed under the case-id key with the
+ * plan, the code and the examiner as AAD: opened by anyone once the plan closes.
+ */
+export function sealCaseFacts(idKey: Buffer, sampleId: string, code: string, examiner: string, facts: JsonValue): string {
+  return sealPadded(idKey, caseFactsAad(sampleId, code, examiner), canonicalBytes(facts));
+}
+
+export function openCaseFacts(idKey: Buffer, sampleId: string, code: string, examiner: string, sealed: string): JsonValue | null {
+  const bytes = openPadded(idKey, caseFactsAad(sampleId, code, examiner), sealed);
+  if (bytes === null) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', idKey, raw.subarray(0, 12));
-    decipher.setAAD(caseIdAad(sampleId, code));
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    const padded = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
-    const end = padded.indexOf(0);
-    const id = (end === -1 ? padded : padded.subarray(0, end)).toString('utf8');
-    return id === '' ? null : id;
+    return JSON.parse(bytes.toString('utf8')) as JsonValue;
   } catch {
     return null;
   }
