@@ -11,7 +11,7 @@ import type { ExamErrorCode } from './examination-errors.js';
 import { caseOutcomes, loadSample, sampleCodebook, type OutcomesPorts } from './outcomes.js';
 import { seal, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey, type PlanPorts } from './plan-access.js';
+import { caseRefs, planAnswerKey, type CaseRefs, type PlanPorts } from './plan-access.js';
 import { signAct, type PersonSigner } from './person-signing.js';
 import { adjudicateFields, submitFields } from './examination.service.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
@@ -99,7 +99,7 @@ export async function submitAnswers(archive: SubmitBatchPorts, ctx: Pick<ActingC
     }
     const own = (submitted.get(caseId) ?? []).find((s) => sameActor(s.examiner, examiner));
     if (own === undefined) accepted.push({ line: l.line, case: caseId, answer });
-    else if (sameAsCommitted(key, sample, own, answer)) skipped.push({ line: l.line, case: refs.shown(caseId) });
+    else if (sameAsCommitted(key, sample, refs, own, answer)) skipped.push({ line: l.line, case: refs.shown(caseId) });
     // Never say how they differ: the sealed answer stays sealed.
     else err('EXAMINATION_ALREADY_SUBMITTED', null, `${examiner} already submitted a different answer for case ${caseRef}; a sealed answer cannot be changed`);
   });
@@ -109,7 +109,7 @@ export async function submitAnswers(archive: SubmitBatchPorts, ctx: Pick<ActingC
   const written: { line: number; case: string; commitment: string; revealed: boolean }[] = [];
   for (const a of accepted) {
     const { commitment, salt } = commit(a.answer);
-    const context = `${sample.id}/${a.case}/${examiner}`;
+    const context = `${sample.id}/${refs.entry(a.case)}/${examiner}`;
     const sealed = seal(key, context, { answer: a.answer as unknown as JsonValue, salt });
     const signature = await signAct(keys, examiner, 'submit', submitFields(sample, refs.code(a.case), commitment, sealed), signer);
     // Named in the entry as the plan's entries name it: by its code once case ids are sealed.
@@ -117,7 +117,7 @@ export async function submitAnswers(archive: SubmitBatchPorts, ctx: Pick<ActingC
     const others = submitted.get(a.case) ?? [];
     const revealed = others.length + 1 === (assigned.get(a.case) ?? []).length;
     if (revealed) {
-      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, s) }));
+      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, refs, s) }));
       answers.push({ examiner, commitment, answer: a.answer as unknown as JsonValue, salt });
       answers.sort((x, y) => (x.examiner < y.examiner ? -1 : x.examiner > y.examiner ? 1 : 0));
       drafts.push(draft(SYSTEM_ACTOR, { action: 'examination.reveal', sample: sample.id, case: refs.entry(a.case), answers, reason: REVEAL_RULE }));
@@ -205,13 +205,14 @@ function fieldsOf(e: ExaminationError): { field: string | null; message: string 
 }
 
 /** Compares through the commitment, with the salt opened from our own sealed copy. */
-function sameAsCommitted(key: Buffer | null, sample: SamplesTable, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
-  const salt = s.salt ?? openSealed(key, sample, s).salt;
+function sameAsCommitted(key: Buffer | null, sample: SamplesTable, refs: CaseRefs, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
+  const salt = s.salt ?? openSealed(key, sample, refs, s).salt;
   return verifyReveal(s.commitment, answer, salt);
 }
 
-function openSealed(key: Buffer | null, sample: SamplesTable, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
-  const opened = unseal(key, `${sample.id}/${s.case_id}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+/** Sealed under the case as the entries name it (CaseRefs.entry): its code once ids are sealed. */
+function openSealed(key: Buffer | null, sample: SamplesTable, refs: CaseRefs, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
+  const opened = unseal(key, `${sample.id}/${refs.entry(s.case_id)}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
   return { answer: opened.answer, salt: opened.salt };
 }
 

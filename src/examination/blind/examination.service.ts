@@ -153,17 +153,19 @@ export async function prepareSubmission(archive: PreparePorts, ctx: Acting, ref:
     throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${examiner} already submitted for case ${caseRef}; a sealed answer cannot be changed`);
   // Every answer already in must open with this key, or the reveal never could (a changed signing
   // key): refused here, before anything is appended.
-  for (const s of existing) unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed);
+  // Bound to the case as the entry names it (its code once ids are sealed), so the ledger alone gives the context.
+  const entryCase = refs.entry(caseId);
+  for (const s of existing) unseal(key, `${sample.id}/${entryCase}/${s.examiner}`, s.sealed);
   const answer = parseExaminationForm(sampleCodebook(sample), form);
   const { commitment, salt } = commit(answer);
-  const sealed = seal(key, `${sample.id}/${caseId}/${examiner}`, { answer: answer as unknown as JsonValue, salt });
+  const sealed = seal(key, `${sample.id}/${entryCase}/${examiner}`, { answer: answer as unknown as JsonValue, salt });
   const fields = submitFields(sample, refs.code(caseId), commitment, sealed);
   const keyId = activePersonKey(await archive.index.listPersonKeys(), examiner)?.key_id ?? null;
   return {
     sample: sample.id,
     caseId,
     shown: refs.shown(caseId),
-    entryCase: refs.entry(caseId),
+    entryCase,
     examiner,
     answer: answer as unknown as JsonValue,
     salt,
@@ -244,7 +246,7 @@ export async function revealCase(archive: RevealPorts, ctx: Acting, sample: Samp
   const key = await planAnswerKey(archive, sample);
   const entryCase = entryCaseOf(await archive.examinations.assignments(sample.id, caseId), caseId);
   const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
-    const opened = unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+    const opened = unseal(key, `${sample.id}/${entryCase}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
     if (!verifyReveal(s.commitment, opened.answer as never, opened.salt))
       throw new ExamError('EXAMINATION_REVEAL_MISMATCH', `case ${caseId}: ${s.examiner}'s sealed answer does not match the commitment`);
     return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
