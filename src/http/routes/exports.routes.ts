@@ -6,36 +6,9 @@ import { HttpError } from '../errors.js';
 import type { ServerJob } from '../server-jobs.js';
 import { disposition, evidenceHeaders } from './evidence.routes.js';
 import { defineRoute, type RouteDef } from './route.js';
-import { Nullable, Ulid } from './schemas.js';
+import { ExportResult, JobFields, Nullable, Ulid } from './schemas.js';
 
-const JobFields = {
-  id: Type.String(),
-  kind: Type.String(),
-  state: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
-  started_by: Type.String(),
-  started: Type.String(),
-  finished: Nullable(Type.String()),
-  stage: Nullable(Type.String({ description: 'what the job is doing now (null once ended)' })),
-  done: Type.Integer(),
-  total: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
-  error_code: Nullable(Type.String()),
-};
-
-const ExportJob = Type.Object({
-  ...JobFields,
-  result: Nullable(
-    Type.Object({
-      seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
-      tree_size: Type.Integer(),
-      root: Type.String(),
-      items: Type.Integer(),
-      redacted: Type.Boolean(),
-      tagmanifest_sha256: Type.String(),
-      bytes: Type.Integer(),
-    }),
-  ),
-});
+const ExportJob = Type.Object({ ...JobFields, result: Nullable(ExportResult) });
 
 const ReportJob = Type.Object({
   ...JobFields,

@@ -18,7 +18,7 @@ import { can } from '../../accounts/index.js';
 import type { RequestContext } from '../request-context.js';
 import { IdentificationError } from '../../identification/index.js';
 import { defineRoute, type RouteDef } from './route.js';
-import { IdParams, Limit, Nullable, Open, Ulid } from './schemas.js';
+import { ExportResult, IdParams, JobFields, Limit, Nullable, Open, Ulid } from './schemas.js';
 
 /** The ports for this request: its archive view (the account as actor) and the account's organisation. */
 async function portsFor(archive: Archive, request: FastifyRequest) {
@@ -67,28 +67,10 @@ async function acceptedItems(archive: Archive, request: FastifyRequest, report: 
 const Reason = Type.String({ minLength: 1, maxLength: 2000 });
 
 const IdentificationExportJob = Type.Object({
+  ...JobFields,
   id: Type.String({ description: "the job's id, which is also the bag's (GET /api/missing/:id/export/:bag once done)" }),
-  kind: Type.String(),
-  state: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
-  started_by: Type.String(),
-  started: Type.String(),
-  finished: Nullable(Type.String()),
-  stage: Nullable(Type.String()),
-  done: Type.Integer(),
-  total: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
   error_code: Nullable(Type.String({ description: 'e.g. MISSING_REPORT_FORBIDDEN when the account left the consent scope before the job ran' })),
-  result: Nullable(
-    Type.Object({
-      seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
-      tree_size: Type.Integer(),
-      root: Type.String(),
-      items: Type.Integer(),
-      redacted: Type.Boolean(),
-      tagmanifest_sha256: Type.String(),
-      bytes: Type.Integer(),
-    }),
-  ),
+  result: Nullable(ExportResult),
 });
 
 /**

@@ -25,3 +25,29 @@ export const Open = (props: Parameters<typeof Type.Object>[0]) =>
 
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Union([t, Type.Null()]);
+
+/** The fields of a server job's status (GET …/jobs/:id), whatever its kind. */
+export const JobFields = {
+  id: Type.String(),
+  kind: Type.String(),
+  state: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  started_by: Type.String(),
+  started: Type.String(),
+  finished: Nullable(Type.String()),
+  stage: Nullable(Type.String({ description: 'what the job is doing now (null once ended)' })),
+  done: Type.Integer(),
+  total: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  error_code: Nullable(Type.String()),
+};
+
+/** What an export job leaves: its dissemination entry and the bag it wrote. */
+export const ExportResult = Type.Object({
+  seq: Type.Integer({ description: "the export's dissemination entry, naming the account" }),
+  tree_size: Type.Integer(),
+  root: Type.String(),
+  items: Type.Integer(),
+  redacted: Type.Boolean(),
+  tagmanifest_sha256: Type.String(),
+  bytes: Type.Integer(),
+});
