@@ -20,6 +20,7 @@ import {
   type TestArchive,
 } from '../support/archive-fixtures.js';
 import { scene } from '../support/crop-scenes.js';
+import { COLLECTION_READS, editedScene } from '../support/analysis-caches.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -31,22 +32,6 @@ interface ShowJson {
 const CACHES = ['near_duplicates_clusters', 'near_duplicates_crops', 'indicators_raised'];
 const CACHE_ROWS = `SELECT key, value FROM meta WHERE key IN (${CACHES.map((k) => `'${k}'`).join(', ')}) ORDER BY key`;
 const MARK = "SELECT seq FROM marks WHERE name = 'analysis_inputs'";
-/** The reads of every row of a table: what a current cache spares `show`. */
-const COLLECTION_READS = [
-  'listAnalysisFacts',
-  'listAnalyses',
-  'listItemReceipts',
-  'listItems',
-  'listObjects',
-] as const;
-
-async function edited(seed: string): Promise<Buffer> {
-  return sharp(await scene(seed))
-    .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test', Software: 'Adobe Photoshop 25.0' } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
-
 describeDatabases("the analysis caches: keyed by the analyses' ledger size", (db) => {
   let archive: TestArchive;
   let base = '';
@@ -99,7 +84,7 @@ describeDatabases("the analysis caches: keyed by the analyses' ledger size", (db
           'brighter.jpg',
           await sharp(a).modulate({ brightness: 1.15 }).jpeg({ quality: 70 }).toBuffer(),
         ],
-        ['edited.jpg', await edited('scene-e')], // EDITING_SOFTWARE
+        ['edited.jpg', await editedScene('scene-e')], // EDITING_SOFTWARE
         ['other.jpg', await scene('scene-b')],
       ],
       true,

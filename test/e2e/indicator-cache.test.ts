@@ -5,7 +5,6 @@
 // collection's facts, and a stale or malformed cache is computed again.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { ArchiveIndexRepository } from '../../src/db/archive-index.repository.js';
 import {
@@ -15,6 +14,7 @@ import {
   type TestArchive,
 } from '../support/archive-fixtures.js';
 import { cropOf, scene } from '../support/crop-scenes.js';
+import { COLLECTION_READS, editedScene } from '../support/analysis-caches.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -25,22 +25,6 @@ interface ShowJson {
 const ROW = "SELECT value FROM meta WHERE key = 'indicators_raised'";
 const SET = "UPDATE meta SET value = ? WHERE key = 'indicators_raised'";
 const DROP = "DELETE FROM meta WHERE key = 'indicators_raised'";
-/** The reads of every row of a table: what judging one object from the cache must not do. */
-const COLLECTION_READS = [
-  'listAnalysisFacts',
-  'listAnalyses',
-  'listItemReceipts',
-  'listItems',
-  'listObjects',
-] as const;
-
-async function edited(seed: string): Promise<Buffer> {
-  return sharp(await scene(seed))
-    .withExif({ IFD0: { Make: 'Nikon', Model: 'D-Test', Software: 'Adobe Photoshop 25.0' } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
-
 describeDatabases('indicators: the cached raised set that show reads', (db) => {
   let archive: TestArchive;
   let base = '';
@@ -87,7 +71,7 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
     await addFiles('src', [
       ['original.jpg', original],
       ['cropped.jpg', await cropOf(original)], // DIMENSIONS_UNLIKE_CAMERA, naming its original
-      ['edited.jpg', await edited('scene-e')], // EDITING_SOFTWARE
+      ['edited.jpg', await editedScene('scene-e')], // EDITING_SOFTWARE
       ['other.jpg', await scene('scene-b')],
       ['third.jpg', await scene('scene-c')],
       ['fourth.jpg', await scene('scene-d')],
@@ -202,7 +186,7 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
   it('an ingestion with its analysis makes the cache stale: an object analysed since is judged', async () => {
     await showText('other.jpg');
     const before = await cached();
-    await addFiles('more', [['later-edit.jpg', await edited('scene-f')]]);
+    await addFiles('more', [['later-edit.jpg', await editedScene('scene-f')]]);
     expect(await codes('later-edit.jpg')).toContain('EDITING_SOFTWARE');
     const after = await cached();
     expect(after.split('\n')[0]).not.toBe(before.split('\n')[0]);
