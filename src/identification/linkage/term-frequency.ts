@@ -58,12 +58,26 @@ export function tfAdjustment(
   b: PreparedRecord,
   u: number,
 ): number {
-  const spec = TF_FIELDS.find((f) => f.field === field);
+  const index = FIELD_INDEX.get(field);
   const freq = tf.get(field);
-  if (spec === undefined || freq === undefined || u <= 0) return 0;
-  const theirs = new Set(spec.values(b));
+  if (index === undefined || freq === undefined || u <= 0) return 0;
+  // A report gives one to four values: a scan of the other's beats building a set for each pair.
+  const theirs = valuesOf(b, index);
   let rarest = Infinity;
-  for (const v of spec.values(a))
-    if (theirs.has(v)) rarest = Math.min(rarest, freq.get(v) ?? Infinity);
+  for (const v of valuesOf(a, index))
+    if (theirs.includes(v)) rarest = Math.min(rarest, freq.get(v) ?? Infinity);
   return Number.isFinite(rarest) && rarest > 0 ? Math.log2(u / rarest) : 0;
+}
+
+const FIELD_INDEX = new Map(TF_FIELDS.map((f, i) => [f.field, i]));
+
+/**
+ * A report's values of TF_FIELDS[index], read once per report rather than once per pair (a
+ * report is in thousands of candidate pairs; prepared records are never changed).
+ */
+const VALUES = new WeakMap<PreparedRecord, (readonly string[] | undefined)[]>();
+function valuesOf(r: PreparedRecord, index: number): readonly string[] {
+  let row = VALUES.get(r);
+  if (row === undefined) VALUES.set(r, (row = []));
+  return (row[index] ??= TF_FIELDS[index]?.values(r) ?? []);
 }
