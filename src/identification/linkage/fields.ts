@@ -265,8 +265,10 @@ export function birthYearLevel(a: number | undefined, b: number | undefined): nu
 
 /** The level index of every field of LINK_FIELDS, in order. */
 export function compareRecords(a: PreparedRecord, b: PreparedRecord): number[] {
-  const alignments = a.parts.flatMap((pa) => b.parts.map((pb) => alignNameParts(pa, pb)));
-  const parts = bestParts(alignments);
+  const parts =
+    a.parts.length === 1 && b.parts.length === 1
+      ? bestParts([alignNameParts(a.parts[0] as PreparedParts, b.parts[0] as PreparedParts)])
+      : bestParts(a.parts.flatMap((pa) => b.parts.map((pb) => alignNameParts(pa, pb))));
   return [
     nameLevel(parts.given),
     nameLevel(parts.father),

@@ -131,35 +131,47 @@ export function isSeedPair(levels: readonly number[]): boolean {
   return support.filter(Boolean).length >= 2;
 }
 
-/** Level shares with one pseudo-count per level. */
-function levelShares(vectors: readonly (readonly number[])[]): number[][] {
-  return LEVEL_COUNTS.map((k, f) => {
-    const counts = new Array<number>(k).fill(1);
-    for (const levels of vectors) {
-      const l = levels[f] ?? MISSING;
-      if (l !== MISSING) counts[l] = (counts[l] ?? 0) + 1;
-    }
-    const sum = counts.reduce((a, b) => a + b, 0);
-    return counts.map((c) => c / sum);
+/** Level shares, with one pseudo-count per level, of the rows of `vectors` that `select` picks. */
+function levelShares(
+  vectors: Uint8Array,
+  select: (levels: readonly number[]) => boolean,
+): number[][] {
+  const counts = LEVEL_COUNTS.map((k) => new Array<number>(k).fill(1));
+  const levels = new Array<number>(LINK_FIELDS.length);
+  for (let row = 0; row < vectors.length / LINK_FIELDS.length; row++) {
+    rowInto(vectors, row, levels);
+    if (!select(levels)) continue;
+    levels.forEach((l, f) => {
+      const c = counts[f] as number[];
+      if (l !== MISSING) c[l] = (c[l] ?? 0) + 1;
+    });
+  }
+  return counts.map((row) => {
+    const sum = row.reduce((a, b) => a + b, 0);
+    return row.map((c) => c / sum);
   });
 }
 
 /** m0 from the seed pairs, u0 from the random pairs, λ0 from the number of seed pairs. */
 function initialParameters(
-  candidates: readonly (readonly number[])[],
-  sampled: readonly (readonly number[])[],
+  candidates: Uint8Array,
+  sampled: Uint8Array,
   space: number,
   n: number,
 ): EmParameters {
-  const seeds = candidates.filter(isSeedPair);
+  let seeds = 0;
+  const levels = new Array<number>(LINK_FIELDS.length);
+  for (let row = 0; row < candidates.length / LINK_FIELDS.length; row++) {
+    if (isSeedPair(rowInto(candidates, row, levels))) seeds++;
+  }
   const m =
-    seeds.length > 0
-      ? levelShares(seeds)
+    seeds > 0
+      ? levelShares(candidates, isSeedPair)
       : LEVEL_COUNTS.map((k) => Array.from({ length: k }, (_, i) => 4 ** -i)).map((r) =>
           r.map((x) => x / r.reduce((a, b) => a + b, 0)),
         );
-  const u = levelShares(sampled);
-  const lambda = Math.min(n / 2, Math.max(seeds.length, 1)) / Math.max(space, 1);
+  const u = levelShares(sampled, () => true);
+  const lambda = Math.min(n / 2, Math.max(seeds, 1)) / Math.max(space, 1);
   return { m, u, lambda: Math.min(0.5, Math.max(lambda, 1e-12)) };
 }
 
@@ -192,15 +204,14 @@ function agreementsOf(levels: readonly number[]): Record<string, string> {
 /** Indexes of the name fields: the label-swap guard compares the classes on them. */
 const NAME_FIELDS = ['given', 'father', 'grandfather', 'family', 'mother'].map((f) => F[f] ?? -1);
 
-function rowOf(vectors: Uint8Array, row: number): number[] {
+/** Row `row` of `vectors` as level indexes (MISSING for missing), written into `out`. */
+function rowInto(vectors: Uint8Array, row: number, out: number[]): number[] {
   const width = LINK_FIELDS.length;
-  return Array.from(vectors.subarray(row * width, (row + 1) * width), (c) =>
-    c === MISSING_CELL ? MISSING : c,
-  );
-}
-
-function rowsOf(vectors: Uint8Array): number[][] {
-  return Array.from({ length: vectors.length / LINK_FIELDS.length }, (_, r) => rowOf(vectors, r));
+  for (let f = 0; f < width; f++) {
+    const c = vectors[row * width + f] ?? MISSING_CELL;
+    out[f] = c === MISSING_CELL ? MISSING : c;
+  }
+  return out;
 }
 
 interface Fit extends EmParameters {
@@ -231,7 +242,7 @@ function train(
     ...candidates,
     ...outside.map((p) => ({ levels: p.levels, count: p.count * weight })),
   ];
-  const init = initialParameters(rowsOf(data.vectors), rowsOf(data.sample), data.space, data.n);
+  const init = initialParameters(data.vectors, data.sample, data.space, data.n);
   if (o.training === 'per-rule') {
     const perRule = trainPerRule({
       levelCounts: LEVEL_COUNTS,
@@ -376,14 +387,17 @@ export function finishLinkage(plan: LinkagePlan, vectors: Uint8Array): LinkageRe
   // Every pair above the floor, whatever minPairProbability leaves in `pairs`: the clusters do
   // not depend on how many pairs are shown.
   const weighed: WeightedPair[] = [];
+  // One array for every pair's levels (2 M pairs: no array each).
+  const levels = new Array<number>(LINK_FIELDS.length);
   cand.pairs.forEach((code, idx) => {
-    const levels = rowOf(vectors, idx);
+    rowInto(vectors, idx, levels);
     const a = records[Math.floor(code / n)] as PreparedRecord;
     const b = records[code % n] as PreparedRecord;
     let weight = prior;
     const adjustments: Record<string, number> = {};
-    levels.forEach((k, f) => {
-      if (k === MISSING) return;
+    for (let f = 0; f < levels.length; f++) {
+      const k = levels[f] ?? MISSING;
+      if (k === MISSING) continue;
       const level = fields[f]?.levels[k];
       weight += level?.weight ?? 0;
       if (tf !== undefined && k <= 1 && level !== undefined) {
@@ -391,7 +405,7 @@ export function finishLinkage(plan: LinkagePlan, vectors: Uint8Array): LinkageRe
         if (adj !== 0) adjustments[LINK_FIELDS[f]?.name ?? ''] = adj;
         weight += adj;
       }
-    });
+    }
     const probability = 1 / (1 + 2 ** -weight);
     if (weight > FLOOR_WEIGHT || probability >= o.threshold)
       weighed.push({ a: a.id, b: b.id, weight });

@@ -133,6 +133,33 @@ describe('per-rule training', () => {
       { levels: [0, -1, 0], count: 2 },
     ]);
   });
+
+  it('counts the patterns of many distinct rows with keys above 2^32 as a string-keyed count does', () => {
+    // Twelve fields of eight levels (keys up to 9^12 ≈ 2.8·10^11), 20,000 rows, a few thousand
+    // distinct: the open-addressing index grows several times and meets collisions.
+    const levels = new Array<number>(12).fill(8);
+    const rng = seededPrng('pattern-counts');
+    const rows = 20_000;
+    const vectors = new Uint8Array(rows * 12);
+    for (let i = 0; i < vectors.length; i++) {
+      const x = rng.nextInt(12);
+      vectors[i] = x >= 8 ? MISSING_CELL : x % (i % 12 < 6 ? 2 : 8);
+    }
+    const select = (row: number): boolean => row % 3 !== 0;
+    const held = new Set([2, 7]);
+    const naive = new Map<string, number>();
+    for (let row = 0; row < rows; row++) {
+      if (!select(row)) continue;
+      const key = Array.from(vectors.subarray(row * 12, row * 12 + 12), (c, f) =>
+        c === MISSING_CELL || held.has(f) ? -1 : c,
+      ).join(',');
+      naive.set(key, (naive.get(key) ?? 0) + 1);
+    }
+    const got = patternCounts(vectors, levels, select, held);
+    expect(got.length).toBe(naive.size);
+    expect(got.length).toBeGreaterThan(1_000);
+    for (const p of got) expect(naive.get(p.levels.join(','))).toBe(p.count);
+  });
 });
 
 describe('label-swap guard', () => {

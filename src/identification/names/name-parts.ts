@@ -90,10 +90,15 @@ function comparePart(a: PreparedName | undefined, b: PreparedName | undefined): 
   return a === undefined || b === undefined ? MISSING : comparePrepared(a, b);
 }
 
+/** A part agrees at 'subset' or better. */
+const agreed = (c: NameComparison): boolean =>
+  c.level === 'exact' || c.level === 'normalised' || c.level === 'subset';
+
 /** How many parts agree at 'subset' or better: what decides between the two orders. */
 function agreements(parts: Record<NamePart, NameComparison>): number {
-  return NAME_PARTS.filter((p) => ['exact', 'normalised', 'subset'].includes(parts[p].level))
-    .length;
+  let k = 0;
+  for (const p of NAME_PARTS) if (agreed(parts[p])) k++;
+  return k;
 }
 
 function align(a: PreparedParts, b: PreparedParts): Record<NamePart, NameComparison> {
@@ -112,8 +117,6 @@ function align(a: PreparedParts, b: PreparedParts): Record<NamePart, NameCompari
 export function alignNameParts(a: PreparedParts, b: PreparedParts): PartsAlignment {
   const asWritten = align(a, b);
   // Only a pair whose given or family names disagree as written can read better swapped.
-  const agreed = (c: NameComparison): boolean =>
-    ['exact', 'normalised', 'subset'].includes(c.level);
   if (
     b.given === undefined ||
     b.family === undefined ||
