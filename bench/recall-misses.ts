@@ -28,7 +28,11 @@ import { score } from './pair-score.js';
 import type { QualityFile } from './variants.js';
 
 const root = process.argv[2] ?? 'bench/.corpus/near-duplicate-quality-v3-tune-40';
-const files = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as QualityFile[];
+// MISSES_GROUPS=n: the first n bases only, as the quality bench's QUALITY_GROUPS (see firstBases there).
+const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as QualityFile[];
+const groups = Number(process.env.MISSES_GROUPS ?? Infinity);
+const scenes = new Set(manifest.filter((f) => f.kind === 'base').slice(0, groups).map((f) => f.sceneSeed));
+const files = manifest.filter((f) => scenes.has(f.sceneSeed.replace(/\/setting$/, '')));
 const name = readdirSync(root).find((f) => f.startsWith('analyses-') && f.endsWith(`-${files.length}.json`));
 if (name === undefined) throw new Error(`no saved analyses of ${files.length} files in ${root}`);
 const saved = JSON.parse(readFileSync(join(root, name), 'utf8')) as (Omit<HashedObject, 'grey'> & {

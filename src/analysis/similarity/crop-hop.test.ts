@@ -129,9 +129,12 @@ describe('findSimilarPairs: the alignment step', () => {
     expect(hop.distance).toBe(far);
     expect(hop.crop?.original).toBe('original');
     expectBox(hop.crop!.box, truth);
-    // Without the copy the two are never compared.
-    const alone = findSimilarPairs([objects[0]!, objects[2]!, objects[3]!]);
+    // Without the copy, no hash signal brings the two together; only the grey candidates do.
+    const alone = findSimilarPairs([objects[0]!, objects[2]!, objects[3]!], { grey: false });
     expect(alone).toEqual([]);
+    const byGrey = findSimilarPairs([objects[0]!, objects[2]!, objects[3]!]);
+    expect(byGrey.map((p) => `${p.a} ${p.b}`)).toEqual(['crop original']);
+    expectBox(byGrey[0]!.crop!.box, truth);
     // The pair the hop recorded passes the cache's checks (its distance is one of their hash distances).
     const seqd = objects.map((o, i) => ({ ...o, seq: i }));
     const key = cacheKeyOf(seqd, {});

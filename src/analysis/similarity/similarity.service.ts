@@ -4,6 +4,7 @@ import { buildClusters, type Match } from './clusters.js';
 import type { AlignTransform, CropBox } from './crop-align.js';
 import { alignPair, cropCandidates, verifiesCrop, verifiesOverlap, type VerifiedCrop } from './crop-match.js';
 import { alignOverlap, compose, cropToOriginal, inverseTurn, invert, type FrameMap } from './crop-overlap.js';
+import { nearestByGrey } from './grey-candidates.js';
 
 /** What the similarity search needs of each analysed object. */
 export interface HashedObject {
@@ -67,6 +68,8 @@ export function findSimilarPairs(
     hop?: boolean;
     /** The one hop also links views that overlap (by composing their relations to the third). */
     overlap?: boolean;
+    /** Objects no match links meet their nearest by grey descriptor (grey-candidates.ts). */
+    grey?: boolean;
   } = {},
 ): SimilarPair[] {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
@@ -98,7 +101,11 @@ export function findSimilarPairs(
   const found: Aligned =
     opts.align === false
       ? { crops: new Map(), overlaps: new Map() }
-      : alignCrops(objects, best, { hop: opts.hop !== false, overlap: opts.overlap !== false });
+      : alignCrops(objects, best, {
+          hop: opts.hop !== false,
+          overlap: opts.overlap !== false,
+          grey: opts.grey !== false,
+        });
   return [...best.values()]
     .map((m) => {
       const crop = found.crops.get(`${m.a}:${m.b}`);
@@ -180,7 +187,7 @@ function isCut(b: CropBox): boolean {
 function alignCrops(
   objects: readonly HashedObject[],
   best: Map<string, Match>,
-  opts: { hop: boolean; overlap: boolean },
+  opts: { hop: boolean; overlap: boolean; grey: boolean },
 ): Aligned {
   const out: Aligned = { crops: new Map(), overlaps: new Map() };
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
@@ -216,6 +223,20 @@ function alignCrops(
     if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
     const crop = align(a, b);
     if (crop) addVerified(a, b, crop, distance);
+  }
+  // 2b. Objects still alone (a crop cut unevenly and turned or flipped, whose hashes are as far
+  // from its original's as an unrelated scene's): candidates from their grey rasters' coarse
+  // descriptor, nearest over the turns and flips (grey-candidates.ts), aligned.
+  if (opts.grey) {
+    for (const [q, ns] of greyCandidates(objects, withGrey, best)) {
+      for (const j of ns) {
+        const a = Math.min(q, j);
+        const b = Math.max(q, j);
+        if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
+        const crop = align(a, b);
+        if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
+      }
+    }
   }
   // 3. One hop through the matches so far (not through the pairs this step adds).
   if (!opts.hop) return out;
@@ -269,6 +290,40 @@ function alignCrops(
     fresh = next;
   }
   return out;
+}
+
+/**
+ * Objects in a component of at most this many take part as queries: alone, or linked with one or
+ * two others only (a flipped crop and a flopped one of the same original, linked with each other
+ * but with none of its other views: tune seed, 40 bases).
+ */
+export const GREY_QUERY_MAX_COMPONENT = 3;
+
+/**
+ * The grey-descriptor neighbours of every object with a raster that matches so far leave in a
+ * small component (empty when the brute-force search would be too large: see MAX_GREY_PAIRS).
+ */
+function greyCandidates(
+  objects: readonly HashedObject[],
+  withGrey: readonly number[],
+  best: ReadonlyMap<string, Match>,
+): Map<number, number[]> {
+  // Components of the matches so far (union–find); a query is an object in a small one.
+  const parent = objects.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  for (const m of best.values()) parent[root(m.a)] = root(m.b);
+  const sizes = new Map<number, number>();
+  for (let i = 0; i < objects.length; i++) sizes.set(root(i), (sizes.get(root(i)) ?? 0) + 1);
+  const queries = withGrey.filter((i) => (sizes.get(root(i)) ?? 0) <= GREY_QUERY_MAX_COMPONENT);
+  const size = Math.round(Math.sqrt(objects[withGrey[0]!]!.grey!.length));
+  return nearestByGrey(
+    objects.map((o) => o.grey),
+    size,
+    queries,
+  ) ?? new Map<number, number[]>();
 }
 
 /** Rounds of hops (the first one also searches blind for a crop; the others compose only). */

@@ -1,0 +1,150 @@
+// The grey-descriptor candidate source on generated rasters: an uneven crop, flipped or turned, whose
+// stored hashes are nowhere near its original's, meets it among unrelated scenes, and the alignment
+// it leads to verifies with the crop box within 2 % of the truth.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
+import { greyDescriptor, nearestByGrey } from './grey-candidates.js';
+import { findSimilarPairs, type HashedObject } from './similarity.service.js';
+
+function hash(label: string): string {
+  return createHash('sha256').update(label).digest('hex');
+}
+
+/** A photo-like synthetic raster: a horizon, smooth blobs, a texture, from a seed. */
+function scene(seed: number, width = 480, height = 360): Raster {
+  let s = seed >>> 0;
+  const rnd = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const blobs = Array.from({ length: 6 }, () => ({
+    x: rnd(),
+    y: rnd(),
+    r: 0.05 + 0.2 * rnd(),
+    v: 255 * rnd(),
+  }));
+  const horizon = 0.3 + 0.4 * rnd();
+  const [fu, fv, phase] = [10 + 30 * rnd(), 10 + 30 * rnd(), 6 * rnd()];
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const u = x / width;
+      const v = y / height;
+      let g = v < horizon ? 200 - 80 * v : 90 + 40 * Math.sin(u * fu + v * fv + phase);
+      for (const b of blobs) {
+        const d = ((u - b.x) ** 2 + (v - b.y) ** 2) / (b.r * b.r);
+        if (d < 1) g = g * d + b.v * (1 - d);
+      }
+      const i = (y * width + x) * 3;
+      data[i] = data[i + 1] = data[i + 2] = Math.max(0, Math.min(255, Math.round(g)));
+    }
+  }
+  return { data, width, height, channels: 3 };
+}
+
+type Box = [number, number, number, number];
+
+function crop(r: Raster, [l, t, rr, b]: Box): Raster {
+  return cropRaster(r, [l, t, rr - l, b - t]);
+}
+
+/** Mirrored left–right. */
+function flop(r: Raster): Raster {
+  const data = new Uint8Array(r.data.length);
+  for (let y = 0; y < r.height; y++)
+    for (let x = 0; x < r.width; x++)
+      for (let c = 0; c < r.channels; c++)
+        data[(y * r.width + x) * r.channels + c] =
+          r.data[(y * r.width + (r.width - 1 - x)) * r.channels + c] ?? 0;
+  return { ...r, data };
+}
+
+/** Turned a quarter clockwise. */
+function turn(r: Raster): Raster {
+  const [w, h] = [r.height, r.width];
+  const data = new Uint8Array(r.data.length);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      for (let c = 0; c < r.channels; c++)
+        data[(y * w + x) * r.channels + c] =
+          r.data[((r.height - 1 - x) * r.width + y) * r.channels + c] ?? 0;
+  return { data, width: w, height: h, channels: r.channels };
+}
+
+/** An object whose stored hashes are all unrelated to every other's (as a crop-flip's are). */
+function object(sha: string, grey: Uint8Array): HashedObject {
+  return {
+    sha256: sha,
+    pdq: hash(sha),
+    dihedral: Array.from({ length: 7 }, (_, i) => hash(`${sha}:d${i}`)),
+    crops: Array.from({ length: 4 }, (_, i) => hash(`${sha}:c${i}`)),
+    grey,
+  };
+}
+
+function expectBox(
+  box: { left: number; top: number; right: number; bottom: number },
+  [l, t, r, b]: Box,
+): void {
+  expect(Math.abs(box.left - l)).toBeLessThanOrEqual(0.02);
+  expect(Math.abs(box.top - t)).toBeLessThanOrEqual(0.02);
+  expect(Math.abs(box.right - r)).toBeLessThanOrEqual(0.02);
+  expect(Math.abs(box.bottom - b)).toBeLessThanOrEqual(0.02);
+}
+
+const distractors = Array.from({ length: 24 }, (_, i) => greyThumbnail(scene(1000 + i)));
+
+describe('greyDescriptor', () => {
+  it('is unit length and indifferent to brightness and contrast', () => {
+    const g = greyThumbnail(scene(5));
+    const d = greyDescriptor(g, 32);
+    expect(d.reduce((s, x) => s + x * x, 0)).toBeCloseTo(1, 5);
+    const brighter = g.map((v) => Math.min(255, Math.round(20 + 0.8 * v)));
+    const e = greyDescriptor(brighter, 32);
+    expect(d.reduce((s, x, i) => s + x * e[i]!, 0)).toBeGreaterThan(0.999);
+    expect(greyDescriptor(new Uint8Array(32 * 32).fill(7), 32).every((x) => x === 0)).toBe(true);
+  });
+});
+
+describe('nearestByGrey', () => {
+  it('finds the original of an uneven crop, flipped or turned, among unrelated scenes', () => {
+    const base = scene(41);
+    const box: Box = [0.02, 0.12, 0.88, 0.97]; // 2, 12, 12 and 3 % cut
+    const greys = [
+      greyThumbnail(base),
+      greyThumbnail(flop(crop(base, box))),
+      greyThumbnail(turn(crop(base, box))),
+      ...distractors,
+    ];
+    const near = nearestByGrey(greys, 32, [1, 2], 3)!;
+    expect(near.get(1)).toContain(0);
+    expect(near.get(2)).toContain(0);
+    expect(near.get(1)).toHaveLength(3);
+    // A descriptor of the unrelated scenes only does not bring the base up.
+    const none = nearestByGrey([greys[0]!, ...distractors], 32, [0], 3)!;
+    expect(none.get(0)).not.toContain(0);
+  });
+
+  it('declines a search larger than its limit', () => {
+    expect(nearestByGrey(distractors, 32, [0, 1, 2], 3, 3 * distractors.length)).not.toBeNull();
+    expect(nearestByGrey(distractors, 32, [0, 1, 2], 3, 3 * distractors.length - 1)).toBeNull();
+  });
+});
+
+describe('findSimilarPairs: grey candidates', () => {
+  it('links a flipped uneven crop that no hash signal pairs with its original, box within 2 %', () => {
+    const base = scene(57);
+    const box: Box = [0.1, 0.03, 0.97, 0.86];
+    const objects = [
+      object('base', greyThumbnail(base)),
+      object('crop-flop', greyThumbnail(flop(crop(base, box)))),
+      ...distractors.map((g, i) => object(`other-${i}`, g)),
+    ];
+    const pairs = findSimilarPairs(objects);
+    expect(pairs.map((p) => `${p.a} ${p.b}`)).toEqual(['base crop-flop']);
+    expect(pairs[0]!.kind).toBe('crop');
+    expect(pairs[0]!.crop?.original).toBe('base');
+    expect(pairs[0]!.crop?.transform).toBe('flipX');
+    expectBox(pairs[0]!.crop!.box, box);
+    // Without the grey candidates the two are never compared.
+    expect(findSimilarPairs(objects, { grey: false })).toEqual([]);
+  });
+});
