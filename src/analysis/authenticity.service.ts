@@ -123,12 +123,14 @@ async function modelPeerFacts(
           .filter((a) => modelKey(a) === key)
           .map((a) => a.sha256);
   const read = key === null ? own : await archive.index.indicatorFactsOf([sha256, ...peers]);
-  const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
-  if (withdrawn.has(sha256)) return undefined;
-  const items = receiptsBySha(read.items);
+  // Withdrawn as withdrawnObjects says (withdrawn_seq set), read from the rows already here: that
+  // query scans every object.
   const objects = new Map(read.objects.map((o) => [o.sha256, o]));
+  const withdrawn = (sha: string): boolean => (objects.get(sha)?.withdrawn_seq ?? null) !== null;
+  if (withdrawn(sha256)) return undefined;
+  const items = receiptsBySha(read.items);
   const collection = read.analyses
-    .filter((a) => !withdrawn.has(a.sha256))
+    .filter((a) => !withdrawn(a.sha256))
     .map((a) =>
       toFacts(a, items.get(a.sha256) ?? [], objects.get(a.sha256)?.media_type ?? 'application/octet-stream'),
     );
