@@ -17,6 +17,7 @@ import {
   computeIndicators,
   indicatorEvaluator,
   modelKey,
+  MODEL_SCOPED_CODES,
   summariseCollection,
   type CollectionSummary,
   type ImageFacts,
@@ -87,21 +88,8 @@ function receiptsBySha(rows: readonly ItemReceiptRow[]): Map<string, ItemReceipt
   return items;
 }
 
-/**
- * The codes whose check reads, of the collection, only the images of the target's camera model
- * (its ModelStats, modelStatsOf) and of its camera body (a subset of those), besides the target
- * itself and the time: each is judged exactly from those images (modelScopedIndicators). The
- * others read the target's deliveries, name patterns, folders or name sequences, which may span
- * the whole collection.
- */
-const MODEL_SCOPED: ReadonlySet<IndicatorCode> = new Set<IndicatorCode>([
-  'EDITING_SOFTWARE',
-  'MODIFY_DATE_DIFFERS',
-  'THUMBNAIL_MISMATCH',
-  'QUANTISATION_UNLIKE_CAMERA',
-  'TIMESTAMP_OUT_OF_RANGE',
-  'DIMENSIONS_UNLIKE_CAMERA',
-]);
+/** Judged from the target's camera model's images alone (indicators/model-scope.ts). */
+const MODEL_SCOPED: ReadonlySet<IndicatorCode> = new Set(MODEL_SCOPED_CODES);
 
 /**
  * The target and every other current (not withdrawn) analysed object of its camera model (none

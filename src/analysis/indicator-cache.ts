@@ -16,7 +16,7 @@
 // - it names only the objects that raise an indicator, one line each (`<sha256> CODE,CODE`); for an
 //   object it names, the indicators are computed again, whatever the line says: from the images of
 //   its camera model alone when every code named reads only those (the model's statistics and its
-//   camera body's dates: MODEL_SCOPED, authenticity.service.ts), which gives those codes exactly
+//   camera body's dates: MODEL_SCOPED_CODES, indicators/model-scope.ts), which gives those codes exactly
 //   what the whole collection gives them, and shown only if that raises exactly the codes named;
 //   else from the whole collection (a planted or edited line costs that computation, never a
 //   false indicator); for an object it does not name, none is shown.

@@ -13,5 +13,6 @@ export { summariseCollection, type CollectionSummary, type CameraSummary } from 
 export { INDICATOR_DISCLAIMER, INDICATOR_DOCS } from './docs.js';
 export { editorNamedIn } from './editing-software.js';
 export { modelKey } from './facts-keys.js';
+export { MODEL_SCOPED_CODES } from './model-scope.js';
 export * from './thresholds.js';
 export { IndicatorError, type IndicatorErrorCode } from './errors.js';
