@@ -11,6 +11,7 @@
 // - the same item and the indicator-raising item from the caches;
 // - both again right after a non-analysis entry (`custody decide … --different`), which made every
 //   cache stale while they were keyed by the whole ledger's size;
+// - all three (and the new item) right after ingesting one more item (every analysis cache stale);
 // - the item with the indicators judged from the whole collection (their cache dropped).
 // Run: npm run build && node dist/bench/similarity-show.bench.js (SHOW_ITEMS=100000 by default;
 // SHOW_REUSE=1 keeps the previous run's archive; SHOW_WORK=DIR works in DIR instead of
@@ -140,6 +141,24 @@ function indicatorItem(): string {
   return row.id;
 }
 
+/** Ingests one new generated JPEG through the CLI (analysed on ingest); returns its item id. */
+async function ingestOne(): Promise<string> {
+  const dir = join(WORK, `more-${Date.now()}`);
+  await mkdir(dir, { recursive: true });
+  const shade = Math.floor(Math.random() * 200);
+  const jpeg = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: shade, g: 40, b: 90 } } })
+    .composite([{ input: await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 250, g: 250, b: shade } } }).png().toBuffer(), left: 10 + (shade % 50), top: 20 }])
+    .jpeg()
+    .toBuffer();
+  await writeFile(join(dir, 'MORE.jpg'), jpeg);
+  const r = JSON.parse((await cli(['ingest', dir, '--source', 'BENCH', '--analyze', '--json'])).stdout) as { delivery: string };
+  const db = new Database(join(ARCHIVE, 'index.sqlite'), { readonly: true });
+  const row = db.prepare('select id from items where delivery_id = ?').get(r.delivery) as { id: string } | undefined;
+  db.close();
+  if (row === undefined) throw new Error(`delivery ${r.delivery} holds no item`);
+  return row.id;
+}
+
 const ms = (s: number): string => `${(s * 1000).toFixed(0)} ms`;
 
 /** Median wall and CPU of `runs` calls (each sorted on its own). */
@@ -190,6 +209,16 @@ export async function benchSimilarityShow(): Promise<string[]> {
   await inProcess(decide);
   out.push(`after another decide: show --json, plain item, in-process: ${once(await inProcess(show(item)))}`);
   out.push(`  then the indicator-raising item, in-process: ${once(await inProcess(show(flagged)))}`);
+  // An ingestion (one new object, analysed): every analysis cache is stale; the first call after it.
+  for (const [label, call] of [
+    ['CLI', cli],
+    ['in-process', inProcess],
+  ] as const) {
+    const added = await ingestOne();
+    out.push(`after ingesting one more item: show --json, plain item, ${label}: ${once(await call(show(item)))}`);
+    out.push(`  then the indicator-raising item, ${label}: ${once(await call(show(flagged)))}`);
+    out.push(`  then the new item, ${label}: ${once(await call(show(added)))}`);
+  }
   // The indicators judged from the whole collection (their cache dropped, the clusters still cached).
   const db = new Database(join(ARCHIVE, 'index.sqlite'));
   db.prepare("delete from meta where key = 'indicators_raised'").run();

@@ -16,10 +16,13 @@ import {
 import {
   computeIndicators,
   indicatorEvaluator,
+  modelKey,
+  MODEL_SCOPED_CODES,
   summariseCollection,
   type CollectionSummary,
   type ImageFacts,
   type Indicator,
+  type IndicatorCode,
 } from './indicators/index.js';
 
 /** What the indicators read: the index (items, objects, analyses, withdrawals) and the near-duplicates' ports. */
@@ -27,7 +30,14 @@ type ItemReceiptRow = Awaited<ReturnType<ArchiveIndexRepository['listItemReceipt
 
 export interface AuthenticityPorts extends SimilarityPorts {
   readonly index: SimilarityPorts['index'] &
-    Pick<ArchiveIndexRepository, 'listObjects' | 'listAnalysisFacts' | 'listItemReceipts'>;
+    Pick<
+      ArchiveIndexRepository,
+      | 'listObjects'
+      | 'listAnalysisFacts'
+      | 'listItemReceipts'
+      | 'listAnalysisModels'
+      | 'indicatorFactsOf'
+    >;
   readonly treeSize: number;
 }
 
@@ -42,12 +52,7 @@ export async function loadImageFacts(
   opts: { pairs?: readonly SimilarPair[]; crops?: boolean } = {},
 ): Promise<ImageFacts[]> {
   const withdrawn = new Set((await archive.index.withdrawnObjects()).map((o) => o.sha256));
-  const items = new Map<string, ItemReceiptRow[]>();
-  for (const i of await archive.index.listItemReceipts()) {
-    const list = items.get(i.sha256);
-    if (list === undefined) items.set(i.sha256, [i]);
-    else list.push(i);
-  }
+  const items = receiptsBySha(await archive.index.listItemReceipts());
   const objects = new Map((await archive.index.listObjects()).map((o) => [o.sha256, o]));
   // The search reads every column; the facts alone need fewer (listAnalysisFacts).
   let analyses: readonly AnalysisFactsRow[];
@@ -71,6 +76,54 @@ export async function loadImageFacts(
       const crop = cropOf.get(a.sha256);
       return crop === undefined ? facts : { ...facts, cropOf: cropOfFact(crop) };
     });
+}
+
+function receiptsBySha(rows: readonly ItemReceiptRow[]): Map<string, ItemReceiptRow[]> {
+  const items = new Map<string, ItemReceiptRow[]>();
+  for (const i of rows) {
+    const list = items.get(i.sha256);
+    if (list === undefined) items.set(i.sha256, [i]);
+    else list.push(i);
+  }
+  return items;
+}
+
+/** Judged from the target's camera model's images alone (indicators/model-scope.ts). */
+const MODEL_SCOPED: ReadonlySet<IndicatorCode> = new Set(MODEL_SCOPED_CODES);
+
+/**
+ * The target and every other current (not withdrawn) analysed object of its camera model (none
+ * when it names no model), as loadImageFacts would make them, in the same order: what the
+ * MODEL_SCOPED checks read. Undefined when the target is not analysed or is withdrawn.
+ */
+async function modelPeerFacts(
+  archive: AuthenticityPorts,
+  sha256: string,
+): Promise<{ target: ImageFacts; collection: ImageFacts[] } | undefined> {
+  const own = await archive.index.indicatorFactsOf([sha256]);
+  const ownRow = own.analyses[0];
+  if (ownRow === undefined) return undefined;
+  const key = modelKey({ make: ownRow.make, model: ownRow.model });
+  const peers =
+    key === null
+      ? []
+      : (await archive.index.listAnalysisModels())
+          .filter((a) => modelKey(a) === key)
+          .map((a) => a.sha256);
+  const read = key === null ? own : await archive.index.indicatorFactsOf([sha256, ...peers]);
+  // Withdrawn as withdrawnObjects says (withdrawn_seq set), read from the rows already here: that
+  // query scans every object.
+  const objects = new Map(read.objects.map((o) => [o.sha256, o]));
+  const withdrawn = (sha: string): boolean => (objects.get(sha)?.withdrawn_seq ?? null) !== null;
+  if (withdrawn(sha256)) return undefined;
+  const items = receiptsBySha(read.items);
+  const collection = read.analyses
+    .filter((a) => !withdrawn(a.sha256))
+    .map((a) =>
+      toFacts(a, items.get(a.sha256) ?? [], objects.get(a.sha256)?.media_type ?? 'application/octet-stream'),
+    );
+  const target = collection.find((f) => f.sha256 === sha256);
+  return target === undefined ? undefined : { target, collection };
 }
 
 /** DIMENSIONS_UNLIKE_CAMERA names the likely original and the box: 'left,top,right,bottom'. */
@@ -127,8 +180,10 @@ export async function indicatorTime(archive: AuthenticityPorts, at: number | und
  * Indicators for one object, judged against the rest of the collection. Without `facts`, only
  * this object's likely original is read (readCropOriginOf: a checked cached line), not every pair:
  * no other object's is looked at; and whether it raises any indicator is read from the cached
- * raised set when that is current (indicator-cache.ts): one that it names, or any object when it is
- * stale, is judged from the whole collection's facts (and the cache is written again).
+ * raised set when that is current (indicator-cache.ts): one that it names is judged again, from its
+ * camera model's images when the line names only MODEL_SCOPED codes and that raises exactly them,
+ * else (and any object when the cache is stale) from the whole collection's facts (and the cache
+ * is written again).
  */
 export async function indicatorsFor(
   archive: AuthenticityPorts,
@@ -160,6 +215,10 @@ async function indicatorsOfOne(
     if (analysis.pdq !== null) await readCropOriginOf(archive, sha256);
     return [];
   }
+  if (cached !== undefined && cached.every((c) => MODEL_SCOPED.has(c))) {
+    const scoped = await modelScopedIndicators(archive, sha256, now, cached);
+    if (scoped !== undefined) return scoped;
+  }
   const all = await loadImageFacts(archive, { crops: false });
   const found = all.find((f) => f.sha256 === sha256);
   const crop = found?.pdq != null ? await readCropOriginOf(archive, sha256) : null;
@@ -175,6 +234,30 @@ async function indicatorsOfOne(
       .catch(() => undefined);
   }
   return out;
+}
+
+/**
+ * The indicators of an object the current cache names, when it names only MODEL_SCOPED codes:
+ * judged from the object's camera model's images alone, which gives each of those codes exactly
+ * what the whole collection gives it. Shown only when the judgment raises exactly the codes the
+ * line names (a line claiming one it does not raise is refused: undefined, and the caller judges
+ * from the whole collection and writes the cache again); the line is trusted only as far as a
+ * current cache's silence is, to name every code the object raises.
+ */
+async function modelScopedIndicators(
+  archive: AuthenticityPorts,
+  sha256: string,
+  now: string,
+  claimed: readonly IndicatorCode[],
+): Promise<Indicator[] | undefined> {
+  const read = await modelPeerFacts(archive, sha256);
+  if (read === undefined) return undefined;
+  const crop = read.target.pdq !== null ? await readCropOriginOf(archive, sha256) : null;
+  const target = crop === null ? read.target : { ...read.target, cropOf: cropOfFact(crop) };
+  const out = computeIndicators(target, read.collection, { now }).filter((i) =>
+    MODEL_SCOPED.has(i.code),
+  );
+  return out.map((i) => i.code).join(',') === claimed.join(',') ? out : undefined;
 }
 
 export async function collectionSummary(archive: AuthenticityPorts, now: string): Promise<CollectionSummary> {

@@ -14,12 +14,15 @@
 //   "in the future" for fewer images as the time advances), so a cache judged earlier still names
 //   every object that raises one;
 // - it names only the objects that raise an indicator, one line each (`<sha256> CODE,CODE`); for an
-//   object it names, the indicators are computed from the whole collection, whatever the line says
-//   (a planted or edited line costs that computation, never a false indicator); for an object it
-//   does not name, none is shown.
-// What a cache cannot prove is that it names every such object: a line deleted from a current
-// cache hides that object's indicators from `show` until the next entry that moves the key, as an
-// edited index row would. Reports, exports and the summary never read it (they judge every object from the facts).
+//   object it names, the indicators are computed again, whatever the line says: from the images of
+//   its camera model alone when every code named reads only those (the model's statistics and its
+//   camera body's dates: MODEL_SCOPED_CODES, indicators/model-scope.ts), which gives those codes exactly
+//   what the whole collection gives them, and shown only if that raises exactly the codes named;
+//   else from the whole collection (a planted or edited line costs that computation, never a
+//   false indicator); for an object it does not name, none is shown.
+// What a cache cannot prove is that it names every such object, or every code of one: a line
+// deleted from a current cache, or a code deleted from a line, hides those indicators from `show`
+// until the next entry that moves the key, as an edited index row would. Reports, exports and the summary never read it (they judge every object from the facts).
 import * as indicators from './indicators/index.js';
 import { INDICATOR_CODES, type IndicatorCode } from './indicators/index.js';
 

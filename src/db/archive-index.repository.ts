@@ -374,6 +374,52 @@ export class ArchiveIndexRepository {
     return this.db.selectFrom('analyses').select(ANALYSIS_FACT_COLUMNS).orderBy('sha256').execute();
   }
 
+  /** The digest, make and model of each analysis that names a model: a narrow scan (the indicators' model peers). */
+  async listAnalysisModels(): Promise<Pick<AnalysesTable, 'sha256' | 'make' | 'model'>[]> {
+    return this.db
+      .selectFrom('analyses')
+      .select(['sha256', 'make', 'model'])
+      .where('model', 'is not', null)
+      .orderBy('sha256')
+      .execute();
+  }
+
+  /**
+   * What the indicators read of these objects only (as listAnalysisFacts, listItemReceipts and
+   * listObjects read of all): analyses in digest order, item receipts in ledger order, objects.
+   */
+  async indicatorFactsOf(sha256s: readonly string[]): Promise<{
+    analyses: AnalysisFactsRow[];
+    items: Pick<ItemsTable, 'id' | 'sha256' | 'name' | 'relative_path' | 'delivery_id'>[];
+    objects: ObjectsTable[];
+  }> {
+    const analyses: AnalysisFactsRow[] = [];
+    const items: Pick<ItemsTable, 'id' | 'seq' | 'sha256' | 'name' | 'relative_path' | 'delivery_id'>[] = [];
+    const objects: ObjectsTable[] = [];
+    const wanted = [...new Set(sha256s)];
+    for (let i = 0; i < wanted.length; i += 500) {
+      const part = wanted.slice(i, i + 500);
+      analyses.push(
+        ...(await this.db.selectFrom('analyses').select(ANALYSIS_FACT_COLUMNS).where('sha256', 'in', part).execute()),
+      );
+      items.push(
+        ...(await this.db
+          .selectFrom('items')
+          .select(['id', 'seq', 'sha256', 'name', 'relative_path', 'delivery_id'])
+          .where('sha256', 'in', part)
+          .execute()),
+      );
+      objects.push(...(await this.db.selectFrom('objects').selectAll().where('sha256', 'in', part).execute()));
+    }
+    analyses.sort((x, y) => (x.sha256 < y.sha256 ? -1 : x.sha256 > y.sha256 ? 1 : 0));
+    items.sort((x, y) => x.seq - y.seq);
+    return {
+      analyses,
+      items: items.map(({ id, sha256, name, relative_path, delivery_id }) => ({ id, sha256, name, relative_path, delivery_id })),
+      objects,
+    };
+  }
+
   async decisionsFor(sha256: string): Promise<DecisionsTable[]> {
     return this.db
       .selectFrom('decisions')

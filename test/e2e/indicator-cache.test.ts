@@ -5,6 +5,7 @@
 // collection's facts, and a stale or malformed cache is computed again.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { ArchiveIndexRepository } from '../../src/db/archive-index.repository.js';
 import {
@@ -94,6 +95,16 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
     expect(await codes('other.jpg')).toEqual([]);
     for (const r of reads) expect(r).not.toHaveBeenCalled();
     expect(await cached()).toBe(text);
+  });
+
+  it("an object whose line names only camera-model indicators is judged from its model's images alone", async () => {
+    await showText('other.jpg');
+    expect(await cached()).toContain(`\n${sha.get('edited.jpg')!} EDITING_SOFTWARE\n`);
+    const reads = COLLECTION_READS.map((m) => vi.spyOn(ArchiveIndexRepository.prototype, m));
+    const scoped = vi.spyOn(ArchiveIndexRepository.prototype, 'indicatorFactsOf');
+    expect(await codes('edited.jpg')).toEqual(['EDITING_SOFTWARE']);
+    for (const r of reads) expect(r).not.toHaveBeenCalled();
+    expect(scoped).toHaveBeenCalled();
   });
 
   it('show --json is the same with the cached raised set and without it', async () => {
@@ -191,5 +202,26 @@ describeDatabases('indicators: the cached raised set that show reads', (db) => {
     const after = await cached();
     expect(after.split('\n')[0]).not.toBe(before.split('\n')[0]);
     expect(after).toContain(`\n${sha.get('later-edit.jpg')!} `);
+  });
+
+  it("a line naming a camera-model indicator that the model's other images refute is refused", async () => {
+    // Four images of another model, all saved by the same editor: each one's model peers mostly
+    // carry that Software string, so it reads as firmware, and none raises the indicator.
+    const firmware = async (seed: string): Promise<Buffer> =>
+      sharp(await scene(seed))
+        .withExif({ IFD0: { Make: 'Nikon', Model: 'E-Test', Software: 'Adobe Photoshop 25.0' } })
+        .jpeg({ quality: 90 })
+        .toBuffer();
+    const names = ['firm-1.jpg', 'firm-2.jpg', 'firm-3.jpg', 'firm-4.jpg'];
+    await addFiles(
+      'firmware',
+      await Promise.all(names.map(async (n): Promise<[string, Buffer]> => [n, await firmware(n)])),
+    );
+    expect(await codes('firm-1.jpg')).toEqual([]);
+    const before = await cached();
+    for (const n of names) expect(before).not.toContain(sha.get(n)!);
+    await plant(`${before}${sha.get('firm-1.jpg')!} EDITING_SOFTWARE\n`);
+    expect(await codes('firm-1.jpg')).toEqual([]);
+    expect(body(await cached())).toBe(body(before));
   });
 });

@@ -16,7 +16,7 @@ export function textKey(s: string | null | undefined): string | null {
 }
 
 /** The camera model: make + model (make may be absent). Null when the model is absent. */
-export function modelKey(f: ImageFacts): string | null {
+export function modelKey(f: Pick<ImageFacts, 'make' | 'model'>): string | null {
   const model = textKey(f.model);
   return model === null ? null : `${textKey(f.make) ?? ''}|${model}`;
 }

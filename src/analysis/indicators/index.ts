@@ -12,5 +12,7 @@ export { computeIndicators, indicatorEvaluator, type IndicatorOptions } from './
 export { summariseCollection, type CollectionSummary, type CameraSummary } from './summary.js';
 export { INDICATOR_DISCLAIMER, INDICATOR_DOCS } from './docs.js';
 export { editorNamedIn } from './editing-software.js';
+export { modelKey } from './facts-keys.js';
+export { MODEL_SCOPED_CODES } from './model-scope.js';
 export * from './thresholds.js';
 export { IndicatorError, type IndicatorErrorCode } from './errors.js';

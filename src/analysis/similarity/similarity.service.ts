@@ -438,12 +438,28 @@ export function clusterObjects(
     distance: p.distance,
     kind: p.kind,
   }));
+  // Each member's hashes decoded once, not at every one of the cluster's pairs (the check is
+  // quadratic in a cluster's size): hammingDistance on the bytes is the same distance, and text
+  // that is not 64 hex digits is kept as text, for hammingDistance to refuse as before.
+  const decoded = new Map<number, (string | Uint8Array)[]>();
+  const hashesOf = (i: number, o: HashedObject): (string | Uint8Array)[] => {
+    let hs = decoded.get(i);
+    if (hs === undefined) {
+      hs = [o.pdq, ...o.dihedral].map((h) =>
+        /^[0-9a-fA-F]{64}$/.test(h) ? new Uint8Array(Buffer.from(h, 'hex')) : h,
+      );
+      decoded.set(i, hs);
+    }
+    return hs;
+  };
   const minOverVariants = (i: number, j: number): number => {
     const a = objects[i];
     const b = objects[j];
     if (a === undefined || b === undefined) return 0;
-    let d = hammingDistance(a.pdq, b.pdq);
-    for (const v of a.dihedral) d = Math.min(d, hammingDistance(v, b.pdq));
+    const [pa = a.pdq, ...turned] = hashesOf(i, a);
+    const pb = hashesOf(j, b)[0] ?? b.pdq;
+    let d = hammingDistance(pa, pb);
+    for (const v of turned) d = Math.min(d, hammingDistance(v, pb));
     return d;
   };
   return buildClusters(objects.length, matches, minOverVariants)
