@@ -349,7 +349,7 @@ export async function openArchive(
       readKek ??= openExaminationKek(config.archiveDir, manifest.id, config.keyPassphrase, false).catch(() => null);
       return readKek;
     };
-    const opener: CaseLinkOpener | null = opts.caseLinks === 'published' ? null : caseLinkOpener(linkKek);
+    const opener: CaseLinkOpener | null = opts.caseLinks === 'published' ? null : caseLinkOpener(linkKek, privateKey !== null);
     const archive: Archive = {
       config,
       manifest,
@@ -443,7 +443,13 @@ export async function openArchive(
 }
 
 /** Opens a plan's sealed case ids with the case-id key derived from its plan key (unwrapped by the KEK); what does not open stays unlinked. */
-function caseLinkOpener(kekOf: () => Promise<ExaminationKek | null>): CaseLinkOpener {
+/**
+ * `strict` (the archive opened for writing): a KEK that does not open a plan's key is a broken
+ * seal (another archive's KEK file, say) and is refused (`SEAL_BROKEN`) before anything is
+ * written, rather than leaving the plan's cases unlinked, which would name no case the writer
+ * could act on. A reader keeps the cases by code only.
+ */
+function caseLinkOpener(kekOf: () => Promise<ExaminationKek | null>, strict: boolean): CaseLinkOpener {
   const cache = new Map<string, Map<string, string>>();
   return async (sample, sealed) => {
     const known = cache.get(sample.id);
@@ -455,7 +461,8 @@ function caseLinkOpener(kekOf: () => Promise<ExaminationKek | null>): CaseLinkOp
     let idKey: Buffer;
     try {
       idKey = caseIdKey(openPlanKey(kek, sample.id, sample.plan_key_json));
-    } catch {
+    } catch (e) {
+      if (strict) throw e;
       return new Map(); // a plan key this KEK does not open: its cases stay unlinked (and unsealable)
     }
     const links = new Map<string, string>();
