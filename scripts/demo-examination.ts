@@ -1,7 +1,8 @@
 // The demo's second stage: the catalogue and a blind double examination of a sample, run through
 // the CLI as a team would. Synthetic throughout (src/demo/examination-world.ts): four units with
 // Arabic names, one subject per two consecutive photographs, two examiners who err at seeded
-// rates, an adjudicator who settles their disagreements. Writes its inputs under `work/`.
+// rates, an adjudicator who settles their disagreements, and the close that links the case codes
+// to their subjects. Writes its inputs under `work/`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/main.js';
@@ -52,5 +53,9 @@ export async function runExaminationDemo(archive: string, work: string): Promise
   }));
   await writeFile(join(work, 'adjudication.json'), JSON.stringify(batch, null, 2));
   if ((await say('adjudicator-c', ['adjudicate', 'prevalence', '--batch', join(work, 'adjudication.json')])) !== 0) return 1;
+  // Every case is final: the close publishes the keys that link each case code to its subject, so
+  // that the plan's export (a bag links answers to members only once the plan is closed) carries
+  // its examinations and statistics. The try-it plan (demo.ts) stays open for the browser.
+  if ((await say('coordinator', ['examine', 'close', 'prevalence'])) !== 0) return 1;
   return say('statistician', ['stats', 'prevalence', '--charts', join(work, '..', 'charts')]);
 }

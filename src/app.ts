@@ -23,7 +23,7 @@ import {
   hint,
 } from './core/index.js';
 import { ArchiveIndexRepository } from './db/archive-index.repository.js';
-import { ExaminationRepository } from './db/examination.repository.js';
+import { ExaminationRepository, type CaseLinkOpener } from './db/examination.repository.js';
 import {
   openDatabase,
   openIndex,
@@ -176,6 +176,12 @@ export async function openArchive(
     skipIndexSync?: boolean;
     at?: number | 'signed';
     index?: IndexPolicy;
+    /**
+     * 'published': cases of a plan assigned with sealed ids are linked to their subjects only once
+     * the plan's close entry published the links (an export: its bag must not link them before).
+     * By default the examination KEK, when it opens, links them before the close too.
+     */
+    caseLinks?: 'published';
     allowUnauthenticatedTail?: boolean;
     /** When a write-mode archive signs while open (default: a command's; the server passes SERVICE_CADENCE). */
     writerCadence?: CheckpointCadence;
@@ -334,6 +340,16 @@ export async function openArchive(
       await checkpoints.cleanTemp();
     }
     let kek: Promise<ExaminationKek | null> | undefined;
+    // Links a plan's codes to its cases before its close (issue 12, blinded cases): by opening the
+    // sealed ids the ledger recorded with the examination KEK (opened, not made, in read mode;
+    // none without the passphrase it is encrypted under).
+    let readKek: Promise<ExaminationKek | null> | undefined;
+    const linkKek = (): Promise<ExaminationKek | null> => {
+      if (privateKey !== null) return archive.examinationKek();
+      readKek ??= openExaminationKek(config.archiveDir, manifest.id, config.keyPassphrase, false).catch(() => null);
+      return readKek;
+    };
+    const opener: CaseLinkOpener | null = opts.caseLinks === 'published' ? null : caseLinkOpener(linkKek, privateKey !== null);
     const archive: Archive = {
       config,
       manifest,
@@ -341,7 +357,7 @@ export async function openArchive(
       store,
       index,
       jobs: new JobRepository(db),
-      examinations: new ExaminationRepository(db),
+      examinations: new ExaminationRepository(db, opener),
       sealingKey: privateKey === null ? null : sealingKeyFrom(privateKey, manifest.id),
       examinationKek() {
         if (privateKey === null) return Promise.resolve(null);
@@ -424,6 +440,39 @@ export async function openArchive(
     await lock?.release();
     throw e;
   }
+}
+
+/** Opens a plan's sealed case ids with the case-id key derived from its plan key (unwrapped by the KEK); what does not open stays unlinked. */
+/**
+ * `strict` (the archive opened for writing): a KEK that does not open a plan's key is a broken
+ * seal (another archive's KEK file, say) and is refused (`SEAL_BROKEN`) before anything is
+ * written, rather than leaving the plan's cases unlinked, which would name no case the writer
+ * could act on. A reader keeps the cases by code only.
+ */
+function caseLinkOpener(kekOf: () => Promise<ExaminationKek | null>, strict: boolean): CaseLinkOpener {
+  const cache = new Map<string, Map<string, string>>();
+  return async (sample, sealed) => {
+    const known = cache.get(sample.id);
+    if (known !== undefined && known.size === sealed.length) return known;
+    const kek = await kekOf();
+    if (kek === null || sample.plan_key_json === null) return new Map();
+    // Imported here: readers of archives without plans need not load the examination modules.
+    const { caseIdKey, openCaseId, openPlanKey } = await import('./examination/blind/index.js');
+    let idKey: Buffer;
+    try {
+      idKey = caseIdKey(openPlanKey(kek, sample.id, sample.plan_key_json));
+    } catch (e) {
+      if (strict) throw e;
+      return new Map(); // a plan key this KEK does not open: its cases stay unlinked (and unsealable)
+    }
+    const links = new Map<string, string>();
+    for (const s of sealed) {
+      const id = openCaseId(idKey, sample.id, s.code, s.sealed);
+      if (id !== null) links.set(s.code, id);
+    }
+    cache.set(sample.id, links);
+    return links;
+  };
 }
 
 function databaseTarget(config: Config, manifest: ArchiveManifest): DatabaseTarget {

@@ -58,7 +58,7 @@ export const exportCommand: Command = {
     const result = await exportBag(
       {
         open: async (mode, size) => {
-          const archive = await openArchive(config, mode, 'export', size === undefined ? {} : { at: size });
+          const archive = await openArchive(config, mode, 'export', size === undefined ? { caseLinks: 'published' } : { at: size, caseLinks: 'published' });
           try {
             await refuseIfBlinded(archive, config.actor, 'export');
           } catch (e) {

@@ -107,7 +107,10 @@ export const reportCommand: Command = {
             return statisticsOfEveryPlan(a);
           },
         }),
-      { at: size },
+      // With --bag, the figures are read as the bag's export read them: a plan's cases linked to
+      // their members only by its close (not through the examination KEK), so that the report of
+      // a bag made before a plan's close matches the bag instead of refusing it (REPORT_BAG_MISMATCH).
+      bag === null ? { at: size } : { at: size, caseLinks: 'published' },
     );
     progress?.end();
     const model = buildReportModel(input, {

@@ -298,7 +298,10 @@ function whereOf(f: ItemFilter, cameras?: { make: string | null; model: string |
     parts.push(f.sampled ? member : sql`not ${member}`);
   }
   if (f.examined !== undefined) {
-    const examined = sql`exists (select 1 from exam_submissions e where e.case_id = i.id or e.case_id = si.subject_id)`;
+    // A plan with sealed case ids keys its rows by code: its published links give the id once it
+    // closes; before, its cases count as examined for no item (only the examination KEK links them).
+    const caseOf = sql`coalesce((select l.member_id from exam_case_links l where l.sample_id = e.sample_id and l.code = e.case_id), e.case_id)`;
+    const examined = sql`exists (select 1 from exam_submissions e where ${caseOf} = i.id or ${caseOf} = si.subject_id)`;
     parts.push(f.examined ? examined : sql`not ${examined}`);
   }
   if (f.objects !== undefined) {

@@ -577,4 +577,23 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('missing_reports').addColumn('erased_category', 'text').execute();
     },
   },
+  '0017-examination-sealed-case-ids': {
+    // Issue 12, blinded cases: an assignment entry of version 2 names each case by its code with
+    // its id sealed (exam_assignments.sealed_case; the rows are keyed by code); the close entry
+    // publishes the case-id key and the links it opens (exam_case_links). Before the close only
+    // the examination KEK links a code to its case: no table holds that.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('samples').addColumn('case_id_key', 'text').execute();
+      await db.schema.alterTable('exam_assignments').addColumn('sealed_case', 'text').execute();
+      await db.schema
+        .createTable('exam_case_links')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('sample_id', 'text', (c) => c.notNull())
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('member_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('exam_case_links_sample').on('exam_case_links').column('sample_id').execute();
+    },
+  },
 };

@@ -229,6 +229,8 @@ export interface SamplesTable {
   /** Hex HMAC key of the plan's case codes, published by the close entry (null until then). */
   case_code_key: string | null;
   closed_seq: number | null;
+  /** Hex key that opens the plan's sealed case ids, published by the close entry of a version-2 assignment (null until then, and for earlier plans). */
+  case_id_key: string | null;
 }
 
 /** One drawn member (a case): id is '<sample>/<member>'. */
@@ -249,6 +251,24 @@ export interface ExamAssignmentsTable {
   seq: number;
   /** The case's opaque code, what examiners see (null for plans assigned before case codes). */
   code: string | null;
+  /**
+   * The case's subject or item id sealed under the plan's case-id key (assignment entries of
+   * version 2, whose rows are keyed by code: case_id is the code in the table, and the
+   * examination repository reads it back as the id through the plan's case links). Null before.
+   */
+  sealed_case: string | null;
+}
+
+/**
+ * A case's code linked to its subject or item id, as a plan's close entry (version 2) publishes
+ * it: id is '<sample>/<code>'. From the ledger, like every index table.
+ */
+export interface ExamCaseLinksTable {
+  id: string;
+  sample_id: string;
+  code: string;
+  member_id: string;
+  seq: number;
 }
 
 /**
@@ -458,6 +478,7 @@ export interface Database {
   exam_assignments: ExamAssignmentsTable;
   exam_submissions: ExamSubmissionsTable;
   exam_adjudications: ExamAdjudicationsTable;
+  exam_case_links: ExamCaseLinksTable;
   accounts: AccountsTable;
   account_passwords: AccountPasswordsTable;
   missing_reports: MissingReportsTable;
@@ -503,6 +524,7 @@ export const INDEX_TABLES = {
   exam_assignments: 'id',
   exam_submissions: 'id',
   exam_adjudications: 'id',
+  exam_case_links: 'id',
   accounts: 'id',
   missing_reports: 'id',
   missing_report_reads: 'seq',

@@ -295,7 +295,7 @@ export class ExportsArea {
             ? this.holdWriter(acting)
             : at === undefined
               ? Promise.resolve(withClose(acting, () => Promise.resolve()))
-              : openArchive(archive.config, 'read', 'export', { at }),
+              : openArchive(archive.config, 'read', 'export', { at, caseLinks: 'published' }),
         now: () => this.ports.clock().getTime(),
         archiveDir: archive.config.archiveDir,
         onProgress: progress,

@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../ledger/index.js';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { canonicalBytes, personKeyId, personSignedBytes, sha256, toHex } from '../core/index.js';
 import { rawPublicKey } from '../archive/index.js';
-import { caseCode } from '../examination/blind/index.js';
+import { caseCode, sealCaseId } from '../examination/blind/index.js';
 import { ExaminationChecks } from './examination-checks.js';
 import type { Finding } from './findings.js';
 
@@ -68,6 +68,63 @@ describe('case codes published at close (issue 12)', () => {
     checks.collect(assign);
     checks.collect(entry(9, { action: 'examination.close', sample: 'S', case_code_key: Buffer.alloc(32, 8).toString('hex') }));
     expect(findings.map((f) => [f.code, f.subject])).toEqual([['EXAMINATION_CASE_CODE_MISMATCH', 'entry 9']]);
+  });
+});
+
+describe('sealed case ids, opened at close (issue 12, assignment version 2)', () => {
+  const codeKey = Buffer.alloc(32, 7);
+  const idKey = Buffer.alloc(32, 9);
+  const members = ['s1', 's2', 's3'];
+  const coded = members.map((m) => ({ member: m, code: caseCode(codeKey, m) })).sort((a, b) => (a.code < b.code ? -1 : 1));
+  const assignCases = () => coded.map((c) => ({ code: c.code, sealed_case: sealCaseId(idKey, 'S', c.code, c.member), examiners: ['x', 'y'] }));
+  const close = (over: Record<string, JsonValue> = {}) =>
+    entry(9, { action: 'examination.close', sample: 'S', case_code_key: codeKey.toString('hex'), case_id_key: idKey.toString('hex'), cases: coded.map((c) => ({ code: c.code, case: c.member })), ...over });
+  const verify = (cases: JsonValue[], closing = close()): Finding[] => {
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    checks.collect(entry(2, { action: 'sample.manifest', sample: 'S', members }));
+    checks.collect(entry(5, { action: 'examination.assign', version: 2, sample: 'S', per_case: 2, plan_key: {}, cases }));
+    checks.collect(closing);
+    return findings.filter((f) => f.code !== 'SAMPLE_DRAW_MISMATCH'); // no frame here: only the close is under test
+  };
+
+  it('sealed ids that open to the drawn members, with codes and links that match, raise nothing', () => {
+    expect(verify(assignCases())).toEqual([]);
+  });
+
+  it('a tampered sealed id is EXAMINATION_CASE_ID_MISMATCH', () => {
+    const cases = assignCases();
+    const first = cases[0] as { sealed_case: string };
+    const raw = Buffer.from(first.sealed_case, 'base64');
+    raw[14] = (raw[14] ?? 0) ^ 1;
+    first.sealed_case = raw.toString('base64');
+    expect(verify(cases).map((f) => [f.code, f.subject])).toEqual([['EXAMINATION_CASE_ID_MISMATCH', 'entry 9']]);
+  });
+
+  it('codes swapped between two cases are EXAMINATION_CASE_ID_MISMATCH (each sealed id is bound to its code)', () => {
+    const cases = assignCases();
+    const [a, b] = cases as { code: string }[];
+    [a!.code, b!.code] = [b!.code, a!.code];
+    expect(verify(cases).map((f) => f.code)).toEqual(['EXAMINATION_CASE_ID_MISMATCH']);
+  });
+
+  it('a close that lists a link the sealed ids do not give is EXAMINATION_CASE_ID_MISMATCH', () => {
+    const swapped = coded.map((c, i) => ({ code: c.code, case: coded[(i + 1) % coded.length]!.member }));
+    expect(verify(assignCases(), close({ cases: swapped })).map((f) => f.code)).toEqual(['EXAMINATION_CASE_ID_MISMATCH']);
+  });
+
+  it('ids sealed by a key other than the published one are EXAMINATION_CASE_ID_MISMATCH', () => {
+    expect(verify(assignCases(), close({ case_id_key: Buffer.alloc(32, 1).toString('hex') })).map((f) => f.code)).toContain('EXAMINATION_CASE_ID_MISMATCH');
+  });
+
+  it('a code that is not the HMAC of the id it seals is EXAMINATION_CASE_CODE_MISMATCH', () => {
+    const cases = [...assignCases(), { code: 'k-000000000000', sealed_case: sealCaseId(idKey, 'S', 'k-000000000000', 's4'), examiners: ['x', 'y'] }];
+    const findings: Finding[] = [];
+    const checks = new ExaminationChecks(findings);
+    checks.collect(entry(2, { action: 'sample.manifest', sample: 'S', members: [...members, 's4'] }));
+    checks.collect(entry(5, { action: 'examination.assign', version: 2, sample: 'S', per_case: 2, plan_key: {}, cases }));
+    checks.collect(close({ cases: [...coded.map((c) => ({ code: c.code, case: c.member })), { code: 'k-000000000000', case: 's4' }] }));
+    expect(findings.filter((f) => f.code !== 'SAMPLE_DRAW_MISMATCH').map((f) => f.code)).toEqual(['EXAMINATION_CASE_CODE_MISMATCH']);
   });
 });
 

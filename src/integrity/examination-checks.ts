@@ -7,7 +7,7 @@
 // precede the seed entry, and (where the replay knows the root at its size) carry the ledger's root.
 import { actorKey, sameActor, type JsonValue } from '../core/index.js';
 import { verifyReveal } from '../examination/commitment/index.js';
-import { caseCode, PersonSignatureChecks, revealProblem, type SignatureProblem } from '../examination/blind/index.js';
+import { caseCode, openCaseId, PersonSignatureChecks, revealProblem, type SignatureProblem } from '../examination/blind/index.js';
 import type { ExaminationAnswer } from '../examination/codebook/index.js';
 import { drawSimpleRandom, drawStratified, drawSystematic } from '../examination/sampling/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
@@ -29,8 +29,13 @@ export class ExaminationChecks {
   private readonly cases = new Map<string, { assigned: Set<string>; submitted: Set<string>; names: string[] }>();
   /** Complete cases not yet revealed, by sample/case: withdrawn from the findings once revealed. */
   private readonly unrevealed = new Map<string, Finding>();
-  /** sample → the case codes its assignment recorded (plans assigned since issue 12). */
-  private readonly codes = new Map<string, { case: string; code: string | null }[]>();
+  /**
+   * sample → the case codes its assignment recorded (plans assigned since issue 12): beside each
+   * case id (version 1), or with the id sealed (version 2: `case` is null until the close opens it).
+   */
+  private readonly codes = new Map<string, { case: string | null; code: string | null; sealed: string | null }[]>();
+  /** sample → its drawn members (the manifest): what a close's opened case ids must be. */
+  private readonly members = new Map<string, string[]>();
   /** People's signatures (examination/blind/signed-acts.ts, the same reading as verify-export's). */
   private readonly signatures = new PersonSignatureChecks((p) => this.findings.push(signatureFinding(p)));
 
@@ -55,11 +60,19 @@ export class ExaminationChecks {
       if (d.checkpoint !== undefined) this.checkSeedCheckpoint(entry, d.checkpoint, f);
     } else if (action === 'sample.manifest') {
       this.checkDraw(entry, d);
+      if (Array.isArray(d.members)) this.members.set(t('sample'), d.members.filter((m) => typeof m === 'string'));
     } else if (action === 'examination.assign') {
-      const cases = Array.isArray(d.cases) ? (d.cases as { case: string; code?: string; examiners: string[] }[]) : [];
-      for (const c of cases) this.cases.set(`${t('sample')}/${c.case}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set(), names: [...c.examiners] });
-      this.codes.set(t('sample'), cases.map((c) => ({ case: c.case, code: typeof c.code === 'string' ? c.code : null })));
+      // Version 2 names each case by its code (its id sealed), and so does every later entry of the plan.
+      const sealedIds = d.version === 2;
+      const cases = Array.isArray(d.cases) ? (d.cases as { case?: string; code?: string; sealed_case?: string; examiners: string[] }[]) : [];
+      for (const c of cases)
+        this.cases.set(`${t('sample')}/${(sealedIds ? c.code : c.case) ?? ''}`, { assigned: new Set(c.examiners.map(actorKey)), submitted: new Set(), names: [...c.examiners] });
+      this.codes.set(
+        t('sample'),
+        cases.map((c) => ({ case: sealedIds ? null : (c.case ?? ''), code: typeof c.code === 'string' ? c.code : null, sealed: sealedIds && typeof c.sealed_case === 'string' ? c.sealed_case : null })),
+      );
     } else if (action === 'examination.close') {
+      if (d.case_id_key !== undefined || (this.codes.get(t('sample')) ?? []).some((c) => c.case === null)) this.checkSealedIds(entry, t('sample'), d);
       this.checkCaseCodes(entry, t('sample'), t('case_code_key'));
     } else if (action === 'examination.submit') {
       this.commitments.set(`${t('sample')}/${t('case')}/${t('examiner')}`, { commitment: t('commitment'), seq: entry.seq });
@@ -97,11 +110,41 @@ export class ExaminationChecks {
     this.findings.push({ code: problem.kind === 'early' ? 'EXAMINATION_REVEAL_EARLY' : 'EXAMINATION_REVEAL_MISMATCH', severity: 'error', subject: `entry ${entry.seq}`, message: `case ${caseId} of sample ${sample}: ${problem.message}` });
   }
 
+  /**
+   * A version-2 assignment's sealed ids, at the close: each must open with the published case-id
+   * key (bound to its plan and code: a sealed id altered, or moved to another code, does not), the
+   * ids opened must be the plan's drawn members, each once, and the links the close lists must be
+   * the ones opened (EXAMINATION_CASE_ID_MISMATCH). Opened ids then stand in for the recorded
+   * ids, so checkCaseCodes checks each code against its id.
+   */
+  private checkSealedIds(entry: LedgerEntry, sample: string, d: Record<string, JsonValue>): void {
+    const cases = this.codes.get(sample) ?? [];
+    const keyHex = typeof d.case_id_key === 'string' ? d.case_id_key : '';
+    const key = /^[0-9a-f]{64}$/.test(keyHex) ? Buffer.from(keyHex, 'hex') : null;
+    const problems: string[] = [];
+    for (const c of cases) {
+      if (c.case !== null) continue;
+      c.case = key === null || c.code === null || c.sealed === null ? null : openCaseId(key, sample, c.code, c.sealed);
+      if (c.case === null) problems.push(`the sealed id of case ${c.code ?? '?'} does not open with the published case-id key`);
+    }
+    const opened = cases.flatMap((c) => (c.case === null ? [] : [c.case]));
+    const members = this.members.get(sample);
+    if (members !== undefined && (opened.length !== members.length || [...opened].sort().join('\n') !== [...members].sort().join('\n')))
+      problems.push(`the ids opened are not the plan's ${members.length} drawn members, each once`);
+    const listed = Array.isArray(d.cases) ? (d.cases as { code?: unknown; case?: unknown }[]) : [];
+    const byCode = new Map(cases.map((c) => [c.code, c.case]));
+    const wrongLinks = listed.filter((l) => typeof l.code !== 'string' || byCode.get(l.code) !== l.case).length;
+    if (wrongLinks > 0 || listed.length !== cases.length) problems.push(`${wrongLinks || 'some'} of the links it lists are not the ones the sealed ids open to`);
+    if (problems.length === 0) return;
+    this.findings.push({ code: 'EXAMINATION_CASE_ID_MISMATCH', severity: 'error', subject: `entry ${entry.seq}`, message: `entry ${entry.seq} closes plan ${sample}: ${problems.join('; ')}` });
+  }
+
   /** The published key must give every recorded code: they were HMACs of the ids, not chosen. */
   private checkCaseCodes(entry: LedgerEntry, sample: string, keyHex: string): void {
     const cases = this.codes.get(sample) ?? [];
     const key = /^[0-9a-f]{64}$/.test(keyHex) ? Buffer.from(keyHex, 'hex') : null;
-    const wrong = key === null ? cases.length || 1 : cases.filter((c) => c.code !== caseCode(key, c.case)).length;
+    // A sealed id that did not open is already a finding (checkSealedIds): its code is not checked twice.
+    const wrong = key === null ? cases.length || 1 : cases.filter((c) => c.case !== null && c.code !== caseCode(key, c.case)).length;
     if (cases.length > 0 && wrong === 0) return;
     this.findings.push({
       code: 'EXAMINATION_CASE_CODE_MISMATCH',

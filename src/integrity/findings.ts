@@ -51,6 +51,11 @@ export type FindingCode =
   | 'REPORT_KEY_UNKNOWN'
   /** A closed plan's published case-code key does not give the case codes its assignment recorded (issue 12). */
   | 'EXAMINATION_CASE_CODE_MISMATCH'
+  /**
+   * A closed plan's sealed case ids (assignment version 2) do not open with its published case-id
+   * key, do not open to its drawn members, or are not the links its close entry lists (issue 12).
+   */
+  | 'EXAMINATION_CASE_ID_MISMATCH'
   /** A key enrolment whose self-signature does not verify, or whose key id is not its key's. */
   | 'PERSON_KEY_ENROLMENT_INVALID'
   /** A signed submission whose signature does not verify, or whose key was not the examiner's valid key at its seq. */

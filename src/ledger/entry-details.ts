@@ -365,7 +365,14 @@ export type SampleManifestDetails = {
   manifest_digest: string;
   strata?: { name: string; seed: string; frame_digest: string; frame_size: number; n: number; members: string[] }[];
 };
-export type ExaminationAssignDetails = {
+/**
+ * A plan's assignment. Version 1 (no `version`) names each case by its subject or item id beside
+ * its code. Version 2 never names the id before the close: each case carries its code and its id
+ * sealed under the plan's case-id key (examination/blind/plan-key.ts), in code order; every
+ * later entry of the plan names the case by its code.
+ */
+export type ExaminationAssignDetails = ExaminationAssignV1Details | ExaminationAssignV2Details;
+export type ExaminationAssignV1Details = {
   action: 'examination.assign';
   sample: string;
   per_case: number;
@@ -373,7 +380,25 @@ export type ExaminationAssignDetails = {
   plan_key?: JsonObject;
   cases: { case: string; code: string; examiners: string[] }[];
 };
-export type ExaminationCloseDetails = { action: 'examination.close'; sample: string; case_code_key: string };
+export type ExaminationAssignV2Details = {
+  action: 'examination.assign';
+  version: 2;
+  sample: string;
+  per_case: number;
+  plan_key: JsonObject;
+  cases: { code: string; sealed_case: string; examiners: string[] }[];
+};
+/**
+ * Publishes the plan's case-code key; for a version-2 assignment also the case-id key that opens
+ * its sealed ids, and the links it opens to (`verify` opens every sealed id and checks both).
+ */
+export type ExaminationCloseDetails = {
+  action: 'examination.close';
+  sample: string;
+  case_code_key: string;
+  case_id_key?: string;
+  cases?: { code: string; case: string }[];
+};
 export type ExaminationSubmitDetails = {
   action: 'examination.submit';
   sample: string;

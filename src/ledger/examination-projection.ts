@@ -23,30 +23,42 @@ export function examinationMutations(entry: LedgerEntry): Mutation[] {
     case 'sample.manifest':
       return manifestRows(entry);
     case 'examination.assign': {
-      // Plans assigned since issue 12 carry their wrapped answer key and a code per case.
+      // Plans assigned since issue 12 carry their wrapped answer key and a code per case; since
+      // version 2, no case id: the rows are keyed by the code, with the sealed id beside it.
       const a = actionDetailsOf(entry, 'examination.assign');
       const planKey: Mutation[] =
         a.plan_key === undefined ? [] : [{ op: 'update', table: 'samples', key: a.sample, set: { plan_key_json: canonicalize(record(a, 'plan_key', entry)) } }];
+      const version = entry.details.version; // absent: version 1
+      if (version !== undefined && version !== 2) throw bad(entry, 'version');
+      const sealedIds = version === 2;
       return [
         ...planKey,
         ...list(a, 'cases', entry).flatMap((c) => {
           const kase = record({ c }, 'c', entry);
-          const caseId = str(kase, 'case', entry);
-          const code = strOrNull(kase, 'code', entry);
+          const code = sealedIds ? str(kase, 'code', entry) : strOrNull(kase, 'code', entry);
+          const caseId = sealedIds ? (code as string) : str(kase, 'case', entry);
+          const sealedCase = sealedIds ? str(kase, 'sealed_case', entry) : null;
           return strings(kase, 'examiners', entry).map(
             (examiner): Mutation => ({
               op: 'insert',
               table: 'exam_assignments',
-              row: { id: `${a.sample}/${caseId}/${examiner}`, sample_id: a.sample, case_id: caseId, examiner, seq: entry.seq, code },
+              row: { id: `${a.sample}/${caseId}/${examiner}`, sample_id: a.sample, case_id: caseId, examiner, seq: entry.seq, code, sealed_case: sealedCase },
             }),
           );
         }),
       ];
     }
     case 'examination.close': {
-      // The case-code key, published so anyone can link codes to subjects (and `verify` checks them).
+      // The case-code key, published so anyone can link codes to subjects (and `verify` checks
+      // them); for a version-2 assignment, the case-id key and the links it opens.
       const c = actionDetailsOf(entry, 'examination.close');
-      return [{ op: 'update', table: 'samples', key: c.sample, set: { case_code_key: c.case_code_key, closed_seq: entry.seq } }];
+      const idKey = c.case_id_key === undefined ? null : str(c, 'case_id_key', entry);
+      const links = c.cases === undefined ? [] : list(c, 'cases', entry).map((x): Mutation => {
+        const l = record({ x }, 'x', entry);
+        const code = str(l, 'code', entry);
+        return { op: 'insert', table: 'exam_case_links', row: { id: `${c.sample}/${code}`, sample_id: c.sample, code, member_id: str(l, 'case', entry), seq: entry.seq } };
+      });
+      return [{ op: 'update', table: 'samples', key: c.sample, set: { case_code_key: c.case_code_key, closed_seq: entry.seq, case_id_key: idKey } }, ...links];
     }
     case 'examination.submit': {
       const s = actionDetailsOf(entry, 'examination.submit');
@@ -137,6 +149,7 @@ function frameRow(entry: LedgerEntry, s: Details): Mutation {
     plan_key_json: null,
     case_code_key: null,
     closed_seq: null,
+    case_id_key: null,
   };
   return { op: 'insert', table: 'samples', row };
 }

@@ -212,12 +212,17 @@ describeDatabases("the analysis caches: keyed by the analyses' ledger size", (db
   it('an index made before the mark gets it from its rows when it is opened (migration 0015)', async () => {
     const real = await mark();
     await withIndexDb(archive, async (sql) => {
-      // The index as 0014 left it: 0015 and the migration after it undone (migrations run in order).
+      // The index as 0014 left it: 0015 and the migrations after it undone (migrations run in order).
       await sql.exec('DROP TABLE marks');
       await sql.exec('ALTER TABLE missing_report_reads DROP COLUMN sealed_json');
       await sql.exec('ALTER TABLE missing_report_reads DROP COLUMN digest');
       await sql.exec('ALTER TABLE missing_reports DROP COLUMN erased_category');
-      await sql.exec("DELETE FROM kysely_migration WHERE name IN ('0015-analysis-inputs-mark', '0016-missing-read-erase-sealed')");
+      await sql.exec('ALTER TABLE samples DROP COLUMN case_id_key');
+      await sql.exec('ALTER TABLE exam_assignments DROP COLUMN sealed_case');
+      await sql.exec('DROP TABLE exam_case_links');
+      await sql.exec(
+        "DELETE FROM kysely_migration WHERE name IN ('0015-analysis-inputs-mark', '0016-missing-read-erase-sealed', '0017-examination-sealed-case-ids')",
+      );
     });
     await run(0, 'decide', sha.get('edited.jpg')!, sha.get('other.jpg')!, '--different');
     expect(await mark()).toBe(real);

@@ -63,6 +63,8 @@ describe('plans drawn with codebook v1 and v2 side by side', () => {
         await writeFile(join(base, `${name}-adj.json`), JSON.stringify(batch));
         await ok('adjudicator-c', 'adjudicate', name, '--batch', join(base, `${name}-adj.json`));
       }
+      // Closed before the export: a bag links a plan's answers to its members only once the plan is closed.
+      await ok('coordinator', 'examine', 'close', name);
     }
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, await ok('reader', 'key', '--public'));

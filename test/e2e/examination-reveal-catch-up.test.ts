@@ -67,7 +67,10 @@ describeDatabases('the reveal is a consequence (issue 9, finding 7)', (db) => {
     const verify = await custodyIn(['verify', '--json'], env);
     expect(verify.code).toBe(1);
     const findings = (JSON.parse(verify.stdout) as { findings: { code: string; subject: string }[] }).findings;
-    expect(findings.find((f) => f.code === 'EXAMINATION_UNREVEALED')?.subject).toContain(caseId);
+    // Named as the plan's entries name the case before its close: by its code (issue 12, blinded cases).
+    const code = (await log()).find((e) => e.details.action === 'examination.submit')?.details.case ?? '';
+    expect(code).toMatch(/^k-[0-9a-f]{12}$/);
+    expect(findings.find((f) => f.code === 'EXAMINATION_UNREVEALED')?.subject).toContain(code);
 
     // Any command that opens the archive for writing: here `analyze`, which has nothing to do.
     await custodyInExpect(0, ['analyze'], as('someone-else'));

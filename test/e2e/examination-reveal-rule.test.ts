@@ -71,7 +71,9 @@ describe('the reveal is a system act, checked against its rule (issue 12)', () =
     try {
       const sample = await loadSample(archive, 'plan');
       const [sub] = await archive.examinations.submissions(sample.id, members[1]);
-      const opened = unseal(await planAnswerKey(archive, sample), `${sample.id}/${members[1]!}/${sub!.examiner}`, sub!.sealed) as { answer: JsonValue; salt: string };
+      // Named, and sealed, as the plan's entries name the case: by its code (issue 12, blinded cases).
+      const code = (await archive.examinations.assignments(sample.id, members[1]))[0]!.code!;
+      const opened = unseal(await planAnswerKey(archive, sample), `${sample.id}/${code}/${sub!.examiner}`, sub!.sealed) as { answer: JsonValue; salt: string };
       seq = archive.treeSize;
       await archive.commit([
         {
@@ -79,7 +81,7 @@ describe('the reveal is a system act, checked against its rule (issue 12)', () =
           type: 'examination',
           items: [],
           objects: [],
-          details: { action: 'examination.reveal', sample: sample.id, case: members[1]!, answers: [{ examiner: sub!.examiner, commitment: sub!.commitment, answer: opened.answer, salt: opened.salt }], reason: REVEAL_RULE },
+          details: { action: 'examination.reveal', sample: sample.id, case: code, answers: [{ examiner: sub!.examiner, commitment: sub!.commitment, answer: opened.answer, salt: opened.salt }], reason: REVEAL_RULE },
         },
       ]);
     } finally {

@@ -6,13 +6,16 @@
 // answers, and each plan's answers are sealed under a random plan key that is not derivable from
 // the signing key. On SQLite and PostgreSQL.
 import { createHmac, createPrivateKey, hkdfSync } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openArchive } from '../../src/app.js';
+import { loadConfig } from '../../src/config/index.js';
 import { examinerForm, worldSubjects } from '../../src/demo/examination-world.js';
-import { caseCodeKey, openPlanKey, planSealingKey, unseal } from '../../src/examination/blind/index.js';
-import { custodyIn, custodyInExpect } from '../support/archive-fixtures.js';
+import { caseCodeKey, openCaseId, openPlanKey, planSealingKey, unseal } from '../../src/examination/blind/index.js';
+import { canonicalize } from '../../src/core/index.js';
+import { checkpointSizes, custodyIn, custodyInExpect, readLedgerLines, resignCheckpoints, writeLedgerLines } from '../support/archive-fixtures.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
 
@@ -78,8 +81,16 @@ describeDatabases('examination as a team: sealing per plan, blinded cases, roles
     members = drawn.members;
     // Accounts are named by name here: the CLI resolves them to account ids.
     await ok('inv-d', ['examine', 'assign', 'plan', '--examiners', 'ex-a,ex-b']);
-    const assign = (await log()).find((e) => e.details.action === 'examination.assign');
-    for (const c of assign?.details.cases as { case: string; code: string }[]) codeOf.set(c.case, c.code);
+    // The ledger does not link codes to subjects before the close (issue 12): the archive's holder
+    // does, through the examination KEK (the repository reads the sealed ids back as subject ids).
+    const archive = await openArchive(loadConfig({ ...env, CUSTODY_ACTOR: 'test' }, {}), 'read', 'test: case codes');
+    try {
+      const sample = (await archive.examinations.findSample('plan'))!;
+      for (const a of await archive.examinations.assignments(sample.id)) codeOf.set(a.case_id, a.code ?? '');
+    } finally {
+      await archive.close();
+    }
+    expect(new Set(codeOf.keys())).toEqual(new Set(members));
   }, 120_000);
   afterAll(() => cleanup());
 
@@ -248,14 +259,73 @@ describeDatabases('examination as a team: sealing per plan, blinded cases, roles
     for (const m of members) expect(codeOf.get(m)).toBe(`k-${createHmac('sha256', codeKey).update(m).digest('hex').slice(0, 12)}`);
   });
 
+  it('before the close, no examination entry names the subject of a case, its items or their digests, in the ledger file or `log --json`', async () => {
+    const entries = await log();
+    const raw = (await ledger()).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; details: { action?: string } });
+    expect(entries.some((e) => e.details.action === 'examination.close')).toBe(false);
+    // The subjects of the plan, their items (each subject holds one here) and those items' digests.
+    const digests = new Map(entries.filter((e) => (e as { type?: string }).type === 'ingestion').map((e) => [(e as unknown as { items: string[] }).items[0], (e as unknown as { objects: string[] }).objects[0]]));
+    const linked = await Promise.all(members.map(async (m) => (JSON.parse((await ok('inv-d', ['subject', 'show', m, '--json'])).stdout) as { items?: { id: string }[] }).items?.map((i) => i.id) ?? []));
+    const secrets = [...members, ...linked.flat(), ...linked.flat().map((i) => digests.get(i) ?? 'none')];
+    expect(linked.flat()).toHaveLength(2);
+    const exam = [...entries.map((e) => e.details), ...raw.map((e) => e.details)].filter((d) => d.action?.startsWith('examination.'));
+    expect(new Set(exam.map((d) => d.action))).toEqual(new Set(['examination.assign', 'examination.submit', 'examination.reveal', 'examination.adjudicate']));
+    for (const d of exam) for (const secret of secrets) expect(JSON.stringify(d), `${String(d.action)} names ${secret}`).not.toContain(secret);
+    // The assignment (version 2): each case by its code, its id sealed, in code order.
+    const assign = entries.find((e) => e.details.action === 'examination.assign')!.details as { version: number; cases: { code: string; sealed_case: string; case?: string }[] };
+    expect(assign.version).toBe(2);
+    expect(assign.cases.map((c) => c.code)).toEqual([...codeOf.values()].sort());
+    expect(assign.cases.every((c) => c.case === undefined && typeof c.sealed_case === 'string')).toBe(true);
+    // Every later entry names the case by its code.
+    for (const d of exam.filter((x) => x.action !== 'examination.assign')) expect([...codeOf.values()]).toContain((d as { case?: string }).case);
+  });
+
   it('close: publishes the case-code key; every code links to its subject, and verify checks them', async () => {
     const closed = await ok('inv-d', ['examine', 'close', 'plan', '--json']);
     expect(JSON.parse(closed.stdout)).toMatchObject({ plan: 'plan', cases: 2 });
     const close = (await log()).find((e) => e.details.action === 'examination.close');
     const key = Buffer.from(String(close?.details.case_code_key), 'hex');
     for (const m of members) expect(codeOf.get(m)).toBe(`k-${createHmac('sha256', key).update(m).digest('hex').slice(0, 12)}`);
+    // The case-id key opens every sealed id to its subject, and the close lists the same links.
+    const idKey = Buffer.from(String(close?.details.case_id_key), 'hex');
+    const assign = (await log()).find((e) => e.details.action === 'examination.assign')!.details as { sample: string; cases: { code: string; sealed_case: string }[] };
+    const opened = new Map(assign.cases.map((c) => [c.code, openCaseId(idKey, assign.sample, c.code, c.sealed_case)]));
+    expect(opened).toEqual(new Map([...codeOf].map(([m, c]) => [c, m])));
+    expect(close?.details.cases).toEqual([...opened].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, kase]) => ({ code, case: kase })));
+    // The answers' sealing key is not what was published.
+    expect(Object.values(close?.details ?? {}).map(String)).not.toContain('plan_key');
     const again = await as('inv-d', ['examine', 'close', 'plan']);
     expect(again.stderr).toContain('[EXAMINATION_CLOSE_REFUSED]');
     await custodyInExpect(0, ['verify'], env);
   });
+
+  it('a sealed id tampered with, or codes swapped between two cases, and the checkpoints re-signed: verify reports EXAMINATION_CASE_ID_MISMATCH', async () => {
+    const tamper = async (name: string, edit: (cases: { code: string; sealed_case: string }[]) => void): Promise<string[]> => {
+      const copy = join(await makeTempDir(`custody-team-${name}`), 'archive');
+      await cp(join(dir, 'archive'), copy, { recursive: true });
+      const lines = await readLedgerLines(copy);
+      const i = lines.findIndex((l) => (JSON.parse(l) as Entry).details.action === 'examination.assign');
+      const entry = JSON.parse(lines[i]!) as Entry;
+      edit(entry.details.cases as { code: string; sealed_case: string }[]);
+      lines[i] = canonicalize(entry);
+      await writeLedgerLines(copy, lines);
+      const origin = (JSON.parse(await readFile(join(copy, 'custody.json'), 'utf8')) as { origin: string }).origin;
+      await resignCheckpoints({ dir: copy, origin, verifierKey: '', env: {} }, await checkpointSizes(copy));
+      const cenv = { ...env, CUSTODY_ARCHIVE: copy, CUSTODY_ACTOR: 'insider' };
+      if (db.kind === 'sqlite') expect((await custodyIn(['rebuild'], cenv)).code).toBe(0);
+      const v = await custodyIn(['verify', '--json'], cenv);
+      expect(v.code).toBe(1);
+      return (JSON.parse(v.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code);
+    };
+    const flipped = await tamper('sealed', (cases) => {
+      const raw = Buffer.from(cases[0]!.sealed_case, 'base64');
+      raw[20] = (raw[20] ?? 0) ^ 1;
+      cases[0]!.sealed_case = raw.toString('base64');
+    });
+    expect(flipped).toContain('EXAMINATION_CASE_ID_MISMATCH');
+    const swapped = await tamper('swapped', (cases) => {
+      [cases[0]!.code, cases[1]!.code] = [cases[1]!.code, cases[0]!.code];
+    });
+    expect(swapped).toContain('EXAMINATION_CASE_ID_MISMATCH');
+  }, 120_000);
 });

@@ -6,7 +6,7 @@
 // right to left), and the bag is refused when it is not one of this archive's or was edited.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,7 @@ function decide(fields: readonly string[]) {
 let dir: string;
 let env: Record<string, string>;
 let bag: string;
+let openBag: string;
 let bagSize: number;
 let html: string;
 let result: ReportJson;
@@ -202,6 +203,12 @@ beforeAll(async () => {
   await writeFile(join(dir, 'adj.json'), JSON.stringify(batch));
   await ok('dr-c', 'adjudicate', 'branch', '--batch', join(dir, 'adj.json'));
   await ok('registrar', 'checkpoint', '--sign');
+  // A bag made before the close: the plan's cases are not linked to its members yet.
+  openBag = join(dir, 'open-bag');
+  await ok('registrar', 'export', '--select', 'sample:branch', '--out', openBag);
+  // Closed before the export a tribunal reads: the close publishes the links of the case codes.
+  await ok('coordinator', 'examine', 'close', 'branch');
+  await ok('registrar', 'checkpoint', '--sign');
   bag = join(dir, 'bag');
   await ok('registrar', 'export', '--select', 'sample:branch', '--out', bag);
   bagSize = (
@@ -296,6 +303,33 @@ describe('custody report --bag (HTML)', () => {
     }
     expect([...kinds].sort()).toEqual(['interval', 'log', 'stats']);
   }, 120_000);
+});
+
+describe('custody report --bag on a bag made before the plan closed', () => {
+  it('the bag carries no examination of the open plan, and the report reads it as it is, with none of its cases examined', async () => {
+    const tables = await readdir(join(openBag, 'data/tables'));
+    expect(tables).not.toContain('examinations.csv');
+    const statsFile = tables.find((t) => t.startsWith('statistics-')) ?? '';
+    const stats = JSON.parse(await readFile(join(openBag, 'data/tables', statsFile), 'utf8')) as {
+      cases: { sampled: number; revealed: number; final: number };
+    };
+    expect(stats.cases).toMatchObject({ sampled: 16, revealed: 0, final: 0 });
+    // The closed plan's bag, from the same archive, carries them.
+    expect(await readdir(join(bag, 'data/tables'))).toContain('examinations.csv');
+    const r = await ok(
+      'registrar',
+      'report',
+      '--template',
+      'tribunal',
+      '--bag',
+      openBag,
+      '--out',
+      join(dir, 'open.html'),
+      '--json',
+    );
+    const open = JSON.parse(r.stdout) as ReportJson;
+    expect(open.checkpoint.size).toBeLessThan(bagSize);
+  });
 });
 
 describe('custody report --bag refuses', () => {

@@ -128,6 +128,9 @@ describe.skipIf(!tools)('verify_bag.py on a sample bag (checks 1–7, Python sta
     await ok('reviewer', 'decide', itemOf(drawn.members[0] ?? ''), itemOf(drawn.members[1] ?? ''), '--different', '--note', 'two people');
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, await ok('reader', 'key', '--public'));
+    // Closed before the export: a bag links a plan's answers to its members only through the
+    // links its close entry published (issue 12, blinded cases).
+    await ok('coordinator', 'examine', 'close', 'main');
     bag = join(base, 'bag');
     await ok('prosecutor', 'export', '--select', 'sample:main', '--full-ledger', '--out', bag, '--json');
   }, 240_000);

@@ -75,6 +75,9 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     await as('registrar', 'subject', 'edit', moved, '--unit', String(other), '--reason', 'transfer record');
     const itemOf = (subject: string) => items[byId.get(subject)?.index ?? -1]?.id ?? '';
     await as('examiner-a', 'decide', itemOf(drawn.members[0] ?? ''), itemOf(drawn.members[1] ?? ''), '--different', '--note', 'two people');
+    // Closed before the export: a bag links a plan's answers to its members only through the
+    // links its close entry published (issue 12, blinded cases).
+    await as('coordinator', 'examine', 'close', 'main');
     pinned = join(base, 'pinned-key.txt');
     await writeFile(pinned, (await as('reader', 'key', '--public')).stdout);
     bag = join(base, 'bag');
@@ -160,8 +163,16 @@ describe('verify-export re-derives the process from the ledger (issue 11)', () =
     expect(process(r).filter((f) => f.code === 'EXPORT_COMMITMENT_MISMATCH').map((f) => f.details)).toEqual([
       expect.objectContaining({ sample: sampleId, case: revealed?.case, examiner: revealed?.examiner, reveal_seq: revealed?.seq }),
     ]);
-    // And the answer the ledger now gives is not the one examinations.json shows.
-    expect(mismatch(r, 'data/tables/examinations.json').map((f) => f.details?.row)).toContain(`${sampleId}/${String(revealed?.case)}/${String(revealed?.examiner)}`);
+    // And the answer the ledger now gives is not the one examinations.json shows: its row names
+    // the case by the member its close entry published for the reveal's code.
+    const close = (await readFile(join(dir, 'custody/ledger.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Json)
+      .find((e) => action(e) === 'examination.close');
+    const member = ((close?.details as Json | undefined)?.cases as Json[] | undefined)?.find((c) => c.code === revealed?.case)?.case;
+    expect(member).toEqual(expect.any(String));
+    expect(mismatch(r, 'data/tables/examinations.json').map((f) => f.details?.row)).toContain(`${sampleId}/${String(member)}/${String(revealed?.examiner)}`);
     const text = (await custodyInExpect(1, ['verify-export', dir, '--key', pinned])).stdout;
     expect(text).toMatch(/^Evidence files: VERIFIED$/m);
     expect(text).toMatch(/^Process: NOT VERIFIED \(.*EXPORT_TABLE_MISMATCH.*\)$/m);

@@ -20,6 +20,7 @@ import { examinerForm, worldSubjects } from '../../src/demo/examination-world.js
 import { custodyIn, custodyInExpect } from '../support/archive-fixtures.js';
 import { resealBag } from '../support/export-bag.fixture.js';
 import { makeTempDir } from '../support/tmp.js';
+import { caseCodesOf } from '../support/case-codes.js';
 import { uncheckedDraft } from '../support/unchecked-draft.js';
 
 interface Finding {
@@ -125,9 +126,9 @@ describe('verify-export checks people\'s signatures (issue 12)', () => {
     await ok('inv-d', ['examine', 'assign', 'plan', '--examiners', 'ex-a,ex-b']);
     const assign = (await log()).find((e) => e.details.action === 'examination.assign')!;
     sampleId = String(assign.details.sample);
-    for (const c of assign.details.cases as { case: string; code: string }[]) {
-      codes.push(c.code);
-      caseIds.push(c.case);
+    for (const [caseId, code] of await caseCodesOf(env, 'plan')) {
+      codes.push(code);
+      caseIds.push(caseId);
     }
     for (const who of ['ex-a', 'ex-b']) {
       const r = JSON.parse((await ok('inv-d', ['key', 'enrol', '--user', who, '--key-password-file', join(dir, 'kp'), '--json'])).stdout) as { key_id: string };

@@ -79,6 +79,11 @@ describe('the README worked example, run as a script', () => {
   }, 240_000);
 
   const actions = (action: string) => ledger.filter((e) => e.details.action === action);
+  /** The links the plan's close published, each case code to its subject. */
+  const closeLinks = () => {
+    const [close] = actions('examination.close');
+    return (close?.details.cases ?? []) as { code: string; case: string }[];
+  };
 
   it('generates 150 subjects whose numbers use all three digit systems, one unit with only a text code, photos by file name', async () => {
     const [header, ...rows] = parseCsv(
@@ -181,7 +186,11 @@ describe('the README worked example, run as a script', () => {
       c.disagreements.some((d) => d.field === 'findings.burns.value'),
     );
     expect(burnsCase?.disagreements.map((d) => d.field)).toEqual(['findings.burns.value']);
-    const entry = actions('examination.adjudicate').find((e) => e.details.case === burnsCase?.case);
+    // The ledger names the case by its code; the plan's close published the link to the subject
+    // the adjudicator's list names (an archive without accounts shows ids).
+    const code = closeLinks().find((l) => l.case === burnsCase?.case)?.code;
+    expect(code).toMatch(/^k-[0-9a-f]{12}$/);
+    const entry = actions('examination.adjudicate').find((e) => e.details.case === code);
     const decisions = entry?.details.decisions as { field: string; value: string }[];
     expect(decisions.map((d) => [d.field, d.value])).toEqual([
       ['findings.burns.value', 'present'],
@@ -189,6 +198,27 @@ describe('the README worked example, run as a script', () => {
     ]);
     const final = entry?.details.final as { findings: Record<string, unknown> };
     expect(final.findings.burns).toEqual({ value: 'present', regions: ['upper_limbs'] });
+  });
+
+  it('closes the plan once every case is final: the close publishes the case-id key and a link for each of the 40 cases', () => {
+    const closes = actions('examination.close');
+    expect(closes).toHaveLength(1);
+    expect(closes[0]?.details.case_id_key).toMatch(/^[0-9a-f]{64}$/);
+    const links = closeLinks();
+    expect(links).toHaveLength(40);
+    const [manifest] = actions('sample.manifest');
+    expect(links.map((l) => l.case).sort()).toEqual(
+      [...(manifest?.details.members as string[])].sort(),
+    );
+    // Before the close no entry of the plan named a subject: each names its case by code.
+    const codes = new Set(links.map((l) => l.code));
+    for (const e of [
+      ...actions('examination.submit'),
+      ...actions('examination.reveal'),
+      ...actions('examination.adjudicate'),
+    ])
+      expect(codes.has(e.details.case as string)).toBe(true);
+    expect(stdout).toMatch(/plan prevalence closed \(entry \d+\)/);
   });
 
   it('stats by unit count the text-coded unit AFI', async () => {

@@ -98,6 +98,7 @@ function expectedStatistics(input: Input): Pick<StatisticsReport, 'cases' | 'dem
     plan_key_json: null,
     case_code_key: null,
     closed_seq: null,
+    case_id_key: null,
   };
   const outcomes = cases.map((c, position) => ({
     case: c.case,

@@ -11,7 +11,7 @@ import type { ExamErrorCode } from './examination-errors.js';
 import { caseOutcomes, loadSample, sampleCodebook, type OutcomesPorts } from './outcomes.js';
 import { seal, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey, type PlanPorts } from './plan-access.js';
+import { caseRefs, planAnswerKey, type CaseRefs, type PlanPorts } from './plan-access.js';
 import { signAct, type PersonSigner } from './person-signing.js';
 import { adjudicateFields, submitFields } from './examination.service.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
@@ -99,7 +99,7 @@ export async function submitAnswers(archive: SubmitBatchPorts, ctx: Pick<ActingC
     }
     const own = (submitted.get(caseId) ?? []).find((s) => sameActor(s.examiner, examiner));
     if (own === undefined) accepted.push({ line: l.line, case: caseId, answer });
-    else if (sameAsCommitted(key, sample, own, answer)) skipped.push({ line: l.line, case: refs.shown(caseId) });
+    else if (sameAsCommitted(key, sample, refs, own, answer)) skipped.push({ line: l.line, case: refs.shown(caseId) });
     // Never say how they differ: the sealed answer stays sealed.
     else err('EXAMINATION_ALREADY_SUBMITTED', null, `${examiner} already submitted a different answer for case ${caseRef}; a sealed answer cannot be changed`);
   });
@@ -109,17 +109,18 @@ export async function submitAnswers(archive: SubmitBatchPorts, ctx: Pick<ActingC
   const written: { line: number; case: string; commitment: string; revealed: boolean }[] = [];
   for (const a of accepted) {
     const { commitment, salt } = commit(a.answer);
-    const context = `${sample.id}/${a.case}/${examiner}`;
+    const context = `${sample.id}/${refs.entry(a.case)}/${examiner}`;
     const sealed = seal(key, context, { answer: a.answer as unknown as JsonValue, salt });
     const signature = await signAct(keys, examiner, 'submit', submitFields(sample, refs.code(a.case), commitment, sealed), signer);
-    drafts.push(draft(examiner, { action: 'examination.submit', sample: sample.id, case: a.case, examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }));
+    // Named in the entry as the plan's entries name it: by its code once case ids are sealed.
+    drafts.push(draft(examiner, { action: 'examination.submit', sample: sample.id, case: refs.entry(a.case), examiner, commitment, sealed, ...(signature === null ? {} : { signature: { ...signature } }) }));
     const others = submitted.get(a.case) ?? [];
     const revealed = others.length + 1 === (assigned.get(a.case) ?? []).length;
     if (revealed) {
-      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, s) }));
+      const answers = others.map((s) => ({ examiner: s.examiner, commitment: s.commitment, ...openSealed(key, sample, refs, s) }));
       answers.push({ examiner, commitment, answer: a.answer as unknown as JsonValue, salt });
       answers.sort((x, y) => (x.examiner < y.examiner ? -1 : x.examiner > y.examiner ? 1 : 0));
-      drafts.push(draft(SYSTEM_ACTOR, { action: 'examination.reveal', sample: sample.id, case: a.case, answers, reason: REVEAL_RULE }));
+      drafts.push(draft(SYSTEM_ACTOR, { action: 'examination.reveal', sample: sample.id, case: refs.entry(a.case), answers, reason: REVEAL_RULE }));
     }
     written.push({ line: a.line, case: refs.shown(a.case), commitment, revealed });
   }
@@ -145,33 +146,35 @@ export async function adjudicateCases(archive: AdjudicateBatchPorts, ctx: Pick<A
   eachCase(lines, errors, (l, caseRef, err) => {
     const caseId = refs.resolve(caseRef) ?? '';
     const outcome = outcomes.get(caseId);
+    // The adjudicator is told of cases as they named them (codes), never by subject id.
+    const shown = refs.shown(caseId);
     if (outcome === undefined) {
       err('EXAMINATION_CASE_NOT_FOUND', 'case', `plan ${sample.name} has no case ${caseRef}`);
       return;
     }
     if (outcome.answers === null) {
-      err('EXAMINATION_CASE_UNFINISHED', 'case', `case ${caseId} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted`);
+      err('EXAMINATION_CASE_UNFINISHED', 'case', `case ${shown} is unfinished: ${outcome.submitted.length} of ${outcome.examiners.length} assigned examiners have submitted`);
       return;
     }
     if (outcome.examiners.some((e) => sameActor(e, adjudicator))) {
-      err('EXAMINATION_ADJUDICATOR_IS_EXAMINER', 'case', `${adjudicator} examined case ${caseId} and cannot adjudicate it`);
+      err('EXAMINATION_ADJUDICATOR_IS_EXAMINER', 'case', `${adjudicator} examined case ${shown} and cannot adjudicate it`);
       return;
     }
     const decisions = l.decisions.map((d) => ({ field: d.field, value: d.value, reason: d.reason }));
     const before = previous.get(caseId);
     if (before !== undefined) {
-      if (sameActor(before.actor, adjudicator) && before.decisions_json === canonicalOrNull(decisions)) skipped.push({ line: l.line, case: caseId });
-      else err('EXAMINATION_ALREADY_ADJUDICATED', null, `case ${caseId} is already adjudicated, with other decisions`);
+      if (sameActor(before.actor, adjudicator) && before.decisions_json === canonicalOrNull(decisions)) skipped.push({ line: l.line, case: shown });
+      else err('EXAMINATION_ALREADY_ADJUDICATED', null, `case ${shown} is already adjudicated, with other decisions`);
       return;
     }
     if ((outcome.disagreements ?? []).length === 0) {
-      err('EXAMINATION_NOTHING_TO_ADJUDICATE', null, `the examiners of case ${caseId} agree on every field`);
+      err('EXAMINATION_NOTHING_TO_ADJUDICATE', null, `the examiners of case ${shown} agree on every field`);
       return;
     }
     try {
       const final = applyAdjudication(codebook, outcome.answers, l.decisions);
       toSign.push({ caseId, decisions, final: final as unknown as JsonValue });
-      written.push({ line: l.line, case: caseId });
+      written.push({ line: l.line, case: shown });
     } catch (e) {
       if (!(e instanceof ExaminationError)) throw e;
       for (const f of fieldsOf(e)) err(e.code, f.field, f.message);
@@ -181,7 +184,7 @@ export async function adjudicateCases(archive: AdjudicateBatchPorts, ctx: Pick<A
   const keys = await archive.index.listPersonKeys();
   for (const t of toSign) {
     const signature = await signAct(keys, adjudicator, 'adjudicate', adjudicateFields(sample, refs.code(t.caseId), t.decisions, t.final), signer);
-    drafts.push(draft(adjudicator, { action: 'examination.adjudicate', sample: sample.id, case: t.caseId, decisions: t.decisions, final: t.final, ...(signature === null ? {} : { signature: { ...signature } }) }));
+    drafts.push(draft(adjudicator, { action: 'examination.adjudicate', sample: sample.id, case: refs.entry(t.caseId), decisions: t.decisions, final: t.final, ...(signature === null ? {} : { signature: { ...signature } }) }));
   }
   if (drafts.length > 0) await archive.commit(drafts);
   return { written, skipped };
@@ -202,13 +205,14 @@ function fieldsOf(e: ExaminationError): { field: string | null; message: string 
 }
 
 /** Compares through the commitment, with the salt opened from our own sealed copy. */
-function sameAsCommitted(key: Buffer | null, sample: SamplesTable, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
-  const salt = s.salt ?? openSealed(key, sample, s).salt;
+function sameAsCommitted(key: Buffer | null, sample: SamplesTable, refs: CaseRefs, s: { examiner: string; case_id: string; commitment: string; sealed: string; salt: string | null }, answer: ExaminationAnswer): boolean {
+  const salt = s.salt ?? openSealed(key, sample, refs, s).salt;
   return verifyReveal(s.commitment, answer, salt);
 }
 
-function openSealed(key: Buffer | null, sample: SamplesTable, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
-  const opened = unseal(key, `${sample.id}/${s.case_id}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+/** Sealed under the case as the entries name it (CaseRefs.entry): its code once ids are sealed. */
+function openSealed(key: Buffer | null, sample: SamplesTable, refs: CaseRefs, s: { examiner: string; case_id: string; sealed: string }): { answer: JsonValue; salt: string } {
+  const opened = unseal(key, `${sample.id}/${refs.entry(s.case_id)}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
   return { answer: opened.answer, salt: opened.salt };
 }
 

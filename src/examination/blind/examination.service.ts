@@ -14,8 +14,8 @@ import { ExamError } from './examination-errors.js';
 import { caseOutcomes, loadSample, sampleCodebook, type CaseOutcome, type OutcomesPorts } from './outcomes.js';
 import { seal, SealError, unseal } from './seal.js';
 import { checkStaff } from './examiners.js';
-import { caseRefs, planAnswerKey, type CaseRefs, type PlanPorts } from './plan-access.js';
-import { caseCode, caseCodeKey, newPlanKey, openPlanKey } from './plan-key.js';
+import { caseRefs, entryCaseOf, planAnswerKey, type CaseRefs, type PlanPorts } from './plan-access.js';
+import { caseCode, caseCodeKey, caseIdKey, newPlanKey, openCaseId, openPlanKey, sealCaseFacts, sealCaseId } from './plan-key.js';
 import { activePersonKey, signAct, type PersonSigner } from './person-signing.js';
 import { REVEAL_RULE, SYSTEM_ACTOR } from './reveal-rule.js';
 import { requireRole, type ActingContext, type Commits, type ExaminationReads, type IndexReads } from '../ports.js';
@@ -32,7 +32,7 @@ export type CaseImageReads = IndexReads<'subjectItems' | 'getItem'>;
 /** Who may read the other examiners' answers: the accounts, the plan's assignments and submissions. */
 export type AnswerReadPorts = IndexReads<'listAccounts'> & ExaminationReads<'assignments' | 'submissions'>;
 /** A reveal: the case's sealed answers, opened with the plan's key, appended as one entry. */
-export type RevealPorts = ExaminationReads<'submissions'> & AnswerKeys & Commits;
+export type RevealPorts = ExaminationReads<'submissions' | 'assignments'> & AnswerKeys & Commits;
 export type AssignPorts = ExaminationReads<'findSample' | 'assignments' | 'members'> & IndexReads<'listAccounts'> & Pick<AnswerKeys, 'examinationKek'> & Commits;
 export type CaseFormPorts = CaseReads & CaseImageReads;
 export type PreparePorts = CaseReads & ExaminationReads<'submissions'> & IndexReads<'listPersonKeys'> & AnswerKeys;
@@ -54,6 +54,11 @@ type Acting = Pick<ActingContext, 'role'>;
  * plan gets its own random answer key, wrapped by the archive's examination KEK, and each case an
  * opaque code (plan-key.ts); in an archive with accounts, examiners are examiner accounts
  * (examiners.ts: an administrator is refused).
+ *
+ * The entry (version 2) names no case: each carries its code, its examiners and its id sealed
+ * under the plan's case-id key, and the cases are listed, and the examiners rotated, in code
+ * order, not in the manifest's draw order (which would link each code to a member by position).
+ * Until the close, only the examination KEK links a code to its case (the repository's opener).
  */
 export async function assignExaminers(archive: AssignPorts, ctx: ActingContext, ref: string, examiners: readonly string[], perCase?: number): Promise<{ cases: number; perCase: number }> {
   requireRole(ctx, 'sample.manage');
@@ -72,15 +77,18 @@ export async function assignExaminers(archive: AssignPorts, ctx: ActingContext, 
   if (kek === null) throw new SealError('SEAL_KEY_MISSING', 'assigning a plan makes its sealing key: this needs the archive opened for writing');
   const planKey = newPlanKey(kek, sample.id);
   const codeKey = caseCodeKey(planKey.key);
-  const members = await archive.examinations.members(sample.id);
-  const cases = members.map((m, p) => ({
-    case: m.member_id,
-    code: caseCode(codeKey, m.member_id),
+  const idKey = caseIdKey(planKey.key);
+  const coded = (await archive.examinations.members(sample.id))
+    .map((m) => ({ code: caseCode(codeKey, m.member_id), member: m.member_id }))
+    .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  // 48 bits per code: a collision within one plan is astronomically unlikely, and never let pass.
+  if (new Set(coded.map((c) => c.code)).size !== coded.length) throw new Error('two cases of the plan drew the same case code; assign again');
+  const cases = coded.map((c, p) => ({
+    code: c.code,
+    sealed_case: sealCaseId(idKey, sample.id, c.code, c.member),
     examiners: Array.from({ length: k }, (_, j) => names[(p + j) % names.length] as string).sort(),
   }));
-  // 48 bits per code: a collision within one plan is astronomically unlikely, and never let pass.
-  if (new Set(cases.map((c) => c.code)).size !== cases.length) throw new Error('two cases of the plan drew the same case code; assign again');
-  await archive.commit([draft(ctx.actor, { action: 'examination.assign', sample: sample.id, per_case: k, plan_key: { ...planKey.record }, cases })]);
+  await archive.commit([draft(ctx.actor, { action: 'examination.assign', version: 2, sample: sample.id, per_case: k, plan_key: { ...planKey.record }, cases })]);
   return { cases: cases.length, perCase: k };
 }
 
@@ -112,6 +120,8 @@ export interface PreparedSubmission {
   readonly caseId: string;
   /** The case as the examiner knows it (its code). */
   readonly shown: string;
+  /** The case as the plan's ledger entries name it (CaseRefs.entry: its code once ids are sealed). */
+  readonly entryCase: string;
   readonly examiner: string;
   readonly answer: JsonValue;
   readonly salt: string;
@@ -143,16 +153,19 @@ export async function prepareSubmission(archive: PreparePorts, ctx: Acting, ref:
     throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${examiner} already submitted for case ${caseRef}; a sealed answer cannot be changed`);
   // Every answer already in must open with this key, or the reveal never could (a changed signing
   // key): refused here, before anything is appended.
-  for (const s of existing) unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed);
+  // Bound to the case as the entry names it (its code once ids are sealed), so the ledger alone gives the context.
+  const entryCase = refs.entry(caseId);
+  for (const s of existing) unseal(key, `${sample.id}/${entryCase}/${s.examiner}`, s.sealed);
   const answer = parseExaminationForm(sampleCodebook(sample), form);
   const { commitment, salt } = commit(answer);
-  const sealed = seal(key, `${sample.id}/${caseId}/${examiner}`, { answer: answer as unknown as JsonValue, salt });
+  const sealed = seal(key, `${sample.id}/${entryCase}/${examiner}`, { answer: answer as unknown as JsonValue, salt });
   const fields = submitFields(sample, refs.code(caseId), commitment, sealed);
   const keyId = activePersonKey(await archive.index.listPersonKeys(), examiner)?.key_id ?? null;
   return {
     sample: sample.id,
     caseId,
     shown: refs.shown(caseId),
+    entryCase,
     examiner,
     answer: answer as unknown as JsonValue,
     salt,
@@ -179,14 +192,28 @@ export async function commitSubmission(archive: CommitSubmissionPorts, ctx: Acti
     throw new ExamError('EXAMINATION_ALREADY_SUBMITTED', `${p.examiner} already submitted for case ${p.shown}; a sealed answer cannot be changed`);
   // Signed on the examiner's side when they have an enrolled key: plan, case code, commitment and the sealed answer's digest.
   const signature = await signAct(await archive.index.listPersonKeys(), p.examiner, 'submit', p.fields, signer);
+  const examinedWith = record === undefined ? undefined : await examinedWithFacts(archive, sample, p, record);
   await archive.commit([
-    draft(p.examiner, { action: 'examination.submit', sample: sample.id, case: p.caseId, examiner: p.examiner, commitment: p.commitment, sealed: p.sealed, ...(signature === null ? {} : { signature: { ...signature } }), ...(record === undefined ? {} : { examined_with: record }) }),
+    draft(p.examiner, { action: 'examination.submit', sample: sample.id, case: p.entryCase, examiner: p.examiner, commitment: p.commitment, sealed: p.sealed, ...(signature === null ? {} : { signature: { ...signature } }), ...(examinedWith === undefined ? {} : { examined_with: examinedWith }) }),
   ]);
   archive.crash('examination-submitted');
   const submitted = existing.length + 1;
   const revealed = submitted === assigned.length;
   if (revealed) await revealCase(archive, ctx, sample, p.caseId);
   return { case: p.shown, commitment: p.commitment, submitted, assigned: assigned.length, revealed };
+}
+
+/**
+ * What a submission records of how the case was examined. For a plan whose case ids are sealed,
+ * every fact but the form's language (the number of photographs and the item ids opened
+ * unblurred, which the catalogue's link entries tie to one subject) is sealed under the plan's
+ * case-id key, opened by anyone once the plan closes.
+ */
+async function examinedWithFacts(archive: Pick<AnswerKeys, 'examinationKek'>, sample: SamplesTable, p: PreparedSubmission, record: { [k: string]: JsonValue }): Promise<{ [k: string]: JsonValue }> {
+  if (p.entryCase === p.caseId || sample.plan_key_json === null) return record;
+  const { language, ...facts } = record;
+  const idKey = caseIdKey(openPlanKey(await archive.examinationKek(), sample.id, sample.plan_key_json));
+  return { ...(language === undefined ? {} : { language }), sealed: sealCaseFacts(idKey, sample.id, p.entryCase, p.examiner, facts) };
 }
 
 /** The photographs of a case (an item, or a subject's items), in a stable order: their case-scoped ordinals. */
@@ -217,14 +244,15 @@ export async function revealCase(archive: RevealPorts, ctx: Acting, sample: Samp
   // The reveal follows an examiner's last submission (the system catch-up runs at the CLI, unchecked).
   if (system === undefined) requireRole(ctx, 'examination.submit');
   const key = await planAnswerKey(archive, sample);
+  const entryCase = entryCaseOf(await archive.examinations.assignments(sample.id, caseId), caseId);
   const answers = (await archive.examinations.submissions(sample.id, caseId)).map((s) => {
-    const opened = unseal(key, `${sample.id}/${caseId}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
+    const opened = unseal(key, `${sample.id}/${entryCase}/${s.examiner}`, s.sealed) as { answer: JsonValue; salt: string };
     if (!verifyReveal(s.commitment, opened.answer as never, opened.salt))
       throw new ExamError('EXAMINATION_REVEAL_MISMATCH', `case ${caseId}: ${s.examiner}'s sealed answer does not match the commitment`);
     return { examiner: s.examiner, commitment: s.commitment, answer: opened.answer, salt: opened.salt };
   });
   // A system act (reveal-rule.ts): under the system actor, with the rule as its reason.
-  const details: ExaminationRevealDetails = { action: 'examination.reveal', sample: sample.id, case: caseId, answers, reason: system?.reason ?? REVEAL_RULE };
+  const details: ExaminationRevealDetails = { action: 'examination.reveal', sample: sample.id, case: entryCase, answers, reason: system?.reason ?? REVEAL_RULE };
   await archive.commit([draft(system?.actor ?? SYSTEM_ACTOR, details)]);
 }
 
@@ -246,6 +274,7 @@ export interface PreparedAdjudication {
   readonly sample: string;
   readonly caseId: string;
   readonly shown: string;
+  readonly entryCase: string;
   readonly adjudicator: string;
   readonly decisions: { field: string; value: string; reason: string }[];
   readonly final: JsonValue;
@@ -272,6 +301,7 @@ export async function prepareAdjudication(archive: PrepareAdjudicationPorts, ctx
     sample: sample.id,
     caseId,
     shown: refs.shown(caseId),
+    entryCase: refs.entry(caseId),
     adjudicator,
     decisions: recorded,
     final,
@@ -289,7 +319,7 @@ export async function commitAdjudication(archive: CommitAdjudicationPorts, ctx: 
   const outcome = await adjudicableOutcome(archive, sample, p.caseId, p.adjudicator, p.shown);
   const signature = await signAct(await archive.index.listPersonKeys(), p.adjudicator, 'adjudicate', p.fields, signer);
   await archive.commit([
-    draft(p.adjudicator, { action: 'examination.adjudicate', sample: sample.id, case: p.caseId, decisions: p.decisions, final: p.final, ...(signature === null ? {} : { signature: { ...signature } }) }),
+    draft(p.adjudicator, { action: 'examination.adjudicate', sample: sample.id, case: p.entryCase, decisions: p.decisions, final: p.final, ...(signature === null ? {} : { signature: { ...signature } }) }),
   ]);
   return { ...outcome, final: p.final as never, adjudicated: true, status: 'final' };
 }
@@ -364,7 +394,9 @@ export async function assertMayReadAnswers(archive: AnswerReadPorts, sample: Sam
 
 /**
  * Closes a plan whose every case is final: publishes its case-code key, so that anyone can link
- * each code to its subject or item (and `custody verify` recomputes every code from it).
+ * each code to its subject or item (and `custody verify` recomputes every code from it). For a
+ * plan assigned with sealed case ids, also the case-id key, which opens every sealed id of the
+ * assignment entry (the answers' sealing key stays unpublished), and the links it opens to.
  */
 export async function closePlan(archive: ClosePorts, ctx: ActingContext, ref: string): Promise<{ plan: string; cases: number; seq: number }> {
   requireRole(ctx, 'sample.manage');
@@ -374,9 +406,28 @@ export async function closePlan(archive: ClosePorts, ctx: ActingContext, ref: st
   const outcomes = await caseOutcomes(archive, sample);
   const open = outcomes.filter((c) => c.status !== 'final').length;
   if (open > 0) throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name} has ${open} case(s) not final yet`, { details: { cases_open: open } });
-  const codeKey = caseCodeKey(openPlanKey(await archive.examinationKek(), sample.id, sample.plan_key_json));
-  const [stored] = await archive.commit([draft(ctx.actor, { action: 'examination.close', sample: sample.id, case_code_key: codeKey.toString('hex') })]);
+  const planKey = openPlanKey(await archive.examinationKek(), sample.id, sample.plan_key_json);
+  const codeKey = caseCodeKey(planKey);
+  const sealed = await sealedLinks(archive, sample, caseIdKey(planKey));
+  const ids = sealed === null ? {} : { case_id_key: caseIdKey(planKey).toString('hex'), cases: sealed };
+  const [stored] = await archive.commit([draft(ctx.actor, { action: 'examination.close', sample: sample.id, case_code_key: codeKey.toString('hex'), ...ids })]);
   return { plan: sample.name, cases: outcomes.length, seq: stored?.entry.seq ?? 0 };
+}
+
+/**
+ * The links a close publishes, each opened from the assignment's sealed id (null: a plan assigned
+ * before sealed ids). A sealed id that does not open to its case refuses the close: the published
+ * key would not give the links, and `verify` would report the plan.
+ */
+async function sealedLinks(archive: OutcomesPorts, sample: SamplesTable, idKey: Buffer): Promise<{ code: string; case: string }[] | null> {
+  const links = new Map<string, string>();
+  for (const a of await archive.examinations.assignments(sample.id)) {
+    if (a.sealed_case === null || a.code === null) return null;
+    if (openCaseId(idKey, sample.id, a.code, a.sealed_case) !== a.case_id)
+      throw new ExamError('EXAMINATION_CLOSE_REFUSED', `plan ${sample.name}: the sealed id of case ${a.code} does not open to its case with the plan's key`);
+    links.set(a.code, a.case_id);
+  }
+  return [...links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, kase]) => ({ code, case: kase }));
 }
 
 function draft(actor: string, details: ExaminationDetails): EntryDraft {

@@ -30,6 +30,18 @@ export interface CaseRefs {
   shown(caseId: string): string;
   /** The case's code whatever the archive (its id for a plan without codes): what signatures cover. */
   code(caseId: string): string;
+  /**
+   * How the plan's ledger entries name the case: its code for a plan assigned with sealed case
+   * ids (assignment version 2), its id before. A subject or item id is never written in clear
+   * into an entry of a version-2 plan before its close.
+   */
+  entry(caseId: string): string;
+}
+
+/** How the ledger names a case, from its assignment rows (any examiner's): the code once ids are sealed. */
+export function entryCaseOf(assignments: readonly Pick<ExamAssignmentsTable, 'case_id' | 'code' | 'sealed_case'>[], caseId: string): string {
+  const a = assignments.find((r) => r.case_id === caseId);
+  return a !== undefined && a.sealed_case !== null && a.code !== null ? a.code : caseId;
 }
 
 /**
@@ -42,10 +54,12 @@ export async function caseRefs(archive: Pick<PlanPorts, 'examinations' | 'index'
   const assignments = await archive.examinations.assignments(sample.id);
   const byCode = new Map<string, string>();
   const codeOf = new Map<string, string>();
+  const sealed = new Set<string>();
   for (const a of assignments)
     if (a.code !== null) {
       byCode.set(a.code, a.case_id);
       codeOf.set(a.case_id, a.code);
+      if (a.sealed_case !== null) sealed.add(a.case_id);
     }
   // An archive without accounts keeps showing ids, as before codes (its actors are free text).
   const team = (await archive.index.listAccounts()).length > 0;
@@ -55,5 +69,6 @@ export async function caseRefs(archive: Pick<PlanPorts, 'examinations' | 'index'
     resolve: (ref) => byCode.get(ref) ?? (members.has(ref) ? ref : undefined),
     shown: (caseId) => (team ? (codeOf.get(caseId) ?? caseId) : caseId),
     code: (caseId) => codeOf.get(caseId) ?? caseId,
+    entry: (caseId) => (sealed.has(caseId) ? (codeOf.get(caseId) ?? caseId) : caseId),
   };
 }

@@ -31,6 +31,7 @@ function plan(strata: { name: string; frame_size: number }[]): SamplesTable {
     plan_key_json: null,
     case_code_key: null,
     closed_seq: null,
+    case_id_key: null,
   };
 }
 

@@ -29,6 +29,7 @@ import { describeDatabases } from '../../support/postgres.js';
 import { codebookDigest, DEFAULT_CODEBOOK } from '../../../src/examination/codebook/index.js';
 import { servedArchive, signIn, TEST_PASSWORD, type Client, type ServedArchive } from '../../support/server.js';
 import { makeTempDir } from '../../support/tmp.js';
+import { openCaseFacts } from '../../../src/examination/blind/index.js';
 
 interface Entry {
   seq: number;
@@ -371,7 +372,8 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
   it('every submission and adjudication in the ledger is signed, and plain `openssl pkeyutl -verify -rawin` verifies each from the entry fields; the submission records the language and the photographs opened unblurred', async () => {
     const entries = await log();
     const keys = new Map(entries.filter((e) => e.details.action === 'account.key.enrol').map((e) => [String(e.details.key_id), String(e.details.public_key)]));
-    const codeBy = new Map((entries.find((e) => e.details.action === 'examination.assign')?.details.cases as { case: string; code: string }[]).map((c) => [c.case, c.code]));
+    // The entries of a plan with sealed case ids name the case by its code (issue 12, blinded cases).
+    const codeBy = { get: (c: string): string => c };
     const dir = await makeTempDir('exam-http-openssl');
     const canonical = (o: Record<string, string>) => JSON.stringify(Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1))));
     const h = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
@@ -382,8 +384,8 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
       expect(d.signature, `entry ${e.seq}`).toBeDefined();
       const fields: Record<string, string> =
         d.action === 'examination.submit'
-          ? { plan: d.sample, case: codeBy.get(d.case)!, key_id: d.signature.key_id, commitment: String(d.commitment), sealed_sha256: h(String(d.sealed)) }
-          : { plan: d.sample, case: codeBy.get(d.case)!, key_id: d.signature.key_id, decisions_sha256: h(canonicalJsonOf(d.decisions)), final_sha256: h(canonicalJsonOf(d.final)) };
+          ? { plan: d.sample, case: codeBy.get(d.case), key_id: d.signature.key_id, commitment: String(d.commitment), sealed_sha256: h(String(d.sealed)) }
+          : { plan: d.sample, case: codeBy.get(d.case), key_id: d.signature.key_id, decisions_sha256: h(canonicalJsonOf(d.decisions)), final_sha256: h(canonicalJsonOf(d.final)) };
       const act = d.action === 'examination.submit' ? 'submit' : 'adjudicate';
       const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(keys.get(d.signature.key_id)!, 'base64')]);
       await writeFile(join(dir, 'pub.pem'), `-----BEGIN PUBLIC KEY-----\n${spki.toString('base64')}\n-----END PUBLIC KEY-----\n`);
@@ -393,8 +395,14 @@ describeDatabases('examination over HTTP (issue 12)', (db) => {
       expect(v.stdout, `entry ${e.seq}: ${v.stderr}`).toContain('Signature Verified Successfully');
     }
     const first = acts.find((e) => e.details.action === 'examination.submit' && e.actor === ids.get('ex-a'))!;
-    expect(first.details.examined_with).toMatchObject({ language: 'ar', photos: 1 });
-    expect((first.details.examined_with as { opened_unblurred: string[] }).opened_unblurred).toHaveLength(1);
+    // The language in clear; the photographs (their count, the item ids opened) sealed under the
+    // case-id key, which the close published.
+    expect(first.details.examined_with).toMatchObject({ language: 'ar' });
+    expect(first.details.examined_with).not.toHaveProperty('opened_unblurred');
+    const close = entries.find((e) => e.details.action === 'examination.close')!;
+    const facts = openCaseFacts(Buffer.from(String(close.details.case_id_key), 'hex'), String(first.details.sample), String(first.details.case), first.actor, String((first.details.examined_with as { sealed: string }).sealed));
+    expect(facts).toMatchObject({ photos: 1 });
+    expect((facts as { opened_unblurred: string[] }).opened_unblurred).toHaveLength(1);
   });
 
   it('an examiner not assigned to a case gets neither its form, nor its photographs, nor a prepared submission (EXAMINATION_NOT_ASSIGNED)', async () => {

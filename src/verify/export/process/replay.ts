@@ -9,6 +9,7 @@ import type {
   DeliveriesTable,
   ExamAdjudicationsTable,
   ExamAssignmentsTable,
+  ExamCaseLinksTable,
   ExamSubmissionsTable,
   IndexTable,
   ItemsTable,
@@ -36,6 +37,8 @@ export interface ReplayedIndex {
   assignments: ExamAssignmentsTable[];
   submissions: ExamSubmissionsTable[];
   adjudications: ExamAdjudicationsTable[];
+  /** A closed plan's published links, code → subject or item id, by sample (plans assigned with sealed case ids). */
+  caseLinks: Map<string, Map<string, string>>;
   decisions: DecisionsTable[];
 }
 
@@ -67,12 +70,31 @@ export function replayEntries(entries: readonly LedgerEntry[]): ReplayedIndex {
     submissions: [...table<ExamSubmissionsTable>('exam_submissions').values()].sort(byCaseThenExaminer),
     adjudications: [...table<ExamAdjudicationsTable>('exam_adjudications').values()].sort(byCaseThenExaminer),
     decisions: [...table<DecisionsTable>('decisions').values()].sort((a, b) => a.seq - b.seq),
+    caseLinks: linksBySample(table<ExamCaseLinksTable>('exam_case_links')),
   };
 }
 
-/** The plan's rows, as the examination repository returns them. */
+function linksBySample(rows: ReadonlyMap<string, ExamCaseLinksTable>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const l of rows.values()) out.set(l.sample_id, (out.get(l.sample_id) ?? new Map<string, string>()).set(l.code, l.member_id));
+  return out;
+}
+
+/**
+ * The plan's rows, as the examination repository returns them for an export: a plan assigned with
+ * sealed case ids keys its rows by code, read back by subject or item id once its close entry
+ * published the links (before, the bag does not link them, and neither does this).
+ */
 export function planRows(index: ReplayedIndex, sampleId: string) {
-  const mine = <T extends { sample_id: string }>(rows: readonly T[]): T[] => rows.filter((r) => r.sample_id === sampleId);
+  const links = index.caseLinks.get(sampleId);
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const mine = <T extends { sample_id: string; case_id?: string; examiner?: string }>(rows: readonly T[]): T[] => {
+    const own = rows.filter((r) => r.sample_id === sampleId);
+    if (links === undefined) return own;
+    return own
+      .map((r) => (r.case_id === undefined ? r : { ...r, case_id: links.get(r.case_id) ?? r.case_id }))
+      .sort((a, b) => cmp(a.case_id ?? '', b.case_id ?? '') || cmp(a.examiner ?? '', b.examiner ?? ''));
+  };
   return {
     members: mine(index.members),
     assignments: mine(index.assignments),

@@ -154,7 +154,9 @@ def check_reveal_rule(report, ledger):
         if a == "examination.assign":
             for c in d.get("cases") or []:
                 if isinstance(c, dict):
-                    assigned[(sample, c.get("case"))] = [x for x in c.get("examiners") or [] if isinstance(x, str)]
+                    # Version 2 names the case by its code (its id sealed), as its later entries do.
+                    name = c.get("code") if d.get("version") == 2 else c.get("case")
+                    assigned[(sample, name)] = [x for x in c.get("examiners") or [] if isinstance(x, str)]
         elif a == "examination.submit":
             submitted.setdefault((sample, _s(d, "case")), set()).add(actor_key(_s(d, "examiner")))
         elif a == "examination.reveal":

@@ -129,8 +129,15 @@ class Derivation:
             elif a == "sample.manifest":
                 s["manifest"] = e
             elif a == "examination.assign":
+                # Version 2 names each case by its code, its id sealed; every later entry of the
+                # plan names it by code too, until the close entry publishes the links.
+                key = "code" if d.get("version") == 2 else "case"
                 for c in d.get("cases", []):
-                    s["assigned"].setdefault(c["case"], []).extend(c.get("examiners", []))
+                    s["assigned"].setdefault(c[key], []).extend(c.get("examiners", []))
+            elif a == "examination.close":
+                for link in d.get("cases") or []:
+                    if isinstance(link, dict) and isinstance(link.get("code"), str) and isinstance(link.get("case"), str):
+                        s.setdefault("links", {})[link["code"]] = link["case"]
             elif a == "examination.submit":
                 s["subs"][(d["case"], d["examiner"])] = {"examiner": d["examiner"], "commitment": d.get("commitment"),
                                                          "submit_seq": seq, "reveal_seq": None, "answer": None, "salt": None}
@@ -141,6 +148,22 @@ class Derivation:
                         sub.update(answer=r.get("answer"), salt=r.get("salt"), reveal_seq=seq, stated=r.get("commitment"))
             elif a == "examination.adjudicate":
                 s["adjudications"][d.get("case")] = e
+        for s in self.samples.values():
+            self._link_cases(s)
+
+    @staticmethod
+    def _link_cases(s):
+        """A closed plan's codes replaced by the subject or item ids its close entry links them to
+        (src/ledger/examination-projection.ts, exam_case_links); an open plan keeps its codes."""
+        links = s.get("links") or {}
+        if not links:
+            return
+        assigned = {}
+        for k, v in s["assigned"].items():
+            assigned.setdefault(links.get(k, k), []).extend(v)
+        s["assigned"] = assigned
+        s["subs"] = {(links.get(c, c), x): v for (c, x), v in s["subs"].items()}
+        s["adjudications"] = {links.get(c, c): v for c, v in s["adjudications"].items()}
 
     def codebook(self, sid):
         return self.samples[sid]["frame"]["details"]["sample"]["codebook"]
