@@ -84,7 +84,7 @@ describeDatabases('sealing per plan (issue 12)', (db) => {
     const s = (await log()).find((e) => e.details.action === 'examination.submit')!;
     expect(unseal(old, `${s.details.sample}/${s.details.case}/${s.details.examiner}`, s.details.sealed!)).toHaveProperty('salt');
     await custodyInExpect(0, ['verify'], env);
-  }, 60_000);
+  }, 120_000);
 
   it('with a passphrase, the KEK file is encrypted under it; key rewrap carries it to a new passphrase, and the plan still reveals', async () => {
     await setUp({ CUSTODY_KEY_PASSPHRASE: PASSPHRASE });
@@ -98,7 +98,7 @@ describeDatabases('sealing per plan (issue 12)', (db) => {
     const r = await submit('dr-b', members[0]!, { CUSTODY_KEY_PASSPHRASE: 'a brand new passphrase 5521' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('answers revealed');
-  }, 60_000);
+  }, 120_000);
 
   it("a swapped KEK file (another archive's) is refused with SEAL_BROKEN before anything is appended", async () => {
     await setUp({});
@@ -121,5 +121,5 @@ describeDatabases('sealing per plan (issue 12)', (db) => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('[SEAL_BROKEN]');
     expect((await ledger()).equals(before)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });

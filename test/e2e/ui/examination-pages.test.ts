@@ -314,7 +314,7 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
               `[...document.fonts].some((f) => f.family.replace(/['"]/g, '') === 'Noto Sans Arabic' && f.status === 'loaded')`,
             ),
           ).toBe(true);
-      }, 60_000);
+      }, 120_000);
 
     it("a draft is kept for its examiner across a reload, and a second examiner signed in on the same browser does not see it", async () => {
       const page = await open('en', '/examination');
