@@ -5,11 +5,14 @@ import { archiveLayout, type ArchiveManifest, ArchiveError } from './archive/ind
 import { createSigningKey, loadSigningKey } from './archive/signing-key.adapter.js';
 import { assertNotServed } from './archive/served-marker.adapter.js';
 import { openExaminationKek, type ExaminationKek } from './archive/examination-kek.adapter.js';
+import { createReportKek, openReportKek } from './archive/report-kek.adapter.js';
 import { assertSigningKeyMatches, readManifest, readSmall } from './archive/signing-key-record.adapter.js';
-import type { Config } from './config/index.js';
+import { ConfigError, type Config } from './config/index.js';
 import type { AccountsPorts, Role } from './accounts/index.js';
 import type { CandidatePorts, PmPorts, SubjectLinkPorts } from './identification/index.js';
 import { ReportKeyFiles } from './identification/reports/report-keys.adapter.js';
+import { openReportKeys } from './identification/reports/report-kek.service.js';
+import type { ReportKeys } from './identification/index.js';
 import type { LinkPorts } from './identification/reports/link.service.js';
 import { linkRecordsFor } from './identification/linkage/index.js';
 import type { IdentificationBagArchive } from './reports/export/identification-bag.service.js';
@@ -87,6 +90,12 @@ export interface Archive {
    * answer key; plans assigned before it keep `sealingKey` above.
    */
   examinationKek(): Promise<ExaminationKek | null>;
+  /**
+   * The report KEK (archive/report-kek.adapter.ts), opened with the report passphrase, not the
+   * archive's: rejects MISSING_REPORT_KEK_LOCKED without it. Made (and old key files rewrapped
+   * under it) on first use in write mode (identification/reports/report-kek.service.ts).
+   */
+  reportKeys(): Promise<ReportKeys>;
   readonly publicKey: KeyObject;
   readonly verifierKey: string;
   readonly newId: () => string;
@@ -135,6 +144,9 @@ export async function initArchive(
   await mkdir(layout.checkpoints, { recursive: true });
   await LedgerFile.create(layout.ledger);
   const publicKey = await createSigningKey(layout.privateKey, config.keyPassphrase);
+  // The report KEK, under its own passphrase (or none in an archive without any); an encrypted
+  // archive given no report passphrase gets it when one is first given.
+  if (config.reportPassphrase !== null || config.keyPassphrase === null) await makeReportKek(config, id);
   const verifierKey = formatVerifierKey(manifest.origin, publicKey);
   await writeFile(layout.publicKey, `${verifierKey}\n`, { mode: 0o644 });
   const db = await openDatabase(databaseTarget(config, manifest));
@@ -350,6 +362,7 @@ export async function openArchive(
       return readKek;
     };
     const opener: CaseLinkOpener | null = opts.caseLinks === 'published' ? null : caseLinkOpener(linkKek, privateKey !== null);
+    let reportKeys: Promise<ReportKeys> | undefined;
     const archive: Archive = {
       config,
       manifest,
@@ -363,6 +376,20 @@ export async function openArchive(
         if (privateKey === null) return Promise.resolve(null);
         kek ??= openExaminationKek(config.archiveDir, manifest.id, config.keyPassphrase, true);
         return kek;
+      },
+      reportKeys() {
+        const mayCreate = mode === 'write' && (config.reportPassphrase !== null || config.keyPassphrase === null);
+        reportKeys ??= openReportKeys({
+          open: () => openReportKek(config.archiveDir, manifest.id, config.reportPassphrase),
+          create: mayCreate ? () => makeReportKek(config, manifest.id) : null,
+          sealingKey: privateKey === null ? null : sealingKeyFrom(privateKey, manifest.id),
+          keys: ReportKeyFiles.forArchive(config.archiveDir),
+          ...(config.warn === undefined ? {} : { warn: config.warn }),
+        }).catch((e: unknown) => {
+          reportKeys = undefined;
+          throw e;
+        });
+        return reportKeys;
       },
       publicKey,
       verifierKey,
@@ -511,6 +538,13 @@ function publicKeyFromVerifierKey(vkey: string): KeyObject {
   return createPublicKey({ key: spki, format: 'der', type: 'spki' });
 }
 
+/** The report KEK, made under the report passphrase; refused when it is the archive's own (it must not open with it). */
+function makeReportKek(config: Config, archiveId: string): Promise<ExaminationKek> {
+  if (config.reportPassphrase !== null && config.reportPassphrase === config.keyPassphrase)
+    throw new ConfigError('CONFIG_INVALID', 'the report passphrase must not be the archive key passphrase: whoever writes to the archive must not be able to read family reports');
+  return createReportKek(config.archiveDir, archiveId, config.reportPassphrase);
+}
+
 function sealingKeyFrom(privateKey: KeyObject, archiveId: string): Buffer {
   const { d } = privateKey.export({ format: 'jwk' });
   const raw = Buffer.from(d ?? '', 'base64url');
@@ -595,7 +629,7 @@ export function missingPorts(
     subjectItems: (id) => archive.index.subjectItems(id),
     listSubjectEvents: (id) => archive.index.listMissingSubjectEvents(id),
     newId: archive.newId,
-    sealingKey: archive.sealingKey,
+    reportKeys: () => archive.reportKeys(),
     viewerOrg,
     keys: ReportKeyFiles.forArchive(archive.config.archiveDir),
     async ledgerDetails(seq) {

@@ -288,6 +288,8 @@ export const ERROR_CLASS: Readonly<Record<ErrorCode, ErrorClass>> = {
   MISSING_REPORT_NOT_FOUND: 'not_found',
   MISSING_REPORT_ERASED: 'not_found',
   MISSING_REPORT_KEY_REQUIRED: 'usage',
+  MISSING_REPORT_KEK_LOCKED: 'usage',
+  MISSING_REPORT_KEK_MISSING: 'unavailable',
   MISSING_REPORT_KEY_MISSING: 'unavailable',
   MISSING_REPORT_KEY_INVALID: 'finding',
   MISSING_REPORT_FORBIDDEN: 'forbidden',

@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './layout.js';
 export { sealSigningKey, openSigningKey, rawPublicKey, envelopePublicKey } from './key-envelope.js';
 export * from './item-views.js';
+export type { Kek } from './kek-file.adapter.js';

@@ -1,6 +1,7 @@
 import { LedgerLock } from '../ledger/ledger-lock.adapter.js';
 import { SCRYPT_DEFAULTS, type ScryptParams } from './key-envelope.js';
 import { rewrapExaminationKek } from './examination-kek.adapter.js';
+import { reportKekExists, rewrapReportKek } from './report-kek.adapter.js';
 import { archiveLayout } from './layout.js';
 import { assertSigningKeyMatches } from './signing-key-record.adapter.js';
 import { openSigningKeyFile, replaceSigningKey, signingKeyFileKdf, type SigningKeyFormat } from './signing-key.adapter.js';
@@ -69,6 +70,31 @@ export async function rewrapSigningKey(req: RewrapRequest): Promise<RewrapResult
       passphraseChanged: req.newPassphrase !== null && req.newPassphrase !== req.passphrase,
       note: null,
     };
+  } finally {
+    await lock.release();
+  }
+}
+
+export interface ReportRewrapRequest {
+  archiveDir: string;
+  /** The report passphrase that opens the report KEK today (null for one made without one). */
+  passphrase: string | null;
+  newPassphrase: string;
+  lockTimeoutMs: number;
+}
+
+/**
+ * `custody key rewrap --report`: re-encrypts the report KEK (keys/report-kek.key) under a new
+ * report passphrase, holding the writer lock. The KEK itself, and so every report key file, is
+ * unchanged; nothing is done when there is no report KEK yet. Not recorded in the ledger (as above).
+ */
+export async function rewrapReportKey(req: ReportRewrapRequest): Promise<{ rewrapped: boolean; note: string | null }> {
+  const layout = archiveLayout(req.archiveDir);
+  const lock = await LedgerLock.acquire({ ledger: layout.ledger, holder: layout.lock }, { timeoutMs: req.lockTimeoutMs, command: 'key rewrap', kind: 'exclusive' });
+  try {
+    if (!(await reportKekExists(req.archiveDir))) return { rewrapped: false, note: 'the archive has no report key yet: it is made by `custody init` or the first `custody missing import`' };
+    await rewrapReportKek(req.archiveDir, req.passphrase, req.newPassphrase);
+    return { rewrapped: true, note: null };
   } finally {
     await lock.release();
   }

@@ -11,11 +11,18 @@ export function configFrom(args: ParsedArgs, io: Io): Config {
     fd: 'key-passphrase-fd',
     envFile: 'CUSTODY_KEY_PASSPHRASE_FILE',
   });
+  // The report passphrase: the file named by CUSTODY_REPORT_PASSPHRASE_FILE, else CUSTODY_REPORT_PASSPHRASE.
+  const reportPassphrase = passphraseFrom(args, io.env, {
+    file: 'report-passphrase-file',
+    fd: 'report-passphrase-fd',
+    envFile: 'CUSTODY_REPORT_PASSPHRASE_FILE',
+  });
   return {
     ...loadConfig(io.env, {
       archive: str(args, 'archive'),
       actor: str(args, 'actor'),
       keyPassphrase,
+      reportPassphrase,
       maxImagePixels: str(args, 'max-image-pixels'),
     }),
     warn: (message) => io.stderr(`custody: warning: ${message}\n`),

@@ -38,6 +38,8 @@ const USAGE_EXIT_BEFORE = new Set<string>([
   // Added with the codes (identification, issue 15).
   'MISSING_REPORT_KEY_REQUIRED',
   'MISSING_LINK_INVALID',
+  // The report KEK's own passphrase (issue 15, s23).
+  'MISSING_REPORT_KEK_LOCKED',
 ]);
 /** Codes of the `internal` class: none the CLI raises (HTTP_INTERNAL is the server's body for a crash). */
 const INTERNAL = new Set<string>(['HTTP_INTERNAL']);

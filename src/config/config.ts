@@ -13,6 +13,13 @@ export interface Config {
   databaseUrl: string | null;
   actor: string;
   keyPassphrase: string | null;
+  /**
+   * The report passphrase (CUSTODY_REPORT_PASSPHRASE, or the file CUSTODY_REPORT_PASSPHRASE_FILE
+   * names): it opens the report KEK (archive/report-kek.adapter.ts), which the archive passphrase
+   * does not. Null: family reports cannot be read or recorded (unless the archive has no
+   * passphrase at all).
+   */
+  reportPassphrase: string | null;
   /** Where warnings that are not errors go (a key in the old format); the CLI prints them on stderr. */
   warn?: (message: string) => void;
   lockTimeoutMs: number;
@@ -31,6 +38,7 @@ export interface ConfigInput {
   archive?: string | undefined;
   actor?: string | undefined;
   keyPassphrase?: string | null | undefined;
+  reportPassphrase?: string | null | undefined;
   maxImagePixels?: string | undefined;
 }
 
@@ -60,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigInput): Config {
     databaseUrl,
     actor,
     keyPassphrase: flags.keyPassphrase ?? nonEmpty(env.CUSTODY_KEY_PASSPHRASE) ?? null,
+    reportPassphrase: flags.reportPassphrase ?? nonEmpty(env.CUSTODY_REPORT_PASSPHRASE) ?? null,
     lockTimeoutMs: timeout,
     publishCheckpointsDir: nonEmpty(env.CUSTODY_PUBLISH_CHECKPOINTS) === undefined ? null : resolve(env.CUSTODY_PUBLISH_CHECKPOINTS ?? ''),
     imageMaxPixels,

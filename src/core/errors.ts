@@ -106,7 +106,8 @@ export type Remedy =
   | 'merge-subjects'
   | 'withdraw-containers'
   | 'rewrap-key'
-  | 'give-passphrase';
+  | 'give-passphrase'
+  | 'give-report-passphrase';
 
 /** What an interface words for a person, kept in an error's `details.hint`. */
 export interface ErrorHint {

@@ -93,6 +93,8 @@ export interface ExportsPorts {
   chromium?: string;
   /** The bag files of identification exports (bagFiles by default). */
   bagFiles?: (archiveDir: string) => BagFiles;
+  /** Tests only: each job waits on it before its work begins (server-jobs.ts). */
+  jobGate?: (job: { id: string; kind: string }) => Promise<void>;
   log?: (e: unknown) => void;
 }
 
@@ -120,7 +122,7 @@ export class ExportsArea {
   private readonly identificationReports = new Map<string, string>();
 
   constructor(private readonly ports: ExportsPorts) {
-    const jobPorts = { clock: ports.clock, newId: ports.newId, ...(ports.log ? { log: ports.log } : {}) };
+    const jobPorts = { clock: ports.clock, newId: ports.newId, ...(ports.log ? { log: ports.log } : {}), ...(ports.jobGate ? { gate: ports.jobGate } : {}) };
     this.exports = new ServerJobs('export', jobPorts);
     this.reports = new ServerJobs('report', jobPorts);
     this.identifications = new ServerJobs('identification export', jobPorts);

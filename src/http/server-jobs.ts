@@ -43,6 +43,11 @@ export class ServerJobs<R> {
       log?: (e: unknown) => void;
       /** The code of the refusal while one runs (the verification runs keep their own). */
       runningCode?: 'HTTP_JOB_RUNNING' | 'HTTP_VERIFICATION_RUNNING';
+      /**
+       * Tests only: awaited after a job is started and before its work begins, so that a test can
+       * change the archive between the request and the run (no sleeps). Unset in production.
+       */
+      gate?: (job: { id: string; kind: string }) => Promise<void>;
     },
   ) {}
 
@@ -104,6 +109,7 @@ export class ServerJobs<R> {
       job.total = total ?? null;
     };
     try {
+      if (this.ports.gate !== undefined) await this.ports.gate({ id: job.id, kind: this.kind });
       job.result = await work(job, progress);
       job.state = 'done';
     } catch (e) {

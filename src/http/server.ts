@@ -80,6 +80,12 @@ export interface ServerOptions {
   chromium?: string;
   /** The bag files of the identification export jobs (reports/export/bag-files.adapter.ts by default; tests wrap it). */
   bagFiles?: (archiveDir: string) => BagFiles;
+  /**
+   * Tests only: the export, report and identification export jobs each wait on it after they are
+   * started (the 202) and before their work begins, so that a test can change the archive in
+   * between deterministically.
+   */
+  jobGate?: (job: { id: string; kind: string }) => Promise<void>;
 }
 
 /** What every route handler may reach through `request.server.custody`. */
@@ -176,6 +182,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       newId: opts.archive.newId,
       ...(opts.chromium === undefined ? {} : { chromium: opts.chromium }),
       ...(opts.bagFiles === undefined ? {} : { bagFiles: opts.bagFiles }),
+      ...(opts.jobGate === undefined ? {} : { jobGate: opts.jobGate }),
       log: (e) => app.log.error({ err: e }, 'export or report job'),
     }),
     signIn: signInGuard,

@@ -10,6 +10,10 @@ export type IdentificationErrorCode =
   | 'MISSING_REPORT_ERASED'
   /** Reading or sealing a report needs the archive key (write mode). */
   | 'MISSING_REPORT_KEY_REQUIRED'
+  /** Reading or sealing a report needs the report KEK, which opens only with the report passphrase (CUSTODY_REPORT_PASSPHRASE). */
+  | 'MISSING_REPORT_KEK_LOCKED'
+  /** The report KEK file (keys/report-kek.key) is gone while report keys are wrapped under it: restore it from a backup. */
+  | 'MISSING_REPORT_KEK_MISSING'
   /** A report recorded and not erased whose key file is gone: the report is unreadable. */
   | 'MISSING_REPORT_KEY_MISSING'
   /** A key file that fails authentication, or a ciphertext that its key does not open. */

@@ -9,3 +9,4 @@ export * from './reports/report-content.js';
 export * from './reports/report-rows.js';
 export * from './candidates/rank.js';
 export * from './reports/subject-link-state.js';
+export type { ReportKeys } from './reports/report-seal.js';

@@ -159,7 +159,7 @@ describe('12g: key rewrap migrates an old PBKDF2 key', () => {
     expect(k.kdf).toMatchObject({ name: 'scrypt', N: 2 ** 17, r: 8 });
     expect(Buffer.from(k.public_key, 'base64')).toEqual(rawOf(a.verifierKey));
     expect(await fileMode(keyFile(a.dir))).toBe(0o600);
-    expect((await readdir(join(a.dir, 'keys'))).sort()).toEqual(['checkpoint-signing.pem', 'checkpoint-verifier.txt']);
+    expect((await readdir(join(a.dir, 'keys'))).sort()).toEqual(['checkpoint-signing.pem', 'checkpoint-verifier.txt', 'report-kek.key']);
     expect(await ledgerState(a.dir)).toEqual(before); // not recorded: no entry type fits (see the README)
 
     const extra = join(await makeTempDir('keys-extra'), 'x');

@@ -31,12 +31,12 @@ function memoryArchive() {
   const index = new MemoryIndex();
   let seq = 1;
   const keys = new MemoryKeys();
-  const sealingKey = randomBytes(32);
+  const reportKeys = { kek: { id: 'test-kek', key: randomBytes(32) }, legacy: null };
   const rows = <T>(t: Parameters<MemoryIndex['table']>[0]): T[] => [...index.table(t).values()] as unknown as T[];
   return (viewerOrg: string | null): LinkPorts => ({
     actor: 'tester',
     newId: createUlidFactory(),
-    sealingKey,
+    reportKeys: () => Promise.resolve(reportKeys),
     viewerOrg,
     keys,
     listReports: () => Promise.resolve(rows<MissingReportsTable>('missing_reports')),

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../core/index.js';
 import type { IdentificationDetails } from '../../ledger/index.js';
+import type { ReportKeys } from './report-seal.js';
 import type { MissingReportReadsTable, MissingReportsTable, MissingSubjectEventsTable, SubjectItemsTable, SubjectPmTable, SubjectsTable, UnitsTable } from '../../db/index.js';
 
 /** Where each report's wrapped data key lives (report-keys.adapter.ts): outside ledger and index. */
@@ -15,8 +16,11 @@ export interface ReportKeyStore {
 export interface MissingReportsPorts {
   readonly actor: string;
   newId(): string;
-  /** The archive's sealing key (write mode only); the report KEK is derived from it. Null: read mode. */
-  readonly sealingKey: Buffer | null;
+  /**
+   * The report KEK (and, in write mode, the old derived key for version 1 key files), opened with
+   * the report passphrase (report-kek.service.ts). Rejects MISSING_REPORT_KEK_LOCKED without it.
+   */
+  reportKeys(): Promise<ReportKeys>;
   readonly keys: ReportKeyStore;
   /**
    * The organisation of the person asking, when the caller knows it from an authenticated

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hasCode } from '../../core/index.js';
-import { newDataKey, openReport, reportKek, sealedDigest, sealReport, unwrapDataKey, wrapDataKey } from './report-seal.js';
+import { legacyReportKek, newDataKey, openReport, sealedDigest, sealReport, unwrapDataKey, wrapDataKey, wrapDataKeyV1, type ReportKeys } from './report-seal.js';
 
-const kek = reportKek(randomBytes(32));
+const kekOf = (id: string): ReportKeys['kek'] => ({ id, key: randomBytes(32) });
+const keys: ReportKeys = { kek: kekOf('aaaaaaaaaaaaaaaa'), legacy: legacyReportKek(randomBytes(32)) };
+const kek = keys.kek;
 const plain = Buffer.from('{"name_ar":"زيدون"}', 'utf8');
 
 describe('report sealing and key wrapping', () => {
@@ -14,7 +16,7 @@ describe('report sealing and key wrapping', () => {
     expect(Buffer.from(sealed.ciphertext, 'base64').includes(Buffer.from('زيدون'))).toBe(false);
     const wrapped = wrapDataKey(kek, 'R1', digest, key);
     expect(wrapped).not.toContain(key.toString('base64'));
-    expect(openReport(unwrapDataKey(kek, 'R1', digest, wrapped), 'R1', 'Org A', sealed)).toEqual(plain);
+    expect(openReport(unwrapDataKey(keys, 'R1', digest, wrapped), 'R1', 'Org A', sealed)).toEqual(plain);
   });
 
   it('a note sealed under the report key opens only for its purpose: not as the report, not for another subject', () => {
@@ -48,15 +50,37 @@ describe('report sealing and key wrapping', () => {
         return hasCode(e, 'MISSING_REPORT_KEY_INVALID');
       }
     };
-    expect(refused(() => unwrapDataKey(kek, 'R2', digest, text))).toBe(true);
-    expect(refused(() => unwrapDataKey(kek, 'R1', '0'.repeat(64), text))).toBe(true);
-    expect(refused(() => unwrapDataKey(reportKek(randomBytes(32)), 'R1', digest, text))).toBe(true);
+    expect(refused(() => unwrapDataKey(keys, 'R2', digest, text))).toBe(true);
+    expect(refused(() => unwrapDataKey(keys, 'R1', '0'.repeat(64), text))).toBe(true);
+    // another KEK: refused by name (a swapped KEK file), and under the same name but another key (a forged id)
+    expect(refused(() => unwrapDataKey({ kek: kekOf('bbbbbbbbbbbbbbbb'), legacy: null }, 'R1', digest, text))).toBe(true);
+    expect(refused(() => unwrapDataKey({ kek: kekOf(kek.id), legacy: null }, 'R1', digest, text))).toBe(true);
+    // the old derived key does not open a version 2 file, nor may the file be relabelled version 1
+    expect(refused(() => unwrapDataKey(keys, 'R1', digest, JSON.stringify({ ...(JSON.parse(text) as object), version: 1 })))).toBe(true);
     const o = JSON.parse(text) as Record<string, string>;
     const flipped = Buffer.from(o.wrapped ?? '', 'base64');
     flipped[0] = (flipped[0] ?? 0) ^ 1;
-    expect(refused(() => unwrapDataKey(kek, 'R1', digest, JSON.stringify({ ...o, wrapped: flipped.toString('base64') })))).toBe(true);
-    expect(refused(() => unwrapDataKey(kek, 'R1', digest, JSON.stringify({ ...o, extra: 1 })))).toBe(true);
-    expect(refused(() => unwrapDataKey(kek, 'R1', digest, 'not json'))).toBe(true);
-    expect(unwrapDataKey(kek, 'R1', digest, text)).toEqual(key);
+    expect(refused(() => unwrapDataKey(keys, 'R1', digest, JSON.stringify({ ...o, wrapped: flipped.toString('base64') })))).toBe(true);
+    expect(refused(() => unwrapDataKey(keys, 'R1', digest, JSON.stringify({ ...o, extra: 1 })))).toBe(true);
+    expect(refused(() => unwrapDataKey(keys, 'R1', digest, 'not json'))).toBe(true);
+    expect(unwrapDataKey(keys, 'R1', digest, text)).toEqual(key);
+  });
+
+  it('a version 1 key file (wrapped under the key derived from the sealing key) opens only with that key, and never without the report KEK given', () => {
+    const key = newDataKey();
+    const { digest } = sealReport(key, 'R1', 'Org A', plain);
+    const old = wrapDataKeyV1(keys.legacy!, 'R1', digest, key);
+    expect(JSON.parse(old)).toMatchObject({ version: 1 });
+    expect(unwrapDataKey(keys, 'R1', digest, old)).toEqual(key);
+    const refusedWith = (k: ReportKeys): boolean => {
+      try {
+        unwrapDataKey(k, 'R1', digest, old);
+        return false;
+      } catch (e) {
+        return hasCode(e, 'MISSING_REPORT_KEY_INVALID');
+      }
+    };
+    expect(refusedWith({ kek, legacy: null })).toBe(true);
+    expect(refusedWith({ kek, legacy: legacyReportKek(randomBytes(32)) })).toBe(true);
   });
 });

@@ -12,15 +12,18 @@
 //   (report-keys.adapter.ts says why). Destroying it erases the report: the ciphertext that stays
 //   in the ledger (and in every export and backup of it) can no longer be opened by anyone.
 //
-// The KEK: HKDF-SHA256 (RFC 5869) of the archive's sealing key, which is itself derived from the
-// checkpoint-signing key in keys/checkpoint-signing.pem, encrypted under the archive's key
-// passphrase (archive/key-envelope.ts). So the KEK is held in the keys folder under the same
-// protection as the signing key, survives `custody key rewrap` (a new passphrase re-encrypts
-// the same key), and costs no second scrypt per command. A separate KEK file would add a second
-// secret to back up and lose, under the same passphrase, for no gain today; when the team
-// server's accounts exist, the data keys can be wrapped for each custodian's key instead.
+// The KEK (version 2 key files): a random key of its own, keys/report-kek.key, encrypted under the
+// report passphrase (CUSTODY_REPORT_PASSPHRASE), which the custodians of family data hold and the
+// archive's writers need not (archive/report-kek.adapter.ts, report-kek.service.ts). Each key file names
+// the KEK that wrapped it (its id, bound as additional data), so a key file wrapped under another
+// KEK, or a swapped KEK file, is refused by name rather than failing obscurely.
+//
+// Version 1 key files (before s23) were wrapped under HKDF-SHA256 (RFC 5869) of the archive's
+// sealing key, i.e. under whatever opens the signing key: any writer could unwrap every report.
+// They still open (with both keys), and are rewrapped as version 2 when the report KEK is made.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { canonicalBytes, canonicalize, sha256, toHex } from '../../core/index.js';
+import type { Kek } from '../../archive/index.js';
 import { IdentificationError } from '../errors.js';
 
 export interface SealedReport {
@@ -34,8 +37,17 @@ export const REPORT_KEY_FORMAT = 'custody-report-key';
 const NONCE = 12;
 const TAG = 16;
 
-/** The key-encryption key of the archive's report keys, from its sealing key. */
-export function reportKek(sealingKey: Buffer): Buffer {
+/**
+ * The keys that open report key files: the report KEK, and (write mode) the version 1 wrapping
+ * key derived from the archive's sealing key, only for key files not yet rewrapped.
+ */
+export interface ReportKeys {
+  kek: Kek;
+  legacy: Buffer | null;
+}
+
+/** The version 1 wrapping key of the archive's report keys, from its sealing key (old key files only). */
+export function legacyReportKek(sealingKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', sealingKey, Buffer.alloc(0), 'custody missing-person report key wrap v1', 32));
 }
 
@@ -82,29 +94,63 @@ export function openReport(dataKey: Buffer, reportId: string, org: string, seale
   }
 }
 
-interface KeyFileHeader {
+interface KeyFileHeaderV1 {
   format: typeof REPORT_KEY_FORMAT;
   version: 1;
   report: string;
   digest: string;
   nonce: string;
 }
+interface KeyFileHeaderV2 {
+  format: typeof REPORT_KEY_FORMAT;
+  version: 2;
+  /** The id of the report KEK that wrapped it. */
+  kek: string;
+  report: string;
+  digest: string;
+  nonce: string;
+}
 
-/** The text of a report's key file: its data key wrapped under the KEK, bound to report and digest. */
-export function wrapDataKey(kek: Buffer, reportId: string, digest: string, dataKey: Buffer): string {
-  const header: KeyFileHeader = { format: REPORT_KEY_FORMAT, version: 1, report: reportId, digest, nonce: randomBytes(NONCE).toString('base64') };
-  const cipher = createCipheriv('aes-256-gcm', kek, Buffer.from(header.nonce, 'base64'), { authTagLength: TAG });
+function gcmWrap(key: Buffer, header: KeyFileHeaderV1 | KeyFileHeaderV2, dataKey: Buffer): string {
+  const cipher = createCipheriv('aes-256-gcm', key, Buffer.from(header.nonce, 'base64'), { authTagLength: TAG });
   cipher.setAAD(canonicalBytes(header));
   const wrapped = Buffer.concat([cipher.update(dataKey), cipher.final()]);
   return `${canonicalize({ ...header, wrapped: wrapped.toString('base64'), tag: cipher.getAuthTag().toString('base64') })}\n`;
 }
 
+/** The text of a report's key file (version 2): its data key wrapped under the report KEK, bound to the KEK, report and digest. */
+export function wrapDataKey(kek: Kek, reportId: string, digest: string, dataKey: Buffer): string {
+  return gcmWrap(kek.key, { format: REPORT_KEY_FORMAT, version: 2, kek: kek.id, report: reportId, digest, nonce: randomBytes(NONCE).toString('base64') }, dataKey);
+}
+
+/** A version 1 key file, wrapped under the key derived from the sealing key (how archives before s23 wrote them; tests build old archives with it). */
+export function wrapDataKeyV1(legacy: Buffer, reportId: string, digest: string, dataKey: Buffer): string {
+  return gcmWrap(legacy, { format: REPORT_KEY_FORMAT, version: 1, report: reportId, digest, nonce: randomBytes(NONCE).toString('base64') }, dataKey);
+}
+
+/** The version and (version 2) KEK id of a key file, without opening it; null when it is not one. */
+export function keyFileVersion(text: string): { version: 1 } | { version: 2; kek: string } | null {
+  try {
+    const o = JSON.parse(text) as { format?: unknown; version?: unknown; kek?: unknown };
+    if (o.format !== REPORT_KEY_FORMAT) return null;
+    if (o.version === 1) return { version: 1 };
+    if (o.version === 2 && typeof o.kek === 'string') return { version: 2, kek: o.kek };
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+const V1_MEMBERS = 'digest,format,nonce,report,tag,version,wrapped';
+const V2_MEMBERS = 'digest,format,kek,nonce,report,tag,version,wrapped';
+
 /**
  * Opens a key file for this report and digest. The file is untrusted (anyone with the folder can
  * write it): parsed strictly, and refused (MISSING_REPORT_KEY_INVALID) unless it authenticates
- * under the KEK for exactly this report and ciphertext.
+ * under the report KEK (version 2, naming this KEK) or the old derived key (version 1, write mode)
+ * for exactly this report and ciphertext.
  */
-export function unwrapDataKey(kek: Buffer, reportId: string, digest: string, text: string): Buffer {
+export function unwrapDataKey(keys: ReportKeys, reportId: string, digest: string, text: string): Buffer {
   const invalid = (why: string, cause?: unknown): IdentificationError =>
     new IdentificationError('MISSING_REPORT_KEY_INVALID', `the key file of report ${reportId} is not valid: ${why}`, { cause });
   let v: unknown;
@@ -115,8 +161,9 @@ export function unwrapDataKey(kek: Buffer, reportId: string, digest: string, tex
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalid('it is not a JSON object');
   const o = v as Record<string, unknown>;
-  if (Object.keys(o).sort().join(',') !== 'digest,format,nonce,report,tag,version,wrapped') throw invalid('unexpected members');
-  if (o.format !== REPORT_KEY_FORMAT || o.version !== 1) throw invalid(`not a ${REPORT_KEY_FORMAT} version 1 file`);
+  const members = Object.keys(o).sort().join(',');
+  if (o.format !== REPORT_KEY_FORMAT || (o.version !== 1 && o.version !== 2)) throw invalid(`not a ${REPORT_KEY_FORMAT} version 1 or 2 file`);
+  if (members !== (o.version === 1 ? V1_MEMBERS : V2_MEMBERS)) throw invalid('unexpected members');
   if (o.report !== reportId || o.digest !== digest) throw invalid('it was made for another report or another ciphertext');
   const b64 = (x: unknown, n: number): Buffer => {
     const b = typeof x === 'string' ? Buffer.from(x, 'base64') : Buffer.alloc(0);
@@ -126,14 +173,24 @@ export function unwrapDataKey(kek: Buffer, reportId: string, digest: string, tex
   const nonce = b64(o.nonce, NONCE);
   const wrapped = b64(o.wrapped, 32);
   const tag = b64(o.tag, TAG);
-  const header: KeyFileHeader = { format: REPORT_KEY_FORMAT, version: 1, report: reportId, digest, nonce: o.nonce as string };
+  let key: Buffer;
+  let header: KeyFileHeaderV1 | KeyFileHeaderV2;
+  if (o.version === 2) {
+    if (o.kek !== keys.kek.id) throw invalid(`it was wrapped under report KEK ${String(o.kek)}, not this archive's (${keys.kek.id}): the KEK file or the key file was swapped`);
+    key = keys.kek.key;
+    header = { format: REPORT_KEY_FORMAT, version: 2, kek: keys.kek.id, report: reportId, digest, nonce: o.nonce as string };
+  } else {
+    if (keys.legacy === null) throw invalid('it is in the old format (version 1), which opens only in write mode');
+    key = keys.legacy;
+    header = { format: REPORT_KEY_FORMAT, version: 1, report: reportId, digest, nonce: o.nonce as string };
+  }
   try {
-    const decipher = createDecipheriv('aes-256-gcm', kek, nonce, { authTagLength: TAG });
+    const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG });
     decipher.setAAD(canonicalBytes(header));
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(wrapped), decipher.final()]);
   } catch (e) {
-    throw invalid('it fails authentication under the archive key (altered, or from another archive)', e);
+    throw invalid('it fails authentication under the report key (altered, or from another archive)', e);
   }
 }
 

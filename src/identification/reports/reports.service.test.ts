@@ -6,6 +6,7 @@ import { createUlidFactory, type JsonValue } from '../../core/index.js';
 import type { MissingReportReadsTable, MissingReportsTable, SubjectPmTable, SubjectsTable } from '../../db/index.js';
 import { MemoryIndex, projectEntry } from '../../ledger/index.js';
 import { candidatesFor } from '../candidates/candidates.service.js';
+import { IdentificationError } from '../errors.js';
 import type { CandidatePorts, ReportKeyStore } from './ports.js';
 import { parseReportsCsv } from './report-rows.js';
 import { eraseReport, importReports, listReports, openReadReason, showReport } from './reports.service.js';
@@ -29,12 +30,16 @@ function memoryArchive(opts: { failCommit?: boolean } = {}) {
   let seq = 1;
   const keys = new MemoryKeys();
   const sealingKey = randomBytes(32);
+  const kek = { id: 'test-kek', key: randomBytes(32) };
   const ledgerLog = new Map<number, { [k: string]: JsonValue }>();
   const rows = <T>(t: Parameters<MemoryIndex['table']>[0]): T[] => [...index.table(t).values()] as unknown as T[];
   const ports = (viewerOrg: string | null, key: Buffer | null = sealingKey): CandidatePorts => ({
     actor: 'tester',
     newId: createUlidFactory(),
-    sealingKey: key,
+    reportKeys: () =>
+      key === null
+        ? Promise.reject(new IdentificationError('MISSING_REPORT_KEK_LOCKED', 'no report passphrase'))
+        : Promise.resolve({ kek: key === sealingKey ? kek : { id: kek.id, key }, legacy: sealingKey }),
     viewerOrg,
     keys,
     listReports: () => Promise.resolve(rows<MissingReportsTable>('missing_reports')),
@@ -81,12 +86,12 @@ describe('the reports service', () => {
     expect(m.keys.files.size).toBe(0);
   });
 
-  it('sealing needs the archive key (MISSING_REPORT_KEY_REQUIRED); so do names, but not the metadata list', async () => {
+  it('sealing needs the report key (MISSING_REPORT_KEK_LOCKED); so do names, but not the metadata list', async () => {
     const m = memoryArchive();
     const { rows, errors } = parseReportsCsv(CSV);
-    await expect(importReports(m.ports(null, null), rows, errors, { org: 'Org A' })).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_REQUIRED' });
+    await expect(importReports(m.ports(null, null), rows, errors, { org: 'Org A' })).rejects.toMatchObject({ code: 'MISSING_REPORT_KEK_LOCKED' });
     await importReports(m.ports(null), rows, errors, { org: 'Org A' });
-    await expect(listReports(m.ports(null, null), { names: true })).rejects.toMatchObject({ code: 'MISSING_REPORT_KEY_REQUIRED' });
+    await expect(listReports(m.ports(null, null), { names: true })).rejects.toMatchObject({ code: 'MISSING_REPORT_KEK_LOCKED' });
     expect(await listReports(m.ports(null, null), { names: false })).toHaveLength(1);
   });
 

@@ -13,19 +13,16 @@ import { IdentificationError } from '../errors.js';
 import type { MissingReportsPorts } from './ports.js';
 import { parseReportFields, withoutContact, type ReportContact, type ReportContent } from './report-content.js';
 import type { ReportRow } from './report-rows.js';
-import { newDataKey, openReport, parseSealed, reportKek, sealedDigest, sealReport, unwrapDataKey, wrapDataKey } from './report-seal.js';
+import { newDataKey, openReport, parseSealed, sealedDigest, sealReport, unwrapDataKey, wrapDataKey, type ReportKeys } from './report-seal.js';
 
 /** Why a report is erased: the closed list of `missing erase --category` (README says when to use each). */
 export const MISSING_ERASE_CATEGORIES = ['family-request', 'consent-withdrawn', 'duplicate', 'error', 'legal-order', 'other'] as const satisfies readonly MissingEraseCategory[];
 
 export const ACTION_READ = 'missing.read';
 
-function kek(ports: MissingReportsPorts): Buffer {
-  if (ports.sealingKey === null)
-    throw new IdentificationError('MISSING_REPORT_KEY_REQUIRED', 'reports are sealed: this needs the archive key (open the archive for writing)', {
-      details: hint({ remedy: ['give-passphrase'] }),
-    });
-  return reportKek(ports.sealingKey);
+/** The report keys: the report KEK, opened with the report passphrase (MISSING_REPORT_KEK_LOCKED without it). */
+function kek(ports: MissingReportsPorts): Promise<ReportKeys> {
+  return ports.reportKeys();
 }
 
 function needReason(reason: string, what: string): string {
@@ -52,7 +49,7 @@ export async function importReports(
   rowErrors: readonly RowError[],
   opts: { org: string | null },
 ): Promise<ReportImportResult> {
-  const k = kek(ports);
+  const k = await kek(ports);
   const units = new UnitRegistry(await ports.listUnits());
   const errors: RowError[] = [...rowErrors];
   const accepted: { org: string; content: ReportContent }[] = [];
@@ -72,7 +69,7 @@ export async function importReports(
     const dataKey = newDataKey();
     try {
       const { sealed, digest } = sealReport(dataKey, id, a.org, canonicalBytes(a.content));
-      files.push({ id, text: wrapDataKey(k, id, digest, dataKey) });
+      files.push({ id, text: wrapDataKey(k.kek, id, digest, dataKey) });
       drafts.push({ action: 'missing.report', report: id, org: a.org, sealed: { ...sealed }, digest, codebook });
     } finally {
       dataKey.fill(0);
@@ -107,8 +104,9 @@ function erasedError(row: MissingReportsTable): IdentificationError {
  * a key that fails authentication. Notes about the report (reasons, attendees) are sealed under
  * this same key, so that destroying it erases them with the report.
  */
-export async function withDataKey<T>(ports: MissingReportsPorts, row: MissingReportsTable, use: (dataKey: Buffer) => T, k: Buffer = kek(ports)): Promise<T> {
+export async function withDataKey<T>(ports: MissingReportsPorts, row: MissingReportsTable, use: (dataKey: Buffer) => T, given?: ReportKeys): Promise<T> {
   if (row.erased_seq !== null) throw erasedError(row);
+  const k = given ?? (await kek(ports));
   const text = await ports.keys.read(row.id);
   if (text === null)
     throw new IdentificationError('MISSING_REPORT_KEY_MISSING', `the key of report ${row.id} is missing (keys/reports/${row.id}.key): the report cannot be read; restore the file from a backup`, {
@@ -123,7 +121,7 @@ export async function withDataKey<T>(ports: MissingReportsPorts, row: MissingRep
 }
 
 /** Opens a report's content. Refuses an erased report, a missing key, a key or ciphertext that fails authentication. */
-export async function openContent(ports: MissingReportsPorts, row: MissingReportsTable, k: Buffer = kek(ports)): Promise<ReportContent> {
+export async function openContent(ports: MissingReportsPorts, row: MissingReportsTable, k?: ReportKeys): Promise<ReportContent> {
   if (row.erased_seq !== null) throw erasedError(row);
   const sealed = parseSealed(row.sealed_json);
   if (sealedDigest(sealed) !== row.digest)
@@ -142,7 +140,7 @@ function forbidden(id: string): IdentificationError {
 }
 
 /** Opens a report for the asking organisation, refusing one outside its consent scope. */
-export async function openForViewer(ports: MissingReportsPorts, row: MissingReportsTable, k?: Buffer): Promise<ReportContent> {
+export async function openForViewer(ports: MissingReportsPorts, row: MissingReportsTable, k?: ReportKeys): Promise<ReportContent> {
   const content = await openContent(ports, row, k);
   if (!withinConsent(ports.viewerOrg, row.org, content)) throw forbidden(row.id);
   return content;
@@ -172,7 +170,7 @@ export interface ReportSummary {
 
 /** Every report, by its metadata; with `names`, the names too (needs the archive key). */
 export async function listReports(ports: MissingReportsPorts, opts: { names: boolean }): Promise<ReportSummary[]> {
-  const k = opts.names ? kek(ports) : null;
+  const k = opts.names ? await kek(ports) : null;
   const reads = await ports.listReads();
   const out: ReportSummary[] = [];
   for (const r of await ports.listReports()) {

@@ -37,13 +37,13 @@ function memoryArchive() {
   const ledger: { [k: string]: JsonValue }[] = [];
   let seq = 1;
   const keys = new MemoryKeys();
-  const sealingKey = randomBytes(32);
+  const reportKeys = { kek: { id: 'test-kek', key: randomBytes(32) }, legacy: null };
   const rows = <T>(t: Parameters<MemoryIndex['table']>[0]): T[] => [...index.table(t).values()] as unknown as T[];
   const ports = (viewerOrg: string | null, actorNames: string[] = ['Liaison Rima']): SubjectLinkPorts => ({
     actor: actorNames[0] ?? 'tester',
     actorNames,
     newId: createUlidFactory(),
-    sealingKey,
+    reportKeys: () => Promise.resolve(reportKeys),
     viewerOrg,
     keys,
     listReports: () => Promise.resolve(rows<MissingReportsTable>('missing_reports')),

@@ -6,7 +6,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { ROLES } from '../../../src/accounts/index.js';
+import { disableAccount } from '../../../src/accounts/accounts.service.js';
+import { accountsPorts, missingPorts } from '../../../src/app.js';
+import { parseReportsCsv } from '../../../src/identification/reports/report-rows.js';
+import { eraseReport, importReports } from '../../../src/identification/reports/reports.service.js';
 import { bagFiles } from '../../../src/reports/export/bag-files.adapter.js';
 import { custodyInExpect } from '../../support/archive-fixtures.js';
 import { describeDatabases } from '../../support/postgres.js';
@@ -39,6 +44,9 @@ describeDatabases('server: identification routes and consent', (db) => {
   // A gate on the identification export's bag (tests only): closed, the job waits there, after
   // its release and checkpoint and before its dissemination entry, i.e. mid-run.
   let gate: { reached: () => void; open: Promise<void> } | null = null;
+  // A gate before an identification export job's work (tests only: ServerOptions.jobGate): closed,
+  // the job has answered 202 and waits there, before it re-checks anything.
+  let jobGate: { reached: () => void; open: Promise<void> } | null = null;
 
   beforeAll(async () => {
     const made = await db.makeUrl();
@@ -48,6 +56,7 @@ describeDatabases('server: identification routes and consent', (db) => {
       [
         ['Liaison A', 'family liaison', 'Org A'],
         ['Liaison B', 'family liaison', 'Org B'],
+        ['Liaison B Leaving', 'family liaison', 'Org B'],
         ['Liaison D', 'family liaison', 'Org D'],
         ['Liaison Nobody', 'family liaison'],
         ['Custodian A', 'source custodian', 'Org A'],
@@ -60,6 +69,12 @@ describeDatabases('server: identification routes and consent', (db) => {
       {
         dbUrl: made.url,
         server: {
+          jobGate: async (job) => {
+            const g = jobGate;
+            if (g === null || job.kind !== 'identification export') return;
+            g.reached();
+            await g.open;
+          },
           bagFiles: (dir) => {
             const real = bagFiles(dir);
             return {
@@ -294,6 +309,68 @@ describeDatabases('server: identification routes and consent', (db) => {
     } finally {
       gate = null;
       open?.();
+    }
+  });
+
+  /** Holds the next identification export job before it runs. */
+  const holdNextJob = (): { atGate: Promise<void>; release: () => void } => {
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    jobGate = { reached, open: new Promise<void>((r) => (release = r)) };
+    return { atGate, release };
+  };
+  /** What the ledger gained from `from` on: the actions of the entries. */
+  const actionsSince = async (from: number): Promise<unknown[]> =>
+    (await s.open.ledger.read(from, s.open.ledger.size)).map((e) => e.entry.details?.action);
+
+  it('export job re-check: the account disabled between the 202 and the run -> the job fails MISSING_REPORT_FORBIDDEN, writes no bag, no release, no dissemination', async () => {
+    const held = holdNextJob();
+    try {
+      const r = await clients.get('Liaison B Leaving')!.request('POST', `/api/missing/${shared}/export`, {});
+      expect(r.statusCode, r.body).toBe(202);
+      const job = r.json<ExportJob>();
+      await held.atGate;
+      const before = s.open.ledger.size;
+      await disableAccount(accountsPorts(s.open), 'Liaison B Leaving', 'left the organisation');
+      expect(await actionsSince(before)).toEqual(['account.disable']);
+      held.release();
+      await s.server.custody.exportsArea.settled();
+      const done = s.server.custody.exportsArea.identificationJob(job.id, shared)!;
+      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_FORBIDDEN']);
+      expect(done.result).toBeNull();
+      expect(await actionsSince(before)).toEqual(['account.disable']);
+      expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
+      expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
+      expect(JSON.stringify(done)).not.toContain(NAME_AR);
+    } finally {
+      jobGate = null;
+    }
+  });
+
+  it('export job re-check: consent withdrawn between the 202 and the run (the report erased, consent-withdrawn) -> the job fails MISSING_REPORT_ERASED, writes no bag, no release, no dissemination', async () => {
+    const { rows, errors } = parseReportsCsv(`${HEADER}\n${ROW1}\n`);
+    const [report = ''] = (await importReports(missingPorts(s.open), rows, errors, { org: 'Org A' })).ids;
+    const held = holdNextJob();
+    try {
+      const r = await clients.get('Liaison B')!.request('POST', `/api/missing/${report}/export`, {});
+      expect(r.statusCode, r.body).toBe(202);
+      const job = r.json<ExportJob>();
+      await held.atGate;
+      const before = s.open.ledger.size;
+      await eraseReport(missingPorts(s.open), report, 'consent-withdrawn');
+      expect(await actionsSince(before)).toEqual(['missing.erase']);
+      held.release();
+      await s.server.custody.exportsArea.settled();
+      // The poll route itself now refuses the erased report; the job, as the server keeps it:
+      const done = s.server.custody.exportsArea.identificationJob(job.id, report)!;
+      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_ERASED']);
+      expect(done.result).toBeNull();
+      expect(await actionsSince(before)).toEqual(['missing.erase']);
+      expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
+      expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
+    } finally {
+      jobGate = null;
     }
   });
 });
