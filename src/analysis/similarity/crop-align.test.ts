@@ -1,41 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
+import { crop, scene } from '../../../test/support/raster-scenes.js';
+import { greyThumbnail, type Raster } from '../image/raster.js';
 import { alignCrop, areaResample, smooth121, transformSquare, type AlignTransform } from './crop-align.js';
 import { alignPair, verifiesCrop, VERIFY_MAX_RESIDUAL } from './crop-match.js';
-
-/** A photo-like synthetic raster: a horizon, smooth blobs and some blocks, from a seed. */
-function scene(seed: number, width = 480, height = 360): Raster {
-  let s = seed >>> 0;
-  const rnd = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const blobs = Array.from({ length: 6 }, () => ({
-    x: rnd(),
-    y: rnd(),
-    r: 0.05 + 0.2 * rnd(),
-    v: 255 * rnd(),
-  }));
-  const horizon = 0.3 + 0.4 * rnd();
-  const [fu, fv, phase] = [10 + 30 * rnd(), 10 + 30 * rnd(), 6 * rnd()];
-  const data = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const u = x / width;
-      const v = y / height;
-      let g = v < horizon ? 200 - 80 * v : 90 + 40 * Math.sin(u * fu + v * fv + phase);
-      for (const b of blobs) {
-        const d = ((u - b.x) ** 2 + (v - b.y) ** 2) / (b.r * b.r);
-        if (d < 1) g = g * d + b.v * (1 - d);
-      }
-      const i = (y * width + x) * 3;
-      data[i] = data[i + 1] = data[i + 2] = Math.max(0, Math.min(255, Math.round(g)));
-    }
-  }
-  return { data, width, height, channels: 3 };
-}
-
-/** Cut `box` (left, top, right, bottom fractions) out of r. */
-function crop(r: Raster, [l, t, rr, b]: [number, number, number, number]): Raster {
-  return cropRaster(r, [l, t, rr - l, b - t]);
-}
 
 describe('alignCrop', () => {
   const cases: { box: [number, number, number, number]; turn: AlignTransform }[] = [

@@ -3,7 +3,8 @@
 // meets it through a copy (one hop), with the box within 2 % of the truth.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
+import { crop, scene, type Box } from '../../../test/support/raster-scenes.js';
+import { greyThumbnail, type Raster } from '../image/raster.js';
 import { hammingDistance } from '../pdq/hash256.js';
 import { verifiesOverlap } from './crop-match.js';
 import { alignOverlap, compose, cropToOriginal, invert } from './crop-overlap.js';
@@ -22,36 +23,6 @@ function flip(hex: string, bits: number, label: string): string {
     positions.add(createHash('sha256').update(`${label}:${i}`).digest().readUInt16BE(0) % 256);
   for (const p of positions) b[p >> 3] = (b[p >> 3] ?? 0) ^ (1 << (p & 7));
   return b.toString('hex');
-}
-
-/** A photo-like synthetic raster: a horizon, smooth blobs, a texture, from a seed. */
-function scene(seed: number, width = 480, height = 360): Raster {
-  let s = seed >>> 0;
-  const rnd = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const blobs = Array.from({ length: 6 }, () => ({ x: rnd(), y: rnd(), r: 0.05 + 0.2 * rnd(), v: 255 * rnd() }));
-  const horizon = 0.3 + 0.4 * rnd();
-  const [fu, fv, phase] = [10 + 30 * rnd(), 10 + 30 * rnd(), 6 * rnd()];
-  const data = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const u = x / width;
-      const v = y / height;
-      let g = v < horizon ? 200 - 80 * v : 90 + 40 * Math.sin(u * fu + v * fv + phase);
-      for (const b of blobs) {
-        const d = ((u - b.x) ** 2 + (v - b.y) ** 2) / (b.r * b.r);
-        if (d < 1) g = g * d + b.v * (1 - d);
-      }
-      const i = (y * width + x) * 3;
-      data[i] = data[i + 1] = data[i + 2] = Math.max(0, Math.min(255, Math.round(g)));
-    }
-  }
-  return { data, width, height, channels: 3 };
-}
-
-type Box = [number, number, number, number];
-
-function crop(r: Raster, [l, t, rr, b]: Box): Raster {
-  return cropRaster(r, [l, t, rr - l, b - t]);
 }
 
 function object(sha: string, pdq: string, grey: Uint8Array | undefined, crops: string[] = []): HashedObject {

@@ -3,47 +3,13 @@
 // it leads to verifies with the crop box within 2 % of the truth.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cropRaster, greyThumbnail, type Raster } from '../image/raster.js';
+import { crop, scene, type Box } from '../../../test/support/raster-scenes.js';
+import { greyThumbnail, type Raster } from '../image/raster.js';
 import { greyDescriptor, nearestByGrey } from './grey-candidates.js';
 import { findSimilarPairs, type HashedObject } from './similarity.service.js';
 
 function hash(label: string): string {
   return createHash('sha256').update(label).digest('hex');
-}
-
-/** A photo-like synthetic raster: a horizon, smooth blobs, a texture, from a seed. */
-function scene(seed: number, width = 480, height = 360): Raster {
-  let s = seed >>> 0;
-  const rnd = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const blobs = Array.from({ length: 6 }, () => ({
-    x: rnd(),
-    y: rnd(),
-    r: 0.05 + 0.2 * rnd(),
-    v: 255 * rnd(),
-  }));
-  const horizon = 0.3 + 0.4 * rnd();
-  const [fu, fv, phase] = [10 + 30 * rnd(), 10 + 30 * rnd(), 6 * rnd()];
-  const data = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const u = x / width;
-      const v = y / height;
-      let g = v < horizon ? 200 - 80 * v : 90 + 40 * Math.sin(u * fu + v * fv + phase);
-      for (const b of blobs) {
-        const d = ((u - b.x) ** 2 + (v - b.y) ** 2) / (b.r * b.r);
-        if (d < 1) g = g * d + b.v * (1 - d);
-      }
-      const i = (y * width + x) * 3;
-      data[i] = data[i + 1] = data[i + 2] = Math.max(0, Math.min(255, Math.round(g)));
-    }
-  }
-  return { data, width, height, channels: 3 };
-}
-
-type Box = [number, number, number, number];
-
-function crop(r: Raster, [l, t, rr, b]: Box): Raster {
-  return cropRaster(r, [l, t, rr - l, b - t]);
 }
 
 /** Mirrored left–right. */
@@ -146,5 +112,6 @@ describe('findSimilarPairs: grey candidates', () => {
     expectBox(pairs[0]!.crop!.box, box);
     // Without the grey candidates the two are never compared.
     expect(findSimilarPairs(objects, { grey: false })).toEqual([]);
-  });
+    // Two whole searches with crop alignment: about 2 s alone, more on a loaded machine.
+  }, 30_000);
 });
