@@ -70,7 +70,7 @@ export const REMEDY_TEXT: Readonly<Record<Remedy, (d: Details) => string>> = {
   'withdraw-containers': () => ': withdraw them (`custody withdraw <sha256>`), then purge again',
   'rewrap-key': () => '; to encrypt a key that was made without a passphrase, run `custody key rewrap --new-passphrase-file FILE` without a passphrase',
   'give-passphrase': () => ': give its passphrase with --key-passphrase-file FILE, --key-passphrase-fd N, CUSTODY_KEY_PASSPHRASE_FILE or CUSTODY_KEY_PASSPHRASE',
-  'give-report-passphrase': () => ': give the report passphrase with CUSTODY_REPORT_PASSPHRASE_FILE or CUSTODY_REPORT_PASSPHRASE',
+  'give-report-passphrase': () => ': give the report passphrase with CUSTODY_REPORT_PASSPHRASE_FILE or CUSTODY_REPORT_PASSPHRASE (the custodian holds it; custody key rewrap --report changes it)',
 };
 
 /**
