@@ -1,11 +1,10 @@
-import { hkdfSync } from 'node:crypto';
 import { actorKey, normaliseActor, type JsonValue } from '../core/index.js';
-import { openIdentity, sealIdentity, type SealedIdentity } from '../catalogue/sources/index.js';
 import { AccountError } from './errors.js';
 import { hashPassword } from './password.js';
 import { isRole, ROLES, type Role } from './permissions.js';
 import type { AccountRecord, AccountsPorts } from './ports.js';
 import { requirePermission } from './require-permission.js';
+import { openStaffName, sealStaffName } from './staff-name-seal.js';
 
 export interface AccountView {
   id: string;
@@ -19,25 +18,16 @@ export interface AccountView {
 
 const MIN_PASSWORD = 10;
 
-/**
- * Each account's name key: HKDF of the archive's sealing key with the account id, used as the
- * passphrase of the same sealing the sources use. The name enters the ledger only as ciphertext
- * bound to the account id (AAD), never in clear.
- */
-function nameKey(ports: AccountsPorts, accountId: string): string {
+/** The archive's sealing key, which staff names are sealed under (staff-name-seal.ts). */
+function sealingKey(ports: AccountsPorts): Buffer {
   if (ports.sealingKey === null)
     throw new AccountError('ACCOUNT_KEY_REQUIRED', 'staff names are sealed: this needs the archive key');
-  return Buffer.from(
-    hkdfSync('sha256', ports.sealingKey, Buffer.from(accountId, 'utf8'), 'custody staff name v1', 32),
-  ).toString('hex');
+  return ports.sealingKey;
 }
 
-function aad(accountId: string): string {
-  return `account:${accountId}`;
-}
-
+/** The name enters the ledger only as ciphertext bound to the account id, never in clear. */
 function openName(ports: AccountsPorts, a: AccountRecord): string {
-  return openIdentity(nameKey(ports, a.id), aad(a.id), JSON.parse(a.name_sealed) as SealedIdentity);
+  return openStaffName(sealingKey(ports), a.id, a.name_sealed);
 }
 
 function role(raw: string): Role {
@@ -104,7 +94,7 @@ export async function addAccount(
   if ((await opened(ports)).some((a) => actorKey(a.name) === key))
     throw new AccountError('ACCOUNT_EXISTS', 'an account of that name exists');
   const id = ports.newId();
-  const sealed = sealIdentity(nameKey(ports, id), aad(id), name);
+  const sealed = sealStaffName(sealingKey(ports), id, name);
   const hash = hashPassword(input.password);
   const seq = await ports.commit({
     action: 'account.add',
