@@ -14,7 +14,9 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   return 'no error';
 }
 
-describe('the custody-signing-key envelope', () => {
+// Each open runs scrypt at N = 2^17 (the least the format accepts), ~0.4 s on an idle core and
+// several seconds on a loaded one: a test that opens three times needs more than vitest's 5 s.
+describe('the custody-signing-key envelope', { timeout: 30_000 }, () => {
   const { privateKey } = generateKeyPairSync('ed25519');
   const sealed = sealSigningKey(privateKey, PASS);
   const edit = async (f: (o: Record<string, unknown>) => void): Promise<string> => {
