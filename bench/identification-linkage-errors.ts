@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import {
   LINKAGE_DEFAULTS,
   clusterPairs,
+  scoreUnseenPairs,
   linkRecords,
   linkRecordsParallel,
   type LinkRecord,
@@ -278,10 +279,12 @@ export function linkageErrors(
   const orgOf = new Map(corpus.records.map((r) => [r.id, r.org]));
   const clusterOf = new Map<string, number>();
   if (by === 'clusters') {
-    clusterPairs(res.pairs, (id) => orgOf.get(id) ?? '', {
-      ...LINKAGE_DEFAULTS,
-      threshold,
-    }).forEach((c, i) => {
+    clusterPairs(
+      res.pairs,
+      (id) => orgOf.get(id) ?? '',
+      { ...LINKAGE_DEFAULTS, threshold },
+      scoreUnseenPairs(corpus.records, res.model),
+    ).forEach((c, i) => {
       for (const id of c) clusterOf.set(id, i);
     });
   }

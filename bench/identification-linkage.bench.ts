@@ -15,6 +15,7 @@ import {
   LINKAGE_DEFAULTS,
   LINK_FIELDS,
   clusterPairs,
+  scoreUnseenPairs,
   MISSING,
   candidatePairs,
   compareRecords,
@@ -239,6 +240,7 @@ export async function benchIdentificationLinkage(
       `${result.clusters.length} clusters, precision ${given.precision.toFixed(4)}, recall ${given.recall.toFixed(4)}, F1 ${given.f1.toFixed(4)}`,
   );
   const orgOf = new Map(corpus.records.map((r) => [r.id, r.org]));
+  const unseen = scoreUnseenPairs(corpus.records, result.model, linkOptions);
   for (const threshold of [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99]) {
     const predicted = new Set(
       result.pairs.filter((p) => p.probability >= threshold).map((p) => `${p.a}|${p.b}`),
@@ -246,13 +248,20 @@ export async function benchIdentificationLinkage(
     const s = scorePairs(predicted, truth, threshold);
     const c = scoreClusters(result.pairs, truth, threshold);
     // The pairs above are those with probability ≥ 0.001 (minPairProbability below), i.e. weight
-    // ≥ FLOOR_WEIGHT: the consensus clusters from them are those linkRecords gives at the threshold.
+    // ≥ FLOOR_WEIGHT, and the pairs blocking did not propose are weighed by the same model
+    // (scoreUnseenPairs): the consensus clusters from them are those linkRecords gives at the threshold.
     const k = scoreClusterList(
-      clusterPairs(result.pairs, (id) => orgOf.get(id) ?? '', {
-        threshold,
-        clustering: 'consensus',
-        sameOrganisationBits: options.sameOrganisationBits ?? LINKAGE_DEFAULTS.sameOrganisationBits,
-      }),
+      clusterPairs(
+        result.pairs,
+        (id) => orgOf.get(id) ?? '',
+        {
+          threshold,
+          clustering: 'consensus',
+          sameOrganisationBits:
+            options.sameOrganisationBits ?? LINKAGE_DEFAULTS.sameOrganisationBits,
+        },
+        unseen,
+      ),
       truth,
       threshold,
     );

@@ -52,6 +52,28 @@ describe('clusterPairs', () => {
     expect(clusterPairs(unscored, orgOf, consensus())).toEqual(expected);
   });
 
+  it('consensus: a pair blocking did not propose is scored when a merge needs it (scoreUnseen)', () => {
+    // a1 and b1 both agree with c1; a1–b1 was never a candidate (a typo in the one key they share).
+    // Counted as FLOOR_WEIGHT it keeps b1 out; weighed as the pair it is, it joins.
+    const pairs = [pair('a1', 'c1', 12), pair('b1', 'c1', 0)];
+    expect(clusterPairs(pairs, orgOf, consensus())).toEqual([['a1', 'c1']]);
+    const asked: string[] = [];
+    const score = (x: string, y: string): number => {
+      asked.push([x, y].sort().join('~'));
+      return 2;
+    };
+    expect(clusterPairs(pairs, orgOf, consensus(), score)).toEqual([['a1', 'b1', 'c1']]);
+    expect(asked).toEqual(['a1~b1']);
+    // A pair unseen that disagrees counts no lower than FLOOR_WEIGHT, as a candidate below it does;
+    // one that cannot be scored (undefined) counts as FLOOR_WEIGHT.
+    expect(clusterPairs(pairs, orgOf, consensus(), () => -60)).toEqual([['a1', 'c1']]);
+    expect(clusterPairs(pairs, orgOf, consensus(), () => undefined)).toEqual([['a1', 'c1']]);
+    // Scored pairs are not asked for again.
+    asked.length = 0;
+    clusterPairs([...pairs, pair('a1', 'b1', -5)], orgOf, consensus(), score);
+    expect(asked).toEqual([]);
+  });
+
   it('one-to-one (sameOrganisationBits Infinity): namesakes from one organisation are not both linked to one report; the better-weighted wins', () => {
     // b1 and b2, two men of one name reported to organisation b; a1 is one of them.
     const pairs = [pair('a1', 'b1', 6), pair('a1', 'b2', 7), pair('b1', 'b2', 5)];

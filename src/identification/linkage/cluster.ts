@@ -3,7 +3,8 @@
 // closure: one weak or wrong pair joins two people's reports). 'consensus' (default): reports are
 // joined by the strongest pairs first, and a pair joins two clusters only when all the pairs
 // between them, taken together, clear the threshold: Σ (weight − log2(t/(1−t))) > 0, a pair
-// not scored counting as FLOOR_WEIGHT (an agglomerative correlation clustering; the "cluster-level
+// blocking did not propose weighed when needed (scoreUnseen; FLOOR_WEIGHT without it), none
+// counting below FLOOR_WEIGHT (an agglomerative correlation clustering; the "cluster-level
 // decision" of issue 15). A report thus joins a cluster through the evidence of every report in it
 // (A~C and B~C support A~B; A~C with B far from A does not put B with A).
 //
@@ -23,8 +24,8 @@ export interface WeightedPair {
 export type Clustering = 'consensus' | 'connected';
 
 /**
- * The weight a pair not scored (blocking did not propose it, or below this) counts as: the weight
- * of a match probability of 0.001, the lowest linkRecords reports by default in the benchmark.
+ * The lowest weight a pair counts as (one scored below it, or not scored): the weight of a match
+ * probability of 0.001, the lowest linkRecords reports by default in the benchmark.
  */
 export const FLOOR_WEIGHT = Math.log2(0.001 / 0.999);
 
@@ -67,14 +68,29 @@ function connected(pairs: readonly WeightedPair[], bar: number): string[][] {
 
 const pairKey = (x: string, y: string): string => (x < y ? `${x}\u0000${y}` : `${y}\u0000${x}`);
 
+/**
+ * The weight of a pair `pairs` does not hold (blocking did not propose it), scored when a merge
+ * needs it; undefined where it cannot be scored (it then counts as FLOOR_WEIGHT).
+ */
+export type ScoreUnseen = (a: string, b: string) => number | undefined;
+
 function consensus(
   pairs: readonly WeightedPair[],
   orgOf: (id: string) => string,
   bar: number,
   sameOrganisationBits: number,
+  scoreUnseen: ScoreUnseen | undefined,
 ): string[][] {
   const weights = new Map<string, number>();
-  for (const p of pairs) if (p.weight > FLOOR_WEIGHT) weights.set(pairKey(p.a, p.b), p.weight);
+  for (const p of pairs) weights.set(pairKey(p.a, p.b), Math.max(FLOOR_WEIGHT, p.weight));
+  const weightOf = (x: string, y: string): number => {
+    const key = pairKey(x, y);
+    const known = weights.get(key);
+    if (known !== undefined) return known;
+    const w = Math.max(FLOOR_WEIGHT, scoreUnseen?.(x, y) ?? FLOOR_WEIGHT);
+    weights.set(key, w);
+    return w;
+  };
   const members = new Map<string, string[]>();
   const clusterOf = new Map<string, string>();
   const seeds = pairs.filter((p) => p.weight >= bar).sort(byWeight);
@@ -83,8 +99,7 @@ function consensus(
     if (ca === cb) continue;
     const [ma, mb] = [members.get(ca) ?? [p.a], members.get(cb) ?? [p.b]];
     let evidence = 0;
-    for (const x of ma)
-      for (const y of mb) evidence += (weights.get(pairKey(x, y)) ?? FLOOR_WEIGHT) - bar;
+    for (const x of ma) for (const y of mb) evidence += weightOf(x, y) - bar;
     const orgs = new Set(ma.map(orgOf));
     const shared = new Set(mb.map(orgOf).filter((o) => orgs.has(o))).size;
     if (shared > 0) evidence -= sameOrganisationBits * shared;
@@ -109,9 +124,10 @@ export function clusterPairs(
   pairs: readonly WeightedPair[],
   orgOf: (id: string) => string,
   o: ClusterOptions,
+  scoreUnseen?: ScoreUnseen,
 ): string[][] {
   const bar = Math.log2(o.threshold / (1 - o.threshold));
   return o.clustering === 'connected'
     ? connected(pairs, bar)
-    : consensus(pairs, orgOf, bar, o.sameOrganisationBits);
+    : consensus(pairs, orgOf, bar, o.sameOrganisationBits, scoreUnseen);
 }

@@ -47,9 +47,24 @@ export const LINK_FIELDS = [
   // date slip, still a precise date); near_month: the month or the year off by one, the day not
   // both given or not agreeing. One level for both before: the month-only slips, twenty times as
   // common among random pairs, diluted the day-precise ones.
+  // year_only / year_only_near: one report gives the year alone, and it agrees / is one off.
+  // same_year: both give the month, it differs (more than a near_month slip). One level,
+  // 'same_year', held both before: the year-only agreement (what an imprecise date can give at
+  // best, mild evidence for) was diluted by the month disagreements (evidence against, and far
+  // more common among random pairs, most reports giving the month); and a year-only date one
+  // year off fell to 'different' with the precise dates years apart.
   {
     name: 'arrest_date',
-    levels: ['exact', 'near_day', 'same_month', 'near_month', 'same_year', 'different'],
+    levels: [
+      'exact',
+      'near_day',
+      'same_month',
+      'near_month',
+      'year_only',
+      'year_only_near',
+      'same_year',
+      'different',
+    ],
   },
   { name: 'arrest_place', levels: NAME_FIELD_LEVELS },
   { name: 'unit', levels: ['exact', 'different'] },
@@ -239,8 +254,9 @@ function compareOptionalName(a: PreparedName | undefined, b: PreparedName | unde
 }
 
 /**
- * Date levels: exact, one of day/month/year off by one (both precise to the day), same month,
- * month or year off by one, same year, different.
+ * Date levels, compared at the precision both dates give: exact, one of day/month/year off by one
+ * (both precise to the day), same month, month or year off by one; where one gives the year
+ * alone: same year, year off by one; else same year (months differ), different.
  */
 export function dateLevel(a: PartialDate | undefined, b: PartialDate | undefined): number {
   if (a === undefined || b === undefined) return MISSING;
@@ -253,8 +269,9 @@ export function dateLevel(a: PartialDate | undefined, b: PartialDate | undefined
   if (hasDay && dy + dm + dd === 1) return 1;
   if (dy === 0 && dm === 0 && hasMonth) return 2;
   if (hasMonth && dy + dm === 1) return 3;
-  if (dy === 0) return 4;
-  return 5;
+  if (!hasMonth) return dy === 0 ? 4 : dy === 1 ? 5 : 7;
+  if (dy === 0) return 6;
+  return 7;
 }
 
 export function birthYearLevel(a: number | undefined, b: number | undefined): number {

@@ -5,6 +5,7 @@ export {
   isSeedPair,
   planLinkage,
   finishLinkage,
+  scoreUnseenPairs,
   LINKAGE_DEFAULTS,
   type LinkagePlan,
 } from './link.js';
@@ -14,6 +15,7 @@ export {
   FLOOR_WEIGHT,
   type ClusterOptions,
   type Clustering,
+  type ScoreUnseen,
   type WeightedPair,
 } from './cluster.js';
 export { linkRecordsParallel, linkRecordsFor, linkageMode, PARALLEL_FROM, type ParallelLinkOptions } from './parallel-link.adapter.js';

@@ -11,6 +11,7 @@ import {
   linkRecords,
   parsePartialDate,
   prepareRecord,
+  scoreUnseenPairs,
   LinkageError,
   type LinkRecord,
   type LinkageOptions,
@@ -271,8 +272,14 @@ const DATE_CASES: readonly (readonly [string, string, string])[] = [
   ['2012-03', '2012-04', 'near_month'],
   ['2012-03', '2013-03-14', 'near_month'],
   ['2012-03-14', '2012-04-20', 'near_month'],
-  ['2012', '2012-03-20', 'same_year'],
+  ['2012', '2012-03-20', 'year_only'],
+  ['2012', '2012', 'year_only'],
+  ['2012', '2013-03', 'year_only_near'],
+  ['2012', '2011', 'year_only_near'],
+  ['2012', '2014-03-14', 'different'],
   ['2012-03-14', '2012-09-14', 'same_year'],
+  ['2012-03', '2012-09', 'same_year'],
+  ['2012-03-14', '2013-09-14', 'different'],
   ['2012-03-14', '2014-03-14', 'different'],
 ];
 
@@ -306,7 +313,15 @@ describe('linkRecords clusters by consensus', () => {
         clustering: 'consensus',
         sameOrganisationBits: 4,
       } as const;
-      expect(all.clusters).toEqual(clusterPairs(all.pairs, (id) => orgOf.get(id) ?? '', options));
+      // Pairs blocking did not propose are weighed when a merge needs them (scoreUnseenPairs):
+      // the clusters are those of the pairs and that scorer, and differ here from the clusters
+      // that count every such pair as FLOOR_WEIGHT.
+      const unseen = scoreUnseenPairs(records, all.model, FAST);
+      const byOrg = (id: string): string => orgOf.get(id) ?? '';
+      expect(all.clusters).toEqual(clusterPairs(all.pairs, byOrg, options, unseen));
+      expect(all.clusters).not.toEqual(clusterPairs(all.pairs, byOrg, options));
+      // The scorer weighs a pair as linkRecords weighs a candidate.
+      for (const p of all.pairs.slice(0, 200)) expect(unseen(p.a, p.b)).toBeCloseTo(p.weight, 9);
       // Connected clusters (the closure) are another partition of the same pairs.
       const closure = linkRecords(records, { ...FAST, clustering: 'connected' });
       expect(closure.pairs).toEqual(linkRecords(records, FAST).pairs);
