@@ -26,6 +26,7 @@ import { archiveLayout } from '../archive/index.js';
 import type { EntryDraft } from '../ledger/index.js';
 import type { StoredEntry } from '../ledger/ledger.service.js';
 import { GroupCommit, SERVER_GATHER } from './group-commit.js';
+import { SHARED_SCHEMA_COMPILERS } from './schema-compilers.js';
 import { VerificationRuns } from './verification-runs.js';
 import { ExportsArea } from './exports-area.js';
 import { SecurityLog } from './security/security-log.adapter.js';
@@ -135,6 +136,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // Ids in paths are checked by each route's schema; nothing is a file path.
     routerOptions: { maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    schemaController: { compilersFactory: SHARED_SCHEMA_COMPILERS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   let queue: Promise<unknown> = Promise.resolve();
