@@ -5,9 +5,13 @@
 // threshold; each false link gets what its two people really share.
 //   npm run build && node dist/bench/identification-linkage-errors.js [people] [reports] [seed]
 //     [threshold, or threshold:pairs|clusters,… e.g. 0.2:pairs,0.05:clusters]
+//   … [people] [reports] [seed] blocking[:N]: blocking alone (seconds, no linkage): the true pairs
+//     no rule proposes, by kind, and N of them in full (default 20).
 import { pathToFileURL } from 'node:url';
 import {
+  BLOCKING_RULES,
   LINKAGE_DEFAULTS,
+  candidatePairs,
   clusterPairs,
   scoreUnseenPairs,
   linkRecords,
@@ -15,6 +19,8 @@ import {
   type LinkRecord,
   type LinkageResult,
   type LinkedPair,
+  prepareRecordAs,
+  type BlockingRule,
 } from '../src/identification/linkage/index.js';
 import { syntheticReports, truePairs, type Person } from './identification-linkage-corpus.js';
 
@@ -361,11 +367,95 @@ export function linkageErrors(
   ];
 }
 
+/**
+ * The true pairs blocking never proposes, without the linkage (blocking only: seconds): how many
+ * pairs each rule proposes, the kinds of the missed true pairs, and `show` of them in full.
+ */
+export function blockingMisses(
+  people: number,
+  reports: number,
+  seed: string,
+  show = 20,
+  rules: readonly BlockingRule[] = BLOCKING_RULES,
+): string[] {
+  const corpus = syntheticReports(people, reports, seed);
+  const truth = truePairs(corpus.truth);
+  const records = corpus.records
+    .map((r) => ({ r, p: prepareRecordAs(r, LINKAGE_DEFAULTS.names) }))
+    .sort((a, b) => (a.p.id < b.p.id ? -1 : a.p.id > b.p.id ? 1 : 0));
+  const n = records.length;
+  const cands = candidatePairs(
+    records.map((x) => x.p),
+    rules,
+    { crossOrgOnly: LINKAGE_DEFAULTS.crossOrgOnly, maxBlockSize: LINKAGE_DEFAULTS.maxBlockSize },
+  );
+  const proposed = new Set(
+    cands.pairs.map((code) => {
+      const i = Math.floor(code / n);
+      return `${records[i]?.p.id ?? ''}|${records[code - i * n]?.p.id ?? ''}`;
+    }),
+  );
+  const byId = new Map(corpus.records.map((r) => [r.id, r]));
+  const personOf = new Map(corpus.people.map((p) => [p.id, p]));
+  const reads = new Map(
+    corpus.records.map((r) => [
+      r.id,
+      readReport(r, personOf.get(corpus.truth.get(r.id) ?? '') as Person),
+    ]),
+  );
+  const kinds = new Map<string, [number, number]>();
+  const missed: string[] = [];
+  for (const t of truth) {
+    const [a = '', b = ''] = t.split('|');
+    const miss = !proposed.has(t);
+    if (miss) missed.push(t);
+    const ks = pairKinds(
+      byId.get(a) as LinkRecord,
+      byId.get(b) as LinkRecord,
+      reads.get(a) as Read,
+      reads.get(b) as Read,
+    );
+    for (const k of ks) {
+      const c = kinds.get(k) ?? [0, 0];
+      kinds.set(k, [c[0] + 1, c[1] + (miss ? 1 : 0)]);
+    }
+  }
+  const shown = (id: string): string =>
+    JSON.stringify(byId.get(id), (k, v: unknown) => (k === 'id' || k === 'org' ? undefined : v));
+  return [
+    `blocking: ${reports} reports of ${people} people (seed ${seed}): ${cands.pairs.length} candidate pairs, ${truth.size} true pairs, ${missed.length} never proposed (recall ${(1 - missed.length / truth.size).toFixed(4)})`,
+    `  per rule: ${Object.entries(cands.perRule)
+      .map(([r, c]) => `${r} ${c}`)
+      .join(', ')}`,
+    `  oversized blocks: ${cands.oversized.map((o) => `${o.rule} ${o.key} (${o.size})`).join(', ') || 'none'}`,
+    ...table(
+      'true pairs blocking misses, by kind:',
+      new Map([...kinds].filter(([, c]) => c[1] > 0)),
+      missed.length,
+    ),
+    ...missed.slice(0, show).flatMap((t) => {
+      const [a = '', b = ''] = t.split('|');
+      return [`  ${a}: ${shown(a)}`, `  ${b}: ${shown(b)}`, ''];
+    }),
+  ];
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // The fourth argument: a threshold (pairs), or a list such as 0.2:pairs,0.05:clusters; one
   // linkage (on two threads) serves them all.
   const [people = '12000', reports = '20000', seed = 'identification-linkage-tune-v1', t = '0.9'] =
     process.argv.slice(2);
+  if (t.startsWith('blocking')) {
+    // blocking[:shown]: the true pairs blocking never proposes, without the linkage.
+    for (const line of blockingMisses(
+      Number(people),
+      Number(reports),
+      seed,
+      Number(t.split(':')[1] ?? 20),
+    ))
+      console.log(line);
+    process.exit(0);
+  }
   const corpus = syntheticReports(Number(people), Number(reports), seed);
   const result = await linkRecordsParallel(
     corpus.records,

@@ -14,9 +14,10 @@ import { makeTempDir } from '../support/tmp.js';
 // as his family writes his name in Latin letters.
 const SAME_AR = { name_ar: 'زيدون قطرميز', father_name: 'سليمون', mother_name: 'فطوم', sex: 'male', birth: '1985', origin: 'حمص', event: 'arrest', event_date: '2013-05-21', unit: 'AFI' };
 const SAME_LATIN = { name_latin: 'Zaydoun Qatramiz', father_name: 'Sleimoun', mother_name: 'Fattoum', sex: 'male', birth: '1985', origin: 'Homs', event: 'arrest', event_date: '2013-05-21', unit: 'AFI' };
-// Two different men who share a common name: an unrelated pair that blocking still compares.
+// Two different men who share a common name: an unrelated pair that blocking still compares (it
+// compares only pairs whose years are plausible for one man: births 4 years apart, events 1).
 const NAMESAKE_AR = { name_ar: 'محمد الحلبي', father_name: 'أحمد', sex: 'male', birth: '1970', origin: 'حلب', event: 'arrest', event_date: '2012-02-03' };
-const NAMESAKE_LATIN = { name_latin: 'Mohammed al-Halabi', father_name: 'Khaled', sex: 'male', birth: '1992', origin: 'Daraa', event: 'last_seen', event_date: '2015-09-30' };
+const NAMESAKE_LATIN = { name_latin: 'Mohammed al-Halabi', father_name: 'Khaled', sex: 'male', birth: '1974', origin: 'Daraa', event: 'last_seen', event_date: '2013-09-30' };
 
 /** Unrelated people, generated: 16 distinct given and family names (5 is prime to 16), dates and places. */
 function unrelated(org: string, count: number, offset: number): Record<string, string>[] {

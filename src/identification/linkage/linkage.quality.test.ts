@@ -37,12 +37,23 @@ describe('linkage on synthetic reports', () => {
       const recall = blockingRecall(corpus.records, truth);
       expect(truth.size).toBeGreaterThan(300);
       expect(recall.union).toBeGreaterThanOrEqual(0.93);
-      // arrest_day finds pairs no other rule finds on 20,000 reports (15 of the tuning seed's
-      // 10,609 true pairs), none among these 1,000: it may only match the union here.
+      // Here blocking misses 1 of 529 true pairs. The rules below find pairs no other rule finds
+      // on 20,000 reports (the tuning seed: bench/identification-linkage-quality.md, session 24),
+      // none among these 1,000: they may only match the union here; every other rule adds to it.
+      const onlyOnMore = [
+        'family+birth_year',
+        'arrest_day',
+        'given+arrest_month',
+        'arrest_place+arrest_month',
+        'mother+arrest_month',
+        'family+arrest_month',
+        'family+origin',
+      ].map((rule) => `union without ${rule}`);
       for (const [rule, r] of Object.entries(recall)) {
-        if (rule === 'union without arrest_day') expect(r).toBeLessThanOrEqual(recall.union ?? 0);
+        if (onlyOnMore.includes(rule)) expect(r).toBeLessThanOrEqual(recall.union ?? 0);
         else if (rule !== 'union') expect(r).toBeLessThan(recall.union ?? 0);
       }
+      expect(recall.union).toBeGreaterThanOrEqual(0.995);
     },
     SLOW,
   );
