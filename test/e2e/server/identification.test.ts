@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { ROLES } from '../../../src/accounts/index.js';
-import { disableAccount } from '../../../src/accounts/accounts.service.js';
+import { changeRole, disableAccount } from '../../../src/accounts/accounts.service.js';
 import { accountsPorts, missingPorts } from '../../../src/app.js';
 import { parseReportsCsv } from '../../../src/identification/reports/report-rows.js';
 import { eraseReport, importReports } from '../../../src/identification/reports/reports.service.js';
@@ -57,6 +57,7 @@ describeDatabases('server: identification routes and consent', (db) => {
         ['Liaison A', 'family liaison', 'Org A'],
         ['Liaison B', 'family liaison', 'Org B'],
         ['Liaison B Leaving', 'family liaison', 'Org B'],
+        ['Liaison B Moving', 'family liaison', 'Org B'],
         ['Liaison D', 'family liaison', 'Org D'],
         ['Liaison Nobody', 'family liaison'],
         ['Custodian A', 'source custodian', 'Org A'],
@@ -340,6 +341,30 @@ describeDatabases('server: identification routes and consent', (db) => {
       expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_FORBIDDEN']);
       expect(done.result).toBeNull();
       expect(await actionsSince(before)).toEqual(['account.disable']);
+      expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
+      expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
+      expect(JSON.stringify(done)).not.toContain(NAME_AR);
+    } finally {
+      jobGate = null;
+    }
+  });
+
+  it('export job re-check: the account given another role between the 202 and the run (analyst: no report access) -> the job fails MISSING_REPORT_FORBIDDEN, writes no bag, no release, no dissemination', async () => {
+    const held = holdNextJob();
+    try {
+      const r = await clients.get('Liaison B Moving')!.request('POST', `/api/missing/${shared}/export`, {});
+      expect(r.statusCode, r.body).toBe(202);
+      const job = r.json<ExportJob>();
+      await held.atGate;
+      const before = s.open.ledger.size;
+      await changeRole(accountsPorts(s.open), 'Liaison B Moving', 'analyst', 'moved to the analysis team');
+      expect(await actionsSince(before)).toEqual(['account.role']);
+      held.release();
+      await s.server.custody.exportsArea.settled();
+      const done = s.server.custody.exportsArea.identificationJob(job.id, shared)!;
+      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_FORBIDDEN']);
+      expect(done.result).toBeNull();
+      expect(await actionsSince(before)).toEqual(['account.role']);
       expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
       expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
       expect(JSON.stringify(done)).not.toContain(NAME_AR);
