@@ -269,6 +269,23 @@ function table(title: string, counts: Map<string, [number, number]>, total: numb
  * reports are in one cluster (clusterPairs at the threshold, the defaults otherwise: what
  * linkRecords returns), and a false link is two people's reports in one cluster.
  */
+/** The corpus's reports and people by id, and how each report reads its person (readReport). */
+function corpusIndex(corpus: ReturnType<typeof syntheticReports>): {
+  byId: Map<string, LinkRecord>;
+  personOf: Map<string, Person>;
+  reads: Map<string, Read>;
+} {
+  const byId = new Map(corpus.records.map((r) => [r.id, r]));
+  const personOf = new Map(corpus.people.map((p) => [p.id, p]));
+  const reads = new Map(
+    corpus.records.map((r) => [
+      r.id,
+      readReport(r, personOf.get(corpus.truth.get(r.id) ?? '') as Person),
+    ]),
+  );
+  return { byId, personOf, reads };
+}
+
 export type ErrorsBy = 'pairs' | 'clusters';
 
 export function linkageErrors(
@@ -298,14 +315,7 @@ export function linkageErrors(
     by === 'clusters'
       ? clusterOf.has(a) && clusterOf.get(a) === clusterOf.get(b)
       : p !== undefined && p.probability >= threshold;
-  const byId = new Map(corpus.records.map((r) => [r.id, r]));
-  const personOf = new Map(corpus.people.map((p) => [p.id, p]));
-  const reads = new Map(
-    corpus.records.map((r) => [
-      r.id,
-      readReport(r, personOf.get(corpus.truth.get(r.id) ?? '') as Person),
-    ]),
-  );
+  const { byId, personOf, reads } = corpusIndex(corpus);
   const prob = new Map(res.pairs.map((p) => [`${p.a}|${p.b}`, p]));
   const kinds = new Map<string, [number, number]>();
   const patterns = new Map<string, [number, number]>();
@@ -395,14 +405,7 @@ export function blockingMisses(
       return `${records[i]?.p.id ?? ''}|${records[code - i * n]?.p.id ?? ''}`;
     }),
   );
-  const byId = new Map(corpus.records.map((r) => [r.id, r]));
-  const personOf = new Map(corpus.people.map((p) => [p.id, p]));
-  const reads = new Map(
-    corpus.records.map((r) => [
-      r.id,
-      readReport(r, personOf.get(corpus.truth.get(r.id) ?? '') as Person),
-    ]),
-  );
+  const { byId, reads } = corpusIndex(corpus);
   const kinds = new Map<string, [number, number]>();
   const missed: string[] = [];
   for (const t of truth) {

@@ -325,77 +325,71 @@ describeDatabases('server: identification routes and consent', (db) => {
   const actionsSince = async (from: number): Promise<unknown[]> =>
     (await s.open.ledger.read(from, s.open.ledger.size)).map((e) => e.entry.details?.action);
 
-  it('export job re-check: the account disabled between the 202 and the run -> the job fails MISSING_REPORT_FORBIDDEN, writes no bag, no release, no dissemination', async () => {
+  /**
+   * Starts `who`'s export of `report`, holds the job after its 202, makes `change` (which appends
+   * `action`), releases it: the job fails with `code` and leaves no bag, no receipt, and nothing in
+   * the ledger but the change.
+   */
+  const refusedAtRun = async (
+    who: string,
+    report: string,
+    change: () => Promise<unknown>,
+    action: string,
+    code: string,
+  ): Promise<void> => {
     const held = holdNextJob();
     try {
-      const r = await clients.get('Liaison B Leaving')!.request('POST', `/api/missing/${shared}/export`, {});
+      const r = await clients.get(who)!.request('POST', `/api/missing/${report}/export`, {});
       expect(r.statusCode, r.body).toBe(202);
       const job = r.json<ExportJob>();
       await held.atGate;
       const before = s.open.ledger.size;
-      await disableAccount(accountsPorts(s.open), 'Liaison B Leaving', 'left the organisation');
-      expect(await actionsSince(before)).toEqual(['account.disable']);
+      await change();
+      expect(await actionsSince(before)).toEqual([action]);
       held.release();
       await s.server.custody.exportsArea.settled();
-      const done = s.server.custody.exportsArea.identificationJob(job.id, shared)!;
-      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_FORBIDDEN']);
+      // As the server keeps the job (the poll route itself refuses an erased report):
+      const done = s.server.custody.exportsArea.identificationJob(job.id, report)!;
+      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', code]);
       expect(done.result).toBeNull();
-      expect(await actionsSince(before)).toEqual(['account.disable']);
+      expect(await actionsSince(before)).toEqual([action]);
       expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
       expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
       expect(JSON.stringify(done)).not.toContain(NAME_AR);
     } finally {
       jobGate = null;
     }
+  };
+
+  it('export job re-check: the account disabled between the 202 and the run -> the job fails MISSING_REPORT_FORBIDDEN, writes no bag, no release, no dissemination', async () => {
+    await refusedAtRun(
+      'Liaison B Leaving',
+      shared,
+      () => disableAccount(accountsPorts(s.open), 'Liaison B Leaving', 'left the organisation'),
+      'account.disable',
+      'MISSING_REPORT_FORBIDDEN',
+    );
   });
 
   it('export job re-check: the account given another role between the 202 and the run (analyst: no report access) -> the job fails MISSING_REPORT_FORBIDDEN, writes no bag, no release, no dissemination', async () => {
-    const held = holdNextJob();
-    try {
-      const r = await clients.get('Liaison B Moving')!.request('POST', `/api/missing/${shared}/export`, {});
-      expect(r.statusCode, r.body).toBe(202);
-      const job = r.json<ExportJob>();
-      await held.atGate;
-      const before = s.open.ledger.size;
-      await changeRole(accountsPorts(s.open), 'Liaison B Moving', 'analyst', 'moved to the analysis team');
-      expect(await actionsSince(before)).toEqual(['account.role']);
-      held.release();
-      await s.server.custody.exportsArea.settled();
-      const done = s.server.custody.exportsArea.identificationJob(job.id, shared)!;
-      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_FORBIDDEN']);
-      expect(done.result).toBeNull();
-      expect(await actionsSince(before)).toEqual(['account.role']);
-      expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
-      expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
-      expect(JSON.stringify(done)).not.toContain(NAME_AR);
-    } finally {
-      jobGate = null;
-    }
+    await refusedAtRun(
+      'Liaison B Moving',
+      shared,
+      () => changeRole(accountsPorts(s.open), 'Liaison B Moving', 'analyst', 'moved to the analysis team'),
+      'account.role',
+      'MISSING_REPORT_FORBIDDEN',
+    );
   });
 
   it('export job re-check: consent withdrawn between the 202 and the run (the report erased, consent-withdrawn) -> the job fails MISSING_REPORT_ERASED, writes no bag, no release, no dissemination', async () => {
     const { rows, errors } = parseReportsCsv(`${HEADER}\n${ROW1}\n`);
     const [report = ''] = (await importReports(missingPorts(s.open), rows, errors, { org: 'Org A' })).ids;
-    const held = holdNextJob();
-    try {
-      const r = await clients.get('Liaison B')!.request('POST', `/api/missing/${report}/export`, {});
-      expect(r.statusCode, r.body).toBe(202);
-      const job = r.json<ExportJob>();
-      await held.atGate;
-      const before = s.open.ledger.size;
-      await eraseReport(missingPorts(s.open), report, 'consent-withdrawn');
-      expect(await actionsSince(before)).toEqual(['missing.erase']);
-      held.release();
-      await s.server.custody.exportsArea.settled();
-      // The poll route itself now refuses the erased report; the job, as the server keeps it:
-      const done = s.server.custody.exportsArea.identificationJob(job.id, report)!;
-      expect([done.state, done.error_code], JSON.stringify(done)).toEqual(['failed', 'MISSING_REPORT_ERASED']);
-      expect(done.result).toBeNull();
-      expect(await actionsSince(before)).toEqual(['missing.erase']);
-      expect(existsSync(s.server.custody.exportsArea.bagFile(job.id))).toBe(false);
-      expect(existsSync(s.server.custody.exportsArea.receiptFile(job.id))).toBe(false);
-    } finally {
-      jobGate = null;
-    }
+    await refusedAtRun(
+      'Liaison B',
+      report,
+      () => eraseReport(missingPorts(s.open), report, 'consent-withdrawn'),
+      'missing.erase',
+      'MISSING_REPORT_ERASED',
+    );
   });
 });
