@@ -10,8 +10,8 @@
 // or opened, which every account lookup paid once per account (a sign-in among ten accounts: ten
 // scrypt runs, on the server's event loop). Format 1 names still open: archives keep them.
 // node:crypto only: no primitive is written here.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { openIdentity, SourceCryptoError, type SealedIdentity } from '../catalogue/sources/index.js';
+import { hkdfSync } from 'node:crypto';
+import { openHexBox, openIdentity, sealHexBox, SourceCryptoError, type SealedIdentity } from '../catalogue/sources/index.js';
 
 /** A sealed name in format 2, as the ledger's `account.add` entry and the index hold it. */
 export interface SealedStaffName {
@@ -29,22 +29,12 @@ export function staffNameKey(sealingKey: Buffer, accountId: string): Buffer {
   return Buffer.from(hkdfSync('sha256', sealingKey, Buffer.from(accountId, 'utf8'), INFO, 32));
 }
 
-function aad(accountId: string): Buffer {
-  return Buffer.from(`account:${accountId}`, 'utf8');
+function aad(accountId: string): string {
+  return `account:${accountId}`;
 }
 
 export function sealStaffName(sealingKey: Buffer, accountId: string, name: string): SealedStaffName {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', staffNameKey(sealingKey, accountId), nonce);
-  cipher.setAAD(aad(accountId));
-  const ciphertext = Buffer.concat([cipher.update(name, 'utf8'), cipher.final()]);
-  return {
-    alg: 'AES-256-GCM',
-    kdf: 'hkdf-sha256',
-    nonce: nonce.toString('hex'),
-    ciphertext: ciphertext.toString('base64'),
-    tag: cipher.getAuthTag().toString('hex'),
-  };
+  return { alg: 'AES-256-GCM', kdf: 'hkdf-sha256', ...sealHexBox(staffNameKey(sealingKey, accountId), aad(accountId), name) };
 }
 
 /**
@@ -73,10 +63,7 @@ export function openStaffName(sealingKey: Buffer, accountId: string, sealedJson:
     !/^[0-9a-f]{24}$/.test(s.nonce) || !/^[0-9a-f]{32}$/.test(s.tag))
     throw unreadable(accountId, new Error('not a sealed staff name'));
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(s.nonce, 'hex'));
-    decipher.setAAD(aad(accountId));
-    decipher.setAuthTag(Buffer.from(s.tag, 'hex'));
-    return Buffer.concat([decipher.update(Buffer.from(s.ciphertext, 'base64')), decipher.final()]).toString('utf8');
+    return openHexBox(key, aad(accountId), { nonce: s.nonce, ciphertext: s.ciphertext, tag: s.tag });
   } catch (e) {
     throw unreadable(accountId, e);
   }

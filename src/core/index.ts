@@ -10,3 +10,4 @@ export * from './calendar-date.js';
 export * from './csv.js';
 export * from './person-signature.js';
 export * from './operation-context.js';
+export * from './aead.js';

@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { CustodyError } from '../../core/index.js';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { aesGcmOpen, aesGcmSeal, CustodyError } from '../../core/index.js';
 
 export type SourceCryptoErrorCode = 'SOURCE_KEY_WRONG' | 'SOURCE_KEY_REQUIRED';
 export class SourceCryptoError extends CustodyError<SourceCryptoErrorCode> {}
@@ -28,31 +28,36 @@ export function sealIdentity(
   plaintext: string,
 ): SealedIdentity {
   const salt = randomBytes(16);
-  const nonce = randomBytes(12);
   const key = scryptSync(passphrase, salt, 32, SCRYPT);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce);
-  cipher.setAAD(Buffer.from(`custody-source:${codename}`, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return {
-    alg: 'AES-256-GCM',
-    kdf: 'scrypt-N32768-r8-p1',
-    salt: salt.toString('hex'),
-    nonce: nonce.toString('hex'),
-    ciphertext: ciphertext.toString('base64'),
-    tag: cipher.getAuthTag().toString('hex'),
-  };
+  return { alg: 'AES-256-GCM', kdf: 'scrypt-N32768-r8-p1', salt: salt.toString('hex'), ...sealHexBox(key, `custody-source:${codename}`, plaintext) };
+}
+
+/** The nonce, ciphertext and tag of a sealed record (sources, and staff names): hex, base64, hex. */
+export interface SealedBox {
+  nonce: string;
+  ciphertext: string;
+  tag: string;
+}
+
+/** AES-256-GCM of `plaintext` under a 32-byte `key`, bound to `aad`, as a sealed record writes it. */
+export function sealHexBox(key: Buffer, aad: string, plaintext: string): SealedBox {
+  const box = aesGcmSeal(key, Buffer.from(aad, 'utf8'), Buffer.from(plaintext, 'utf8'));
+  return { nonce: box.nonce.toString('hex'), ciphertext: box.ciphertext.toString('base64'), tag: box.tag.toString('hex') };
+}
+
+/** Opens what sealHexBox sealed; throws when the key, the record or the aad differ. */
+export function openHexBox(key: Buffer, aad: string, sealed: SealedBox): string {
+  return aesGcmOpen(key, Buffer.from(aad, 'utf8'), {
+    nonce: Buffer.from(sealed.nonce, 'hex'),
+    ciphertext: Buffer.from(sealed.ciphertext, 'base64'),
+    tag: Buffer.from(sealed.tag, 'hex'),
+  }).toString('utf8');
 }
 
 export function openIdentity(passphrase: string, codename: string, sealed: SealedIdentity): string {
   try {
     const key = scryptSync(passphrase, Buffer.from(sealed.salt, 'hex'), 32, SCRYPT);
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.nonce, 'hex'));
-    decipher.setAAD(Buffer.from(`custody-source:${codename}`, 'utf8'));
-    decipher.setAuthTag(Buffer.from(sealed.tag, 'hex'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
-      decipher.final(),
-    ]).toString('utf8');
+    return openHexBox(key, `custody-source:${codename}`, sealed);
   } catch (e) {
     throw new SourceCryptoError(
       'SOURCE_KEY_WRONG',

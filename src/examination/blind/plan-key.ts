@@ -11,8 +11,8 @@
 //     ids and nothing else: the answers' key stays unpublished.
 // Neither is derivable from the archive's signing key. A plan assigned before plan keys has no
 // record and keeps the old sealing (HKDF of the signing key: Archive.sealingKey).
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { canonicalBytes, type JsonValue } from '../../core/index.js';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { aesGcmOpenPacked, aesGcmSealPacked, canonicalBytes, type JsonValue } from '../../core/index.js';
 import { SealError } from './seal.js';
 
 export const PLAN_KEY_FORMAT = 'custody-plan-key';
@@ -38,11 +38,7 @@ function aad(sampleId: string): Buffer {
 /** A fresh plan key and its wrapped record. */
 export function newPlanKey(kek: Kek, sampleId: string): { key: Buffer; record: PlanKeyRecord } {
   const key = randomBytes(32);
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', kek.key, nonce);
-  cipher.setAAD(aad(sampleId));
-  const body = Buffer.concat([cipher.update(key), cipher.final()]);
-  return { key, record: { format: PLAN_KEY_FORMAT, version: 1, kek: kek.id, wrapped: Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64') } };
+  return { key, record: { format: PLAN_KEY_FORMAT, version: 1, kek: kek.id, wrapped: aesGcmSealPacked(kek.key, aad(sampleId), key).toString('base64') } };
 }
 
 /** Unwraps a plan's key (the record is read from the index: untrusted, checked by the GCM tag). */
@@ -59,10 +55,7 @@ export function openPlanKey(kek: Kek | null, sampleId: string, recordJson: strin
   if (record.kek !== kek.id) throw new SealError('SEAL_BROKEN', `plan ${sampleId}: its key was wrapped by examination KEK ${String(record.kek)}, not by this archive's (${kek.id})`);
   const raw = Buffer.from(record.wrapped, 'base64');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', kek.key, raw.subarray(0, 12));
-    decipher.setAAD(aad(sampleId));
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    const key = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    const key = aesGcmOpenPacked(kek.key, aad(sampleId), raw);
     if (key.length !== 32) throw new Error('not 32 bytes');
     return key;
   } catch (e) {
@@ -95,11 +88,7 @@ function caseFactsAad(sampleId: string, code: string, examiner: string): Buffer 
 
 /** AES-256-GCM under `key`: base64 of nonce (12) || ciphertext || tag (16); the bytes padded with one to 64 NULs to a multiple of 64, so the length does not tell values apart. */
 function sealPadded(key: Buffer, aad: Buffer, bytes: Buffer): string {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce);
-  cipher.setAAD(aad);
-  const body = Buffer.concat([cipher.update(Buffer.concat([bytes, Buffer.alloc(64 - (bytes.length % 64))])), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+  return aesGcmSealPacked(key, aad, Buffer.concat([bytes, Buffer.alloc(64 - (bytes.length % 64))])).toString('base64');
 }
 
 /** Opens what sealPadded sealed (from a ledger entry: untrusted); null when it does not open. */
@@ -107,10 +96,7 @@ function openPadded(key: Buffer, aad: Buffer, sealed: string): Buffer | null {
   const raw = Buffer.from(sealed, 'base64');
   if (raw.length < 12 + 16 + 1 || key.length !== 32) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-    decipher.setAAD(aad);
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    const padded = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    const padded = aesGcmOpenPacked(key, aad, raw);
     const end = padded.indexOf(0);
     return end === -1 ? padded : padded.subarray(0, end);
   } catch {

@@ -6,8 +6,7 @@
 // the bucket, not the answer's length. Canonical JSON never ends in whitespace, so the padding is
 // removed unambiguously; the commitment is over the unpadded answer and is not affected, and
 // ciphertexts sealed before the padding open the same way.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { canonicalBytes, type JsonValue, CustodyError } from '../../core/index.js';
+import { aesGcmOpenPacked, aesGcmSealPacked, canonicalBytes, type JsonValue, CustodyError } from '../../core/index.js';
 
 export type SealErrorCode = 'SEAL_KEY_MISSING' | 'SEAL_BROKEN';
 export class SealError extends CustodyError<SealErrorCode> {}
@@ -32,21 +31,14 @@ function unpad(padded: Buffer): Buffer {
 /** Encrypts `value` (canonical JSON) under `key`, bound to `context` (sample/case/examiner). */
 export function seal(key: Buffer | null, context: string, value: JsonValue): string {
   const k = need(key);
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', k, nonce);
-  cipher.setAAD(Buffer.concat([AAD, Buffer.from(context, 'utf8')]));
-  const body = Buffer.concat([cipher.update(padToBucket(Buffer.from(canonicalBytes(value)))), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+  const aad = Buffer.concat([AAD, Buffer.from(context, 'utf8')]);
+  return aesGcmSealPacked(k, aad, padToBucket(Buffer.from(canonicalBytes(value)))).toString('base64');
 }
 
 export function unseal(key: Buffer | null, context: string, sealed: string): JsonValue {
   const k = need(key);
-  const raw = Buffer.from(sealed, 'base64');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', k, raw.subarray(0, 12));
-    decipher.setAAD(Buffer.concat([AAD, Buffer.from(context, 'utf8')]));
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    const plain = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    const plain = aesGcmOpenPacked(k, Buffer.concat([AAD, Buffer.from(context, 'utf8')]), Buffer.from(sealed, 'base64'));
     return JSON.parse(unpad(plain).toString('utf8')) as JsonValue;
   } catch (e) {
     throw new SealError('SEAL_BROKEN', `the sealed answer for ${context} cannot be opened with this archive's key`, { cause: e });
