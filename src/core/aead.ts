@@ -24,8 +24,11 @@ export function aesGcmSeal(key: Buffer, aad: Buffer, plaintext: Buffer): AesGcmB
 
 /** Decrypts and checks the tag; throws (node:crypto's error) when the key, the data or the aad differ. */
 export function aesGcmOpen(key: Buffer, aad: Buffer, box: AesGcmBox): Buffer {
-  if (box.tag.length !== AES_GCM_TAG_BYTES) throw new Error(`an AES-GCM tag is ${AES_GCM_TAG_BYTES} bytes, not ${box.tag.length}`);
-  const decipher = createDecipheriv('aes-256-gcm', key, box.nonce, { authTagLength: AES_GCM_TAG_BYTES });
+  if (box.tag.length !== AES_GCM_TAG_BYTES)
+    throw new Error(`an AES-GCM tag is ${AES_GCM_TAG_BYTES} bytes, not ${box.tag.length}`);
+  const decipher = createDecipheriv('aes-256-gcm', key, box.nonce, {
+    authTagLength: AES_GCM_TAG_BYTES,
+  });
   decipher.setAAD(aad);
   decipher.setAuthTag(box.tag);
   return Buffer.concat([decipher.update(box.ciphertext), decipher.final()]);
@@ -39,7 +42,8 @@ export function aesGcmSealPacked(key: Buffer, aad: Buffer, plaintext: Buffer): B
 
 /** Opens what aesGcmSealPacked packed; throws when it is too short or does not open. */
 export function aesGcmOpenPacked(key: Buffer, aad: Buffer, packed: Buffer): Buffer {
-  if (packed.length < AES_GCM_NONCE_BYTES + AES_GCM_TAG_BYTES) throw new Error('too short for nonce and tag');
+  if (packed.length < AES_GCM_NONCE_BYTES + AES_GCM_TAG_BYTES)
+    throw new Error('too short for nonce and tag');
   return aesGcmOpen(key, aad, {
     nonce: packed.subarray(0, AES_GCM_NONCE_BYTES),
     ciphertext: packed.subarray(AES_GCM_NONCE_BYTES, packed.length - AES_GCM_TAG_BYTES),
