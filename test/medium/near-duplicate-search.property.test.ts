@@ -1,5 +1,7 @@
+// The exact near-duplicate search against brute force on thousands of generated hashes: heavy
+// property tests, so medium (its 120 s timeout), not unit (issue 12: a loaded unit run timed two out).
 import { describe, expect, it } from 'vitest';
-import { hasCode } from '../../core/index.js';
+import { hasCode } from '../../src/core/index.js';
 import {
   bruteForcePairs,
   findPackedPairs,
@@ -10,11 +12,11 @@ import {
   pairsOf,
   type HashRecord,
   type Pair,
-} from './index.js';
-import { collectPairs, expandedColumns } from './collect.js';
-import type { Substring } from './plan.js';
-import { preparePass, prepareSearch } from './search.js';
-import { sweepQueries } from './sweep.js';
+} from '../../src/analysis/near-duplicates/index.js';
+import { collectPairs, expandedColumns } from '../../src/analysis/near-duplicates/collect.js';
+import type { Substring } from '../../src/analysis/near-duplicates/plan.js';
+import { preparePass, prepareSearch } from '../../src/analysis/near-duplicates/search.js';
+import { sweepQueries } from '../../src/analysis/near-duplicates/sweep.js';
 
 /** mulberry32: small, seeded, good enough for test data. */
 function rng(seed: number): () => number {
