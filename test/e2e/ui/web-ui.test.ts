@@ -291,6 +291,23 @@ describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', (
     }
   });
 
+  it('the accessibility check fails on a page with serious violations (an image with no text, an unnamed button, unreadable contrast)', async () => {
+    context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setContent(
+      '<!doctype html><html lang="en"><head><title>planted</title></head><body><main>' +
+        '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">' +
+        '<button></button>' +
+        '<p style="color:#777;background:#888">low contrast</p></main></body></html>',
+    );
+    // The assertion's actual value lists the serious violations, one line each.
+    const found = await expectNoSeriousA11yViolations(page, 'planted').then(
+      () => [],
+      (e: Error & { actual?: unknown }) => (Array.isArray(e.actual) ? e.actual.map(String) : [e.message]),
+    );
+    expect(found.map((v) => v.split(' ')[0]).sort()).toEqual(['button-name', 'color-contrast', 'image-alt']);
+  });
+
   for (const lang of ['en', 'ar'] as const) {
     it(`sign-in and overview in ${lang}: keyboard first, no serious or critical axe violations, screenshots`, async () => {
       const page = await open(lang);
