@@ -17,17 +17,10 @@ import { collectPairs, expandedColumns } from '../../src/analysis/near-duplicate
 import type { Substring } from '../../src/analysis/near-duplicates/plan.js';
 import { preparePass, prepareSearch } from '../../src/analysis/near-duplicates/search.js';
 import { sweepQueries } from '../../src/analysis/near-duplicates/sweep.js';
+import { seededRandom } from '../support/seeded-bytes.js';
 
-/** mulberry32: small, seeded, good enough for test data. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (test/support/seeded-bytes.ts): seeded, so a failing case replays. */
+const rng = seededRandom;
 
 const randomHash = (r: () => number): Uint8Array =>
   Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));
