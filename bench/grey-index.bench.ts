@@ -12,7 +12,7 @@
 // and the planted partner found among the 10 by each, over the planted queries of the subset.
 // Run: npm run build && nice -n 10 node dist/bench/grey-index.bench.js
 // (GREY_SIZES=5000,20000,100000 GREY_KINDS=scenes,random GREY_SUBSET=300; GREY_PROBES,
-// GREY_CENTROIDS, GREY_RERANK to try other index settings).
+// GREY_CENTROIDS, GREY_DIMS, GREY_COARSE, GREY_RERANK to try other index settings).
 import { greyThumbnail, type Raster } from '../src/analysis/image/raster.js';
 import { transformSquare, ALIGN_TRANSFORMS } from '../src/analysis/similarity/crop-align.js';
 import { GREY_DESCRIPTOR_GRID, nearestByGrey } from '../src/analysis/similarity/grey-candidates.js';
@@ -31,6 +31,8 @@ const D = GREY_DESCRIPTOR_GRID * GREY_DESCRIPTOR_GRID;
 const options: GreyIndexOptions = {
   ...(process.env.GREY_PROBES ? { probes: Number(process.env.GREY_PROBES) } : {}),
   ...(process.env.GREY_CENTROIDS ? { centroids: Number(process.env.GREY_CENTROIDS) } : {}),
+  ...(process.env.GREY_DIMS ? { dims: Number(process.env.GREY_DIMS) } : {}),
+  ...(process.env.GREY_COARSE ? { coarseDims: Number(process.env.GREY_COARSE) } : {}),
   ...(process.env.GREY_RERANK ? { rerank: Number(process.env.GREY_RERANK) } : {}),
 };
 

@@ -136,16 +136,16 @@ function nearestByIndex(
   options: GreyIndexOptions,
 ): Map<number, number[]> {
   const desc = new Float32Array(usable.length * D);
-  const row = new Map<number, number>();
+  const row = new Int32Array(greys.length).fill(-1);
   usable.forEach((i, u) => {
     desc.set(greyDescriptor(greys[i]!, size), u * D);
-    row.set(i, u);
+    row[i] = u;
   });
-  const asked = queries.filter((q) => row.has(q));
+  const asked = queries.filter((q) => (row[q] ?? -1) >= 0);
   const found = searchGreyIndex(
     desc,
     GREY_DESCRIPTOR_GRID,
-    asked.map((q) => row.get(q)!),
+    asked.map((q) => row[q]!),
     k,
     options,
   );

@@ -6,31 +6,46 @@
 // fall into 8 lists that follow from its own one by composing turns, so only the N descriptors
 // are compared with the centroids (N × 8L products, not 8N × 8L), and the same products choose
 // the lists each query probes. A list holds (object, turn) entries, never turned copies: a
-// query compares its own 8 turned copies with the stored descriptors instead, so the index keeps
-// N × D floats and 8N entries. Approximate, measured against the brute force (bench/grey-index):
-// it only chooses which pairs to align, and the alignment's verification decides. Deterministic:
-// a fixed seed, a fixed number of rounds, ties to the lower index. Pure.
+// query compares its own 8 turned copies with the stored descriptors instead. Lists are chosen
+// and scanned in the descriptors' first 24 principal directions (of 36; the covariance averaged
+// over the turns), and the best 30 found are compared again exactly, in all cells under all 8
+// turns. Memory: N × (36 + 24) floats, 8N entries and N × probes list numbers, 296 bytes an
+// object (30 MB at 100 000 objects, 300 MB at 1 000 000), besides the rasters and the answer.
+// Approximate, measured against the brute force (bench/grey-index.bench.ts): it only chooses
+// which pairs to align, and the alignment's verification decides. Deterministic: a fixed seed,
+// a fixed number of rounds, ties to the lower index. Pure.
 import { ALIGN_TRANSFORMS, transformSquare } from './crop-align.js';
 
-/** The search's settings; the defaults are the ones bench/grey-index.bench.ts measured. */
+/**
+ * The search's settings. The defaults were chosen on bench/grey-index.bench.ts (scenes, 20 000
+ * objects, all queries): 24 directions and 6 probes find as much as all 36 directions and 4
+ * probes, for less (recall@10 0.83 and 0.83; 2.8 and 3.5 s CPU); 12 directions lose too much
+ * (0.59); all 36 and 6 probes find more for a third more time (0.88, 3.6 s).
+ */
 export interface GreyIndexOptions {
   /** Centroids before turning (8 × this many lists); default √(N · probes / 8), at least 1. */
   centroids?: number;
   /** Lists each query scans (of the 8 × centroids). */
   probes?: number;
-  /** Objects kept from the scan and compared again under all 8 turns, before the best k. */
+  /** Principal directions the lists are chosen and scanned in (of the D cells). */
+  dims?: number;
+  /** Of those, the first few that choose the lists (the scan uses all `dims`). */
+  coarseDims?: number;
+  /** Objects kept from the scan and compared again in all cells under all 8 turns. */
   rerank?: number;
   /** Rounds of k-means. */
   rounds?: number;
-  /** Descriptors k-means learns from (an evenly strided sample), per centroid. */
+  /** Descriptors k-means (and the principal directions) learn from, per centroid. */
   samplePerCentroid?: number;
 }
 
-export const GREY_INDEX_DEFAULTS: Required<Omit<GreyIndexOptions, 'centroids'>> = {
+export const GREY_INDEX_DEFAULTS = {
   probes: 6,
+  dims: 24,
+  coarseDims: 24,
   rerank: 30,
-  rounds: 6,
-  samplePerCentroid: 24,
+  rounds: 5,
+  samplePerCentroid: 16,
 };
 
 /**
@@ -100,25 +115,6 @@ function lcg(seed: number): () => number {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-/**
- * For one descriptor row, the products with all 8 × L turned centroids, written to `scores`
- * at [s * L + c] = d · T_s(centroid c).
- */
-function centroidScores(
-  desc: Float32Array,
-  row: number,
-  centroids: Float32Array,
-  L: number,
-  perms: readonly Int32Array[],
-  turns: Float64Array,
-  scores: Float64Array,
-): void {
-  const D = perms[0]!.length;
-  queryTurns(desc, row * D, perms, turns);
-  for (let s = 0; s < 8; s++)
-    for (let c = 0; c < L; c++) scores[s * L + c] = dot(turns, s * D, centroids, c * D, D);
-}
-
 /** Indices of the `p` largest of `scores` (ties to the lower index), best first. */
 function topIndices(scores: Float64Array, p: number, out: Int32Array): void {
   let n = 0;
@@ -134,54 +130,164 @@ function topIndices(scores: Float64Array, p: number, out: Int32Array): void {
   }
 }
 
-/** Spherical k-means modulo the turns on an evenly strided sample. */
+/**
+ * The principal directions of the descriptors and all their turned copies (the covariance of a
+ * sample, averaged over the 8 turns, diagonalised by cyclic Jacobi rotations): the first `r`
+ * rows of the returned r × D basis, largest variance first. Photo-like descriptors keep most of
+ * their variance in few directions (bench/grey-index), so lists are chosen and scanned there.
+ */
+function principalBasis(
+  desc: Float32Array,
+  sample: readonly number[],
+  perms: readonly Int32Array[],
+  r: number,
+): Float64Array {
+  const D = perms[0]!.length;
+  const S = new Float64Array(D * D);
+  for (const i of sample)
+    for (let a = 0; a < D; a++) {
+      const x = desc[i * D + a]!;
+      if (x !== 0) for (let b = 0; b < D; b++) S[a * D + b]! += x * desc[i * D + b]!;
+    }
+  const A = new Float64Array(D * D);
+  for (const p of perms)
+    for (let a = 0; a < D; a++) for (let b = 0; b < D; b++) A[a * D + b]! += S[p[a]! * D + p[b]!]!;
+  const V = new Float64Array(D * D);
+  for (let a = 0; a < D; a++) V[a * D + a] = 1;
+  for (let sweep = 0; sweep < 60; sweep++) {
+    let off = 0;
+    let diag = 0;
+    for (let a = 0; a < D; a++) {
+      diag += A[a * D + a]! ** 2;
+      for (let b = 0; b < D; b++) if (b !== a) off += A[a * D + b]! ** 2;
+    }
+    if (off <= 1e-24 * diag) break;
+    for (let p = 0; p < D - 1; p++)
+      for (let q = p + 1; q < D; q++) {
+        const apq = A[p * D + q]!;
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (A[q * D + q]! - A[p * D + p]!) / (2 * apq);
+        const t = (theta >= 0 ? 1 : -1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < D; k++) {
+          const [kp, kq] = [A[k * D + p]!, A[k * D + q]!];
+          A[k * D + p] = c * kp - s * kq;
+          A[k * D + q] = s * kp + c * kq;
+        }
+        for (let k = 0; k < D; k++) {
+          const [pk, qk] = [A[p * D + k]!, A[q * D + k]!];
+          A[p * D + k] = c * pk - s * qk;
+          A[q * D + k] = s * pk + c * qk;
+          const [vp, vq] = [V[k * D + p]!, V[k * D + q]!];
+          V[k * D + p] = c * vp - s * vq;
+          V[k * D + q] = s * vp + c * vq;
+        }
+      }
+  }
+  const order = Array.from({ length: D }, (_, a) => a).sort(
+    (a, b) => A[b * D + b]! - A[a * D + a]! || a - b,
+  );
+  const basis = new Float64Array(r * D);
+  order.slice(0, r).forEach((a, i) => {
+    for (let c = 0; c < D; c++) basis[i * D + c] = V[c * D + a]!;
+  });
+  return basis;
+}
+
+/**
+ * The basis seen from each turn: row i of turn t is basis[i][p_t[c]], so that it applied to a
+ * descriptor d gives the basis applied to U_t (queryTurns): d's 8 turned copies, in r numbers each.
+ */
+function turnedBasis(basis: Float64Array, r: number, perms: readonly Int32Array[]): Float64Array {
+  const D = perms[0]!.length;
+  const out = new Float64Array(8 * r * D);
+  perms.forEach((p, t) => {
+    for (let i = 0; i < r; i++)
+      for (let c = 0; c < D; c++) out[(t * r + i) * D + c] = basis[i * D + p[c]!]!;
+  });
+  return out;
+}
+
+/** out[t·r + i] = (turned basis t, row i) · desc row: the 8 turned copies of the row, reduced. */
+function reduceTurns(
+  tb: Float64Array,
+  r: number,
+  desc: Float32Array,
+  row: number,
+  D: number,
+  out: Float64Array,
+): void {
+  for (let x = 0; x < 8 * r; x++) out[x] = dot(tb, x * D, desc, row * D, D);
+}
+
+/**
+ * Products of the 8 reduced turns (8 × r) with all L reduced centroids, over the first `rc` ≤ r
+ * principal directions: [s·L + c] ≈ d · T_s(c).
+ */
+function centroidScores(
+  turns: Float64Array,
+  reduced: Float32Array,
+  L: number,
+  r: number,
+  rc: number,
+  scores: Float64Array,
+): void {
+  for (let s = 0; s < 8; s++)
+    for (let c = 0; c < L; c++) scores[s * L + c] = dot(turns, s * r, reduced, c * r, rc);
+}
+
+/** The seeded coarse quantiser: spherical k-means modulo the turns, on an evenly strided sample. */
 function trainCentroids(
   desc: Float32Array,
-  N: number,
+  sample: readonly number[],
   L: number,
   perms: readonly Int32Array[],
-  o: Required<GreyIndexOptions>,
+  tb: Float64Array,
+  r: number,
+  rc: number,
+  rounds: number,
 ): Float32Array {
   const D = perms[0]!.length;
-  const nonFlat: number[] = [];
-  for (let i = 0; i < N; i++) {
-    let ss = 0;
-    for (let c = 0; c < D; c++) ss += desc[i * D + c]! ** 2;
-    if (ss > 0.5) nonFlat.push(i);
-  }
-  const want = Math.min(nonFlat.length, Math.max(L, L * o.samplePerCentroid));
-  const sample = Array.from(
-    { length: want },
-    (_, i) => nonFlat[Math.floor((i * nonFlat.length) / want)]!,
-  );
-  const centroids = new Float32Array(L * D);
+  const centroids = new Float64Array(L * D);
   // Seeded start: L distinct sample rows (a partial Fisher–Yates shuffle of the sample).
   const rnd = lcg(0x67726579);
   const order = sample.slice();
   for (let c = 0; c < L && c < order.length; c++) {
     const k = c + Math.floor(rnd() * (order.length - c));
     [order[c], order[k]] = [order[k]!, order[c]!];
-    centroids.set(desc.subarray(order[c]! * D, order[c]! * D + D), c * D);
+    for (let x = 0; x < D; x++) centroids[c * D + x] = desc[order[c]! * D + x]!;
   }
   const inverse = perms.map((p) => {
     const q = new Int32Array(D);
     p.forEach((src, c) => (q[src] = c));
     return q;
   });
-  const turns = new Float64Array(8 * D);
+  const reduced = new Float32Array(L * r);
+  const reduce = (): void => {
+    for (let c = 0; c < L; c++)
+      for (let i = 0; i < r; i++) {
+        let v = 0;
+        for (let x = 0; x < D; x++) v += tb[i * D + x]! * centroids[c * D + x]!;
+        reduced[c * r + i] = v;
+      }
+  };
+  reduce();
+  const turns = new Float64Array(8 * r);
   const scores = new Float64Array(8 * L);
   const best = new Int32Array(1);
   const sums = new Float64Array(L * D);
-  for (let round = 0; round < o.rounds; round++) {
+  for (let round = 0; round < rounds; round++) {
     sums.fill(0);
     for (const i of sample) {
-      centroidScores(desc, i, centroids, L, perms, turns, scores);
+      reduceTurns(tb, r, desc, i, D, turns);
+      centroidScores(turns, reduced, L, r, rc, scores);
       topIndices(scores, 1, best);
       const s = Math.floor(best[0]! / L);
       const c = best[0]! % L;
       // d ≈ T_s(centroid), i.e. centroid[p_s[x]] ≈ d[x]: the centroid's frame sees d[p_s⁻¹[y]].
       const p = inverse[s]!;
-      for (let x = 0; x < D; x++) sums[c * D + x]! += desc[i * D + p[x]!]!;
+      for (let y = 0; y < D; y++) sums[c * D + y]! += desc[i * D + p[y]!]!;
     }
     for (let c = 0; c < L; c++) {
       let ss = 0;
@@ -190,8 +296,9 @@ function trainCentroids(
       const k = 1 / Math.sqrt(ss);
       for (let x = 0; x < D; x++) centroids[c * D + x] = sums[c * D + x]! * k;
     }
+    reduce();
   }
-  return centroids;
+  return reduced;
 }
 
 /**
@@ -208,20 +315,32 @@ export function searchGreyIndex(
 ): number[][] {
   const D = grid * grid;
   const N = desc.length / D;
-  const probes0 = options.probes ?? GREY_INDEX_DEFAULTS.probes;
-  const L = Math.max(1, Math.min(N, options.centroids ?? Math.round(Math.sqrt((N * probes0) / 8))));
-  const o: Required<GreyIndexOptions> = { ...GREY_INDEX_DEFAULTS, ...options, centroids: L };
+  const o = { ...GREY_INDEX_DEFAULTS, ...options };
+  const L = Math.max(1, Math.min(N, o.centroids ?? Math.round(Math.sqrt((N * o.probes) / 8))));
   const probes = Math.min(o.probes, 8 * L);
+  const r = Math.min(D, o.dims);
+  const rc = Math.min(r, o.coarseDims);
   const perms = turnPermutations(grid);
   const compose = compositionTable(perms);
-  const centroids = trainCentroids(desc, N, L, perms, o);
-  // Every row's nearest turned centroids: the first is its list, all of them are its probes.
-  const turns = new Float64Array(8 * D);
+  const nonFlat: number[] = [];
+  for (let i = 0; i < N; i++) if (norm2(desc, i, D) > 0.5) nonFlat.push(i);
+  const want = Math.min(nonFlat.length, L * o.samplePerCentroid);
+  const sample = Array.from(
+    { length: want },
+    (_, i) => nonFlat[Math.floor((i * nonFlat.length) / want)]!,
+  );
+  const tb = turnedBasis(principalBasis(desc, sample, perms, r), r, perms);
+  const centroids = trainCentroids(desc, sample, L, perms, tb, r, rc, o.rounds);
+  // Every row reduced, and its nearest turned centroids: the first is its list, all its probes.
+  const reduced = new Float32Array(N * r);
+  const turns = new Float64Array(8 * r);
   const scores = new Float64Array(8 * L);
   const near = new Int32Array(probes);
   const probeLists = new Int32Array(N * probes);
   for (let i = 0; i < N; i++) {
-    centroidScores(desc, i, centroids, L, perms, turns, scores);
+    reduceTurns(tb, r, desc, i, D, turns);
+    for (let x = 0; x < r; x++) reduced[i * r + x] = turns[x]!;
+    centroidScores(turns, centroids, L, r, rc, scores);
     topIndices(scores, probes, near);
     probeLists.set(near, i * probes);
   }
@@ -242,8 +361,9 @@ export function searchGreyIndex(
   const R = Math.max(k, o.rerank);
   const topId = new Int32Array(R);
   const topS = new Float64Array(R);
+  const full = new Float64Array(8 * D);
   return queries.map((q) => {
-    queryTurns(desc, q * D, perms, turns);
+    reduceTurns(tb, r, desc, q, D, turns);
     let n = 0;
     let minAt = 0;
     for (let p = 0; p < probes; p++) {
@@ -251,7 +371,7 @@ export function searchGreyIndex(
       for (let e = starts[l]!; e < starts[l + 1]!; e++) {
         const j = entries[e]! >> 3;
         if (j === q) continue;
-        const s = dot(turns, (entries[e]! & 7) * D, desc, j * D, D);
+        const s = dot(turns, (entries[e]! & 7) * r, reduced, j * r, r);
         if (n === R && s <= topS[minAt]!) continue;
         let at = topId.subarray(0, n).indexOf(j);
         if (at >= 0) {
@@ -262,13 +382,20 @@ export function searchGreyIndex(
         if (n === R) for (let x = 0; x < R; x++) if (topS[x]! < topS[minAt]!) minAt = x;
       }
     }
-    // Again under all 8 turns (a candidate's best turn may lie in a list not scanned).
+    // Exactly, in all D cells and under all 8 turns (the scan saw r of them, and one turn).
+    queryTurns(desc, q * D, perms, full);
     const found = Array.from(topId.subarray(0, n), (j) => {
       let best = -2;
-      for (let t = 0; t < 8; t++) best = Math.max(best, dot(turns, t * D, desc, j * D, D));
+      for (let t = 0; t < 8; t++) best = Math.max(best, dot(full, t * D, desc, j * D, D));
       return { j, s: best };
     });
     found.sort((a, b) => b.s - a.s || a.j - b.j);
     return found.slice(0, k).map((x) => x.j);
   });
+}
+
+function norm2(desc: Float32Array, row: number, D: number): number {
+  let ss = 0;
+  for (let c = 0; c < D; c++) ss += desc[row * D + c]! ** 2;
+  return ss;
 }
