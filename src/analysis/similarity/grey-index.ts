@@ -9,18 +9,24 @@
 // query compares its own 8 turned copies with the stored descriptors instead. Lists are chosen
 // and scanned in the descriptors' first 24 principal directions (of 36; the covariance averaged
 // over the turns), and the best 30 found are compared again exactly, in all cells under all 8
-// turns. Memory: N × (36 + 24) floats, 8N entries and N × probes list numbers, 296 bytes an
-// object (30 MB at 100 000 objects, 300 MB at 1 000 000), besides the rasters and the answer.
+// turns. A product found while scanning for one query is offered to the other object too,
+// when it is a query as well (the score is symmetric): a pair is found when either side's probes
+// reach the other's list. Memory: N × (36 + 24) floats, 8N entries, N × probes list numbers and
+// 30 candidates for each query, about 550 bytes an object when all are queries (55 MB at 100 000
+// objects, 550 MB at 1 000 000), besides the rasters and the answer.
 // Approximate, measured against the brute force (bench/grey-index.bench.ts): it only chooses
-// which pairs to align, and the alignment's verification decides. Deterministic: a fixed seed,
-// a fixed number of rounds, ties to the lower index. Pure.
+// which pairs to align, and the alignment's verification decides. Deterministic (the same
+// descriptors and queries give the same answer): a fixed seed, a fixed number of rounds, ties to
+// the lower index; one query's answer can depend on which others are asked, through the offers.
+// Pure.
 import { ALIGN_TRANSFORMS, transformSquare } from './crop-align.js';
 
 /**
  * The search's settings. The defaults were chosen on bench/grey-index.bench.ts (scenes, 20 000
  * objects, all queries): 24 directions and 6 probes find as much as all 36 directions and 4
  * probes, for less (recall@10 0.83 and 0.83; 2.8 and 3.5 s CPU); 12 directions lose too much
- * (0.59); all 36 and 6 probes find more for a third more time (0.88, 3.6 s).
+ * (0.59); all 36 and 6 probes find more for a third more time (0.88, 3.6 s). Offering each
+ * product both ways then raised 24 directions and 6 probes to 0.87 (4 probes: 0.85).
  */
 export interface GreyIndexOptions {
   /** Centroids before turning (8 × this many lists); default √(N · probes / 8), at least 1. */
@@ -358,40 +364,62 @@ export function searchGreyIndex(
   for (let i = 0; i < N; i++)
     for (let t = 0; t < 8; t++) entries[fill[listOf(i, t)]!++] = i * 8 + t;
 
+  // Each query's best R so far. A product found scanning for q is also j's with q (the same
+  // turn, undone): when j is asked too, it is offered to j as well, so a pair is found when
+  // either side's probes reach the other's list.
   const R = Math.max(k, o.rerank);
-  const topId = new Int32Array(R);
-  const topS = new Float64Array(R);
-  const full = new Float64Array(8 * D);
-  return queries.map((q) => {
+  const slot = new Int32Array(N).fill(-1);
+  queries.forEach((q, x) => {
+    if (slot[q]! < 0) slot[q] = x;
+  });
+  const topId = new Int32Array(queries.length * R);
+  const topS = new Float32Array(queries.length * R);
+  const count = new Int32Array(queries.length);
+  const minAt = new Int32Array(queries.length);
+  const offer = (x: number, j: number, s: number): void => {
+    const base = x * R;
+    const n = count[x]!;
+    if (n === R && s <= topS[base + minAt[x]!]!) return;
+    let at = topId.subarray(base, base + n).indexOf(j);
+    if (at >= 0) {
+      if (s <= topS[base + at]!) return;
+    } else at = n < R ? count[x]!++ : minAt[x]!;
+    topId[base + at] = j;
+    topS[base + at] = s;
+    if (count[x] === R) {
+      let m = 0;
+      for (let y = 1; y < R; y++) if (topS[base + y]! < topS[base + m]!) m = y;
+      minAt[x] = m;
+    }
+  };
+  queries.forEach((q, x) => {
+    if (slot[q] !== x) return;
     reduceTurns(tb, r, desc, q, D, turns);
-    let n = 0;
-    let minAt = 0;
     for (let p = 0; p < probes; p++) {
       const l = probeLists[q * probes + p]!;
       for (let e = starts[l]!; e < starts[l + 1]!; e++) {
         const j = entries[e]! >> 3;
         if (j === q) continue;
         const s = dot(turns, (entries[e]! & 7) * r, reduced, j * r, r);
-        if (n === R && s <= topS[minAt]!) continue;
-        let at = topId.subarray(0, n).indexOf(j);
-        if (at >= 0) {
-          if (s <= topS[at]!) continue;
-        } else at = n < R ? n++ : minAt;
-        topId[at] = j;
-        topS[at] = s;
-        if (n === R) for (let x = 0; x < R; x++) if (topS[x]! < topS[minAt]!) minAt = x;
+        offer(x, j, s);
+        if (slot[j]! >= 0) offer(slot[j]!, q, s);
       }
     }
-    // Exactly, in all D cells and under all 8 turns (the scan saw r of them, and one turn).
+  });
+  // Exactly, in all D cells and under all 8 turns (the scan saw r of them, and one turn).
+  const full = new Float64Array(8 * D);
+  const answers = queries.map((q, x) => {
+    if (slot[q] !== x) return [];
     queryTurns(desc, q * D, perms, full);
-    const found = Array.from(topId.subarray(0, n), (j) => {
+    const found = Array.from(topId.subarray(x * R, x * R + count[x]!), (j) => {
       let best = -2;
       for (let t = 0; t < 8; t++) best = Math.max(best, dot(full, t * D, desc, j * D, D));
       return { j, s: best };
     });
     found.sort((a, b) => b.s - a.s || a.j - b.j);
-    return found.slice(0, k).map((x) => x.j);
+    return found.slice(0, k).map((f) => f.j);
   });
+  return queries.map((q) => answers[slot[q]!]!);
 }
 
 function norm2(desc: Float32Array, row: number, D: number): number {
