@@ -338,7 +338,7 @@ export function searchGreyIndex(
   const tb = turnedBasis(principalBasis(desc, sample, perms, r), r, perms);
   const centroids = trainCentroids(desc, sample, L, perms, tb, r, rc, o.rounds);
   // Every row reduced, and its nearest turned centroids: the first is its list, all its probes.
-  const reduced = new Float32Array(N * r);
+  let reduced = new Float32Array(N * r);
   const turns = new Float64Array(8 * r);
   const scores = new Float64Array(8 * L);
   const near = new Int32Array(probes);
@@ -359,10 +359,19 @@ export function searchGreyIndex(
   const starts = new Int32Array(8 * L + 1);
   for (let i = 0; i < N; i++) for (let t = 0; t < 8; t++) starts[listOf(i, t) + 1]!++;
   for (let l = 0; l < 8 * L; l++) starts[l + 1]! += starts[l]!;
+  // The 8 lists of one centroid hold the same objects (each under the one turn that brings it
+  // there): stored in centroid order, the reduced descriptors a list scans lie side by side.
+  const order = Array.from({ length: N }, (_, i) => i);
+  order.sort((a, b) => (probeLists[a * probes]! % L) - (probeLists[b * probes]! % L) || a - b);
+  const rowAt = Int32Array.from(order);
+  const byList = new Float32Array(N * r);
+  rowAt.forEach((i, at) => byList.set(reduced.subarray(i * r, i * r + r), at * r));
+  reduced = new Float32Array(0); // not kept twice
   const entries = new Int32Array(8 * N);
   const fill = starts.slice(0, 8 * L);
-  for (let i = 0; i < N; i++)
-    for (let t = 0; t < 8; t++) entries[fill[listOf(i, t)]!++] = i * 8 + t;
+  rowAt.forEach((i, at) => {
+    for (let t = 0; t < 8; t++) entries[fill[listOf(i, t)]!++] = at * 8 + t;
+  });
 
   // Each query's best R so far. A product found scanning for q is also j's with q (the same
   // turn, undone): when j is asked too, it is offered to j as well, so a pair is found when
@@ -402,9 +411,10 @@ export function searchGreyIndex(
     for (let p = 0; p < probes; p++) {
       const l = probeLists[q * probes + p]!;
       for (let e = starts[l]!; e < starts[l + 1]!; e++) {
-        const j = entries[e]! >> 3;
+        const at = entries[e]! >> 3;
+        const j = rowAt[at]!;
         if (j === q) continue;
-        const s = dot(turns, (entries[e]! & 7) * r, reduced, j * r, r);
+        const s = dot(turns, (entries[e]! & 7) * r, byList, at * r, r);
         offer(x, j, s);
         if (slot[j]! >= 0) offer(slot[j]!, q, s);
       }
