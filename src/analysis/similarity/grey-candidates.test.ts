@@ -80,18 +80,32 @@ describe('nearestByGrey', () => {
       greyThumbnail(turn(crop(base, box))),
       ...distractors,
     ];
-    const near = nearestByGrey(greys, 32, [1, 2], 3)!;
+    const near = nearestByGrey(greys, 32, [1, 2], 3);
     expect(near.get(1)).toContain(0);
     expect(near.get(2)).toContain(0);
     expect(near.get(1)).toHaveLength(3);
     // A descriptor of the unrelated scenes only does not bring the base up.
-    const none = nearestByGrey([greys[0]!, ...distractors], 32, [0], 3)!;
+    const none = nearestByGrey([greys[0]!, ...distractors], 32, [0], 3);
     expect(none.get(0)).not.toContain(0);
   });
 
-  it('declines a search larger than its limit', () => {
-    expect(nearestByGrey(distractors, 32, [0, 1, 2], 3, 3 * distractors.length)).not.toBeNull();
-    expect(nearestByGrey(distractors, 32, [0, 1, 2], 3, 3 * distractors.length - 1)).toBeNull();
+  it('above its brute-force limit answers from the index, which finds the same originals', () => {
+    const base = scene(41);
+    const box: Box = [0.02, 0.12, 0.88, 0.97];
+    const greys = [
+      greyThumbnail(base),
+      greyThumbnail(flop(crop(base, box))),
+      greyThumbnail(turn(crop(base, box))),
+      ...distractors,
+    ];
+    // One pair over the limit: the index (two centroids, so the lists really divide the objects).
+    const near = nearestByGrey(greys, 32, [1, 2], 3, 2 * greys.length - 1, {
+      centroids: 2,
+      probes: 2,
+    });
+    expect(near.get(1)).toContain(0);
+    expect(near.get(2)).toContain(0);
+    expect(near.get(1)).toHaveLength(3);
   });
 });
 

@@ -7,6 +7,7 @@
 // to them. Used ONLY to choose which pairs to align; the alignment's verification decides, as for
 // every other candidate. Nothing is stored: the descriptor is computed at match time. Pure.
 import { ALIGN_TRANSFORMS, transformSquare } from './crop-align.js';
+import { searchGreyIndex, type GreyIndexOptions } from './grey-index.js';
 
 /** The inner part described: this fraction is left out from each side of the frame… */
 export const GREY_DESCRIPTOR_MARGIN = 0.1;
@@ -20,8 +21,9 @@ export const GREY_DESCRIPTOR_GRID = 6;
 /** How many nearest objects each query aligns with. */
 export const GREY_NEIGHBOURS = 10;
 /**
- * The search is brute force (queries × objects × 8 turns × 36 cells): above this many pairs it is
- * not run (about 5 000 objects that all need it; see the README's limits).
+ * Up to this many queries × objects the search is brute force (× 8 turns × 36 cells), exact;
+ * above it (about 5 000 objects that all need it) an approximate index answers instead
+ * (grey-index.ts; its recall against the brute force in bench/grey-index.bench.ts).
  */
 export const MAX_GREY_PAIRS = 25_000_000;
 
@@ -69,8 +71,9 @@ function unit(v: Float32Array): Float32Array {
 
 /**
  * For each query (an index into `greys`), the `k` other objects whose descriptor correlates best
- * with the query's under one of their 8 turns and flips, best first, or null when the search would
- * exceed `maxPairs` queries × objects. Rasters of another size than `size`² take no part.
+ * with the query's under one of their 8 turns and flips, best first: exactly (brute force) up to
+ * `maxPairs` queries × objects, approximately (grey-index.ts, `index` its settings) above.
+ * Rasters of another size than `size`² take no part.
  */
 export function nearestByGrey(
   greys: readonly (Uint8Array | undefined)[],
@@ -78,9 +81,11 @@ export function nearestByGrey(
   queries: readonly number[],
   k = GREY_NEIGHBOURS,
   maxPairs = MAX_GREY_PAIRS,
-): Map<number, number[]> | null {
+  index: GreyIndexOptions = {},
+): Map<number, number[]> {
   const usable = greys.flatMap((g, i) => (g !== undefined && g.length === size * size ? [i] : []));
-  if (queries.length * usable.length > maxPairs) return null;
+  if (queries.length * usable.length > maxPairs)
+    return nearestByIndex(greys, size, usable, queries, k, index);
   // Every object's descriptor under each turn (turning the raster turns the grid's cells alike).
   const turned = new Float32Array(usable.length * 8 * D);
   const own = new Map<number, Float32Array>();
@@ -119,4 +124,30 @@ export function nearestByGrey(
     );
   }
   return out;
+}
+
+/** The search above its brute-force limit: own descriptors only (the index turns the cells). */
+function nearestByIndex(
+  greys: readonly (Uint8Array | undefined)[],
+  size: number,
+  usable: readonly number[],
+  queries: readonly number[],
+  k: number,
+  options: GreyIndexOptions,
+): Map<number, number[]> {
+  const desc = new Float32Array(usable.length * D);
+  const row = new Int32Array(greys.length).fill(-1);
+  usable.forEach((i, u) => {
+    desc.set(greyDescriptor(greys[i]!, size), u * D);
+    row[i] = u;
+  });
+  const asked = queries.filter((q) => (row[q] ?? -1) >= 0);
+  const found = searchGreyIndex(
+    desc,
+    GREY_DESCRIPTOR_GRID,
+    asked.map((q) => row[q]!),
+    k,
+    options,
+  );
+  return new Map(asked.map((q, x) => [q, found[x]!.map((u) => usable[u]!)]));
 }

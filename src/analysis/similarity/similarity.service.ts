@@ -301,7 +301,7 @@ export const GREY_QUERY_MAX_COMPONENT = 3;
 
 /**
  * The grey-descriptor neighbours of every object with a raster that matches so far leave in a
- * small component (empty when the brute-force search would be too large: see MAX_GREY_PAIRS).
+ * small component (exact up to MAX_GREY_PAIRS queries × objects, from an approximate index above).
  */
 function greyCandidates(
   objects: readonly HashedObject[],
@@ -323,7 +323,7 @@ function greyCandidates(
     objects.map((o) => o.grey),
     size,
     queries,
-  ) ?? new Map<number, number[]>();
+  );
 }
 
 /** Rounds of hops (the first one also searches blind for a crop; the others compose only). */
