@@ -70,6 +70,8 @@ export function findSimilarPairs(
     overlap?: boolean;
     /** Objects no match links meet their nearest by grey descriptor (grey-candidates.ts). */
     grey?: boolean;
+    /** …unless more than this many need it (default MAX_GREY_QUERIES): then that step is skipped. */
+    greyMaxQueries?: number;
   } = {},
 ): SimilarPair[] {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
@@ -105,6 +107,7 @@ export function findSimilarPairs(
           hop: opts.hop !== false,
           overlap: opts.overlap !== false,
           grey: opts.grey !== false,
+          greyMaxQueries: opts.greyMaxQueries ?? MAX_GREY_QUERIES,
         });
   return [...best.values()]
     .map((m) => {
@@ -187,7 +190,7 @@ function isCut(b: CropBox): boolean {
 function alignCrops(
   objects: readonly HashedObject[],
   best: Map<string, Match>,
-  opts: { hop: boolean; overlap: boolean; grey: boolean },
+  opts: { hop: boolean; overlap: boolean; grey: boolean; greyMaxQueries: number },
 ): Aligned {
   const out: Aligned = { crops: new Map(), overlaps: new Map() };
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
@@ -228,7 +231,7 @@ function alignCrops(
   // from its original's as an unrelated scene's): candidates from their grey rasters' coarse
   // descriptor, nearest over the turns and flips (grey-candidates.ts), aligned.
   if (opts.grey) {
-    for (const [q, ns] of greyCandidates(objects, withGrey, best)) {
+    for (const [q, ns] of greyCandidates(objects, withGrey, best, opts.greyMaxQueries)) {
       for (const j of ns) {
         const a = Math.min(q, j);
         const b = Math.max(q, j);
@@ -300,13 +303,24 @@ function alignCrops(
 export const GREY_QUERY_MAX_COMPONENT = 3;
 
 /**
+ * The most objects the grey step takes as queries. Each is aligned with its GREY_NEIGHBOURS
+ * nearest, and one alignment costs about 3.4 ms of CPU (32×32 rasters, the 8 turns ranked, two
+ * searched), so 5 000 queries cost about 170 s: what the step cost at most before the index, when
+ * the brute force bounded it. The index finds neighbours among a million objects; the alignments
+ * after it are what this bounds (README, limits).
+ */
+export const MAX_GREY_QUERIES = 5_000;
+
+/**
  * The grey-descriptor neighbours of every object with a raster that matches so far leave in a
- * small component (exact up to MAX_GREY_PAIRS queries × objects, from an approximate index above).
+ * small component (exact up to MAX_GREY_PAIRS queries × objects, from an approximate index above);
+ * none when more than `maxQueries` objects are in such components.
  */
 function greyCandidates(
   objects: readonly HashedObject[],
   withGrey: readonly number[],
   best: ReadonlyMap<string, Match>,
+  maxQueries: number,
 ): Map<number, number[]> {
   // Components of the matches so far (union–find); a query is an object in a small one.
   const parent = objects.map((_, i) => i);
@@ -318,6 +332,7 @@ function greyCandidates(
   const sizes = new Map<number, number>();
   for (let i = 0; i < objects.length; i++) sizes.set(root(i), (sizes.get(root(i)) ?? 0) + 1);
   const queries = withGrey.filter((i) => (sizes.get(root(i)) ?? 0) <= GREY_QUERY_MAX_COMPONENT);
+  if (queries.length > maxQueries) return new Map();
   const size = Math.round(Math.sqrt(objects[withGrey[0]!]!.grey!.length));
   return nearestByGrey(
     objects.map((o) => o.grey),
