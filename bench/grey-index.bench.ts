@@ -28,6 +28,7 @@ import {
   turnPermutations,
   type GreyIndexOptions,
 } from '../src/analysis/similarity/grey-index.js';
+import { lcg, plantedDescriptors } from '../test/support/grey-descriptors.js';
 import { crop, scene } from '../test/support/raster-scenes.js';
 
 const SIZES = (process.env.GREY_SIZES ?? '5000,20000,100000').split(',').map(Number);
@@ -42,11 +43,6 @@ const options: GreyIndexOptions = {
   ...(process.env.GREY_COARSE ? { coarseDims: Number(process.env.GREY_COARSE) } : {}),
   ...(process.env.GREY_RERANK ? { rerank: Number(process.env.GREY_RERANK) } : {}),
 };
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 /** A raster turned or flipped by one of the 8 transforms (through its grey square). */
 function turnedGrey(r: Raster, t: number): Uint8Array {
@@ -79,25 +75,7 @@ function scenesArchive(n: number): Archive {
 }
 
 function randomArchive(n: number): Archive {
-  const rnd = lcg(n + 1);
-  const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
-  const perms = turnPermutations(GREY_DESCRIPTOR_GRID);
-  const desc = new Float32Array(n * D);
-  const planted = new Map<number, number>();
-  const v = new Float64Array(D);
-  for (let i = 0; i < n; i++) {
-    const from = i % 10 === 9 ? Math.floor(rnd() * i) : -1;
-    const p = perms[1 + Math.floor(rnd() * 7)]!;
-    for (let c = 0; c < D; c++)
-      v[c] = from < 0 ? gauss() : desc[from * D + p[c]!]! + (0.15 * gauss()) / Math.sqrt(D);
-    let m = 0;
-    for (const x of v) m += x / D;
-    let ss = 0;
-    for (let c = 0; c < D; c++) ss += (v[c]! - m) ** 2;
-    for (let c = 0; c < D; c++) desc[i * D + c] = (v[c]! - m) / Math.sqrt(ss);
-    if (from >= 0) planted.set(i, from);
-  }
-  return { desc, planted };
+  return plantedDescriptors(n, n + 1);
 }
 
 /** The exact search on descriptors (the brute force of nearestByGrey, turning the cells). */

@@ -2,6 +2,7 @@
 // descriptor of the turned raster, it finds planted turned copies among many random descriptors,
 // it repeats itself, and below the brute-force limit nearestByGrey stays exact.
 import { describe, expect, it } from 'vitest';
+import { plantedDescriptors } from '../../../test/support/grey-descriptors.js';
 import { scene } from '../../../test/support/raster-scenes.js';
 import { greyThumbnail } from '../image/raster.js';
 import { ALIGN_TRANSFORMS, transformSquare } from './crop-align.js';
@@ -10,38 +11,6 @@ import { searchGreyIndex, turnPermutations } from './grey-index.js';
 
 const G = GREY_DESCRIPTOR_GRID;
 const D = G * G;
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
-/**
- * n unit descriptors (mean removed), uniform on the sphere, where every tenth is a turned or
- * flipped copy of an earlier one with noise (correlation about 0.99 under the right turn).
- */
-function plantedDescriptors(
-  n: number,
-  seed: number,
-): { desc: Float32Array; planted: Map<number, number> } {
-  const rnd = lcg(seed);
-  const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
-  const perms = turnPermutations(G);
-  const desc = new Float32Array(n * D);
-  const planted = new Map<number, number>();
-  const v = new Float64Array(D);
-  for (let i = 0; i < n; i++) {
-    const from = i % 10 === 9 ? Math.floor(rnd() * i) : -1;
-    const p = perms[1 + Math.floor(rnd() * 7)]!;
-    for (let c = 0; c < D; c++)
-      v[c] = from < 0 ? gauss() : desc[from * D + p[c]!]! + (0.15 * gauss()) / Math.sqrt(D);
-    const m = v.reduce((s, x) => s + x, 0) / D;
-    const norm = Math.sqrt(v.reduce((s, x) => s + (x - m) ** 2, 0));
-    for (let c = 0; c < D; c++) desc[i * D + c] = (v[c]! - m) / norm;
-    if (from >= 0) planted.set(i, from);
-  }
-  return { desc, planted };
-}
 
 const greys = Array.from({ length: 400 }, (_, i) => greyThumbnail(scene(3000 + i, 96, 72)));
 
