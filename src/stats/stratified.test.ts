@@ -92,6 +92,36 @@ describe('stratified proportion (Cochran 1977, ch. 5)', () => {
     expect(e.wilsonEffective.effectiveSampleSize).toBeLessThanOrEqual(100);
   });
 
+  it('the interval holds its estimate, exactly at 0 and 1: a finding absent (or present) in every sampled case has lower bound 0 (upper bound 1)', () => {
+    // The statistics page's chart and the report's refuse a row whose interval misses its
+    // estimate; at p = 0 the Wilson terms left a lower bound of 1.4e-17 (CI on f174ffc).
+    const none = stratifiedProportion([{ populationSize: 17, sampled: 14, positive: 0 }]);
+    expect(none.proportion).toBe(0);
+    expect(none.wilsonEffective.lower).toBe(0);
+    const all = stratifiedProportion([{ populationSize: 22, sampled: 10, positive: 10 }]);
+    expect(all.proportion).toBe(1);
+    expect(all.wilsonEffective.upper).toBe(1);
+    // Every plan of one or two strata with N ≤ 12: the estimate lies within its interval.
+    let plans = 0;
+    const strata: { populationSize: number; sampled: number; positive: number }[] = [];
+    for (let bigN = 2; bigN <= 12; bigN++)
+      for (let n = 2; n <= bigN; n++)
+        for (let k = 0; k <= n; k++) strata.push({ populationSize: bigN, sampled: n, positive: k });
+    const check = (plan: typeof strata): void => {
+      const e = stratifiedProportion(plan);
+      plans++;
+      if (!(e.wilsonEffective.lower <= e.proportion && e.proportion <= e.wilsonEffective.upper))
+        expect.fail(
+          `${JSON.stringify(plan)}: ${e.proportion} outside [${e.wilsonEffective.lower}, ${e.wilsonEffective.upper}]`,
+        );
+    };
+    for (const a of strata) {
+      check([a]);
+      for (const b of strata) if (b.populationSize <= 6) check([a, b]);
+    }
+    expect(plans).toBeGreaterThan(10_000);
+  });
+
   it('refuses a stratum with one member examined out of many, and empty input', () => {
     for (const strata of [
       [{ populationSize: 10, sampled: 1, positive: 0 }],

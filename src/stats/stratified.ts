@@ -52,7 +52,13 @@ function wilsonAt(p: number, n: number): { lower: number; upper: number } {
   const z2 = Z_95 * Z_95;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const half = (Z_95 / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { lower: Math.max(0, centre - half), upper: Math.min(1, centre + half) };
+  // Wilson's interval always contains p, but at p = 0 or 1 centre and half cancel only up to
+  // rounding (a lower bound of 1.4e-17 above an estimate of 0, an upper bound of 1 − 2^-53 below
+  // an estimate of 1): the bounds are held to p, as wilsonInterval sets them for k = 0 and k = n.
+  return {
+    lower: Math.max(0, Math.min(p, centre - half)),
+    upper: Math.min(1, Math.max(p, centre + half)),
+  };
 }
 
 /**
@@ -119,7 +125,8 @@ export function stratifiedProportion(strata: readonly Stratum[]): StratifiedEsti
       upper: Math.min(1, proportion + Z_95 * standardError),
     },
     wilsonEffective: {
-      method: 'Wilson score with Kish effective sample size n_eff = p(1 − p) / SE², capped at the number assessed',
+      method:
+        'Wilson score with Kish effective sample size n_eff = p(1 − p) / SE², capped at the number assessed',
       ...wilson,
       effectiveSampleSize,
     },

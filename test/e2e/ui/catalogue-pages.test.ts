@@ -462,7 +462,10 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
         // The prevalence chart: the server's SVG of the report's chart, loaded as an image, with
         // alternative text, and a caption naming the plan and the checkpoint it was drawn at.
         const chart = page.getByTestId('prevalence-chart');
-        await chart.waitFor();
+        // The chart, or the page's alert saying why there is none (its message is the server's).
+        await page.locator('[data-testid=prevalence-chart], [data-testid=chart-failed]').waitFor();
+        const failed = page.getByTestId('chart-failed');
+        if ((await failed.count()) > 0) expect.fail(`no chart: ${await failed.textContent()}`);
         await expect
           .poll(() =>
             page.evaluate<number>(
