@@ -23,11 +23,8 @@
 import { greyThumbnail, type Raster } from '../src/analysis/image/raster.js';
 import { transformSquare, ALIGN_TRANSFORMS } from '../src/analysis/similarity/crop-align.js';
 import { GREY_DESCRIPTOR_GRID, nearestByGrey } from '../src/analysis/similarity/grey-candidates.js';
-import {
-  searchGreyIndex,
-  turnPermutations,
-  type GreyIndexOptions,
-} from '../src/analysis/similarity/grey-index.js';
+import { turnPermutations } from '../src/analysis/similarity/grey-index-quantiser.js';
+import { searchGreyIndex, type GreyIndexOptions } from '../src/analysis/similarity/grey-index.js';
 import { lcg, plantedDescriptors } from '../test/support/grey-descriptors.js';
 import { crop, scene } from '../test/support/raster-scenes.js';
 

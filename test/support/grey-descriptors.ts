@@ -1,7 +1,7 @@
 // Generated grey descriptors for the grey-descriptor index (src/analysis/similarity/grey-index.ts):
 // its unit tests and bench/grey-index.bench.ts draw the same corpus.
 import { GREY_DESCRIPTOR_GRID } from '../../src/analysis/similarity/grey-candidates.js';
-import { turnPermutations } from '../../src/analysis/similarity/grey-index.js';
+import { turnPermutations } from '../../src/analysis/similarity/grey-index-quantiser.js';
 
 const D = GREY_DESCRIPTOR_GRID * GREY_DESCRIPTOR_GRID;
 

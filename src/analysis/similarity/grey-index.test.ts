@@ -7,7 +7,8 @@ import { scene } from '../../../test/support/raster-scenes.js';
 import { greyThumbnail } from '../image/raster.js';
 import { ALIGN_TRANSFORMS, transformSquare } from './crop-align.js';
 import { GREY_DESCRIPTOR_GRID, greyDescriptor, nearestByGrey } from './grey-candidates.js';
-import { searchGreyIndex, turnPermutations } from './grey-index.js';
+import { turnPermutations } from './grey-index-quantiser.js';
+import { searchGreyIndex } from './grey-index.js';
 
 const G = GREY_DESCRIPTOR_GRID;
 const D = G * G;
