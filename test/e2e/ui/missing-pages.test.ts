@@ -326,7 +326,6 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     await level.getByTestId('level-choice').selectOption('confirmed');
     await level.getByLabel('Reference 1', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page, 'missing report with identification (en)');
-    await page.screenshot({ path: '/tmp/s19missui.png', fullPage: true });
     await shot(page, 'missing-identification.en');
     // The identification file for the authorities: made, recorded, and downloaded with the session.
     const exportPanel = page.getByTestId('identification-export');
