@@ -1,15 +1,12 @@
 // Generated grey descriptors for the grey-descriptor index (src/analysis/similarity/grey-index.ts):
 // its unit tests and bench/grey-index.bench.ts draw the same corpus.
 import { GREY_DESCRIPTOR_GRID } from '../../src/analysis/similarity/grey-candidates.js';
-import { turnPermutations } from '../../src/analysis/similarity/grey-index-quantiser.js';
+import { lcg, turnPermutations } from '../../src/analysis/similarity/grey-index-quantiser.js';
+
+/** The index's own seeded generator, for the bench's random queries too. */
+export { lcg };
 
 const D = GREY_DESCRIPTOR_GRID * GREY_DESCRIPTOR_GRID;
-
-/** A seeded linear congruential generator (Numerical Recipes' constants), in [0, 1). */
-export function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 /**
  * n unit descriptors (mean removed), uniform on the sphere, where every tenth is a turned or

@@ -73,7 +73,7 @@ export function dot(
 }
 
 /** A small LCG (Numerical Recipes constants): the only randomness, seeded, so runs repeat. */
-function lcg(seed: number): () => number {
+export function lcg(seed: number): () => number {
   let s = seed >>> 0;
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }

@@ -95,11 +95,10 @@ export function searchGreyIndex(
 
 /** The quantiser and the lists: what the scan needs, built once per search. */
 interface GreyIndex {
-  /** Rows, cells per row, principal directions kept, centroids (before turning), probes. */
+  /** Rows, cells per row, principal directions kept, lists each query probes. */
   N: number;
   D: number;
   r: number;
-  L: number;
   probes: number;
   perms: Int32Array[];
   /** The basis seen from each turn (8 × r rows of D). */
@@ -170,7 +169,7 @@ function buildGreyIndex(
   rowAt.forEach((i, at) => {
     for (let t = 0; t < 8; t++) entries[fill[listOf(i, t)]!++] = at * 8 + t;
   });
-  return { N, D, r, L, probes, perms, tb, probeLists, starts, entries, rowAt, byList };
+  return { N, D, r, probes, perms, tb, probeLists, starts, entries, rowAt, byList };
 }
 
 /**
