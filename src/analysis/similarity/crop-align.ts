@@ -82,20 +82,22 @@ export function alignCrop(
   if (original.length !== size * size || other.length !== size * size || size < 8) return null;
   const minScale = opts.minScale ?? DEFAULT_MIN_SCALE;
   const a = Float32Array.from(original);
+  const search = memoSearch(minScale);
   // A first pass on the profiles ranks the 8 turns; the full search runs on the two best.
   const colA = profile(a, size, 'cols', 0, 1);
   const rowA = profile(a, size, 'rows', 0, 1);
   const ranked = ALIGN_TRANSFORMS.map((t) => {
     const b = transformSquare(other, size, t);
     const r =
-      search1d(colA, profile(b, size, 'cols', 0, 1), minScale).r +
-      search1d(rowA, profile(b, size, 'rows', 0, 1), minScale).r;
+      search(colA, profile(b, size, 'cols', 0, 1)).r +
+      search(rowA, profile(b, size, 'rows', 0, 1)).r;
     return { t, b, r };
   }).sort((x, y) => y.r - x.r);
   let best: CropAlignment | null = null;
   for (const { t, b } of ranked.slice(0, 2)) {
-    const found = alignOne(a, b, size, minScale);
-    if (best === null || found.native.detail > best.native.detail) best = { ...found, transform: t };
+    const found = alignOne(a, b, size, minScale, search);
+    if (best === null || found.native.detail > best.native.detail)
+      best = { ...found, transform: t };
   }
   return best;
 }
@@ -107,19 +109,48 @@ interface Params {
   oy: number;
 }
 
+type Search1d = (a: Float32Array, b: Float32Array) => { s: number; o: number; r: number };
+
+/**
+ * search1d at one minScale, remembering its answers for the profiles it has seen. A turn or flip
+ * only reverses a profile or swaps the two axes', so the 8 turns of the ranking bring 4 distinct
+ * profiles per axis, not 8; and the first search of alignOne is the ranking's own. The profiles
+ * are sums of whole grey levels, exact in float32 whatever the order of summation, so equal
+ * profiles are equal bit for bit and the answer is the one search1d would give again.
+ */
+function memoSearch(minScale: number): Search1d {
+  const seen: { a: Float32Array; b: Float32Array; found: { s: number; o: number; r: number } }[] =
+    [];
+  return (a, b) => {
+    const hit = seen.find((m) => sameValues(m.a, a) && sameValues(m.b, b));
+    if (hit !== undefined) return hit.found;
+    const found = search1d(a, b, minScale);
+    seen.push({ a, b, found });
+    return found;
+  };
+}
+
+function sameValues(x: Float32Array, y: Float32Array): boolean {
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
 function alignOne(
   a: Float32Array,
   b: Float32Array,
   n: number,
   minScale: number,
+  search: Search1d,
 ): Omit<CropAlignment, 'transform'> {
   let p: Params = { sx: 1, ox: 0, sy: 1, oy: 0 };
   const colB = profile(b, n, 'cols', 0, 1);
   const rowB = profile(b, n, 'rows', 0, 1);
   for (let round = 0; round < 2; round++) {
-    const x = search1d(profile(a, n, 'cols', p.oy, p.oy + p.sy), colB, minScale);
+    const x = search(profile(a, n, 'cols', p.oy, p.oy + p.sy), colB);
     p = { ...p, sx: x.s, ox: x.o };
-    const y = search1d(profile(a, n, 'rows', p.ox, p.ox + p.sx), rowB, minScale);
+    const y = search(profile(a, n, 'rows', p.ox, p.ox + p.sx), rowB);
     p = { ...p, sy: y.s, oy: y.o };
   }
   p = refine(a, b, n, p, minScale);
@@ -358,13 +389,15 @@ export function smooth121(g: Float32Array, w: number, h: number): Float32Array {
   for (let y = 0; y < h; y++) {
     const r = y * w;
     for (let x = 0; x < w; x++)
-      rows[r + x] = (g[r + Math.max(0, x - 1)]! + 2 * g[r + x]! + g[r + Math.min(w - 1, x + 1)]!) / 4;
+      rows[r + x] =
+        (g[r + Math.max(0, x - 1)]! + 2 * g[r + x]! + g[r + Math.min(w - 1, x + 1)]!) / 4;
   }
   const out = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     const up = Math.max(0, y - 1) * w;
     const down = Math.min(h - 1, y + 1) * w;
-    for (let x = 0; x < w; x++) out[y * w + x] = (rows[up + x]! + 2 * rows[y * w + x]! + rows[down + x]!) / 4;
+    for (let x = 0; x < w; x++)
+      out[y * w + x] = (rows[up + x]! + 2 * rows[y * w + x]! + rows[down + x]!) / 4;
   }
   return out;
 }
@@ -384,7 +417,8 @@ export function areaResample(
     const to = from + kx;
     for (let i = Math.floor(from); i < Math.min(sw, Math.ceil(to)); i++) {
       const wgt = Math.min(to, i + 1) - Math.max(from, i);
-      for (let y = 0; y < sh; y++) rows[y * dw + x] = (rows[y * dw + x] ?? 0) + wgt * (src[y * sw + i] ?? 0);
+      for (let y = 0; y < sh; y++)
+        rows[y * dw + x] = (rows[y * dw + x] ?? 0) + wgt * (src[y * sw + i] ?? 0);
     }
   }
   const out = new Float32Array(dw * dh);
@@ -394,7 +428,8 @@ export function areaResample(
     const to = from + ky;
     for (let j = Math.floor(from); j < Math.min(sh, Math.ceil(to)); j++) {
       const wgt = Math.min(to, j + 1) - Math.max(from, j);
-      for (let x = 0; x < dw; x++) out[y * dw + x] = (out[y * dw + x] ?? 0) + wgt * (rows[j * dw + x] ?? 0);
+      for (let x = 0; x < dw; x++)
+        out[y * dw + x] = (out[y * dw + x] ?? 0) + wgt * (rows[j * dw + x] ?? 0);
     }
   }
   const area = kx * ky;

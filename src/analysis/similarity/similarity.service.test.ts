@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hammingDistance } from '../pdq/index.js';
-import { clusterObjects, findSimilarPairs, type HashedObject } from './similarity.service.js';
+import {
+  clusterObjects,
+  cropHashDistance,
+  findSimilarPairs,
+  type HashedObject,
+} from './similarity.service.js';
 
 /** Deterministic pseudo-random 64-hex hashes (SHA-256 of a label). */
 function hash(label: string): string {
@@ -83,6 +88,45 @@ describe('findSimilarPairs', () => {
       distance: 10,
     });
     expect(kinds.has([objects[0]?.sha256, hash('far')].sort().join(' '))).toBe(false);
+  });
+});
+
+describe('cropHashDistance', () => {
+  const crops = (label: string): string[] =>
+    Array.from({ length: 10 }, (_, i) => hash(`${label}:c${i}`));
+  /** The nearest of the pairs of hashes it compares, measured one by one from the text. */
+  function byText(a: HashedObject, b: HashedObject): number {
+    const fulls = (o: HashedObject): string[] => [o.pdq, ...o.dihedral];
+    const d = [
+      ...a.crops.flatMap((c) => fulls(b).map((h) => hammingDistance(c, h))),
+      ...b.crops.flatMap((c) => fulls(a).map((h) => hammingDistance(c, h))),
+      ...fulls(a).map((h) => hammingDistance(h, b.pdq)),
+      ...a.crops.flatMap((c) => b.crops.map((h) => hammingDistance(c, h))),
+    ];
+    return Math.min(256, ...d);
+  }
+
+  it('is the nearest pair of hashes, and follows an object whose hashes are replaced', () => {
+    const a = object('a', hash('a'), { crops: crops('a') });
+    const b = object('b', hash('b'), {
+      crops: [...crops('b').slice(1), flip(hash('a'), 7, 'near a')],
+    });
+    expect(cropHashDistance(a, b)).toBe(byText(a, b));
+    expect(cropHashDistance(a, b)).toBe(7);
+    // The parsed hashes are kept per object; new hashes on the same object are parsed again.
+    b.crops = crops('b');
+    expect(cropHashDistance(a, b)).toBe(byText(a, b));
+    expect(cropHashDistance(a, b)).toBeGreaterThan(7);
+    a.dihedral = [flip(b.crops[3]!, 2, 'near b'), ...a.dihedral.slice(1)];
+    expect(cropHashDistance(a, b)).toBe(2);
+  });
+
+  it('refuses a malformed hash with PDQ_BAD_HASH, as hammingDistance does', () => {
+    const a = object('a', hash('a'), { crops: crops('a') });
+    const bad = object('bad', hash('bad'), { crops: ['zz'.repeat(32)] });
+    expect(() => cropHashDistance(a, bad)).toThrow(
+      expect.objectContaining({ code: 'PDQ_BAD_HASH' }),
+    );
   });
 });
 

@@ -1,9 +1,22 @@
 import { findPairs, type HashRecord } from '../near-duplicates/index.js';
-import { hammingDistance } from '../pdq/hash256.js'; // not the index: it loads sharp
+import { hammingDistance, parseHash256 } from '../pdq/hash256.js'; // not the index: it loads sharp
 import { buildClusters, type Match } from './clusters.js';
 import type { AlignTransform, CropBox } from './crop-align.js';
-import { alignPair, cropCandidates, verifiesCrop, verifiesOverlap, type VerifiedCrop } from './crop-match.js';
-import { alignOverlap, compose, cropToOriginal, inverseTurn, invert, type FrameMap } from './crop-overlap.js';
+import {
+  alignPair,
+  cropCandidates,
+  verifiesCrop,
+  verifiesOverlap,
+  type VerifiedCrop,
+} from './crop-match.js';
+import {
+  alignOverlap,
+  compose,
+  cropToOriginal,
+  inverseTurn,
+  invert,
+  type FrameMap,
+} from './crop-overlap.js';
 import { nearestByGrey } from './grey-candidates.js';
 
 /** What the similarity search needs of each analysed object. */
@@ -217,7 +230,11 @@ function alignCrops(
   // 2. Candidates from the looser hash searches.
   const inputs = withGrey.map((i) => {
     const o = objects[i]!;
-    return { pdq: hexBytes(o.pdq), dihedral: o.dihedral.map(hexBytes), crops: o.crops.map(hexBytes) };
+    return {
+      pdq: hexBytes(o.pdq),
+      dihedral: o.dihedral.map(hexBytes),
+      crops: o.crops.map(hexBytes),
+    };
   });
   for (const [key, distance] of cropCandidates(inputs)) {
     const [x, y] = key.split(':').map(Number) as [number, number];
@@ -246,7 +263,12 @@ function alignCrops(
   const addOverlap = (via: number, a: number, b: number): boolean => {
     const o = opts.overlap ? relations.overlapVia(via, a, b) : null;
     if (o === null) return false;
-    best.set(`${a}:${b}`, { a, b, distance: cropHashDistance(objects[a]!, objects[b]!), kind: o.kind });
+    best.set(`${a}:${b}`, {
+      a,
+      b,
+      distance: cropHashDistance(objects[a]!, objects[b]!),
+      kind: o.kind,
+    });
     if (o.kind === 'overlap') out.overlaps.set(`${a}:${b}`, o.overlap);
     else out.crops.set(`${a}:${b}`, o.crop);
     return true;
@@ -398,10 +420,7 @@ class Relations {
     via: number,
     a: number,
     b: number,
-  ):
-    | { kind: 'overlap'; overlap: OverlapInfo }
-    | { kind: 'crop'; crop: CropInfo }
-    | null {
+  ): { kind: 'overlap'; overlap: OverlapInfo } | { kind: 'crop'; crop: CropInfo } | null {
     const ga = this.objects[a]?.grey;
     const gb = this.objects[b]?.grey;
     if (ga === undefined || gb === undefined || ga.length !== gb.length) return null;
@@ -417,7 +436,10 @@ class Relations {
     if (v.shareOther >= WHOLE)
       return { kind: 'crop', crop: { original: sha(a), box: v.boxFirst, transform: t } };
     if (v.shareFirst >= WHOLE)
-      return { kind: 'crop', crop: { original: sha(b), box: v.boxOther, transform: inverseTurn(t) } };
+      return {
+        kind: 'crop',
+        crop: { original: sha(b), box: v.boxOther, transform: inverseTurn(t) },
+      };
     return { kind: 'overlap', overlap: { a: v.boxFirst, b: v.boxOther, transform: t } };
   }
 }
@@ -425,20 +447,59 @@ class Relations {
 /** An overlap that covers this share of a view is the whole of it (a crop of the other). */
 const WHOLE = 0.985;
 
-
 /**
  * The nearest pair of two objects' hashes that the crop signal compares (a region of either
  * against the other's full hash or its turns, the full hashes, a region against a region): the
  * distance an aligned crop is recorded with, which the cache checks against the same list.
  */
 export function cropHashDistance(a: HashedObject, b: HashedObject): number {
-  const fulls = (o: HashedObject): string[] => [o.pdq, ...o.dihedral];
+  const x = hashBytesOf(a);
+  const y = hashBytesOf(b);
   let d = 256;
-  for (const c of a.crops) for (const h of fulls(b)) d = Math.min(d, hammingDistance(c, h));
-  for (const c of b.crops) for (const h of fulls(a)) d = Math.min(d, hammingDistance(c, h));
-  for (const h of fulls(a)) d = Math.min(d, hammingDistance(h, b.pdq));
-  for (const c of a.crops) for (const h of b.crops) d = Math.min(d, hammingDistance(c, h));
+  for (const c of x.crops) for (const h of y.fulls) d = Math.min(d, hammingDistance(c, h));
+  for (const c of y.crops) for (const h of x.fulls) d = Math.min(d, hammingDistance(c, h));
+  for (const h of x.fulls) d = Math.min(d, hammingDistance(h, y.pdq));
+  for (const c of x.crops) for (const h of y.crops) d = Math.min(d, hammingDistance(c, h));
   return d;
+}
+
+interface HashBytes {
+  of: Pick<HashedObject, 'pdq' | 'dihedral' | 'crops'>;
+  pdq: Uint8Array;
+  /** The full hash and its 7 turns. */
+  fulls: Uint8Array[];
+  crops: Uint8Array[];
+}
+
+/**
+ * An object's hashes as bytes, parsed (and validated, as hammingDistance validates text) once per
+ * object rather than once per comparison: the alignment step measures cropHashDistance for every
+ * pair it adds, 268 distances each, and parsing the text was most of that.
+ */
+const hashBytes = new WeakMap<HashedObject, HashBytes>();
+
+function hashBytesOf(o: HashedObject): HashBytes {
+  const known = hashBytes.get(o);
+  if (
+    known !== undefined &&
+    known.of.pdq === o.pdq &&
+    known.of.dihedral === o.dihedral &&
+    known.of.crops === o.crops
+  )
+    return known;
+  const bytes = (hex: string): Uint8Array => {
+    parseHash256(hex); // throws PDQ_BAD_HASH on anything but 64 hex digits
+    return hexBytes(hex);
+  };
+  const pdq = bytes(o.pdq);
+  const parsed: HashBytes = {
+    of: { pdq: o.pdq, dihedral: o.dihedral, crops: o.crops },
+    pdq,
+    fulls: [pdq, ...o.dihedral.map(bytes)],
+    crops: o.crops.map(bytes),
+  };
+  hashBytes.set(o, parsed);
+  return parsed;
 }
 
 /** Connected components over the pairs; id = smallest member digest (stable while members are). */
