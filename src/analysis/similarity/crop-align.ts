@@ -200,13 +200,16 @@ function search1d(
   const last = a.length - 1;
   const at = (s: number, o: number): number => {
     // sample1d inlined (the hot loop of the search): the same arithmetic, so the same result.
+    let sum = 0;
     for (let i = 0; i < n; i++) {
       const p = Math.max(0, Math.min(last, (o + (s * (i + 0.5)) / n) * n - 0.5));
       const k = Math.min(last - 1, Math.floor(p));
       const f = p - k;
-      sampled[i] = a[k]! * (1 - f) + a[k + 1]! * f;
+      const v = Math.fround(a[k]! * (1 - f) + a[k + 1]! * f); // as stored in `sampled`
+      sampled[i] = v;
+      sum += v;
     }
-    return dotNormalised(sampled, bn);
+    return dotNormalisedWithSum(sampled, sum, bn);
   };
   let best = { s: 1, o: 0, r: -Infinity };
   for (let s = 1; s >= minScale - 1e-9; s -= 2 * STEP) {
@@ -246,11 +249,9 @@ function normalise(x: Float32Array): Float32Array {
   return out;
 }
 
-/** Correlation of `x` with an already normalised `yn`. */
-function dotNormalised(x: Float32Array, yn: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) m += x[i] ?? 0;
-  m /= x.length;
+/** Correlation of `x` with an already normalised `yn`, given the sum of `x` (added in index order). */
+function dotNormalisedWithSum(x: Float32Array, sum: number, yn: Float32Array): number {
+  const m = sum / x.length;
   let xy = 0;
   let xx = 0;
   for (let i = 0; i < x.length; i++) {
@@ -265,7 +266,8 @@ function dotNormalised(x: Float32Array, yn: Float32Array): number {
 function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale: number): Params {
   const bn = normalise(b);
   const sampled = new Float32Array(n * n);
-  const at = (q: Params): number => dotNormalised(resample(a, n, q, sampled), bn);
+  const at = (q: Params): number =>
+    dotNormalisedWithSum(sampled, resampleSum(a, n, q, sampled), bn);
   let cur = p;
   let cur2 = at(cur);
   for (let step = STEP / 2; step >= STEP / 4; step /= 2) {
@@ -291,6 +293,12 @@ function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale
 
 /** `a` resampled into b's frame under `p` (bilinear), into `out`. */
 function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Float32Array {
+  resampleSum(a, n, p, out);
+  return out;
+}
+
+/** resample, returning the sum of `out` (its values as stored, added in index order). */
+function resampleSum(a: Float32Array, n: number, p: Params, out: Float32Array): number {
   // sample2d with the per-column and per-row positions computed once (the hot loop of refine):
   // the same arithmetic, so the same result.
   const xi = new Int32Array(n);
@@ -300,6 +308,7 @@ function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Flo
     xi[x] = Math.min(n - 2, Math.floor(px));
     xf[x] = px - xi[x]!;
   }
+  let sum = 0;
   for (let y = 0; y < n; y++) {
     const py = Math.max(0, Math.min(n - 1, (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5));
     const j = Math.min(n - 2, Math.floor(py));
@@ -311,10 +320,12 @@ function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Flo
       const fx = xf[x]!;
       const top = a[r0 + i]! * (1 - fx) + a[r0 + i + 1]! * fx;
       const bottom = a[r1 + i]! * (1 - fx) + a[r1 + i + 1]! * fx;
-      out[y * n + x] = top * (1 - fy) + bottom * fy;
+      const v = Math.fround(top * (1 - fy) + bottom * fy);
+      out[y * n + x] = v;
+      sum += v;
     }
   }
-  return out;
+  return sum;
 }
 
 function valid(p: Params, minScale: number): boolean {
