@@ -14,7 +14,7 @@ import {
   clusterObjects,
   DEFAULT_CROP_THRESHOLD,
   DEFAULT_PDQ_THRESHOLD,
-  findSimilarPairs,
+  findSimilarPairsParallel,
   type HashedObject,
   type SimilarityCluster,
   type SimilarPair,
@@ -109,7 +109,9 @@ export async function archiveSimilarity(
   for (const c of clusters) for (const o of c.objects) clusterOf.set(o, c.id);
   if (opts.threshold === undefined && (computed || opts.writeClusters === true)) {
     const key = clustersKeyOf(analysesSize);
-    await archive.index.putDerived(CLUSTERS_CACHE_KEY, encodeClusters(key, clusters)).catch(() => undefined);
+    await archive.index
+      .putDerived(CLUSTERS_CACHE_KEY, encodeClusters(key, clusters))
+      .catch(() => undefined);
     const crops = encodeCropOrigins(key, cropOrigins(pairs));
     await archive.index.putDerived(CROPS_CACHE_KEY, crops).catch(() => undefined);
   }
@@ -161,7 +163,8 @@ async function checkCropOrigin(
   const analyses: AnalysesTable[] = [];
   for (const sha of [first, second]) {
     const a = await archive.index.getAnalysis(sha);
-    if (a?.pdq == null || (await archive.index.getObject(sha))?.withdrawn_seq !== null) return false;
+    if (a?.pdq == null || (await archive.index.getObject(sha))?.withdrawn_seq !== null)
+      return false;
     analyses.push(a);
   }
   const greys = await readGreys(archive, analyses);
@@ -265,7 +268,7 @@ async function cachedPairs(
     const grey = greys.get(seqOf.get(o.sha256) ?? -1);
     return grey === undefined ? o : { ...o, grey };
   });
-  const pairs = findSimilarPairs(withGrey, settings);
+  const pairs = await findSimilarPairsParallel(withGrey, settings);
   await archive.index.putDerived(cacheKey, encodeCache(key, pairs)).catch(() => undefined);
   return { pairs, computed: true };
 }

@@ -2,6 +2,7 @@ import { findPairs, type HashRecord } from '../near-duplicates/index.js';
 import { hammingDistance, parseHash256 } from '../pdq/hash256.js'; // not the index: it loads sharp
 import { buildClusters, type Match } from './clusters.js';
 import type { AlignTransform, CropBox } from './crop-align.js';
+import { MIN_PARALLEL_PAIRS, openAlignPool, type AlignPool } from './align-parallel.js';
 import {
   alignPair,
   cropCandidates,
@@ -72,21 +73,72 @@ export const DEFAULT_CROP_THRESHOLD = 24;
  * every other object's full hash). Exact: the multi-index search misses no pair (see
  * analysis/near-duplicates). Pairs are reported once, with the strongest kind that found them.
  */
+export interface SimilarityOptions {
+  threshold?: number;
+  cropThreshold?: number;
+  align?: boolean;
+  hop?: boolean;
+  /** The one hop also links views that overlap (by composing their relations to the third). */
+  overlap?: boolean;
+  /** Objects no match links meet their nearest by grey descriptor (grey-candidates.ts). */
+  grey?: boolean;
+  /** …unless more than this many need it (default MAX_GREY_QUERIES): then that step is skipped. */
+  greyMaxQueries?: number;
+}
+
+/** Pairs the alignment step is about to align, and the answers of those aligned elsewhere. */
+type AlignBatch = (readonly [number, number])[];
+type Answers = Map<string, VerifiedCrop | null> | undefined;
+type Steps<T> = Generator<AlignBatch, T, Answers>;
+
 export function findSimilarPairs(
   objects: readonly HashedObject[],
-  opts: {
-    threshold?: number;
-    cropThreshold?: number;
-    align?: boolean;
-    hop?: boolean;
-    /** The one hop also links views that overlap (by composing their relations to the third). */
-    overlap?: boolean;
-    /** Objects no match links meet their nearest by grey descriptor (grey-candidates.ts). */
-    grey?: boolean;
-    /** …unless more than this many need it (default MAX_GREY_QUERIES): then that step is skipped. */
-    greyMaxQueries?: number;
-  } = {},
+  opts: SimilarityOptions = {},
 ): SimilarPair[] {
+  const steps = similaritySteps(objects, opts);
+  let r = steps.next(undefined);
+  while (r.done !== true) r = steps.next(undefined);
+  return r.value;
+}
+
+/**
+ * findSimilarPairs with the alignments on worker threads (one per core by default): each step's
+ * pairs are aligned there before the step reads them, so the result is findSimilarPairs', pair
+ * for pair. Without a compiled build (the test runner's TypeScript) it aligns on this thread.
+ */
+export async function findSimilarPairsParallel(
+  objects: readonly HashedObject[],
+  opts: SimilarityOptions & {
+    threads?: number;
+    /** A step with fewer pairs than this aligns on this thread (default MIN_PARALLEL_PAIRS). */
+    minParallelPairs?: number;
+  } = {},
+): Promise<SimilarPair[]> {
+  let pool: AlignPool | null | undefined;
+  try {
+    const steps = similaritySteps(objects, opts);
+    let r = steps.next(undefined);
+    while (r.done !== true) {
+      let ready: Answers;
+      if (r.value.length > 0 && r.value.length >= (opts.minParallelPairs ?? MIN_PARALLEL_PAIRS)) {
+        pool ??= openAlignPool(
+          objects.map((o) => o.grey),
+          opts.threads,
+        );
+        ready = pool === null ? undefined : await pool.alignAll(r.value);
+      }
+      r = steps.next(ready);
+    }
+    return r.value;
+  } finally {
+    await pool?.close();
+  }
+}
+
+function* similaritySteps(
+  objects: readonly HashedObject[],
+  opts: SimilarityOptions,
+): Steps<SimilarPair[]> {
   const threshold = opts.threshold ?? DEFAULT_PDQ_THRESHOLD;
   const cropThreshold = Math.min(threshold, opts.cropThreshold ?? DEFAULT_CROP_THRESHOLD);
   const records: HashRecord[] = objects.map((o, i) => ({
@@ -116,7 +168,7 @@ export function findSimilarPairs(
   const found: Aligned =
     opts.align === false
       ? { crops: new Map(), overlaps: new Map() }
-      : alignCrops(objects, best, {
+      : yield* alignCrops(objects, best, {
           hop: opts.hop !== false,
           overlap: opts.overlap !== false,
           grey: opts.grey !== false,
@@ -200,11 +252,11 @@ function isCut(b: CropBox): boolean {
  * their hashes, see cropHashDistance), and returns the crop box of every match whose alignment
  * found a cut, and the overlap's boxes of every overlap.
  */
-function alignCrops(
+function* alignCrops(
   objects: readonly HashedObject[],
   best: Map<string, Match>,
   opts: { hop: boolean; overlap: boolean; grey: boolean; greyMaxQueries: number },
-): Aligned {
+): Steps<Aligned> {
   const out: Aligned = { crops: new Map(), overlaps: new Map() };
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
   if (withGrey.length < 2) return out;
@@ -216,9 +268,22 @@ function alignCrops(
     if (v === undefined || v === null) return v;
     return { original: objects[v.original]?.sha256 ?? '', box: v.box, transform: v.transform };
   };
+  // Each step first hands out the pairs it is about to align (the ones that are neither matched
+  // nor tried when it starts), and reads the answers of those aligned elsewhere (Relations.accept).
+  const untried = (pairs: Iterable<readonly [number, number]>): AlignBatch => {
+    const out = new Map<string, readonly [number, number]>();
+    for (const [a, b] of pairs) {
+      const key = `${a}:${b}`;
+      if (!best.has(key) && !tried.has(key)) out.set(key, [a, b]);
+    }
+    return [...out.values()];
+  };
   // 1. The hash matches: a box where they are crops; dropped where they do not align.
-  for (const [key, m] of [...best]) {
-    if (m.kind !== 'crop' && m.distance < MIN_ALIGNED_DISTANCE) continue;
+  const matches = [...best].filter(
+    ([, m]) => m.kind === 'crop' || m.distance >= MIN_ALIGNED_DISTANCE,
+  );
+  relations.accept(yield matches.map(([, m]) => [m.a, m.b] as const));
+  for (const [key, m] of matches) {
     const crop = align(m.a, m.b);
     if (crop === null) best.delete(key);
     else if (crop !== undefined && (m.kind === 'crop' || isCut(crop.box))) out.crops.set(key, crop);
@@ -236,10 +301,16 @@ function alignCrops(
       crops: o.crops.map(hexBytes),
     };
   });
-  for (const [key, distance] of cropCandidates(inputs)) {
+  const candidates = [...cropCandidates(inputs)].map(([key, distance]) => {
     const [x, y] = key.split(':').map(Number) as [number, number];
-    const a = Math.min(withGrey[x]!, withGrey[y]!);
-    const b = Math.max(withGrey[x]!, withGrey[y]!);
+    return [
+      Math.min(withGrey[x]!, withGrey[y]!),
+      Math.max(withGrey[x]!, withGrey[y]!),
+      distance,
+    ] as const;
+  });
+  relations.accept(yield untried(candidates.map(([a, b]) => [a, b] as const)));
+  for (const [a, b, distance] of candidates) {
     if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
     const crop = align(a, b);
     if (crop) addVerified(a, b, crop, distance);
@@ -248,14 +319,14 @@ function alignCrops(
   // from its original's as an unrelated scene's): candidates from their grey rasters' coarse
   // descriptor, nearest over the turns and flips (grey-candidates.ts), aligned.
   if (opts.grey) {
-    for (const [q, ns] of greyCandidates(objects, withGrey, best, opts.greyMaxQueries)) {
-      for (const j of ns) {
-        const a = Math.min(q, j);
-        const b = Math.max(q, j);
-        if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
-        const crop = align(a, b);
-        if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
-      }
+    const nearest = [...greyCandidates(objects, withGrey, best, opts.greyMaxQueries)].flatMap(
+      ([q, ns]) => ns.map((j) => [Math.min(q, j), Math.max(q, j)] as const),
+    );
+    relations.accept(yield untried(nearest));
+    for (const [a, b] of nearest) {
+      if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
+      const crop = align(a, b);
+      if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
     }
   }
   // 3. One hop through the matches so far (not through the pairs this step adds).
@@ -274,7 +345,14 @@ function alignCrops(
     return true;
   };
   let fresh: [number, number][] = [];
-  for (const [via, ns] of neighboursOf(best)) {
+  const hop = neighboursOf(best);
+  const hopPairs = [...hop.values()]
+    .filter((ns) => ns.length <= MAX_HOP_DEGREE)
+    .flatMap((ns) =>
+      ns.flatMap((x, i) => ns.slice(i + 1).map((y) => [Math.min(x, y), Math.max(x, y)] as const)),
+    );
+  relations.accept(yield untried(hopPairs));
+  for (const [via, ns] of hop) {
     if (ns.length > MAX_HOP_DEGREE) continue;
     for (let i = 0; i < ns.length; i++) {
       for (let j = i + 1; j < ns.length; j++) {
@@ -387,8 +465,14 @@ class Relations {
   /** `${x}>${y}` → the map from y's frame to x's. */
   private readonly maps = new Map<string, FrameMap>();
   private readonly done = new Set<string>();
+  /** alignPair's answers computed elsewhere (findSimilarPairsParallel), each read once. */
+  private readonly ready = new Map<string, VerifiedCrop | null>();
 
   constructor(private readonly objects: readonly HashedObject[]) {}
+
+  accept(ready: Answers): void {
+    for (const [key, v] of ready ?? []) this.ready.set(key, v);
+  }
 
   /** alignPair on the two rasters; undefined when either has none (or they differ in size). */
   align(a: number, b: number): VerifiedCrop | null | undefined {
@@ -396,7 +480,11 @@ class Relations {
     const ga = this.objects[a]?.grey;
     const gb = this.objects[b]?.grey;
     if (ga === undefined || gb === undefined || ga.length !== gb.length) return undefined;
-    const v = alignPair(a, b, ga, gb, Math.round(Math.sqrt(ga.length)));
+    const key = `${a}:${b}`;
+    const v = this.ready.has(key)
+      ? (this.ready.get(key) ?? null)
+      : alignPair(a, b, ga, gb, Math.round(Math.sqrt(ga.length)));
+    this.ready.delete(key);
     if (v === null || !verifiesCrop(v)) return null;
     this.maps.set(`${v.original}>${v.cropped}`, cropToOriginal(v.box, v.transform));
     return v;
