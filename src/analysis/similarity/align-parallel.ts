@@ -49,6 +49,10 @@ export interface AlignPool {
   alignAll(
     pairs: readonly (readonly [number, number])[],
   ): Promise<Map<string, VerifiedCrop | null>>;
+  /**
+   * Ends the threads. Until then they keep the process alive (not unref'd: an unref'd worker would
+   * let the process end while a step still awaits its answers), so close in a finally.
+   */
   close(): Promise<void>;
 }
 
@@ -111,7 +115,6 @@ interface PoolWorker {
 
 function startWorker(module: string, greys: SharedArrayBuffer, size: number): PoolWorker {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, greys, size } });
-  worker.unref(); // a pool left open does not keep the process alive
   let failed: Error | null = null;
   const waiting = new Map<
     number,
