@@ -1,7 +1,6 @@
 // findSimilarPairsParallel aligns each step's pairs on worker threads (align-parallel.ts) and must
 // give findSimilarPairs' answer pair for pair. The workers load the compiled crop-match.js
 // (dist/, which npm test builds first): a Node 20 worker cannot load the TypeScript sources.
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { greyThumbnail } from '../../src/analysis/image/raster.js';
 import { openAlignPool } from '../../src/analysis/similarity/align-parallel.js';
@@ -12,18 +11,7 @@ import {
   type HashedObject,
 } from '../../src/analysis/similarity/similarity.service.js';
 import { crop, scene, type Box } from '../support/raster-scenes.js';
-
-const hash = (label: string): string => createHash('sha256').update(label).digest('hex');
-
-/** Flips `bits` distinct bits of a hash, chosen from a label. */
-function flip(hex: string, bits: number, label: string): string {
-  const b = Buffer.from(hex, 'hex');
-  const positions = new Set<number>();
-  for (let i = 0; positions.size < bits; i++)
-    positions.add(createHash('sha256').update(`${label}:${i}`).digest().readUInt16BE(0) % 256);
-  for (const p of positions) b[p >> 3] = (b[p >> 3] ?? 0) ^ (1 << (p & 7));
-  return b.toString('hex');
-}
+import { flip, hash } from '../support/labelled-hashes.js';
 
 function object(sha: string, pdq: string, grey?: Uint8Array): HashedObject {
   return {

@@ -1,7 +1,6 @@
 // The alignment step of findSimilarPairs on generated rasters with known crop boxes: a hash match
 // whose rasters do not align is dropped, and a crop that no hash signal pairs with its original
 // meets it through a copy (one hop), with the box within 2 % of the truth.
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { crop, scene, type Box } from '../../../test/support/raster-scenes.js';
 import { greyThumbnail, type Raster } from '../image/raster.js';
@@ -10,20 +9,7 @@ import { verifiesOverlap } from './crop-match.js';
 import { alignOverlap, compose, cropToOriginal, invert } from './crop-overlap.js';
 import { cacheKeyOf, decodeCache, encodeCache } from './similarity-cache.js';
 import { cropHashDistance, findSimilarPairs, type HashedObject } from './similarity.service.js';
-
-function hash(label: string): string {
-  return createHash('sha256').update(label).digest('hex');
-}
-
-/** Flips `bits` distinct bits of a hash, chosen from a label. */
-function flip(hex: string, bits: number, label: string): string {
-  const b = Buffer.from(hex, 'hex');
-  const positions = new Set<number>();
-  for (let i = 0; positions.size < bits; i++)
-    positions.add(createHash('sha256').update(`${label}:${i}`).digest().readUInt16BE(0) % 256);
-  for (const p of positions) b[p >> 3] = (b[p >> 3] ?? 0) ^ (1 << (p & 7));
-  return b.toString('hex');
-}
+import { flip, hash } from '../../../test/support/labelled-hashes.js';
 
 function object(sha: string, pdq: string, grey: Uint8Array | undefined, crops: string[] = []): HashedObject {
   return {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hammingDistance } from '../pdq/index.js';
 import {
@@ -7,21 +6,7 @@ import {
   findSimilarPairs,
   type HashedObject,
 } from './similarity.service.js';
-
-/** Deterministic pseudo-random 64-hex hashes (SHA-256 of a label). */
-function hash(label: string): string {
-  return createHash('sha256').update(label).digest('hex');
-}
-
-/** Flips `bits` distinct bits of a hash, chosen from a label. */
-function flip(hex: string, bits: number, label: string): string {
-  const b = Buffer.from(hex, 'hex');
-  const positions = new Set<number>();
-  for (let i = 0; positions.size < bits; i++)
-    positions.add(createHash('sha256').update(`${label}:${i}`).digest().readUInt16BE(0) % 256);
-  for (const p of positions) b[p >> 3] = (b[p >> 3] ?? 0) ^ (1 << (p & 7));
-  return b.toString('hex');
-}
+import { flip, hash } from '../../../test/support/labelled-hashes.js';
 
 function object(sha: string, pdq: string, extra: Partial<HashedObject> = {}): HashedObject {
   return {
