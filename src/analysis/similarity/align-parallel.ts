@@ -23,7 +23,6 @@ import(workerData.module).then(({ alignPair }) => {
       out.push(alignPair(pairs[k], pairs[k + 1], grey(slots[k]), grey(slots[k + 1]), size));
     parentPort.postMessage({ id, out });
   });
-  parentPort.postMessage({ ready: true });
 }, (error) => { throw error; });
 `;
 
@@ -125,9 +124,8 @@ function startWorker(module: string, greys: SharedArrayBuffer, size: number): Po
     for (const w of waiting.values()) w.reject(e);
     waiting.clear();
   };
-  worker.on('message', (m: { id?: number; out?: (VerifiedCrop | null)[] }) => {
-    if (m.id === undefined) return; // ready
-    waiting.get(m.id)?.resolve(m.out ?? []);
+  worker.on('message', (m: { id: number; out: (VerifiedCrop | null)[] }) => {
+    waiting.get(m.id)?.resolve(m.out);
     waiting.delete(m.id);
   });
   worker.on('error', fail);

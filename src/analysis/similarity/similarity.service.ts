@@ -293,13 +293,10 @@ function* alignCrops(
     out.crops.set(`${a}:${b}`, crop);
   };
   // 2. Candidates from the looser hash searches.
+  // The bytes cropHashDistance measures with later, parsed once per object.
   const inputs = withGrey.map((i) => {
-    const o = objects[i]!;
-    return {
-      pdq: hexBytes(o.pdq),
-      dihedral: o.dihedral.map(hexBytes),
-      crops: o.crops.map(hexBytes),
-    };
+    const h = hashBytesOf(objects[i]!);
+    return { pdq: h.pdq, dihedral: h.fulls.slice(1), crops: h.crops };
   });
   const candidates = [...cropCandidates(inputs)].map(([key, distance]) => {
     const [x, y] = key.split(':').map(Number) as [number, number];
