@@ -349,3 +349,49 @@ describe('the threaded packed search', () => {
     );
   });
 });
+
+describe('a search complete within a smaller distance (the crop prefilter, threshold 80 within 40)', () => {
+  /** Base hashes with copies planted at every distance 0..80, plain and through a variant. */
+  function looseSet(seed: number, n: number): HashRecord[] {
+    const r = rng(seed);
+    const recs: HashRecord[] = [];
+    while (recs.length < n) {
+      const base = randomHash(r);
+      const baseVariants = variants(r);
+      recs.push({ id: recs.length, hash: base, dihedral: baseVariants });
+      const d = Math.floor(r() * 81);
+      const through = r() < 0.3 ? baseVariants[Math.floor(r() * 7)]! : base;
+      recs.push({ id: recs.length, hash: flip(through, d, r), dihedral: variants(r) });
+    }
+    return recs.slice(0, n);
+  }
+
+  it('finds every pair within it exactly, only true pairs beyond it, and is not the exact search', async () => {
+    const recs = looseSet(41, 1200);
+    const opts = { threshold: 80, dihedral: true, completeWithin: 40 };
+    const exact = new Map(bruteForcePairs(recs, { threshold: 80, dihedral: true }).map((p) => [`${p.a}-${p.b}`, p]));
+    const found = findPairs(recs, opts);
+    expect(await findPairsParallel(recs, { ...opts, threads: 2 })).toEqual(found);
+    const seen = new Map(found.map((p) => [`${p.a}-${p.b}`, p]));
+    for (const [key, p] of exact) {
+      if (p.distance <= 40) expect(seen.get(key), key).toEqual(p);
+    }
+    for (const [key, p] of seen) {
+      const truth = exact.get(key);
+      expect(truth, key).toBeDefined();
+      // The variant that achieves the minimum may be one the search did not meet.
+      expect(p.distance).toBeGreaterThanOrEqual(truth!.distance);
+      expect(p.distance).toBeLessThanOrEqual(80);
+    }
+    const beyond = [...exact.values()].filter((p) => p.distance > 40);
+    const beyondFound = beyond.filter((p) => seen.has(`${p.a}-${p.b}`));
+    expect(beyond.length).toBeGreaterThan(100);
+    // Some pairs beyond 40 are met (it is not a search at 40), and some are not (not at 80 either).
+    expect(beyondFound.length).toBeGreaterThan(0);
+    expect(beyondFound.length).toBeLessThan(beyond.length);
+    // The plan is the one for 40: the exact search at 80 plans a brute force, one bucket.
+    const packed = packRecords(recs, true);
+    expect(prepareSearch(packed, 80).plan).toEqual([{ start: 0, length: 0, radius: 0 }]);
+    expect(prepareSearch(packed, 80, undefined, false, 40).plan.length).toBeGreaterThan(1);
+  });
+});

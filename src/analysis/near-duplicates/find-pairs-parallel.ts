@@ -44,7 +44,8 @@ export async function findPairsParallel(
   const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
   const ids = idsOf(records);
   const packed = packRecords(records, opts.dihedral, true, opts.variantsPerRecord);
-  return pairsOf(await columnsOf(packed, ids, threshold, opts));
+  const within = checkThreshold(opts.completeWithin ?? threshold);
+  return pairsOf(await columnsOf(packed, ids, threshold, opts, undefined, within));
 }
 
 /** findPackedPairs on worker threads (words not on a SharedArrayBuffer are copied to one). */
@@ -65,6 +66,7 @@ async function columnsOf(
   threshold: number,
   opts: ParallelOptions,
   plan?: Substring[],
+  completeWithin = threshold,
 ): Promise<PairColumns> {
   const shared =
     packed.words.buffer instanceof SharedArrayBuffer
@@ -74,7 +76,7 @@ async function columnsOf(
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
   let found: { units: Units; hits: Hits[]; scratch: Scratch };
   try {
-    found = await searchUnits(shared, threshold, workers, plan);
+    found = await searchUnits(shared, threshold, workers, plan, completeWithin);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
@@ -85,9 +87,10 @@ async function searchUnits(
   packed: PackedHashes,
   threshold: number,
   workers: Worker[],
-  plan?: Substring[],
+  plan: Substring[] | undefined,
+  completeWithin: number,
 ): Promise<{ units: Units; hits: Hits[]; scratch: Scratch }> {
-  const prepared = prepareSearch(packed, threshold, plan, true);
+  const prepared = prepareSearch(packed, threshold, plan, true, completeWithin);
   const hits: Hits[] = [];
   const counter = new Int32Array(new SharedArrayBuffer(4));
   for (let j = 0; j < prepared.plan.length; j++) {

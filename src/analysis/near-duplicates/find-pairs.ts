@@ -43,6 +43,14 @@ export interface FindPairsOptions {
    * region hashes of the crop search) instead of exactly the 7 dihedral ones.
    */
   variantsPerRecord?: number;
+  /**
+   * Plans the multi-index search for this smaller distance: every pair within it is found, and a
+   * pair between it and the threshold only when one of its substrings lies within its radius. For
+   * a prefilter's candidates at a loose threshold (64, 80), where an exact search is all but a
+   * brute force, quadratic in the records (crop-match.ts); the distances reported are still exact
+   * for the variants met.
+   */
+  completeWithin?: number;
 }
 
 /**
@@ -60,7 +68,8 @@ export function findPairs(records: readonly HashRecord[], opts: FindPairsOptions
   const threshold = checkThreshold(opts.threshold ?? DEFAULT_THRESHOLD);
   const ids = idsOf(records);
   const packed = packRecords(records, opts.dihedral, false, opts.variantsPerRecord);
-  return pairsOf(columnsOf(packed, ids, threshold));
+  const within = checkThreshold(opts.completeWithin ?? threshold);
+  return pairsOf(columnsOf(packed, ids, threshold, undefined, within));
 }
 
 /**
@@ -84,8 +93,9 @@ function columnsOf(
   ids: RecordIds,
   threshold: number,
   plan?: Substring[],
+  completeWithin = threshold,
 ): PairColumns {
-  const { units, hits, scratch } = searchUnits(packed, threshold, plan);
+  const { units, hits, scratch } = searchUnits(packed, threshold, plan, completeWithin);
   return collectPairs(packed.count, units, hits, ids, packed.perRecord, scratch);
 }
 
@@ -93,9 +103,10 @@ function columnsOf(
 function searchUnits(
   packed: PackedHashes,
   threshold: number,
-  plan?: Substring[],
+  plan: Substring[] | undefined,
+  completeWithin: number,
 ): { units: Units; hits: Hits[]; scratch: Scratch } {
-  const prepared = prepareSearch(packed, threshold, plan);
+  const prepared = prepareSearch(packed, threshold, plan, false, completeWithin);
   const hits: Hits[] = [];
   const counter = new Int32Array(1);
   for (let j = 0; j < prepared.plan.length; j++) {

@@ -15,16 +15,21 @@ export interface PreparedSearch {
   readonly buffers: PassBuffers;
 }
 
-/** Dedupes the hashes, plans the substrings (unless `override`) and allocates the pass buffers. */
+/**
+ * Dedupes the hashes, plans the substrings (unless `override`) and allocates the pass buffers. The
+ * plan is complete within `completeWithin` (the threshold unless smaller: FindPairsOptions).
+ */
 export function prepareSearch(
   packed: PackedHashes,
   threshold: number,
   override?: Substring[],
   shared = false,
+  completeWithin = threshold,
 ): PreparedSearch {
   const units = dedupeEntries(packed);
-  const plan = override ?? planSubstrings(units.queryCount, units.reps.length, threshold);
-  checkPlan(plan, threshold);
+  const within = Math.min(threshold, completeWithin);
+  const plan = override ?? planSubstrings(units.queryCount, units.reps.length, within);
+  checkPlan(plan, within);
   const maxBits = Math.max(...plan.map((s) => s.length));
   const buffers = allocPassBuffers(maxBits, units.reps.length, units.queryCount, shared);
   const planWords = Int32Array.from(plan.flatMap((s) => [s.start, s.length, s.radius]));
