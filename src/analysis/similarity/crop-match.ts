@@ -64,9 +64,9 @@ export function cropCandidates(
     const prior = out.get(key);
     if (prior === undefined || d < prior) out.set(key, d);
   };
+  const loose = { dihedral: true, completeWithin: CANDIDATE_COMPLETE_WITHIN };
   const full: HashRecord[] = objects.map((o, i) => ({ id: i, hash: o.pdq, dihedral: o.dihedral }));
-  const within = CANDIDATE_COMPLETE_WITHIN;
-  for (const p of findPairs(full, { threshold: fullThreshold, dihedral: true, completeWithin: within }))
+  for (const p of findPairs(full, { ...loose, threshold: fullThreshold }))
     add(p.a, p.b, p.distance);
   const n = objects.length;
   const owner: number[] = [];
@@ -79,11 +79,7 @@ export function cropCandidates(
     }
   });
   const ownerOf = (id: number): number => (id < n ? id : (owner[id - n] ?? -1));
-  for (const p of findPairs(records, {
-    threshold: regionThreshold,
-    dihedral: true,
-    completeWithin: within,
-  })) {
+  for (const p of findPairs(records, { ...loose, threshold: regionThreshold })) {
     // Full ↔ full pairs come from the search above; region ↔ region pairs only when asked.
     if (p.a < n && p.b < n) continue;
     if (p.a >= n && p.b >= n && !(p.distance <= regionRegionThreshold)) continue;

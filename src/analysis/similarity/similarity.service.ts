@@ -293,10 +293,15 @@ function* alignCrops(
     out.crops.set(`${a}:${b}`, crop);
   };
   // 2. Candidates from the looser hash searches.
-  // The bytes cropHashDistance measures with later, parsed once per object.
+  // Parsed here for this search only: hashBytesOf keeps an object's bytes while the object lives
+  // (about 2.4 KB for its 18 hashes), which only the objects of an added pair need.
   const inputs = withGrey.map((i) => {
-    const h = hashBytesOf(objects[i]!);
-    return { pdq: h.pdq, dihedral: h.fulls.slice(1), crops: h.crops };
+    const o = objects[i]!;
+    return {
+      pdq: hexBytes(o.pdq),
+      dihedral: o.dihedral.map(hexBytes),
+      crops: o.crops.map(hexBytes),
+    };
   });
   const candidates = [...cropCandidates(inputs)].map(([key, distance]) => {
     const [x, y] = key.split(':').map(Number) as [number, number];
