@@ -13,7 +13,7 @@ import {
   type HashRecord,
   type Pair,
 } from '../../src/analysis/near-duplicates/index.js';
-import { collectPairs, expandedColumns } from '../../src/analysis/near-duplicates/collect.js';
+import { collectPairs, ScratchArena } from '../../src/analysis/near-duplicates/collect.js';
 import type { Substring } from '../../src/analysis/near-duplicates/plan.js';
 import { preparePass, prepareSearch } from '../../src/analysis/near-duplicates/search.js';
 import { sweepQueries } from '../../src/analysis/near-duplicates/sweep.js';
@@ -294,21 +294,19 @@ describe('labels and validation', () => {
 });
 
 describe('pairs collected in the spent pass buffers', () => {
-  it('takes both columns from one buffer, or one from each of two, else allocates', () => {
-    const one = new ArrayBuffer(6000);
-    const a = expandedColumns(1000, [one]);
-    expect([a.hi.buffer, a.hi.byteOffset, a.code.buffer, a.code.byteOffset]).toEqual([
-      one,
-      0,
-      one,
-      4000,
-    ]);
-    const [big, small] = [new ArrayBuffer(5000), new ArrayBuffer(2000)];
-    const b = expandedColumns(1000, [big, small]);
-    expect([b.hi.buffer, b.code.buffer]).toEqual([big, small]);
-    const c = expandedColumns(1000, [new ArrayBuffer(3999), small]);
-    expect(c.hi.buffer).not.toBe(small);
-    expect([c.hi.length, c.code.length]).toEqual([1000, 1000]);
+  it('carves typed arrays from the spent buffers first fit, aligned, else allocates', () => {
+    const [big, small] = [new ArrayBuffer(6000), new ArrayBuffer(2100)];
+    const arena = new ScratchArena([big, small]);
+    const hi = arena.take(Int32Array, 1000);
+    const code = arena.take(Uint16Array, 999);
+    expect([hi.buffer, hi.byteOffset, code.buffer, code.byteOffset]).toEqual([big, 0, big, 4000]);
+    const wide = arena.take(Float64Array, 250); // 5998 is not a multiple of 8: on to the next buffer
+    expect([wide.buffer, wide.byteOffset, wide.length]).toEqual([small, 0, 250]);
+    const flags = arena.take(Uint8Array, 2); // the 2 bytes left in the first buffer
+    expect([flags.buffer, flags.byteOffset]).toEqual([big, 5998]);
+    const fresh = arena.take(Int32Array, 100); // no room anywhere
+    expect([fresh.buffer === big || fresh.buffer === small, fresh.length]).toEqual([false, 100]);
+    expect(new ScratchArena([]).take(Uint32Array, 3)).toEqual(new Uint32Array(3));
   });
 
   it('gives the same pairs in dirty scratch memory as in fresh memory (every entry is written)', () => {
@@ -317,14 +315,18 @@ describe('pairs collected in the spent pass buffers', () => {
     const ids = Int32Array.from(recs, (x) => x.id);
     const prepared = prepareSearch(packed, 31);
     const counter = new Int32Array(1);
-    const hits = prepared.plan.map((_, j) => {
+    const passes = prepared.plan.map((_, j) => {
       const job = preparePass(prepared, j, counter);
       counter[0] = 0;
       return sweepQueries(job);
     });
+    expect(Math.max(...passes.map((p) => p.length))).toBeGreaterThan(1); // a pass in chunks
+    const hits = passes.flat();
     const dirty = new Uint8Array(4 << 20).fill(0xa5);
     const reused = collectPairs(packed.count, prepared.units, hits, ids, 7, [dirty.buffer]);
     expect(dirty.some((x) => x !== 0xa5)).toBe(true); // the scratch was used
+    for (const column of [reused.a, reused.b, reused.distance, reused.turned])
+      expect(column.buffer).toBe(dirty.buffer); // the result's columns too
     const fresh = collectPairs(packed.count, prepared.units, hits, ids, 7);
     expect(pairsOf(reused)).toEqual(pairsOf(fresh));
     expect(keyed(pairsOf(fresh))).toEqual(
@@ -369,7 +371,9 @@ describe('a search complete within a smaller distance (the crop prefilter, thres
   it('finds every pair within it exactly, only true pairs beyond it, and is not the exact search', async () => {
     const recs = looseSet(41, 1200);
     const opts = { threshold: 80, dihedral: true, completeWithin: 40 };
-    const exact = new Map(bruteForcePairs(recs, { threshold: 80, dihedral: true }).map((p) => [`${p.a}-${p.b}`, p]));
+    const exact = new Map(
+      bruteForcePairs(recs, { threshold: 80, dihedral: true }).map((p) => [`${p.a}-${p.b}`, p]),
+    );
     const found = findPairs(recs, opts);
     expect(await findPairsParallel(recs, { ...opts, threads: 2 })).toEqual(found);
     const seen = new Map(found.map((p) => [`${p.a}-${p.b}`, p]));

@@ -42,22 +42,39 @@ function expand(
 /** Spent buffers (largest first) that collectPairs may overwrite instead of allocating anew. */
 export type Scratch = readonly ArrayBufferLike[];
 
-/** The expanded pairs' columns, in scratch when it holds them (every entry is written before it is read). */
-export function expandedColumns(
-  n: number,
-  scratch: Scratch,
-): { hi: Int32Array; code: Uint16Array } {
-  const [first, second] = scratch;
-  if (first !== undefined && first.byteLength >= n * 6)
-    return { hi: new Int32Array(first, 0, n), code: new Uint16Array(first, n * 4, n) };
-  if (
-    first !== undefined &&
-    second !== undefined &&
-    first.byteLength >= n * 4 &&
-    second.byteLength >= n * 2
-  )
-    return { hi: new Int32Array(first, 0, n), code: new Uint16Array(second, 0, n) };
-  return { hi: new Int32Array(n), code: new Uint16Array(n) };
+type TypedArrayOf<T> = {
+  new (length: number): T;
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+/**
+ * Typed arrays carved from the spent buffers, first fit, else allocated. Nothing is zeroed: a
+ * carved array holds whatever the search left there, so every entry must be written before it
+ * is read. At a million clustered objects the collection's tables and the result's columns come
+ * to about 200 MB, which would otherwise sit on top of the ~300 MB of pass buffers that hold
+ * nothing any more (issue 14's peak-memory target): a spent buffer is freed only when the
+ * garbage collector gets to it, and it does not get to it before the collection allocates.
+ * The result's columns are carved too, so the spent buffers live as long as the result does:
+ * a caller that keeps a large result long after the search should copy it.
+ */
+export class ScratchArena {
+  private readonly used: number[];
+
+  constructor(private readonly buffers: Scratch) {
+    this.used = buffers.map(() => 0);
+  }
+
+  take<T>(type: TypedArrayOf<T>, length: number): T {
+    const size = type.BYTES_PER_ELEMENT;
+    for (let i = 0; i < this.buffers.length; i++) {
+      const at = Math.ceil(this.used[i]! / size) * size;
+      if (at + length * size > this.buffers[i]!.byteLength) continue;
+      this.used[i] = at + length * size;
+      return new type(this.buffers[i]!, at, length);
+    }
+    return new type(length);
+  }
 }
 
 /**
@@ -74,20 +91,23 @@ export function collectPairs(
   perRecord = VARIANTS,
   scratch: Scratch = [],
 ): PairColumns {
-  const start = new Uint32Array(count + 1);
+  const arena = new ScratchArena(scratch);
+  const start = arena.take(Uint32Array, count + 1).fill(0);
   expand(count, perRecord, units, hits, (lo) => {
     start[lo + 1]!++;
   });
   for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
-  const fill = start.slice(0, count);
-  const { hi, code } = expandedColumns(start[count]!, scratch); // code: distance · 2 + turned ≤ 513
+  const fill = arena.take(Uint32Array, count);
+  fill.set(start.subarray(0, count));
+  const hi = arena.take(Int32Array, start[count]!);
+  const code = arena.take(Uint16Array, start[count]!); // distance · 2 + turned ≤ 513
   expand(count, perRecord, units, hits, (lo, b, c) => {
     const i = fill[lo]!++;
     hi[i] = b;
     code[i] = c;
   });
-  const kept = labelInPlace(count, start, hi, code);
-  return columnsOf(count, start, hi, code, kept, ids);
+  const kept = labelInPlace(count, start, hi, code, arena);
+  return columnsOf(count, start, hi, code, kept, ids, arena);
 }
 
 /**
@@ -100,11 +120,12 @@ function labelInPlace(
   start: Uint32Array,
   hi: Int32Array,
   code: Uint16Array,
+  arena: ScratchArena,
 ): number {
-  const stamp = new Int32Array(count).fill(-1);
-  const plain = new Int32Array(count);
-  const turned = new Int32Array(count);
-  const touched = new Int32Array(count);
+  const stamp = arena.take(Int32Array, count).fill(-1);
+  const plain = arena.take(Int32Array, count); // written when stamped
+  const turned = arena.take(Int32Array, count);
+  const touched = arena.take(Int32Array, count);
   let w = 0;
   for (let lo = 0; lo < count; lo++) {
     let t = 0;
@@ -141,12 +162,13 @@ function columnsOf(
   code: Uint16Array,
   kept: number,
   ids: RecordIds,
+  arena: ScratchArena,
 ): PairColumns {
   const wide = ids instanceof Float64Array;
-  const a = wide ? new Float64Array(kept) : new Int32Array(kept);
-  const b = wide ? new Float64Array(kept) : new Int32Array(kept);
-  const distance = new Uint16Array(kept);
-  const turned = new Uint8Array(kept);
+  const a = wide ? arena.take(Float64Array, kept) : arena.take(Int32Array, kept);
+  const b = wide ? arena.take(Float64Array, kept) : arena.take(Int32Array, kept);
+  const distance = arena.take(Uint16Array, kept);
+  const turned = arena.take(Uint8Array, kept);
   for (let lo = 0; lo < count; lo++) {
     const idLo = ids[lo]!;
     for (let i = start[lo]!; i < start[lo + 1]!; i++) {

@@ -27,7 +27,7 @@ const { parentPort } = require('node:worker_threads');
 const sweepQueries = ${sweepQueries.toString()};
 parentPort.on('message', (job) => {
   const hits = sweepQueries(job);
-  parentPort.postMessage(hits, [hits.a.buffer, hits.b.buffer, hits.d.buffer]);
+  parentPort.postMessage(hits, hits.flatMap((h) => [h.a.buffer, h.b.buffer, h.d.buffer]));
 });
 `;
 
@@ -96,14 +96,14 @@ async function searchUnits(
   for (let j = 0; j < prepared.plan.length; j++) {
     const job = preparePass(prepared, j, counter);
     counter[0] = 0;
-    hits.push(...(await Promise.all(workers.map((w) => sweepOn(w, job)))));
+    for (const swept of await Promise.all(workers.map((w) => sweepOn(w, job)))) hits.push(...swept);
   }
   return { units: prepared.units, hits, scratch: spentBuffers(prepared.buffers) };
 }
 
-function sweepOn(worker: Worker, job: SweepJob): Promise<Hits> {
+function sweepOn(worker: Worker, job: SweepJob): Promise<Hits[]> {
   return new Promise((resolve, reject) => {
-    const done = (hits: Hits): void => {
+    const done = (hits: Hits[]): void => {
       worker.off('error', reject);
       resolve(hits);
     };

@@ -112,7 +112,7 @@ function searchUnits(
   for (let j = 0; j < prepared.plan.length; j++) {
     const job = preparePass(prepared, j, counter);
     counter[0] = 0;
-    hits.push(sweepQueries(job));
+    hits.push(...sweepQueries(job));
   }
   return { units: prepared.units, hits, scratch: spentBuffers(prepared.buffers) };
 }

@@ -70,12 +70,12 @@ export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): 
 }
 
 /**
- * The pass buffers' memory once the last pass is swept, largest first, for collectPairs to reuse:
- * at a million clustered objects the pairs expand to tens of millions of entries while the
- * unreachable pass buffers would otherwise wait for a garbage collection (peak memory).
+ * The pass buffers' memory once the last pass is swept, largest first, for collectPairs to reuse
+ * (ScratchArena): at a million clustered objects the pairs expand to tens of millions of entries
+ * while the unreachable pass buffers would otherwise wait for a garbage collection (peak memory).
  */
 export function spentBuffers(b: PassBuffers): ArrayBufferLike[] {
-  return [b.sortedWords, b.off, b.sortedEntry, b.qWords]
+  return [b.sortedWords, b.off, b.sortedEntry, b.qWords, b.lowKey, b.qKey, b.qPos]
     .map((a) => a.buffer)
     .sort((x, y) => y.byteLength - x.byteLength);
 }

@@ -35,7 +35,12 @@ export interface SweepJob {
   pass: number;
 }
 
-/** Unit pairs (rep entries) within the threshold, with their distance. */
+/**
+ * Unit pairs (rep entries) within the threshold, with their distance. A sweep returns them in
+ * chunks that grow from 1,024 to 65,536 entries and are never copied: at a million clustered
+ * objects one sweep finds millions, and a table that doubled (then was cut to size) would leave
+ * two or three times their memory as garbage in each worker while the sweep runs (peak memory).
+ */
 export interface Hits {
   a: Int32Array;
   b: Int32Array;
@@ -57,7 +62,7 @@ export interface Hits {
  * the same pass) and only in the first substring where it lies within the radius (the pigeonhole
  * bound guarantees one), so no set of seen pairs is needed.
  */
-export function sweepQueries(job: SweepJob): Hits {
+export function sweepQueries(job: SweepJob): Hits[] {
   const {
     off,
     sortedEntry,
@@ -91,6 +96,7 @@ export function sweepQueries(job: SweepJob): Hits {
     x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f); // ≤ 24 per byte
     return Math.imul(x, 0x01010101) >>> 24;
   };
+  const chunks: Hits[] = [];
   let cap = 1024;
   let n = 0;
   let ha = new Int32Array(cap);
@@ -140,16 +146,12 @@ export function sweepQueries(job: SweepJob): Hits {
       if (pc(keyOf(j)) <= plan[j * 3 + 2]!) return;
     }
     if (n === cap) {
-      cap *= 2;
-      const a2 = new Int32Array(cap);
-      a2.set(ha);
-      ha = a2;
-      const b2 = new Int32Array(cap);
-      b2.set(hb);
-      hb = b2;
-      const d2 = new Uint16Array(cap);
-      d2.set(hd);
-      hd = d2;
+      chunks.push({ a: ha, b: hb, d: hd, length: n });
+      cap = Math.min(cap * 2, 65536);
+      n = 0;
+      ha = new Int32Array(cap);
+      hb = new Int32Array(cap);
+      hd = new Uint16Array(cap);
     }
     ha[n] = pe;
     hb[n] = ee;
@@ -198,5 +200,6 @@ export function sweepQueries(job: SweepJob): Hits {
       }
     }
   }
-  return { a: ha.slice(0, n), b: hb.slice(0, n), d: hd.slice(0, n), length: n };
+  if (n > 0) chunks.push({ a: ha.slice(0, n), b: hb.slice(0, n), d: hd.slice(0, n), length: n });
+  return chunks;
 }
