@@ -15,6 +15,7 @@ import {
 } from '../../src/analysis/near-duplicates/index.js';
 import { collectPairs, ScratchArena } from '../../src/analysis/near-duplicates/collect.js';
 import type { Substring } from '../../src/analysis/near-duplicates/plan.js';
+import { buildPass, passSort, sortPass } from '../../src/analysis/near-duplicates/pass.js';
 import { preparePass, prepareSearch } from '../../src/analysis/near-duplicates/search.js';
 import { sweepQueries } from '../../src/analysis/near-duplicates/sweep.js';
 import { seededRandom } from '../support/seeded-bytes.js';
@@ -332,6 +333,38 @@ describe('pairs collected in the spent pass buffers', () => {
     expect(keyed(pairsOf(fresh))).toEqual(
       keyed(bruteForcePairs(recs, { threshold: 31, dihedral: true })),
     );
+  });
+});
+
+describe('a pass sorted in parts (what the worker threads run)', () => {
+  it('gives the one-part sort byte for byte, whatever the order the parts run in', () => {
+    const recs = clusteredSet(31, 3000);
+    const packed = packRecords(recs, true, true);
+    const prepared = prepareSearch(packed, 31, undefined, true);
+    const sub = { start: 100, length: 20, radius: 1 }; // 2^5 groups of 2^15 slots
+    const snapshot = (): Uint8Array[] =>
+      Object.values(prepared.buffers).map(
+        (a: Uint32Array | Uint16Array) => new Uint8Array(a.slice().buffer),
+      );
+    const { reps } = prepared.units;
+    const dirty = (): void => {
+      for (const a of Object.values(prepared.buffers)) (a as Uint32Array).fill(0xa5a5);
+    };
+    dirty(); // what the pass does not write (off beyond 2^20 slots) stays the same in both
+    const queries = buildPass(packed.words, reps, packed.count, sub, prepared.buffers);
+    const whole = snapshot();
+    for (const parts of [2, 3, 7, 64]) {
+      dirty();
+      const sort = passSort(packed.words, reps, packed.count, sub, prepared.buffers, parts, true);
+      expect(sort.count().length).toBe(parts);
+      sort.count().reverse().forEach(sortPass);
+      sort.scatter().reverse().forEach(sortPass);
+      const groups = sort.groups();
+      expect(groups.length).toBeLessThanOrEqual(Math.min(parts, 32));
+      groups.reverse().forEach(sortPass);
+      expect(sort.finish()).toBe(queries);
+      expect(snapshot()).toEqual(whole);
+    }
   });
 });
 

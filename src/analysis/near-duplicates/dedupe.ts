@@ -35,11 +35,20 @@ function sameHash(words: Uint32Array, a: number, b: number): boolean {
  * Groups identical hashes: entries are mixed to 32 bits, scattered into partitions by the top
  * bits, and each partition is deduped with a small open-addressing table (linear probing, load
  * ≤ 1/2) that compares whole hashes only when the mixes agree. One global table would miss the
- * cache at nearly every entry.
+ * cache at nearly every entry. `shared`: reps on a SharedArrayBuffer, for worker threads.
+ * `scratch` (8 bytes an entry, else allocated) holds the mixes and the partitioned order: the
+ * search lends it the memory of its sorted rows, which the first pass overwrites. Allocated here,
+ * those 88 MB at a million objects with their region hashes stayed resident as garbage while the
+ * worker threads sorted the first pass (the main thread, waiting, collected nothing).
  */
-export function dedupeEntries(packed: PackedHashes): Units {
+export function dedupeEntries(
+  packed: PackedHashes,
+  shared = false,
+  scratch?: ArrayBufferLike,
+): Units {
   const { entries, words, live, count } = packed;
-  const mixes = new Uint32Array(entries);
+  const lend = scratch !== undefined && scratch.byteLength >= entries * 8;
+  const mixes = lend ? new Uint32Array(scratch, 0, entries) : new Uint32Array(entries);
   const start = new Uint32Array((1 << PARTITION_BITS) + 1);
   const shift = 32 - PARTITION_BITS;
   for (let e = 0; e < entries; e++) {
@@ -49,7 +58,10 @@ export function dedupeEntries(packed: PackedHashes): Units {
     start[(h >>> shift) + 1]!++;
   }
   for (let p = 1; p < start.length; p++) start[p]! += start[p - 1]!;
-  const order = new Uint32Array(start[start.length - 1]!);
+  const liveCount = start[start.length - 1]!;
+  const order = lend
+    ? new Uint32Array(scratch, entries * 4, liveCount)
+    : new Uint32Array(liveCount);
   const cursor = start.slice();
   for (let e = 0; e < entries; e++) {
     if (live !== null && live[e] === 0) continue;
@@ -70,7 +82,10 @@ export function dedupeEntries(packed: PackedHashes): Units {
   }
   let units = 0;
   for (let e = 0; e < entries; e++) units += isRep[e]!;
-  const reps = new Uint32Array(units);
+  // On a SharedArrayBuffer when worker threads sort the passes (find-pairs-parallel.ts).
+  const reps = new Uint32Array(
+    shared ? new SharedArrayBuffer(units * 4) : new ArrayBuffer(units * 4),
+  );
   units = 0;
   let queryCount = 0;
   for (let e = 0; e < entries; e++) {

@@ -1,5 +1,6 @@
-// The same search on worker threads: the main thread sorts each pass into SharedArrayBuffers,
-// then the workers sweep its tiles, taking chunks from one Atomics counter.
+// The same search on worker threads: the workers sort each pass into SharedArrayBuffers (each
+// phase of the sort in parts, pass.ts), then sweep its tiles, taking chunks from one Atomics
+// counter.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { collectPairs, pairsOf, type Scratch } from './collect.js';
@@ -17,7 +18,8 @@ import {
 } from './packed.js';
 import type { Units } from './dedupe.js';
 import type { Substring } from './plan.js';
-import { preparePass, prepareSearch, spentBuffers } from './search.js';
+import { sortPass, type SortJob } from './pass.js';
+import { passSortOf, prepareSearch, spentBuffers, sweepJob } from './search.js';
 import { sweepQueries, type Hits, type SweepJob } from './sweep.js';
 
 // Plain JavaScript evaluated from a string (as in store/hash-files.adapter.ts), built from the
@@ -25,7 +27,13 @@ import { sweepQueries, type Hits, type SweepJob } from './sweep.js';
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const sweepQueries = ${sweepQueries.toString()};
+const sortPass = ${sortPass.toString()};
 parentPort.on('message', (job) => {
+  if ('phase' in job) {
+    sortPass(job);
+    parentPort.postMessage([]);
+    return;
+  }
   const hits = sweepQueries(job);
   parentPort.postMessage(hits, hits.flatMap((h) => [h.a.buffer, h.b.buffer, h.d.buffer]));
 });
@@ -94,14 +102,24 @@ async function searchUnits(
   const hits: Hits[] = [];
   const counter = new Int32Array(new SharedArrayBuffer(4));
   for (let j = 0; j < prepared.plan.length; j++) {
-    const job = preparePass(prepared, j, counter);
+    const sort = passSortOf(prepared, j, workers.length);
+    await runOn(workers, sort.count());
+    await runOn(workers, sort.scatter());
+    await runOn(workers, sort.groups());
+    sort.finish();
+    const job = sweepJob(prepared, j, counter);
     counter[0] = 0;
-    for (const swept of await Promise.all(workers.map((w) => sweepOn(w, job)))) hits.push(...swept);
+    for (const swept of await Promise.all(workers.map((w) => runJob(w, job)))) hits.push(...swept);
   }
   return { units: prepared.units, hits, scratch: spentBuffers(prepared.buffers) };
 }
 
-function sweepOn(worker: Worker, job: SweepJob): Promise<Hits[]> {
+/** Runs job i on worker i (a sort phase's parts: no more of them than workers). */
+async function runOn(workers: Worker[], jobs: SortJob[]): Promise<void> {
+  await Promise.all(jobs.map((job, i) => runJob(workers[i]!, job)));
+}
+
+function runJob(worker: Worker, job: SweepJob | SortJob): Promise<Hits[]> {
   return new Promise((resolve, reject) => {
     const done = (hits: Hits[]): void => {
       worker.off('error', reject);

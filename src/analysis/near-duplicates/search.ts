@@ -2,7 +2,16 @@
 // the sorted table plus the job that sweeps it (plain data, so it can be posted to a worker).
 import { dedupeEntries, type Units } from './dedupe.js';
 import { popcount32, type PackedHashes } from './packed.js';
-import { allocPassBuffers, buildPass, rotationFor, tileBitsFor, type PassBuffers } from './pass.js';
+import {
+  allocPassBuffers,
+  buildPass,
+  HALF,
+  passSort,
+  rotationFor,
+  tileBitsFor,
+  type PassBuffers,
+  type PassSort,
+} from './pass.js';
 import { checkPlan, flipMasks, planSubstrings, type Substring } from './plan.js';
 import type { SweepJob } from './sweep.js';
 
@@ -26,20 +35,37 @@ export function prepareSearch(
   shared = false,
   completeWithin = threshold,
 ): PreparedSearch {
-  const units = dedupeEntries(packed);
+  // The sorted rows' memory, sized for every entry (units are fewer when hashes repeat), is lent
+  // to the dedupe first: its scratch is then overwritten, not left as garbage.
+  const rows = new Uint32Array(
+    shared
+      ? new SharedArrayBuffer(packed.entries * HALF * 4)
+      : new ArrayBuffer(packed.entries * HALF * 4),
+  );
+  const units = dedupeEntries(packed, shared, rows.buffer);
   const within = Math.min(threshold, completeWithin);
   const plan = override ?? planSubstrings(units.queryCount, units.reps.length, within);
   checkPlan(plan, within);
   const maxBits = Math.max(...plan.map((s) => s.length));
-  const buffers = allocPassBuffers(maxBits, units.reps.length, units.queryCount, shared);
+  const buffers = allocPassBuffers(maxBits, units.reps.length, units.queryCount, shared, rows);
   const planWords = Int32Array.from(plan.flatMap((s) => [s.start, s.length, s.radius]));
   return { packed, threshold, units, plan, planWords, buffers };
 }
 
 /** Sorts the units for substring j; the job sweeps the tiles handed out by `counter`. */
 export function preparePass(s: PreparedSearch, j: number, counter: Int32Array): SweepJob {
+  buildPass(s.packed.words, s.units.reps, s.packed.count, s.plan[j]!, s.buffers);
+  return sweepJob(s, j, counter);
+}
+
+/** The sort of substring j's pass in `parts` parts a phase (worker threads), on the shared buffers. */
+export function passSortOf(s: PreparedSearch, j: number, parts: number): PassSort {
+  return passSort(s.packed.words, s.units.reps, s.packed.count, s.plan[j]!, s.buffers, parts, true);
+}
+
+/** The sweep of substring j's pass, once it is sorted. */
+export function sweepJob(s: PreparedSearch, j: number, counter: Int32Array): SweepJob {
   const sub = s.plan[j]!;
-  buildPass(s.packed.words, s.units.reps, s.packed.count, sub, s.buffers);
   const tileBits = tileBitsFor(sub.length);
   const high = flipMasks(sub.length - tileBits, sub.radius);
   const low = flipMasks(tileBits, sub.radius);
