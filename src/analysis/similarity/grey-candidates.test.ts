@@ -132,3 +132,37 @@ describe('findSimilarPairs: grey candidates', () => {
     // Four whole searches with crop alignment: about 4 s alone, more on a loaded machine.
   }, 60_000);
 });
+
+describe('findSimilarPairs: a lone crop whose nearest view is another crop', () => {
+  /** A hash `bits` bits away from `hex` (the first bits flipped). */
+  function near(hex: string, bits: number): string {
+    const b = Buffer.from(hex, 'hex');
+    for (let i = 0; i < bits; i++) b[i >> 3]! ^= 1 << (i & 7);
+    return b.toString('hex');
+  }
+
+  it('is aligned with the widest view that crop is part of, and linked with it, box within 2 %', () => {
+    const base = scene(63);
+    const box: Box = [0.05, 0.05, 0.9, 0.92];
+    // A crop of the same original cut from other sides: neither contains the other. Its hash is
+    // 12 bits from the original's, so the hash step links the two and records it as a crop.
+    const other = object('other-crop', greyThumbnail(crop(base, [0.08, 0.06, 0.95, 0.95])));
+    const original = object('original', greyThumbnail(base));
+    const objects = [
+      original,
+      { ...other, pdq: near(original.pdq, 12) },
+      object('crop-flop', greyThumbnail(flop(crop(base, box)))),
+      ...distractors.map((g, i) => object(`other-${i}`, g)),
+    ];
+    const greys = objects.map((o) => o.grey);
+    expect(nearestByGrey(greys, 32, [2], 1).get(2)).toEqual([1]); // its nearest: the other crop
+    const pairs = findSimilarPairs(objects, { greyNeighbours: 1 });
+    const linked = pairs.find((p) => p.a === 'original' && p.b === 'other-crop');
+    expect(linked?.crop?.original).toBe('original'); // the hash step's crop, which leads there
+    const found = pairs.find((p) => p.a === 'crop-flop' && p.b === 'original');
+    expect(found?.kind).toBe('crop');
+    expect(found?.crop?.original).toBe('original');
+    expect(found?.crop?.transform).toBe('flipX');
+    expectBox(found!.crop!.box, box);
+  }, 60_000);
+});

@@ -24,7 +24,7 @@ import {
 /** The `meta` key the cache is kept under. */
 export const SIMILARITY_CACHE_KEY = 'near_duplicates_cache';
 /** Bumped whenever the matching changes what it finds. */
-export const MATCHER_VERSION = 'near-dup/9';
+export const MATCHER_VERSION = 'near-dup/10';
 
 export interface CacheKey {
   /** Highest ledger seq of the analyses the pairs were computed from, and their number. */

@@ -18,7 +18,7 @@ import {
   invert,
   type FrameMap,
 } from './crop-overlap.js';
-import { nearestByGrey } from './grey-candidates.js';
+import { GREY_NEIGHBOURS, nearestByGrey } from './grey-candidates.js';
 
 /** What the similarity search needs of each analysed object. */
 export interface HashedObject {
@@ -84,6 +84,8 @@ export interface SimilarityOptions {
   grey?: boolean;
   /** …unless more than this many need it (default MAX_GREY_QUERIES): then that step is skipped. */
   greyMaxQueries?: number;
+  /** How many nearest objects each of them is aligned with (default GREY_NEIGHBOURS). */
+  greyNeighbours?: number;
 }
 
 /** Pairs the alignment step is about to align, and the answers of those aligned elsewhere. */
@@ -173,6 +175,7 @@ function* similaritySteps(
           overlap: opts.overlap !== false,
           grey: opts.grey !== false,
           greyMaxQueries: opts.greyMaxQueries ?? MAX_GREY_QUERIES,
+          greyNeighbours: opts.greyNeighbours ?? GREY_NEIGHBOURS,
         });
   return [...best.values()]
     .map((m) => {
@@ -255,7 +258,13 @@ function isCut(b: CropBox): boolean {
 function* alignCrops(
   objects: readonly HashedObject[],
   best: Map<string, Match>,
-  opts: { hop: boolean; overlap: boolean; grey: boolean; greyMaxQueries: number },
+  opts: {
+    hop: boolean;
+    overlap: boolean;
+    grey: boolean;
+    greyMaxQueries: number;
+    greyNeighbours: number;
+  },
 ): Steps<Aligned> {
   const out: Aligned = { crops: new Map(), overlaps: new Map() };
   const withGrey = objects.flatMap((o, i) => (o.grey === undefined ? [] : [i]));
@@ -321,11 +330,29 @@ function* alignCrops(
   // from its original's as an unrelated scene's): candidates from their grey rasters' coarse
   // descriptor, nearest over the turns and flips (grey-candidates.ts), aligned.
   if (opts.grey) {
-    const nearest = [...greyCandidates(objects, withGrey, best, opts.greyMaxQueries)].flatMap(
-      ([q, ns]) => ns.map((j) => [Math.min(q, j), Math.max(q, j)] as const),
+    const grey = greyCandidates(objects, withGrey, best, opts.greyMaxQueries, opts.greyNeighbours);
+    const nearest = [...grey].flatMap(([q, ns]) =>
+      ns.map((j) => [Math.min(q, j), Math.max(q, j)] as const),
     );
     relations.accept(yield untried(nearest));
     for (const [a, b] of nearest) {
+      if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
+      const crop = align(a, b);
+      if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
+    }
+    // 2c. A query still alone is aligned with the widest view its neighbours are crops of: its
+    // nearest by the descriptor are often other crops of its original, and two crops cut from
+    // different sides do not contain one another, but the original contains both.
+    const linked = new Set([...best.values()].flatMap((m) => [m.a, m.b]));
+    const widest = widestOriginals(objects, out.crops);
+    const viaOriginal = [...grey].flatMap(([q, ns]) => {
+      if (linked.has(q)) return [];
+      const views = new Set(ns.flatMap((j) => widest.get(j) ?? []));
+      views.delete(q);
+      return [...views].map((o) => [Math.min(q, o), Math.max(q, o)] as const);
+    });
+    relations.accept(yield untried(viaOriginal));
+    for (const [a, b] of viaOriginal) {
       if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
       const crop = align(a, b);
       if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
@@ -398,6 +425,26 @@ function* alignCrops(
 }
 
 /**
+ * For every object verified as a crop of another, the widest view it is a crop of: the original
+ * in which its box is smallest (the lowest index on a tie).
+ */
+function widestOriginals(
+  objects: readonly HashedObject[],
+  crops: ReadonlyMap<string, CropInfo>,
+): Map<number, number> {
+  const out = new Map<number, { view: number; area: number }>();
+  for (const [key, crop] of crops) {
+    const [a, b] = key.split(':').map(Number) as [number, number];
+    const [view, cropped] = objects[a]?.sha256 === crop.original ? [a, b] : [b, a];
+    const area = (crop.box.right - crop.box.left) * (crop.box.bottom - crop.box.top);
+    const prior = out.get(cropped);
+    if (prior === undefined || area < prior.area || (area === prior.area && view < prior.view))
+      out.set(cropped, { view, area });
+  }
+  return new Map([...out].map(([cropped, w]) => [cropped, w.view]));
+}
+
+/**
  * Objects in a component of at most this many take part as queries: alone, or linked with one or
  * two others only (a flipped crop and a flopped one of the same original, linked with each other
  * but with none of its other views: tune seed, 40 bases).
@@ -423,6 +470,7 @@ function greyCandidates(
   withGrey: readonly number[],
   best: ReadonlyMap<string, Match>,
   maxQueries: number,
+  neighbours: number,
 ): Map<number, number[]> {
   // Components of the matches so far (union–find); a query is an object in a small one.
   const parent = objects.map((_, i) => i);
@@ -440,6 +488,7 @@ function greyCandidates(
     objects.map((o) => o.grey),
     size,
     queries,
+    neighbours,
   );
 }
 
