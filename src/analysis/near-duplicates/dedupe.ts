@@ -2,7 +2,7 @@
 // and an indexed family of k identical hashes would put k copies into every bucket it touches
 // and k² candidates into the search. Each distinct hash (original or variant) becomes one unit,
 // searched once; its occurrences are expanded only when pairs are reported.
-import { WORDS, type PackedHashes } from './packed.js';
+import { memoryOf, WORDS, type PackedHashes } from './packed.js';
 
 export interface Units {
   /** The first entry of each distinct live hash, ascending. Originals come first in entry order. */
@@ -36,19 +36,18 @@ function sameHash(words: Uint32Array, a: number, b: number): boolean {
  * bits, and each partition is deduped with a small open-addressing table (linear probing, load
  * ≤ 1/2) that compares whole hashes only when the mixes agree. One global table would miss the
  * cache at nearly every entry. `shared`: reps on a SharedArrayBuffer, for worker threads.
- * `scratch` (8 bytes an entry, else allocated) holds the mixes and the partitioned order: the
- * search lends it the memory of its sorted rows, which the first pass overwrites. Allocated here,
+ * `scratch` (at least 8 bytes an entry) holds the mixes and the partitioned order: the search
+ * lends it the memory of its sorted rows, which the first pass overwrites. Allocated here,
  * those 88 MB at a million objects with their region hashes stayed resident as garbage while the
  * worker threads sorted the first pass (the main thread, waiting, collected nothing).
  */
 export function dedupeEntries(
   packed: PackedHashes,
-  shared = false,
-  scratch?: ArrayBufferLike,
+  shared: boolean,
+  scratch: ArrayBufferLike,
 ): Units {
   const { entries, words, live, count } = packed;
-  const lend = scratch !== undefined && scratch.byteLength >= entries * 8;
-  const mixes = lend ? new Uint32Array(scratch, 0, entries) : new Uint32Array(entries);
+  const mixes = new Uint32Array(scratch, 0, entries);
   const start = new Uint32Array((1 << PARTITION_BITS) + 1);
   const shift = 32 - PARTITION_BITS;
   for (let e = 0; e < entries; e++) {
@@ -59,9 +58,7 @@ export function dedupeEntries(
   }
   for (let p = 1; p < start.length; p++) start[p]! += start[p - 1]!;
   const liveCount = start[start.length - 1]!;
-  const order = lend
-    ? new Uint32Array(scratch, entries * 4, liveCount)
-    : new Uint32Array(liveCount);
+  const order = new Uint32Array(scratch, entries * 4, liveCount);
   const cursor = start.slice();
   for (let e = 0; e < entries; e++) {
     if (live !== null && live[e] === 0) continue;
@@ -82,10 +79,7 @@ export function dedupeEntries(
   }
   let units = 0;
   for (let e = 0; e < entries; e++) units += isRep[e]!;
-  // On a SharedArrayBuffer when worker threads sort the passes (find-pairs-parallel.ts).
-  const reps = new Uint32Array(
-    shared ? new SharedArrayBuffer(units * 4) : new ArrayBuffer(units * 4),
-  );
+  const reps = new Uint32Array(memoryOf(units * 4, shared)); // worker threads sort by them
   units = 0;
   let queryCount = 0;
   for (let e = 0; e < entries; e++) {

@@ -73,6 +73,11 @@ function packInto(words: Uint32Array, at: number, bytes: Uint8Array): void {
   }
 }
 
+/** `bytes` of zeroed memory, on a SharedArrayBuffer when worker threads read or write it. */
+export function memoryOf(bytes: number, shared: boolean): ArrayBuffer | SharedArrayBuffer {
+  return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+}
+
 /**
  * Validates and packs records (they come from the database or an import: check before
  * trusting). Variants are packed only when `dihedral` is set; a record without them simply has
@@ -87,8 +92,7 @@ export function packRecords(
   const count = records.length;
   const k = checkPerRecord(perRecord ?? VARIANTS);
   const entries = dihedral ? count * (k + 1) : count;
-  const bytes = entries * WORDS * 4;
-  const words = new Uint32Array(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  const words = new Uint32Array(memoryOf(entries * WORDS * 4, shared));
   let live: Uint8Array | null = null;
   for (let r = 0; r < count; r++) {
     const rec = records[r]!;

@@ -6,7 +6,7 @@
 // costs about three cache misses per hash; this is about twice as fast at 8M hashes. Each of its
 // three phases splits into parts (sortPass) that worker threads run side by side
 // (find-pairs-parallel.ts); buildPass runs them one after another.
-import { WORDS } from './packed.js';
+import { memoryOf, WORDS } from './packed.js';
 import type { Substring } from './plan.js';
 
 /** Words in a sorted row: one half of the hash. */
@@ -45,25 +45,21 @@ export function tileBitsFor(length: number): number {
 
 /**
  * Allocates the pass buffers once for all passes (on SharedArrayBuffers when workers help); the
- * sorted rows in `rows` when it is large enough (prepareSearch lends it to the dedupe first).
+ * sorted rows are the first units · HALF words of `rows` (prepareSearch lends it to the dedupe first).
  */
 export function allocPassBuffers(
   maxBits: number,
   units: number,
   queries: number,
   shared: boolean,
-  rows?: Uint32Array,
+  rows: Uint32Array,
 ): PassBuffers {
-  const bytes = (n: number): ArrayBuffer | SharedArrayBuffer =>
-    shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n);
+  const bytes = (n: number): ArrayBuffer | SharedArrayBuffer => memoryOf(n, shared);
   const u32 = (n: number): Uint32Array => new Uint32Array(bytes(n * 4));
   return {
     off: u32((1 << maxBits) + 1),
     sortedEntry: u32(units),
-    sortedWords:
-      rows !== undefined && rows.length >= units * HALF
-        ? new Uint32Array(rows.buffer, rows.byteOffset, units * HALF)
-        : u32(units * HALF),
+    sortedWords: new Uint32Array(rows.buffer, rows.byteOffset, units * HALF),
     lowKey: new Uint16Array(bytes(units * 2)),
     qKey: u32(queries),
     qPos: u32(queries),
@@ -237,8 +233,7 @@ export function passSort(
   const groupBits = Math.min(sub.length, GROUP_BITS);
   const groups = 1 << (sub.length - groupBits);
   const tileBits = tileBitsFor(sub.length);
-  const u32 = (n: number): Uint32Array =>
-    new Uint32Array(shared ? new SharedArrayBuffer(n * 4) : new ArrayBuffer(n * 4));
+  const u32 = (n: number): Uint32Array => new Uint32Array(memoryOf(n * 4, shared));
   const groupStart = u32(groups + 1);
   const qBase = u32(groups + 1);
   const job = (phase: 0 | 1 | 2, from: number, to: number, counts: Uint32Array): SortJob => ({

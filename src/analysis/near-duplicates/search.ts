@@ -1,7 +1,7 @@
 // The steps shared by the single-threaded and the parallel search: dedupe, plan, and per pass
 // the sorted table plus the job that sweeps it (plain data, so it can be posted to a worker).
 import { dedupeEntries, type Units } from './dedupe.js';
-import { popcount32, type PackedHashes } from './packed.js';
+import { memoryOf, popcount32, type PackedHashes } from './packed.js';
 import {
   allocPassBuffers,
   buildPass,
@@ -37,11 +37,7 @@ export function prepareSearch(
 ): PreparedSearch {
   // The sorted rows' memory, sized for every entry (units are fewer when hashes repeat), is lent
   // to the dedupe first: its scratch is then overwritten, not left as garbage.
-  const rows = new Uint32Array(
-    shared
-      ? new SharedArrayBuffer(packed.entries * HALF * 4)
-      : new ArrayBuffer(packed.entries * HALF * 4),
-  );
+  const rows = new Uint32Array(memoryOf(packed.entries * HALF * 4, shared));
   const units = dedupeEntries(packed, shared, rows.buffer);
   const within = Math.min(threshold, completeWithin);
   const plan = override ?? planSubstrings(units.queryCount, units.reps.length, within);

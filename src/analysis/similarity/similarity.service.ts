@@ -301,6 +301,14 @@ function* alignCrops(
     best.set(`${a}:${b}`, { a, b, distance, kind: 'crop' });
     out.crops.set(`${a}:${b}`, crop);
   };
+  /** Aligns the pairs neither matched nor tried yet; each that verifies is added. */
+  const alignUnmatched = (pairs: readonly (readonly [number, number])[]): void => {
+    for (const [a, b] of pairs) {
+      if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
+      const crop = align(a, b);
+      if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
+    }
+  };
   // 2. Candidates from the looser hash searches.
   // Parsed here for this search only: hashBytesOf keeps an object's bytes while the object lives
   // (about 2.4 KB for its 18 hashes), which only the objects of an added pair need.
@@ -335,11 +343,7 @@ function* alignCrops(
       ns.map((j) => [Math.min(q, j), Math.max(q, j)] as const),
     );
     relations.accept(yield untried(nearest));
-    for (const [a, b] of nearest) {
-      if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
-      const crop = align(a, b);
-      if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
-    }
+    alignUnmatched(nearest);
     // 2c. A query still alone is aligned with the widest view its neighbours are crops of: its
     // nearest by the descriptor are often other crops of its original, and two crops cut from
     // different sides do not contain one another, but the original contains both.
@@ -352,11 +356,7 @@ function* alignCrops(
       return [...views].map((o) => [Math.min(q, o), Math.max(q, o)] as const);
     });
     relations.accept(yield untried(viaOriginal));
-    for (const [a, b] of viaOriginal) {
-      if (best.has(`${a}:${b}`) || tried.has(`${a}:${b}`)) continue;
-      const crop = align(a, b);
-      if (crop) addVerified(a, b, crop, cropHashDistance(objects[a]!, objects[b]!));
-    }
+    alignUnmatched(viaOriginal);
   }
   // 3. One hop through the matches so far (not through the pairs this step adds).
   if (!opts.hop) return out;
