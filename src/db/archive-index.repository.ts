@@ -236,13 +236,30 @@ export class ArchiveIndexRepository {
   async findItemsByOrigin(
     deliveryId: string,
     originKey: string,
-  ): Promise<Pick<ItemsTable, 'id' | 'sha256'>[]> {
+  ): Promise<Pick<ItemsTable, 'id' | 'sha256' | 'media_type'>[]> {
     return this.db
       .selectFrom('items')
-      .select(['id', 'sha256'])
+      .select(['id', 'sha256', 'media_type'])
       .where('delivery_id', '=', deliveryId)
       .where('origin_key', '=', originKey)
       .execute();
+  }
+
+  /**
+   * A delivery's items by origin, in one query, for a resumed intake to recognise what it already
+   * received without a lookup per file; null when the delivery holds more than `limit` items.
+   */
+  async itemsOfDeliveryByOrigin(
+    deliveryId: string,
+    limit: number,
+  ): Promise<Pick<ItemsTable, 'id' | 'sha256' | 'media_type' | 'origin_key'>[] | null> {
+    const rows = await this.db
+      .selectFrom('items')
+      .select(['id', 'sha256', 'media_type', 'origin_key'])
+      .where('delivery_id', '=', deliveryId)
+      .limit(limit + 1)
+      .execute();
+    return rows.length > limit ? null : rows;
   }
 
   async getItem(id: string): Promise<ItemsTable | undefined> {

@@ -29,8 +29,11 @@ parentPort.on('message', ({ id, src, tmp, sniff, dev, ino }) => {
       out = { id, error: { stage: 'source', op: 'replaced', code: 'REPLACED', pos: 0 } }; return;
     }
     if (!before.isFile()) { out = { id, error: { stage: 'source', op: 'type', code: 'NOT_REGULAR', pos: 0 } }; return; }
-    try { dfd = fs.openSync(tmp, 'wx', 0o644); }
-    catch (e) { out = { id, error: fail('store', 'open', e, 0) }; return; }
+    // No tmp: hash only (a file already received is recognised by its digest, not stored again).
+    if (tmp !== null) {
+      try { dfd = fs.openSync(tmp, 'wx', 0o644); }
+      catch (e) { out = { id, error: fail('store', 'open', e, 0) }; return; }
+    }
     const h = createHash('sha256');
     let pos = 0, head = null;
     for (;;) {
@@ -41,12 +44,16 @@ parentPort.on('message', ({ id, src, tmp, sniff, dev, ino }) => {
       if (head === null) head = Buffer.from(buf.subarray(0, Math.min(n, sniff)));
       h.update(buf.subarray(0, n));
       let off = 0;
-      try { while (off < n) off += fs.writeSync(dfd, buf, off, n - off, pos + off); }
-      catch (e) { out = { id, error: fail('store', 'write', e, pos) }; return; }
+      if (dfd >= 0) {
+        try { while (off < n) off += fs.writeSync(dfd, buf, off, n - off, pos + off); }
+        catch (e) { out = { id, error: fail('store', 'write', e, pos) }; return; }
+      }
       pos += n;
     }
-    try { fs.fsyncSync(dfd); }
-    catch (e) { out = { id, error: fail('store', 'fsync', e, pos) }; return; }
+    if (dfd >= 0) {
+      try { fs.fsyncSync(dfd); }
+      catch (e) { out = { id, error: fail('store', 'fsync', e, pos) }; return; }
+    }
     const after = fs.fstatSync(sfd, { bigint: true });
     const changed = after.size !== BigInt(pos) || before.size !== BigInt(pos) || after.mtimeNs !== before.mtimeNs;
     out = { id, ok: { sha256: h.digest('hex'), size: pos, head: head || Buffer.alloc(0), changed, mtimeMs: Number(before.mtimeMs) } };
@@ -106,7 +113,19 @@ export class CopyInPool {
    * Copies `rawPath` into `tmp` (created, written, fsynced) and says what was copied; refuses
    * (SOURCE_REPLACED) when the path no longer names the file with identity `expected`.
    */
-  async copy(rawPath: Buffer, tmp: string, expected: Identity | null = null): Promise<CopiedIn> {
+  copy(rawPath: Buffer, tmp: string, expected: Identity | null = null): Promise<CopiedIn> {
+    return this.run(rawPath, tmp, expected);
+  }
+
+  /**
+   * Reads and hashes `rawPath` without storing it (to recognise a file already received), under
+   * the same rules: not through a link, only the file the walk found, only a regular file.
+   */
+  async hash(rawPath: Buffer, expected: Identity | null = null): Promise<string> {
+    return (await this.run(rawPath, null, expected)).sha256;
+  }
+
+  private async run(rawPath: Buffer, tmp: string | null, expected: Identity | null): Promise<CopiedIn> {
     const slot = this.slot();
     const id = ++this.nextId;
     slot.busy++;
@@ -126,7 +145,7 @@ export class CopyInPool {
     } finally {
       slot.busy--;
     }
-    if ('error' in reply) throw toError(reply.error, tmp);
+    if ('error' in reply) throw toError(reply.error, tmp ?? '');
     const { head, ...rest } = reply.ok;
     return { ...rest, head: Buffer.from(head.buffer, head.byteOffset, head.byteLength) };
   }

@@ -25,7 +25,7 @@ import {
 } from './report.js';
 import { CopyInPool } from './copy-in.adapter.js';
 import { archivePathConflict, IntakeGuard } from './intake-guard.adapter.js';
-import { hashSource, readSmallFile, SourceError } from './source-reader.adapter.js';
+import { readSmallFile, SourceError } from './source-reader.adapter.js';
 import { walkRoots, type FoundFile, type FoundLink } from './walk.adapter.js';
 import { expansionLimit, ZIP_EXPANSION, type ExpansionBudget } from './zip-expansion.js';
 import { ZipError, ZipReader, type ZipMemberInfo } from './zip-reader.adapter.js';
@@ -57,6 +57,11 @@ export interface IngestRequest {
    * that the analysis, which takes only objects the ledger already names, starts early.
    */
   commitEvery?: number;
+  /**
+   * A resumed or continued delivery with at most this many items (default 250,000, about 100 MB)
+   * has them read in one query when the run starts; a larger one is looked up file by file.
+   */
+  knownItemsLimit?: number;
   /** Called after each commit of ingestion entries, once their objects' analysis jobs are queued. */
   onCommitted?: () => void;
 }
@@ -67,7 +72,13 @@ export interface IngestPorts {
   readonly store: Pick<FsObjectStore, 'adopt' | 'openWriter' | 'pathOf' | 'tempPath'>;
   readonly index: Pick<
     ArchiveIndexRepository,
-    'findItemsByOrigin' | 'findOpenDelivery' | 'getDelivery' | 'getItem' | 'getObject' | 'listDeliveries' | 'listItems'
+    | 'findItemsByOrigin'
+    | 'findOpenDelivery'
+    | 'getDelivery'
+    | 'getObject'
+    | 'itemsOfDeliveryByOrigin'
+    | 'listDeliveries'
+    | 'listItems'
   >;
   readonly jobs: Pick<JobRepository, 'enqueue'>;
   readonly ledger: Pick<Ledger, 'size' | 'root'>;
@@ -79,10 +90,16 @@ export interface IngestPorts {
 /** Containers inside containers are opened this deep, no deeper. */
 const MAX_CONTAINER_DEPTH = 4;
 const BATCH = 256;
+const KNOWN_ITEMS_LIMIT = 250_000;
 // Files in flight. Intake waits on fsync far more than on the CPU, so more than the 2 cores'
 // worth keeps the disk busy (measured on the 2,000-JPEG bench corpus; see the closing note).
 const CONCURRENCY = Number(process.env.CUSTODY_INGEST_CONCURRENCY ?? '4');
-const CHUNK = 1 << 20;
+
+interface KnownItem {
+  id: string;
+  sha256: string;
+  media_type: string;
+}
 
 interface ItemContext {
   delivery: string;
@@ -101,9 +118,12 @@ export class IngestService {
   /** Top-level files of this run: relative path as raw bytes → SHA-256 (for the manifest check). */
   private readonly received = new Map<RawName, string>();
   private readonly seenOrigins = new Set<string>();
+  /** The delivery's items when this run began, by origin; null: ask the index file by file. */
+  private known: Map<string, KnownItem[]> | null = null;
   private readonly notes: string[] = [];
   private readonly toAnalyse = new Map<string, string>();
-  /** Plain files are read, hashed, written and fsynced on worker threads during `run`. */
+  /** Plain files are read, hashed, written and fsynced on worker threads during `run`; files already
+   * received are read and hashed there too. */
   private copyInPool: CopyInPool | null = null;
   private allowZipExpansion = false;
   private commitEvery = BATCH;
@@ -141,6 +161,20 @@ export class IngestService {
     await req.beforeFirstWrite?.();
     const { delivery, mode } = await this.openDelivery(req, rootsAbs, manifest);
     const ctx: ItemContext = { delivery, actor: this.archive.config.actor };
+    // A new delivery holds nothing yet: no file needs a lookup.
+    if (mode === 'new') this.known = new Map();
+    else {
+      const limit = req.knownItemsLimit ?? KNOWN_ITEMS_LIMIT;
+      const rows = await this.archive.index.itemsOfDeliveryByOrigin(delivery, limit);
+      if (rows !== null) {
+        this.known = new Map();
+        for (const { origin_key, ...item } of rows) {
+          const same = this.known.get(origin_key);
+          if (same === undefined) this.known.set(origin_key, [item]);
+          else same.push(item);
+        }
+      }
+    }
 
     const walker = walkRoots(rootsAbs, guard);
     const next = async (): Promise<FoundFile | FoundLink | null> => {
@@ -160,11 +194,10 @@ export class IngestService {
     try {
       outcomes = await Promise.allSettled(
         Array.from({ length: CONCURRENCY }, async () => {
-          const buffer = Buffer.allocUnsafe(CHUNK);
           try {
             for (let f = await next(); f !== null; f = failed ? null : await next()) {
               if (f.kind === 'link') await this.ingestLink(f, ctx);
-              else await this.ingestFile(f, buffer, ctx);
+              else await this.ingestFile(f, ctx);
               req.onProgress?.({ files: this.summary.files_seen, bytes: this.summary.bytes_read });
             }
           } catch (e) {
@@ -308,7 +341,13 @@ export class IngestService {
     return { delivery, mode };
   }
 
-  private async ingestFile(f: FoundFile, buffer: Buffer, ctx: ItemContext): Promise<void> {
+  /** The items this delivery already holds from `origin` (earlier runs; none when it is new). */
+  private async receivedFrom(delivery: string, origin: string): Promise<readonly KnownItem[]> {
+    if (this.known !== null) return this.known.get(origin) ?? [];
+    return this.archive.index.findItemsByOrigin(delivery, origin);
+  }
+
+  private async ingestFile(f: FoundFile, ctx: ItemContext): Promise<void> {
     const path = displayPath(f.rawPath);
     const relative = displayPath(f.relativeRaw);
     const rawHex = isUtf8(f.rawPath) ? null : toHex(f.rawPath);
@@ -317,15 +356,14 @@ export class IngestService {
     this.seenOrigins.add(origin);
     this.summary.files_seen++;
     try {
-      const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
+      const existing = await this.receivedFrom(ctx.delivery, origin);
       if (existing.length > 0) {
-        const digest = await hashSource(f.rawPath, buffer, f.identity);
+        const digest = await this.copyIn.hash(f.rawPath, f.identity);
         const match = existing.find((e) => e.sha256 === digest);
         if (match !== undefined) {
           this.summary.already_present++;
           this.received.set(rawName(f.relativeRaw), digest);
-          const item = await this.archive.index.getItem(match.id);
-          if (item !== undefined && isZip(item.media_type)) {
+          if (isZip(match.media_type)) {
             await this.openContainer(
               this.archive.store.pathOf(digest),
               { id: match.id, relative, isNew: false },
@@ -401,7 +439,7 @@ export class IngestService {
     this.seenOrigins.add(origin);
     this.summary.files_seen++;
     const digest = toHex(sha256(f.target));
-    const existing = await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
+    const existing = await this.receivedFrom(ctx.delivery, origin);
     if (existing.some((e) => e.sha256 === digest)) {
       this.summary.already_present++;
       this.received.set(rawName(f.relativeRaw), digest);
@@ -529,7 +567,7 @@ export class IngestService {
     const origin = originKey(parent.id, rawHex ?? m.path, m.index);
     const existing = parent.isNew
       ? []
-      : await this.archive.index.findItemsByOrigin(ctx.delivery, origin);
+      : await this.receivedFrom(ctx.delivery, origin);
     const writer = await this.archive.store.openWriter();
     let head: Buffer | null = null;
     let crcOk = true;

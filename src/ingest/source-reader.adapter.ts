@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { CustodyError } from '../core/index.js';
-import { PROC_FD, type Identity, type IntakeGuard, type RefusalCode } from './intake-guard.adapter.js';
+import { PROC_FD, type IntakeGuard, type RefusalCode } from './intake-guard.adapter.js';
 
 export type SourceErrorCode =
   | 'SOURCE_VANISHED'
@@ -31,56 +30,6 @@ export const SNIFF_BYTES = 4100;
  * folders above do pass O_NOFOLLOW: the descriptor's identity is compared with the walk's.
  */
 export const SOURCE_OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/**
- * Streams a source file through `sink` with one reused buffer (first-touch page faults are
- * expensive here, so no per-file allocation). Records whether the file changed underneath us:
- * the digest we keep is always that of the bytes we stored.
- */
-export async function copySource(
-  rawPath: Buffer,
-  buffer: Buffer,
-  sink: (chunk: Buffer) => Promise<void>,
-  expected: Identity | null = null,
-): Promise<SourceCopy> {
-  const fh = await openSource(rawPath);
-  try {
-    const before = await fh.stat({ bigint: true });
-    if (expected !== null && (before.dev !== expected.dev || before.ino !== expected.ino)) throw replacedError();
-    if (!before.isFile()) throw new SourceError('SOURCE_NOT_REGULAR', 'not a regular file');
-    let pos = 0;
-    let head: Buffer | null = null;
-    for (;;) {
-      const { bytesRead } = await fh.read(buffer, 0, buffer.length, pos).catch((e: unknown) => {
-        throw new SourceError('SOURCE_UNREADABLE', `read failed at byte ${pos} (${code(e)})`, { cause: e });
-      });
-      if (bytesRead === 0) break;
-      head ??= Buffer.from(buffer.subarray(0, Math.min(bytesRead, SNIFF_BYTES)));
-      await sink(buffer.subarray(0, bytesRead));
-      pos += bytesRead;
-    }
-    const after = await fh.stat({ bigint: true });
-    const changed = after.size !== BigInt(pos) || before.size !== BigInt(pos) || after.mtimeNs !== before.mtimeNs;
-    return { size: pos, changed, head: head ?? Buffer.alloc(0), mtimeMs: Number(before.mtimeMs) };
-  } finally {
-    await fh.close();
-  }
-}
-
-/** SHA-256 of a source file without storing it (to recognise files already received). */
-export async function hashSource(rawPath: Buffer, buffer: Buffer, expected: Identity | null = null): Promise<string> {
-  const h = createHash('sha256');
-  await copySource(
-    rawPath,
-    buffer,
-    (chunk) => {
-      h.update(chunk);
-      return Promise.resolve();
-    },
-    expected,
-  );
-  return h.digest('hex');
-}
 
 /**
  * A small file named by the operator (a source's manifest), read under the same rules as a

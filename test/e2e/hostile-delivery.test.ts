@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { createDeflate, crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CopyInPool } from '../../src/ingest/copy-in.adapter.js';
-import { copySource } from '../../src/ingest/source-reader.adapter.js';
 import {
   custodyExpect,
   custodyIn,
@@ -285,12 +284,12 @@ describe('reads are bound to the file the walk saw', () => {
     return { dir, path: Buffer.from(join(dir, 'a', 'b', 'photo.jpg')), identity: { dev: st.dev, ino: st.ino }, secret };
   }
 
-  it('an intermediate folder swapped for a link after the walk → SOURCE_REPLACED (worker copy and main-thread read)', async () => {
+  it('an intermediate folder swapped for a link after the walk → SOURCE_REPLACED (the worker copy, and the worker hash of a file already received)', async () => {
     const { dir, path, identity } = await swapSetUp();
     await rename(join(dir, 'a'), join(dir, 'a-moved'));
     await symlink(join(dir, 'elsewhere'), join(dir, 'a')); // O_NOFOLLOW alone would pass this
     await expect(pool.copy(path, join(dir, 'tmp-1'), identity)).rejects.toMatchObject({ code: 'SOURCE_REPLACED' });
-    await expect(copySource(path, Buffer.alloc(4096), () => Promise.resolve(), identity)).rejects.toMatchObject({ code: 'SOURCE_REPLACED' });
+    await expect(pool.hash(path, identity)).rejects.toMatchObject({ code: 'SOURCE_REPLACED' });
     await expect(readFile(join(dir, 'tmp-1'))).rejects.toMatchObject({ code: 'ENOENT' }); // nothing written
   });
 
@@ -299,7 +298,7 @@ describe('reads are bound to the file the walk saw', () => {
     await rm(path);
     await symlink(join(dir, 'elsewhere', 'b', 'photo.jpg'), path);
     await expect(pool.copy(path, join(dir, 'tmp-2'), identity)).rejects.toMatchObject({ code: 'SOURCE_REPLACED' });
-    await expect(copySource(path, Buffer.alloc(4096), () => Promise.resolve(), identity)).rejects.toMatchObject({ code: 'SOURCE_REPLACED' });
+    await expect(pool.hash(path, identity)).rejects.toMatchObject({ code: 'SOURCE_REPLACED' });
   });
 
   it('the file swapped for a FIFO after the walk → refused at once, no hang', async () => {
@@ -309,7 +308,7 @@ describe('reads are bound to the file the walk saw', () => {
     // The FIFO may even get the freed inode number back: then it is refused as not regular.
     const codeOf = (p: Promise<unknown>): Promise<unknown> => p.then(() => 'read', (e: unknown) => (e as { code?: unknown }).code);
     expect(await codeOf(pool.copy(path, join(dir, 'tmp-3'), identity))).toMatch(/^SOURCE_(REPLACED|NOT_REGULAR)$/);
-    expect(await codeOf(copySource(path, Buffer.alloc(4096), () => Promise.resolve(), identity))).toMatch(/^SOURCE_(REPLACED|NOT_REGULAR)$/);
+    expect(await codeOf(pool.hash(path, identity))).toMatch(/^SOURCE_(REPLACED|NOT_REGULAR)$/);
   });
 });
 

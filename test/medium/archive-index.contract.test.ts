@@ -66,10 +66,11 @@ describeDatabases('archive index', (db) => {
   });
   afterEach(() => cleanup());
 
-  const ingest = async (deliveryId: string | null = null) => {
+  const ingest = async (deliveryId: string | null = null, knownItemsLimit?: number) => {
     const archive = await openArchive(config, 'write', 'ingest');
     try {
       return await new IngestService(archive).run({
+        ...(knownItemsLimit === undefined ? {} : { knownItemsLimit }),
         paths: [source],
         source: 'OLIVE',
         receivedBy: 'R. Analyst',
@@ -120,11 +121,39 @@ describeDatabases('archive index', (db) => {
       ).toEqual(['a/b/copy.bin', 'a/f0.bin']);
       expect(sharing).toHaveLength(4); // and the same two in the second delivery
       const found = await archive.index.findItemsByOrigin(report.delivery, copy?.origin_key ?? '');
-      expect(found).toEqual([{ id: copy?.id, sha256: copy?.sha256 }]);
+      expect(found).toEqual([{ id: copy?.id, sha256: copy?.sha256, media_type: copy?.media_type }]);
+      // What a resumed run reads in one query: every item of the delivery, or null past the limit.
+      const known = await archive.index.itemsOfDeliveryByOrigin(report.delivery, 14);
+      expect(known?.map((i) => i.origin_key).sort()).toEqual(items.map((i) => i.origin_key).sort());
+      expect(await archive.index.itemsOfDeliveryByOrigin(report.delivery, 13)).toBeNull();
       const delivery = await archive.index.getDelivery(report.delivery);
       expect(delivery?.source).toBe('OLIVE');
       expect(delivery?.closed_seq).toBeGreaterThan(0);
       expect(await archive.index.ledgerSize()).toBe(archive.ledger.size);
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('a continued delivery recognises what it holds and takes in a file whose bytes changed, with its items read in one query or looked up per file', async () => {
+    const first = await ingest();
+    await writeFile(join(source, 'a', 'f1.bin'), randomBytes(999));
+    // Read in one query (14 items, under the default limit).
+    const one = await ingest(first.delivery);
+    expect(one.summary).toMatchObject({ items_added: 1, already_present: 13, files_seen: 14 });
+    await writeFile(join(source, 'a', 'f2.bin'), randomBytes(998));
+    // Past the limit: each file looked up in the index, with the same outcome.
+    const perFile = await ingest(first.delivery, 14);
+    expect(perFile.summary).toMatchObject({ items_added: 1, already_present: 13, files_seen: 14 });
+    const again = await ingest(first.delivery);
+    expect(again.summary).toMatchObject({ items_added: 0, already_present: 14 });
+    const archive = await openArchive(config, 'read', 'test');
+    try {
+      const items = await archive.index.listItems({ deliveryId: first.delivery });
+      expect(items).toHaveLength(16);
+      // Both versions of each changed file are items of the delivery, under the same path.
+      expect(items.filter((i) => i.relative_path === 'a/f1.bin')).toHaveLength(2);
+      expect(items.filter((i) => i.relative_path === 'a/f2.bin')).toHaveLength(2);
     } finally {
       await archive.close();
     }

@@ -1,7 +1,8 @@
-// Intake's worker-thread copy: the bytes, digest, size and sniffing head it reports, and the same
-// error codes as the main-thread reader for the cases that can be made here.
+// Intake's worker-thread copy: the bytes, digest, size and sniffing head it reports, its hash-only
+// read of a file already received, and the error codes intake reports for the cases that can be
+// made here.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CopyInPool } from '../../src/ingest/copy-in.adapter.js';
@@ -38,6 +39,26 @@ describe('CopyInPool', () => {
     await writeFile(raw, 'latin-1 name');
     const copied = await pool.copy(raw, join(dir, 'tmp'));
     expect(copied.size).toBe(12);
+  });
+
+  it('hashes without storing (a file already received): the digest a copy reports, nothing written', async () => {
+    const dir = await makeTempDir('copy-in');
+    const sizes = [0, 4100, (1 << 20) + 7, 3 * (1 << 20)];
+    for (const [i, n] of sizes.entries()) {
+      const bytes = randomBytes(n);
+      await writeFile(join(dir, `src-${i}`), bytes);
+    }
+    const before = (await readdir(dir)).sort();
+    const digests = await Promise.all(sizes.map((_, i) => pool.hash(Buffer.from(join(dir, `src-${i}`)))));
+    expect((await readdir(dir)).sort()).toEqual(before);
+    for (const [i, digest] of digests.entries()) {
+      const bytes = await readFile(join(dir, `src-${i}`));
+      expect(digest).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect((await pool.copy(Buffer.from(join(dir, `src-${i}`)), join(dir, `tmp-${i}`))).sha256).toBe(digest);
+    }
+    await expect(pool.hash(Buffer.from(join(dir, 'gone')))).rejects.toMatchObject({ code: 'SOURCE_VANISHED' });
+    await mkdir(join(dir, 'folder'));
+    await expect(pool.hash(Buffer.from(join(dir, 'folder')))).rejects.toMatchObject({ code: 'SOURCE_NOT_REGULAR' });
   });
 
   it('says vanished, not regular, or store failure, with the codes intake reports', async () => {
