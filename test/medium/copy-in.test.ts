@@ -61,6 +61,17 @@ describe('CopyInPool', () => {
     await expect(pool.hash(Buffer.from(join(dir, 'folder')))).rejects.toMatchObject({ code: 'SOURCE_NOT_REGULAR' });
   });
 
+  it('flags a file whose size moved while it was read (a /proc file: stat says 0 bytes, the read gives more)', async () => {
+    const dir = await makeTempDir('copy-in');
+    const copied = await pool.copy(Buffer.from('/proc/self/status'), join(dir, 'tmp'));
+    expect(copied.size).toBeGreaterThan(0);
+    expect(copied.changed).toBe(true);
+    // The digest is that of the bytes stored.
+    const stored = await readFile(join(dir, 'tmp'));
+    expect(stored.length).toBe(copied.size);
+    expect(copied.sha256).toBe(createHash('sha256').update(stored).digest('hex'));
+  });
+
   it('says vanished, not regular, or store failure, with the codes intake reports', async () => {
     const dir = await makeTempDir('copy-in');
     await expect(pool.copy(Buffer.from(join(dir, 'gone')), join(dir, 't1'))).rejects.toMatchObject({ code: 'SOURCE_VANISHED' });
