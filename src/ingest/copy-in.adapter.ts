@@ -155,7 +155,7 @@ export class CopyInPool {
   }
 }
 
-/** The same errors the main-thread path raises (source-reader.adapter, fs-store.adapter). */
+/** The errors intake reports for a source (source-reader.adapter) or the store (fs-store.adapter). */
 function toError(e: WorkerError, tmp: string): Error {
   if (e.stage === 'source') {
     if (e.op === 'type') return new SourceError('SOURCE_NOT_REGULAR', 'not a regular file');

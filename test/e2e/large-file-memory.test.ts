@@ -1,6 +1,6 @@
 // A 3 GiB file goes in with bounded memory: intake streams it through one reused 1 MiB buffer
-// per worker (src/ingest/source-reader.adapter.ts), so the peak resident set the CLI reports
-// (`peak_rss_bytes` in `ingest --json`) must stay far below the file's size.
+// per copy-in worker thread (src/ingest/copy-in.adapter.ts), so the peak resident set the CLI
+// reports (`peak_rss_bytes` in `ingest --json`) must stay far below the file's size.
 //
 // The source is sparse (no disk used); the stored object is not: it takes 3 GiB, hence the
 // 10 GiB of free space asked for in the temp dir on disk (diskTmpdir: the run's TMPDIR may be in RAM).
