@@ -151,7 +151,27 @@ function cacheStatements(sqlite: BetterSqlite3.Database, size: number): void {
   }) as typeof sqlite.prepare;
 }
 
+/**
+ * Whether the index already records every migration this version knows, and no other: then there
+ * is nothing to migrate. One small query, where Kysely's Migrator first reads the database's
+ * catalogue to learn whether its tables exist (about 30 ms on PostgreSQL, for every command that
+ * opens the index) and then takes its lock. Any doubt (no migration table yet, a migration missing,
+ * one this version does not know, a damaged file) leaves the answer to the Migrator, which
+ * migrates or reports exactly as before.
+ */
+async function schemaIsCurrent(db: Kysely<Database>): Promise<boolean> {
+  try {
+    const done = await kysely.sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const names = new Set(done.rows.map((r) => r.name));
+    const known = Object.keys(MIGRATIONS);
+    return names.size === known.length && known.every((n) => names.has(n));
+  } catch {
+    return false;
+  }
+}
+
 async function migrate(db: Kysely<Database>): Promise<void> {
+  if (await schemaIsCurrent(db)) return;
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
   const { error, results } = await new kysely.Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {

@@ -7,7 +7,12 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { initArchive, openArchive, type Archive } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { canonicalize } from '../../src/core/canonical-json.js';
-import { INDEX_TABLES, type IndexTable } from '../../src/db/schema.js';
+import type { Kysely } from 'kysely';
+import { archiveLayout } from '../../src/archive/index.js';
+import { openDatabase, type DatabaseTarget } from '../../src/db/connection.adapter.js';
+import { kysely } from '../../src/db/kysely.adapter.js';
+import { MIGRATIONS } from '../../src/db/migrations.js';
+import { INDEX_TABLES, type Database, type IndexTable } from '../../src/db/schema.js';
 import { IngestService } from '../../src/ingest/ingest.service.js';
 import { verifyArchive } from '../../src/integrity/archive-verify.service.js';
 import { rebuildIndex } from '../../src/integrity/index-rebuild.service.js';
@@ -265,6 +270,37 @@ describeDatabases('archive index', (db) => {
     } finally {
       await archive.close();
     }
+  });
+
+  it('opening an index whose migrations are all recorded changes nothing; one missing is run; one this version does not know is refused (DB_MIGRATION_FAILED)', async () => {
+    const target = (): DatabaseTarget =>
+      config.databaseUrl === null
+        ? { kind: 'sqlite', file: archiveLayout(config.archiveDir).sqlite }
+        : { kind: 'postgres', url: config.databaseUrl };
+    const recorded = async (db: Kysely<Database>) =>
+      (await kysely.sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
+    const known = Object.keys(MIGRATIONS).sort();
+    let db = await openDatabase(target());
+    try {
+      expect(await recorded(db)).toEqual(known);
+      // The last migration (0017) undone: the next open runs it again.
+      expect(known.at(-1)).toBe('0017-examination-sealed-case-ids');
+      await kysely.sql`drop table exam_case_links`.execute(db);
+      await kysely.sql`alter table samples drop column case_id_key`.execute(db);
+      await kysely.sql`alter table exam_assignments drop column sealed_case`.execute(db);
+      await kysely.sql`delete from kysely_migration where name = '0017-examination-sealed-case-ids'`.execute(db);
+    } finally {
+      await db.destroy();
+    }
+    db = await openDatabase(target());
+    try {
+      expect(await recorded(db)).toEqual(known);
+      // A migration of a later version: this one does not open the index as if it knew it.
+      await kysely.sql`insert into kysely_migration (name, timestamp) values ('9999-from-the-future', '2026-12-03T00:00:00.000Z')`.execute(db);
+    } finally {
+      await db.destroy();
+    }
+    await expect(openDatabase(target())).rejects.toMatchObject({ code: 'DB_MIGRATION_FAILED' });
   });
 
   it('keeps a second writer out (lock file; and the advisory lock on PostgreSQL)', async () => {
