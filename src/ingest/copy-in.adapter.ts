@@ -2,7 +2,8 @@
 // to a temporary file in the store and fsyncs that file, all with synchronous calls and one
 // reused buffer. SHA-256 is the bulk of intake's CPU; on the main thread it capped intake below
 // sha256sum on two cores. The main thread then links the temporary file into place
-// (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged.
+// (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged. A file a
+// resumed delivery already holds is only read and hashed here (`hash`), under the same rules.
 import { Worker } from 'node:worker_threads';
 import { StoreError } from '../store/index.js';
 import type { Identity } from './intake-guard.adapter.js';
