@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { StoreError } from '../store/index.js';
 import type { Identity } from './intake-guard.adapter.js';
-import { SNIFF_BYTES, SourceError, type SourceCopy } from './source-reader.adapter.js';
+import { SourceError } from './source-reader.adapter.js';
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -69,17 +69,27 @@ parentPort.on('message', ({ id, src, tmp, sniff, dev, ino }) => {
 });
 `;
 
+/** Bytes kept for sniffing: what file-type needs to recognise every format it knows. */
+const SNIFF_BYTES = 4100;
+
+/** What a worker read (and, for `copy`, stored): the digest is always that of those bytes. */
+export interface CopiedIn {
+  sha256: string;
+  size: number;
+  /** The file's size or modification time moved while it was read. */
+  changed: boolean;
+  /** Up to 4,100 leading bytes, for type sniffing. */
+  head: Buffer;
+  mtimeMs: number;
+}
+
 interface WorkerError {
   stage: 'source' | 'store';
   op: string;
   code: string;
   pos: number;
 }
-type Reply = { id: number; ok: SourceCopy & { sha256: string; head: Uint8Array } } | { id: number; error: WorkerError };
-
-export interface CopiedIn extends SourceCopy {
-  sha256: string;
-}
+type Reply = { id: number; ok: Omit<CopiedIn, 'head'> & { head: Uint8Array } } | { id: number; error: WorkerError };
 
 export class CopyInPool {
   /** Started on demand, up to `threads`: a one-file delivery costs one thread, not two. */

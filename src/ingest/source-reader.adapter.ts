@@ -12,24 +12,12 @@ export type SourceErrorCode =
   | RefusalCode;
 export class SourceError extends CustodyError<SourceErrorCode> {}
 
-export interface SourceCopy {
-  size: number;
-  /** The file's size or modification time moved while it was read. */
-  changed: boolean;
-  /** Up to 4,100 leading bytes, for type sniffing. */
-  head: Buffer;
-  mtimeMs: number;
-}
-
-/** Bytes kept for sniffing: what file-type needs to recognise every format it knows. */
-export const SNIFF_BYTES = 4100;
-
 /**
  * How a source is opened: never through a link in the last component (O_NOFOLLOW), and never
  * blocking (O_NONBLOCK), so a FIFO swapped in after the walk cannot hang intake. Links in
  * folders above do pass O_NOFOLLOW: the descriptor's identity is compared with the walk's.
  */
-export const SOURCE_OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const SOURCE_OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * A small file named by the operator (a source's manifest), read under the same rules as a
