@@ -37,6 +37,7 @@ import {
 } from './security/sign-in-guard.js';
 import { AccountDirectory } from './session/account-directory.js';
 import { defaultUiDir, registerWebUi } from './web-ui.js';
+import { endConnectionsWhenStopping } from './stopping.js';
 import { csrfMatches, SessionStore, type Session } from './session/session-store.js';
 
 export const SESSION_COOKIE = 'custody_session';
@@ -295,24 +296,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       .catch((e: unknown) => app.log.error({ err: e }, 'sign-in failure counts'));
   }, 60_000);
   countsTimer.unref();
-  // Stopping with clients still connected (a browser tab left open). Node's server.close() ends
-  // only the connections idle at that moment: a keep-alive connection whose request was in flight
-  // would become idle afterwards and hold the stop, and so the final checkpoint, for the keep-alive
-  // timeout (72 s). A response finished while stopping says `Connection: close`, and its connection
-  // is ended once it is sent (a streamed response began before the stop keeps its keep-alive header).
-  let stopping = false;
-  app.addHook('preClose', (done) => {
-    stopping = true;
-    done();
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (stopping) void reply.header('connection', 'close');
-    return payload;
-  });
-  app.addHook('onResponse', (request, _reply, done) => {
-    if (stopping) request.raw.socket.end();
-    done();
-  });
+  endConnectionsWhenStopping(app);
   app.addHook('onClose', async () => {
     clearInterval(countsTimer);
     await state.verifications.settled(); // a run in progress ends (and is recorded) before the writer closes
