@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { TEST_PASSWORD } from './server.js';
 
@@ -33,6 +33,96 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu'],
   });
+}
+
+/** The page events the browser tests listen to: a kept page drops their listeners between uses. */
+const TEST_EVENTS = [
+  'request',
+  'response',
+  'requestfailed',
+  'console',
+  'pageerror',
+  'dialog',
+] as const;
+
+export interface KeptPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Browser pages kept for a whole test file, one per locale and viewport. Each use gets the same
+ * page back as a new visitor would find it: away from the UI (its in-memory state and requests
+ * gone with the document), signed out (no cookies), the UI origin's localStorage and
+ * sessionStorage emptied, no listener or route an earlier test left, media emulation off. A new
+ * context costs a new renderer process and a cold start of the UI's bundle, about 0.5 s and 1 s
+ * here; a kept page reaches the sign-in form in a fraction of that (catalogue pages: 42 → 33 s).
+ * The HTTP cache stays: the UI's hashed assets are what it saves, and evidence is `no-cache`, so
+ * every preview or original is still requested (revalidated) and reaches the server.
+ * A test that closes the context (or the page) gets a new one on its next use.
+ */
+export class KeptPages {
+  readonly #kept = new Map<string, KeptPage>();
+
+  constructor(
+    private readonly browser: Browser,
+    /** Run once on each new page (an init script survives every later navigation). */
+    private readonly onNewPage?: (page: Page) => Promise<unknown>,
+  ) {}
+
+  async use(options: {
+    locale: string;
+    viewport: { width: number; height: number };
+  }): Promise<KeptPage> {
+    const key = JSON.stringify([options.locale, options.viewport.width, options.viewport.height]);
+    const kept = this.#kept.get(key);
+    if (kept !== undefined && !kept.page.isClosed() && (await reset(kept))) return kept;
+    const context =
+      kept !== undefined && !kept.page.isClosed()
+        ? kept.context
+        : await this.browser.newContext(options);
+    if (kept !== undefined && !kept.page.isClosed()) await kept.page.close();
+    const page = await context.newPage();
+    await this.onNewPage?.(page);
+    const fresh = { context, page };
+    this.#kept.set(key, fresh);
+    return fresh;
+  }
+
+  async close(): Promise<void> {
+    for (const { context } of this.#kept.values()) await context.close();
+    this.#kept.clear();
+  }
+}
+
+/**
+ * Makes a kept page as good as new; false when it cannot (its document would not run the clearing
+ * of sessionStorage, which lives per tab: a sandboxed original, a navigation under way). The
+ * caller then opens a new page in the same context.
+ */
+async function reset({ context, page }: KeptPage): Promise<boolean> {
+  for (const event of TEST_EVENTS) page.removeAllListeners(event);
+  await page.unrouteAll({ behavior: 'wait' });
+  await context.unrouteAll({ behavior: 'wait' });
+  await context.clearCookies();
+  const url = page.url();
+  const origin = /^https?:/.test(url) ? new URL(url).origin : null;
+  const cleared =
+    origin === null ||
+    (await page.evaluate('sessionStorage.clear(); true').then(
+      () => true,
+      () => false,
+    ));
+  if (cleared) await page.goto('about:blank');
+  if (origin !== null) {
+    // localStorage through DevTools, for the whole context, once the UI has left the page.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage' });
+    await cdp.detach();
+  }
+  if (!cleared) return false;
+  await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null });
+  return true;
 }
 
 export async function signInThroughForm(

@@ -3,13 +3,14 @@
 // issue 13's test 3, the auditor's half: a reveal of an original appears here, naming the account.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestEvidence } from '../../support/server-evidence.js';
 import { servedArchive, signIn, type ServedArchive } from '../../support/server.js';
 import {
   assertUiBuilt,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   signInThroughForm,
@@ -26,7 +27,7 @@ describe.skipIf(skipBrowser('audit page browser tests'))('the audit page in Chro
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
-  let context: BrowserContext | undefined;
+  let pages: KeptPages;
   let viewed: ItemRow;
 
   beforeAll(async () => {
@@ -42,6 +43,7 @@ describe.skipIf(skipBrowser('audit page browser tests'))('the audit page in Chro
     );
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
+    pages = new KeptPages(browser);
     await mkdir(SHOTS, { recursive: true });
     // The investigator looks at one original (an audited view) and runs a verification.
     const rana = await signIn(served.server, 'Rana Investigator');
@@ -54,21 +56,16 @@ describe.skipIf(skipBrowser('audit page browser tests'))('the audit page in Chro
   }, 180_000);
 
   afterAll(async () => {
+    await pages?.close();
     await browser?.close();
     await served?.close();
   });
 
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
   async function open(lang: 'en' | 'ar', path = '/'): Promise<Page> {
-    context = await browser.newContext({
+    const { page } = await pages.use({
       viewport: { width: 1280, height: 900 },
       locale: lang === 'ar' ? 'ar' : 'en-GB',
     });
-    const page = await context.newPage();
     await page.goto(base + path);
     return page;
   }

@@ -7,12 +7,13 @@
 // artifacts/, in ui-screenshots/).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
   expectBlurredTiles,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   skipBrowser,
@@ -63,7 +64,7 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
     let cat: Catalogue;
     let base: string;
     let browser: Browser;
-    let context: BrowserContext | undefined;
+    let pages: KeptPages;
     /** Every preview the current page asked for. */
     let previews: string[] = [];
 
@@ -91,25 +92,22 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       );
       base = await served.server.listen({ port: 0, host: '127.0.0.1' });
       browser = await launchChromium();
+      pages = new KeptPages(browser);
       await mkdir(SHOTS, { recursive: true });
     }, 300_000);
 
     afterAll(async () => {
+      await pages?.close();
       await browser?.close();
       await served?.close();
     });
-    afterEach(async () => {
-      await context?.close();
-      context = undefined;
-    });
 
     async function open(lang: 'en' | 'ar', path = '/', who = INVESTIGATOR): Promise<Page> {
-      context = await browser.newContext({
+      const { page } = await pages.use({
         viewport: { width: 1280, height: 900 },
         locale: lang === 'ar' ? 'ar' : 'en-GB',
       });
       previews = [];
-      const page = await context.newPage();
       page.on('request', (r) => {
         const url = new URL(r.url());
         if (/^\/api\/items\/[^/]+\/(preview|original)/.test(url.pathname))
@@ -310,7 +308,6 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       await expect.poll(() => page.locator('[data-testid=subject-photos] img').count()).toBe(2);
 
       // In Arabic: the remaining suggestion, right to left, axe clean.
-      await context?.close();
       const ar = await open('ar', '/linking');
       await expect.poll(() => ar.getByTestId('suggestion').count()).toBe(COPIED.length - 2);
       await expectNoSeriousA11yViolations(ar, 'linking (ar)');
@@ -384,7 +381,6 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       await expectNoSeriousA11yViolations(page, 'subject page, after unlinking (en)');
 
       // In Arabic, another subject: the unlinking form in Arabic, right to left.
-      await context?.close();
       const ar = await open('ar', `/subjects?id=${cat.subjectIds[6]!}`);
       await ar.getByTestId('unlink-check').waitFor();
       expect(await ar.getByRole('heading', { name: 'فكّ ربط الصور' }).count()).toBe(1);
@@ -393,7 +389,6 @@ describe.skipIf(skipBrowser('catalogue page tests'))(
       await shot(ar, 'subject-unlink.ar');
 
       // An analyst reads the subject but is offered no unlinking.
-      await context?.close();
       const analyst = await open('en', `/subjects?id=${cat.subjectIds[6]!}`, ANALYST);
       await expect.poll(() => analyst.locator('[data-testid=subject-photos] li').count()).toBe(1);
       expect(await analyst.getByTestId('unlink-check').count()).toBe(0);

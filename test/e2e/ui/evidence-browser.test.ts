@@ -7,12 +7,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
   expectBlurredTiles,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   skipBrowser,
@@ -52,7 +53,7 @@ describe.skipIf(skipBrowser('evidence browser tests'))('the evidence browser in 
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
-  let context: BrowserContext | undefined;
+  let pages: KeptPages;
   /** Every request the current page made to /api/items…/preview. */
   let previews: string[] = [];
   /** Every GET /api/items request (the list's pages) of the current page. */
@@ -81,24 +82,20 @@ describe.skipIf(skipBrowser('evidence browser tests'))('the evidence browser in 
     });
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
+    pages = new KeptPages(browser);
     await mkdir(SHOTS, { recursive: true });
   }, 180_000);
 
   afterAll(async () => {
+    await pages?.close();
     await browser?.close();
     await served?.close();
   });
 
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
   async function open(lang: 'en' | 'ar', viewport = { width: 1280, height: 900 }): Promise<Page> {
-    context = await browser.newContext({ viewport, locale: lang === 'ar' ? 'ar' : 'en-GB' });
+    const { page } = await pages.use({ viewport, locale: lang === 'ar' ? 'ar' : 'en-GB' });
     previews = [];
     lists = [];
-    const page = await context.newPage();
     page.on('request', (r) => {
       const url = new URL(r.url());
       if (/^\/api\/items\/[^/]+\/preview$/.test(url.pathname))

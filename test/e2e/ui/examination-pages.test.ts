@@ -10,8 +10,8 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CODEBOOK } from '../../../src/examination/codebook/index.js';
 import { custodyIn, type TestArchive } from '../../support/archive-fixtures.js';
 import { servedArchive, signIn, type ServedArchive } from '../../support/server.js';
@@ -22,6 +22,7 @@ import {
   assertUiBuilt,
   expectBlurredTiles,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   signInThroughForm,
@@ -60,7 +61,7 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
     let archive: TestArchive;
     let base: string;
     let browser: Browser;
-    let context: BrowserContext | undefined;
+    let pages: KeptPages;
     const ids = new Map<string, string>();
     const subjects: string[] = [];
     let items: string[] = [];
@@ -184,25 +185,21 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
       code = (await inv.request('GET', `/api/plans/${plan}`)).json<{ cases: { code: string }[] }>()
         .cases[0]!.code;
       browser = await launchChromium();
+      pages = new KeptPages(browser);
       await mkdir(SHOTS, { recursive: true });
     }, 240_000);
 
     afterAll(async () => {
+      await pages?.close();
       await browser?.close();
       await served?.close();
     });
 
-    afterEach(async () => {
-      await context?.close();
-      context = undefined;
-    });
-
     async function open(lang: 'en' | 'ar', path = '/'): Promise<Page> {
-      context = await browser.newContext({
+      const { page } = await pages.use({
         viewport: { width: 1400, height: 1000 },
         locale: lang === 'ar' ? 'ar' : 'en-GB',
       });
-      const page = await context.newPage();
       await page.goto(base + path);
       return page;
     }
@@ -257,8 +254,6 @@ describe.skipIf(skipBrowser('examination pages browser tests'))(
           await expect.poll(() => page.getByTestId('current-key').isVisible()).toBe(true);
           await page.screenshot({ path: join(SHOTS, 'exam-key.en.png'), fullPage: true });
         }
-        await context!.close();
-        context = undefined;
       }
     }, 180_000);
 

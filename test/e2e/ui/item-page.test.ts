@@ -9,12 +9,13 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
   expectBlurredTiles,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   skipBrowser,
@@ -67,7 +68,7 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
-  let context: BrowserContext | undefined;
+  let pages: KeptPages;
   /** Item ids by file name. */
   const ids = new Map<string, string>();
 
@@ -116,25 +117,21 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
     for (const i of await served.open.index.listItems()) ids.set(i.name, i.id);
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
+    pages = new KeptPages(browser);
     await mkdir(SHOTS, { recursive: true });
   }, 180_000);
 
   afterAll(async () => {
+    await pages?.close();
     await browser?.close();
     await served?.close();
   });
 
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
   async function open(lang: 'en' | 'ar' = 'en'): Promise<Page> {
-    context = await browser.newContext({
+    const { page } = await pages.use({
       viewport: { width: 1280, height: 900 },
       locale: lang === 'ar' ? 'ar' : 'en-GB',
     });
-    const page = await context.newPage();
     await page.goto(base);
     await page.getByLabel(/^(Name|الاسم)$/).fill(INVESTIGATOR);
     await page.getByLabel(/^(Password|كلمة المرور)$/).fill(TEST_PASSWORD);

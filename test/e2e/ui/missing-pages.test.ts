@@ -9,13 +9,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
 import {
   assertUiBuilt,
   expectBlurredTiles,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   signInThroughForm,
@@ -55,7 +56,7 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
   let served: ServedArchive;
   let base: string;
   let browser: Browser;
-  let context: BrowserContext | undefined;
+  let pages: KeptPages;
   let shared: string;
   let own: string;
   /** The subject that fits the shared report. */
@@ -105,6 +106,7 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
     );
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
+    pages = new KeptPages(browser);
     await mkdir(SHOTS, { recursive: true });
     const liaison = await signIn(served.server, 'Liaison A');
     const list = (await liaison.request('GET', '/api/missing')).json<{ reports: Summary[] }>();
@@ -113,21 +115,17 @@ describe.skipIf(skipBrowser('missing-persons page browser tests'))('the missing-
   }, 240_000);
 
   afterAll(async () => {
+    await pages?.close();
     await browser?.close();
     await served?.close();
   });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
 
   async function open(who: string, lang: 'en' | 'ar', path = '/'): Promise<Page> {
-    context = await browser.newContext({
+    const { page } = await pages.use({
       viewport: { width: 1280, height: 900 },
       locale: lang === 'ar' ? 'ar' : 'en-GB',
     });
     images = [];
-    const page = await context.newPage();
     page.on('request', (r) => {
       if (r.resourceType() === 'image' || /\/(preview|original)(\?|$)/.test(new URL(r.url()).pathname))
         images.push(r.url());

@@ -5,12 +5,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { custodyInExpect, type TestArchive } from '../../support/archive-fixtures.js';
 import {
   assertUiBuilt,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   signInThroughForm,
@@ -65,7 +66,7 @@ describe.skipIf(skipBrowser('safeguards browser tests'))(
     let served: ServedArchive;
     let base: string;
     let browser: Browser;
-    let context: BrowserContext | undefined;
+    let pages: KeptPages;
     let items: string[] = [];
 
     beforeAll(async () => {
@@ -84,25 +85,21 @@ describe.skipIf(skipBrowser('safeguards browser tests'))(
       expect(items).toHaveLength(PHOTOS);
       base = await served.server.listen({ port: 0, host: '127.0.0.1' });
       browser = await launchChromium();
+      pages = new KeptPages(browser);
       await mkdir(SHOTS, { recursive: true });
     }, 180_000);
 
     afterAll(async () => {
+      await pages?.close();
       await browser?.close();
       await served?.close();
     });
 
-    afterEach(async () => {
-      await context?.close();
-      context = undefined;
-    });
-
     async function open(name: string, lang: 'en' | 'ar' = 'en', path = '/'): Promise<Page> {
-      context = await browser.newContext({
+      const { page } = await pages.use({
         viewport: { width: 1280, height: 900 },
         locale: lang === 'ar' ? 'ar' : 'en-GB',
       });
-      const page = await context.newPage();
       await page.goto(base + path);
       await signInThroughForm(page, name);
       await page.getByTestId('account-role').waitFor();
@@ -311,8 +308,6 @@ describe.skipIf(skipBrowser('safeguards browser tests'))(
           path: join(SHOTS, `safeguards-settings-${lang}.png`),
           fullPage: true,
         });
-        await context?.close();
-        context = undefined;
       }
     });
   },

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertUiBuilt,
   expectNoSeriousA11yViolations,
+  KeptPages,
   launchChromium,
   SHOTS,
   skipBrowser,
@@ -28,6 +29,8 @@ describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', (
   let base: string;
   let browser: Browser;
   let now = Date.parse('2026-03-01T09:00:00Z');
+  let pages: KeptPages;
+  /** A context of a test's own (another server, a planted page), closed after the test. */
   let context: BrowserContext | undefined;
   /** Requests to anywhere but this server, and CSP violations, seen by the current page. */
   let foreign: string[] = [];
@@ -44,10 +47,16 @@ describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', (
     );
     base = await served.server.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
+    pages = new KeptPages(browser, (page) =>
+      page.addInitScript({
+        content: `document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
+      }),
+    );
     await mkdir(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
+    await pages?.close();
     await browser?.close();
     await served?.close();
   });
@@ -58,15 +67,11 @@ describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', (
   });
 
   async function open(lang: 'en' | 'ar' = 'en'): Promise<Page> {
-    context = await browser.newContext({
+    const { page } = await pages.use({
       viewport: { width: 1280, height: 900 },
       locale: lang === 'ar' ? 'ar' : 'en-GB',
     });
     foreign = [];
-    const page = await context.newPage();
-    await page.addInitScript({
-      content: `document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-    });
     page.on('request', (r) => {
       if (!r.url().startsWith(base)) foreign.push(r.url());
     });
@@ -148,7 +153,9 @@ describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', (
       .poll(() => page.getByRole('alert').textContent())
       .toBe('The name or password is wrong, or the account is disabled.');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
-    expect((await context!.cookies()).filter((c) => c.name === 'custody_session')).toEqual([]);
+    expect((await page.context().cookies()).filter((c) => c.name === 'custody_session')).toEqual(
+      [],
+    );
     expect(await page.getByLabel('Password').inputValue()).toBe('not the password');
     expect(foreign).toEqual([]);
   });
@@ -226,7 +233,6 @@ describe.skipIf(skipBrowser('web UI browser tests'))('the web UI in Chromium', (
       [served.accounts.get('Omar Auditor'), 'pass'],
     ]);
     expect(await page.getByTestId('verification-last').textContent()).toContain('you');
-    await context?.close();
     const examiner = await open();
     await signInAs(examiner, EXAMINER);
     await expect.poll(() => examiner.getByTestId('verification-result').isVisible()).toBe(true);
