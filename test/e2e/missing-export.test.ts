@@ -5,10 +5,10 @@
 // naming the account; an erased report cannot be exported; nothing from a report outside the
 // caller's consent scope. On SQLite and PostgreSQL, in-process.
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile, access } from 'node:fs/promises';
+import { access, cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { identificationBagArchive, openArchive } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { CustodyError } from '../../src/core/index.js';
@@ -99,9 +99,13 @@ describeDatabases('custody missing export: the identification file in a bag', (d
   const bagText = async (bag: string): Promise<string> =>
     [...(await readTree(bag)).values()].map((b) => b.toString('utf8')).join('\n');
 
-  beforeEach(async () => {
+  // The fixture is built once per database; each test works on its own copy of it (the folder,
+  // and the index database copied by CREATE DATABASE … TEMPLATE), so no test sees another's writes.
+  let template: { dir: string; env: Record<string, string> };
+  let dropTemplate: () => Promise<void> = () => Promise.resolve();
+  beforeAll(async () => {
     const made = await db.makeUrl();
-    cleanup = made.cleanup;
+    dropTemplate = made.cleanup;
     base = await makeTempDir(`missing-export-${db.kind}`);
     dir = join(base, 'archive');
     env = made.url === null ? {} : { DATABASE_URL: made.url };
@@ -185,6 +189,17 @@ describeDatabases('custody missing export: the identification file in a bag', (d
       '--reason',
       'the same man reported twice',
     ]);
+    template = { dir, env };
+  }, 120_000);
+  afterAll(() => dropTemplate());
+
+  beforeEach(async () => {
+    const made = await db.copyUrl(template.env.DATABASE_URL ?? null);
+    cleanup = made.cleanup;
+    base = await makeTempDir(`missing-export-${db.kind}`);
+    dir = join(base, 'archive');
+    await cp(template.dir, dir, { recursive: true, preserveTimestamps: true });
+    env = made.url === null ? {} : { DATABASE_URL: made.url };
   });
   afterEach(() => cleanup());
 
