@@ -4,10 +4,10 @@
 // open for writing reveals a complete case (recorded under a system actor, with the reason), and
 // `verify` reports a complete but unrevealed case until then. Also 12a: the two sealed answers,
 // of different lengths, have ciphertexts of the same length in `log --json`.
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { examinerForm, worldSubjects } from '../../src/demo/examination-world.js';
 import { custody, custodyIn, custodyInExpect } from '../support/archive-fixtures.js';
 import { describeDatabases } from '../support/postgres.js';
@@ -33,9 +33,14 @@ describeDatabases('the reveal is a consequence (issue 9, finding 7)', (db) => {
   const status = async (): Promise<{ case: string; submitted: string[]; status: string }[]> =>
     (JSON.parse((await custodyInExpect(0, ['examine', 'status', 'plan', '--json'], env)).stdout) as { cases: { case: string; submitted: string[]; status: string }[] }).cases;
 
-  beforeEach(async () => {
+  // The fixture (three photographs, a plan of two cases assigned to two examiners, dr-a's
+  // submission) is built once per database; each test works on its own copy of it (the folder,
+  // and the index database copied by CREATE DATABASE … TEMPLATE).
+  let template: { dir: string; url: string | null };
+  let dropTemplate: () => Promise<void> = () => Promise.resolve();
+  beforeAll(async () => {
     const made = await db.makeUrl();
-    cleanup = made.cleanup;
+    dropTemplate = made.cleanup;
     dir = await makeTempDir('custody-reveal');
     env = { CUSTODY_ARCHIVE: join(dir, 'archive'), ...(made.url === null ? {} : { DATABASE_URL: made.url }) };
     await mkdir(join(dir, 'photos'));
@@ -52,8 +57,17 @@ describeDatabases('the reveal is a consequence (issue 9, finding 7)', (db) => {
     await writeFile(join(dir, 'dr-a.json'), JSON.stringify(examinerForm(subject!, 'A', 0, 'n'.repeat(300))));
     await writeFile(join(dir, 'dr-b.json'), JSON.stringify(examinerForm(subject!, 'B', 0)));
     await custodyInExpect(0, submitArgs('dr-a'), as('dr-a'));
+    template = { dir, url: made.url };
   }, 60_000);
+  afterAll(() => dropTemplate());
 
+  beforeEach(async () => {
+    const made = await db.copyUrl(template.url);
+    cleanup = made.cleanup;
+    dir = await makeTempDir('custody-reveal');
+    await cp(template.dir, dir, { recursive: true, preserveTimestamps: true });
+    env = { CUSTODY_ARCHIVE: join(dir, 'archive'), ...(made.url === null ? {} : { DATABASE_URL: made.url }) };
+  });
   afterEach(() => cleanup());
 
   it('crash before the reveal: verify reports EXAMINATION_UNREVEALED, then any write command reveals the case', async () => {
