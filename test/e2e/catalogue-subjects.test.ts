@@ -1,10 +1,12 @@
 // Subjects through the CLI: numbers read in any digit system, refused when a field mixes two,
 // duplicates caught, merge and split with reasons, a history per subject, and the ledger as the
 // record (rebuild gives back every table).
+// The CLI runs in-process (runCli: the output and exit code the binary gives, without a process
+// per command); no exit code of the binary itself is under test here.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCustody } from '../support/cli.js';
+import { runCustodyInProcess as runCustody } from '../support/cli.js';
 import { makeTempDir } from '../support/tmp.js';
 
 const SCHEME = {
