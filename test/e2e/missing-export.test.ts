@@ -5,8 +5,8 @@
 // naming the account; an erased report cannot be exported; nothing from a report outside the
 // caller's consent scope. On SQLite and PostgreSQL, in-process.
 import { spawnSync } from 'node:child_process';
-import { access, cp, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { identificationBagArchive, openArchive } from '../../src/app.js';
@@ -14,7 +14,13 @@ import { loadConfig } from '../../src/config/config.js';
 import { CustodyError } from '../../src/core/index.js';
 import { exportIdentificationBag } from '../../src/reports/export/identification-bag.service.js';
 import { bagFiles } from '../../src/reports/export/bag-files.adapter.js';
-import { CLEAN_ENV, custodyInExpect, writeExtraFiles } from '../support/archive-fixtures.js';
+import {
+  CLEAN_ENV,
+  cloneArchive,
+  custodyInExpect,
+  writeExtraFiles,
+  type TestArchive,
+} from '../support/archive-fixtures.js';
 import { readTree } from '../support/export-bags.js';
 import { describeDatabases } from '../support/postgres.js';
 import { makeTempDir } from '../support/tmp.js';
@@ -101,7 +107,7 @@ describeDatabases('custody missing export: the identification file in a bag', (d
 
   // The fixture is built once per database; each test works on its own copy of it (the folder,
   // and the index database copied by CREATE DATABASE … TEMPLATE), so no test sees another's writes.
-  let template: { dir: string; env: Record<string, string> };
+  let template: TestArchive;
   let dropTemplate: () => Promise<void> = () => Promise.resolve();
   beforeAll(async () => {
     const made = await db.makeUrl();
@@ -189,16 +195,15 @@ describeDatabases('custody missing export: the identification file in a bag', (d
       '--reason',
       'the same man reported twice',
     ]);
-    template = { dir, env };
+    template = { dir, origin: '', verifierKey, env };
   }, 120_000);
   afterAll(() => dropTemplate());
 
   beforeEach(async () => {
     const made = await db.copyUrl(template.env.DATABASE_URL ?? null);
     cleanup = made.cleanup;
-    base = await makeTempDir(`missing-export-${db.kind}`);
-    dir = join(base, 'archive');
-    await cp(template.dir, dir, { recursive: true, preserveTimestamps: true });
+    dir = (await cloneArchive(template, `missing-export-${db.kind}`)).dir;
+    base = dirname(dir);
     env = made.url === null ? {} : { DATABASE_URL: made.url };
   });
   afterEach(() => cleanup());

@@ -76,12 +76,16 @@ export class KeptPages {
   }): Promise<KeptPage> {
     const key = JSON.stringify([options.locale, options.viewport.width, options.viewport.height]);
     const kept = this.#kept.get(key);
-    if (kept !== undefined && !kept.page.isClosed() && (await reset(kept))) return kept;
-    const context =
-      kept !== undefined && !kept.page.isClosed()
-        ? kept.context
-        : await this.browser.newContext(options);
-    if (kept !== undefined && !kept.page.isClosed()) await kept.page.close();
+    let context: BrowserContext;
+    if (kept === undefined || kept.page.isClosed()) {
+      await kept?.context.close(); // a test closed the page or the context: start afresh
+      context = await this.browser.newContext(options);
+    } else if (await reset(kept)) {
+      return kept;
+    } else {
+      await kept.page.close();
+      context = kept.context;
+    }
     const page = await context.newPage();
     await this.onNewPage?.(page);
     const fresh = { context, page };
