@@ -4,8 +4,9 @@
 // sha256sum on two cores. The main thread then links the temporary file into place
 // (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged. A file a
 // resumed delivery already holds is only read and hashed here (`hash`), under the same rules.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { StoreError } from '../store/index.js';
+import { end, giveBack, lendThread, type UserListeners } from '../store/kept-threads.adapter.js';
 import type { Identity } from './intake-guard.adapter.js';
 import { SourceError } from './source-reader.adapter.js';
 
@@ -92,8 +93,11 @@ interface WorkerError {
 type Reply = { id: number; ok: Omit<CopiedIn, 'head'> & { head: Uint8Array } } | { id: number; error: WorkerError };
 
 export class CopyInPool {
-  /** Started on demand, up to `threads`: a one-file delivery costs one thread, not two. */
-  private readonly workers: { worker: Worker; busy: number }[] = [];
+  /**
+   * Lent on demand, up to `threads`: a one-file delivery uses one thread, not two. The threads
+   * are the process's kept ones (store/kept-threads.adapter.ts), started once per process.
+   */
+  private readonly workers: { worker: Worker; busy: number; listeners: UserListeners<Reply> }[] = [];
   private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: unknown) => void }>();
   private nextId = 0;
 
@@ -103,17 +107,21 @@ export class CopyInPool {
     const idle = this.workers.find((w) => w.busy === 0);
     if (idle !== undefined) return idle;
     if (this.workers.length < this.threads) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true });
-      worker.on('message', (r: Reply) => {
-        const p = this.pending.get(r.id);
-        this.pending.delete(r.id);
-        p?.resolve(r);
-      });
-      worker.on('error', (e) => {
-        for (const p of this.pending.values()) p.reject(e);
-        this.pending.clear();
-      });
-      const slot = { worker, busy: 0 };
+      const worker = lendThread(WORKER_SOURCE);
+      const listeners: UserListeners<Reply> = {
+        message: (r: Reply) => {
+          const p = this.pending.get(r.id);
+          this.pending.delete(r.id);
+          p?.resolve(r);
+        },
+        error: (e) => {
+          for (const p of this.pending.values()) p.reject(e);
+          this.pending.clear();
+        },
+      };
+      worker.on('message', listeners.message);
+      worker.on('error', listeners.error!);
+      const slot = { worker, busy: 0, listeners };
       this.workers.push(slot);
       return slot;
     }
@@ -161,8 +169,15 @@ export class CopyInPool {
     return { ...rest, head: Buffer.from(head.buffer, head.byteOffset, head.byteLength) };
   }
 
+  /**
+   * Gives the threads back to the process when no answer is outstanding, and ends them when one
+   * is (an intake that stopped with copies in flight).
+   */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    const settled = this.pending.size === 0 && this.workers.every((w) => w.busy === 0);
+    const workers = this.workers.splice(0);
+    if (settled) for (const w of workers) giveBack(WORKER_SOURCE, w.worker, w.listeners);
+    else await Promise.all(workers.map((w) => end(w.worker)));
   }
 }
 

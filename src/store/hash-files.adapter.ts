@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { end, giveBack, lendThread, type UserListeners } from './kept-threads.adapter.js';
 
 export interface FileDigest {
   path: string;
@@ -53,15 +53,14 @@ parentPort.on('message', (paths) => {
 `;
 
 /**
- * Hashes files on `threads` worker threads (both cores by default), in batches.
- * Results come back in no particular order.
+ * Hashes files on `threads` worker threads (both cores by default; the process's kept threads,
+ * kept-threads.adapter.ts), in batches. Results come back in no particular order.
  */
 export async function hashFiles(
   paths: AsyncIterable<string> | Iterable<string>,
   onResult: (d: FileDigest) => void,
   threads = 2,
 ): Promise<void> {
-  const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
   const iterator = (Symbol.asyncIterator in paths ? paths[Symbol.asyncIterator]() : toAsync(paths));
   let exhausted = false;
   const nextBatch = async (): Promise<string[]> => {
@@ -73,26 +72,50 @@ export async function hashFiles(
     }
     return batch;
   };
+  // Each thread answers the one batch it was sent before it is sent another.
+  const lent = Array.from({ length: threads }, () => {
+    const worker = lendThread(WORKER_SOURCE);
+    const listeners: BatchListeners = {
+      answer: null,
+      fail: null,
+      message: (results: FileDigest[]) => listeners.answer?.(results),
+      error: (e: Error) => listeners.fail?.(e),
+    };
+    worker.on('message', listeners.message);
+    worker.on('error', listeners.error!);
+    return { worker, listeners };
+  });
+  let settled = false;
   try {
     await Promise.all(
-      workers.map(async (w) => {
+      lent.map(async ({ worker, listeners }) => {
         for (;;) {
           const batch = await nextBatch();
           if (batch.length === 0) return;
           const results = await new Promise<FileDigest[]>((resolve, reject) => {
-            w.once('message', resolve);
-            w.once('error', reject);
-            w.postMessage(batch);
+            listeners.answer = resolve;
+            listeners.fail = reject;
+            worker.postMessage(batch);
           });
-          w.removeAllListeners('error');
+          listeners.answer = null;
+          listeners.fail = null;
           for (const r of results) onResult(r);
         }
       }),
     );
+    settled = true;
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    // After a failure another thread may still owe an answer: those threads are ended, not kept.
+    if (settled) for (const { worker, listeners } of lent) giveBack(WORKER_SOURCE, worker, listeners);
+    else await Promise.all(lent.map(({ worker }) => end(worker)));
   }
 }
+
+/** A lent thread's listeners, which hand its answer to the batch awaiting it. */
+type BatchListeners = UserListeners<FileDigest[]> & {
+  answer: ((r: FileDigest[]) => void) | null;
+  fail: ((e: Error) => void) | null;
+};
 
 async function* toAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
   for (const x of it) yield await Promise.resolve(x);
