@@ -1,7 +1,7 @@
 // Every agreement coefficient that applies to one set of reliability data, each with its
 // percentile-bootstrap 95% interval. Pure: the CLI and, later, the examination module call this.
 import { bootstrapUnits, type BootstrapInterval, type BootstrapOptions } from './bootstrap.js';
-import { cohenKappa, fleissKappa } from './kappa.js';
+import { cohenOfResample, fleissOfResample, prepareCohen, prepareFleiss } from './kappa.js';
 import { alphaOfPrepared, prepareAlpha } from './krippendorff.js';
 import { presentValues, type MeasurementLevel, type RatingMatrix } from './ratings.js';
 
@@ -59,7 +59,6 @@ export function agreementReport(
     },
   ];
   const notApplicable: AgreementReport['notApplicable'] = [];
-  const resampled = (idx: readonly number[]): RatingMatrix => idx.map((i) => matrix[i] ?? []);
 
   const counts = matrix.map((row) => presentValues(row).length);
   const fleissReason =
@@ -70,11 +69,17 @@ export function agreementReport(
         : (counts[0] ?? 0) < 2
           ? 'needs at least two values per unit'
           : null;
+  const all = matrix.map((_, i) => i);
   if (fleissReason === null) {
+    const fleiss = prepareFleiss(matrix);
     coefficients.push({
       name: 'fleiss_kappa',
-      value: fleissKappa(matrix).kappa,
-      interval: bootstrapUnits(matrix.length, (idx) => fleissKappa(resampled(idx)).kappa, options),
+      value: fleissOfResample(fleiss, all).kappa,
+      interval: bootstrapUnits(
+        matrix.length,
+        (idx) => fleissOfResample(fleiss, idx).kappa,
+        options,
+      ),
       units: matrix.length,
     });
   } else notApplicable.push({ name: 'fleiss_kappa', reason: fleissReason });
@@ -88,10 +93,11 @@ export function agreementReport(
           ? 'needs both coders to have rated every unit'
           : null;
   if (cohenReason === null) {
+    const cohen = prepareCohen(matrix);
     coefficients.push({
       name: 'cohen_kappa',
-      value: cohenKappa(matrix).kappa,
-      interval: bootstrapUnits(matrix.length, (idx) => cohenKappa(resampled(idx)).kappa, options),
+      value: cohenOfResample(cohen, all).kappa,
+      interval: bootstrapUnits(matrix.length, (idx) => cohenOfResample(cohen, idx).kappa, options),
       units: matrix.length,
     });
   } else notApplicable.push({ name: 'cohen_kappa', reason: cohenReason });

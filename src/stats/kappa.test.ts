@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { hasCode } from '../core/index.js';
-import { cohenKappa, fleissKappa } from './kappa.js';
+import {
+  cohenKappa,
+  cohenOfResample,
+  fleissKappa,
+  fleissOfResample,
+  prepareCohen,
+  prepareFleiss,
+} from './kappa.js';
+import { seededPrng } from './prng.js';
 import type { Rating } from './ratings.js';
 
 /** Units × coders from a table of counts per category: row i has counts[i][j] ratings of category j. */
@@ -105,5 +113,79 @@ describe("Fleiss' kappa", () => {
       error = e;
     }
     expect(hasCode(error, 'STATS_INVALID_INPUT')).toBe(true);
+  });
+});
+
+describe("the bootstrap's prepared kappas", () => {
+  // The resample path must give the very bytes of the plain functions on the resampled matrix:
+  // figures computed with it are signed, and verify-export recomputes them.
+  const CATEGORIES: Rating[] = ['absent', 'present', 'cannot_assess', 1, 2, '1', 0.5];
+  const same = (a: ReturnType<typeof fleissKappa>, b: ReturnType<typeof fleissKappa>): void => {
+    expect(Object.is(a.kappa, b.kappa), `kappa ${a.kappa} vs ${b.kappa}`).toBe(true);
+    expect(Object.is(a.observedAgreement, b.observedAgreement)).toBe(true);
+    expect(Object.is(a.expectedAgreement, b.expectedAgreement)).toBe(true);
+    expect([a.units, a.ratersPerUnit, a.categories]).toEqual([
+      b.units,
+      b.ratersPerUnit,
+      b.categories,
+    ]);
+  };
+
+  it('Fleiss: the same result as fleissKappa on 300 random resamples of random matrices (nulls skipped, repeats drawn)', () => {
+    const prng = seededPrng('kappa-prepared-fleiss');
+    for (let trial = 0; trial < 300; trial++) {
+      const m = 2 + prng.nextInt(4);
+      const units = 1 + prng.nextInt(40);
+      const used = 1 + prng.nextInt(CATEGORIES.length);
+      const matrix = Array.from({ length: units }, () => {
+        const row: (Rating | null)[] = Array.from(
+          { length: m },
+          () => CATEGORIES[prng.nextInt(used)] ?? 'x',
+        );
+        if (prng.nextInt(3) === 0) row.splice(prng.nextInt(m + 1), 0, null);
+        return row;
+      });
+      const prepared = prepareFleiss(matrix);
+      const idx = Array.from({ length: 1 + prng.nextInt(units) }, () => prng.nextInt(units));
+      same(fleissOfResample(prepared, idx), fleissKappa(idx.map((i) => matrix[i] ?? [])));
+      same(
+        fleissOfResample(
+          prepared,
+          matrix.map((_, i) => i),
+        ),
+        fleissKappa(matrix),
+      );
+    }
+  });
+
+  it('Cohen: the same result as cohenKappa on 300 random resamples of random matrices', () => {
+    const prng = seededPrng('kappa-prepared-cohen');
+    for (let trial = 0; trial < 300; trial++) {
+      const units = 1 + prng.nextInt(40);
+      const used = 1 + prng.nextInt(CATEGORIES.length);
+      const pick = (): Rating => CATEGORIES[prng.nextInt(used)] ?? 'x';
+      const matrix = Array.from({ length: units }, () => [pick(), pick()]);
+      const prepared = prepareCohen(matrix);
+      const idx = Array.from({ length: 1 + prng.nextInt(units) }, () => prng.nextInt(units));
+      same(cohenOfResample(prepared, idx), cohenKappa(idx.map((i) => matrix[i] ?? [])));
+      same(
+        cohenOfResample(
+          prepared,
+          matrix.map((_, i) => i),
+        ),
+        cohenKappa(matrix),
+      );
+    }
+  });
+
+  it('refuse what the plain functions refuse, with the same code', () => {
+    expect(() => prepareFleiss([['a', 'b'], ['a']])).toThrow(/same number of ratings/);
+    expect(() =>
+      prepareCohen([
+        ['a', 'b'],
+        ['a', null],
+      ]),
+    ).toThrow(/exactly two values/);
+    expect(() => prepareFleiss([])).toThrow(/at least one unit/);
   });
 });

@@ -2,7 +2,7 @@
 // the raw answers. Both are chance-corrected agreement, κ = (P_o − P_e) / (1 − P_e); κ is null
 // when P_e = 1 (every answer the same category), where it is undefined.
 import { StatsError } from './errors.js';
-import { categoryKey, presentValues, type RatingMatrix } from './ratings.js';
+import { categoryKey, presentValues, type Rating, type RatingMatrix } from './ratings.js';
 
 export interface KappaResult {
   /** null when the expected agreement is 1. */
@@ -112,5 +112,167 @@ export function fleissKappa(matrix: RatingMatrix): KappaResult {
     units: n,
     ratersPerUnit: m,
     categories: totals.size,
+  };
+}
+
+/**
+ * One set of ratings read once for the bootstrap's resamples: each unit's categories as small
+ * integers (numbered in order of first appearance) and its own term, checked as `fleissKappa` and
+ * `cohenKappa` check them. A resample then costs a pass over the indexes drawn, with no string
+ * keys, maps or copies of rows, and gives the very bytes the plain function gives on the
+ * resampled matrix: the same terms, added in the same order, and P_e summed over the categories
+ * in the order the plain function's map meets them (the order of first appearance in the
+ * resample). kappa.test.ts checks that equality on random resamples.
+ */
+interface PreparedUnits {
+  /** Distinct categories over all units. */
+  categories: number;
+  /** Unit u's categories: ids[start[u]] … ids[start[u + 1] − 1], each once, in order of appearance. */
+  start: Int32Array;
+  ids: Int32Array;
+  /** …and how many of unit u's values fall in each. */
+  counts: Int32Array;
+}
+
+function prepareUnits(rows: readonly (readonly Rating[])[]): PreparedUnits {
+  const idOf = new Map<string, number>();
+  const start = new Int32Array(rows.length + 1);
+  const ids: number[] = [];
+  const counts: number[] = [];
+  rows.forEach((values, u) => {
+    start[u] = ids.length;
+    const local = new Map<number, number>(); // category id → its position in ids
+    for (const v of values) {
+      const key = categoryKey(v);
+      let id = idOf.get(key);
+      if (id === undefined) idOf.set(key, (id = idOf.size));
+      const at = local.get(id);
+      if (at === undefined) {
+        local.set(id, ids.length);
+        ids.push(id);
+        counts.push(1);
+      } else counts[at] = (counts[at] ?? 0) + 1;
+    }
+  });
+  start[rows.length] = ids.length;
+  return {
+    categories: idOf.size,
+    start,
+    ids: Int32Array.from(ids),
+    counts: Int32Array.from(counts),
+  };
+}
+
+/** Fleiss' kappa of resamples of one matrix: `fleissOfResample(prepared, idx)` is `fleissKappa(idx.map((i) => matrix[i]))`. */
+export interface PreparedFleiss extends PreparedUnits {
+  m: number;
+  /** Unit u's P_i, (Σ_j n_ij² − m) / (m(m − 1)). */
+  terms: Float64Array;
+}
+
+/** Reads and checks `matrix` as `fleissKappa` does (the same errors). */
+export function prepareFleiss(matrix: RatingMatrix): PreparedFleiss {
+  fleissKappa(matrix);
+  const m = presentValues(matrix[0] ?? []).length;
+  const units = prepareUnits(matrix.map(presentValues));
+  const terms = new Float64Array(matrix.length);
+  for (let u = 0; u < matrix.length; u++) {
+    let squares = 0;
+    for (let k = units.start[u] ?? 0; k < (units.start[u + 1] ?? 0); k++)
+      squares += (units.counts[k] ?? 0) ** 2;
+    terms[u] = (squares - m) / (m * (m - 1));
+  }
+  return { ...units, m, terms };
+}
+
+export function fleissOfResample(p: PreparedFleiss, idx: readonly number[]): KappaResult {
+  if (idx.length === 0)
+    throw new StatsError('STATS_INVALID_INPUT', "Fleiss' kappa needs at least one unit");
+  const totals = new Float64Array(p.categories);
+  const order: number[] = [];
+  let sumP = 0;
+  for (const u of idx) {
+    for (let k = p.start[u] ?? 0; k < (p.start[u + 1] ?? 0); k++) {
+      const id = p.ids[k] ?? 0;
+      if (totals[id] === 0) order.push(id);
+      totals[id] = (totals[id] ?? 0) + (p.counts[k] ?? 0);
+    }
+    sumP += p.terms[u] ?? Number.NaN;
+  }
+  const n = idx.length;
+  const m = p.m;
+  const pBar = sumP / n;
+  let peBar = 0;
+  for (const id of order) peBar += ((totals[id] ?? 0) / (n * m)) ** 2;
+  return {
+    kappa: kappaOf(pBar, peBar),
+    observedAgreement: pBar,
+    expectedAgreement: peBar,
+    units: n,
+    ratersPerUnit: m,
+    categories: order.length,
+  };
+}
+
+/** Cohen's kappa of resamples of one matrix: `cohenOfResample(prepared, idx)` is `cohenKappa(idx.map((i) => matrix[i]))`. */
+export interface PreparedCohen {
+  categories: number;
+  /** Unit u's two values as category ids. */
+  first: Int32Array;
+  second: Int32Array;
+}
+
+/** Reads and checks `matrix` as `cohenKappa` does (the same errors). */
+export function prepareCohen(matrix: RatingMatrix): PreparedCohen {
+  cohenKappa(matrix);
+  const idOf = new Map<string, number>();
+  const id = (v: Rating | null | undefined): number => {
+    const key = categoryKey(v as Rating);
+    let i = idOf.get(key);
+    if (i === undefined) idOf.set(key, (i = idOf.size));
+    return i;
+  };
+  const first = new Int32Array(matrix.length);
+  const second = new Int32Array(matrix.length);
+  matrix.forEach((row, u) => {
+    first[u] = id(row[0]);
+    second[u] = id(row[1]);
+  });
+  return { categories: idOf.size, first, second };
+}
+
+export function cohenOfResample(p: PreparedCohen, idx: readonly number[]): KappaResult {
+  if (idx.length === 0)
+    throw new StatsError('STATS_INVALID_INPUT', "Cohen's kappa needs at least one unit");
+  const first = new Float64Array(p.categories);
+  const second = new Float64Array(p.categories);
+  const firstOrder: number[] = [];
+  const seen = new Uint8Array(p.categories);
+  let distinct = 0;
+  let agree = 0;
+  for (const u of idx) {
+    const a = p.first[u] ?? 0;
+    const b = p.second[u] ?? 0;
+    if (a === b) agree++;
+    if (first[a] === 0) firstOrder.push(a);
+    first[a] = (first[a] ?? 0) + 1;
+    second[b] = (second[b] ?? 0) + 1;
+    for (const c of [a, b])
+      if (seen[c] === 0) {
+        seen[c] = 1;
+        distinct++;
+      }
+  }
+  const n = idx.length;
+  let pe = 0;
+  for (const c of firstOrder) pe += ((first[c] ?? 0) / n) * ((second[c] ?? 0) / n);
+  const po = agree / n;
+  return {
+    kappa: kappaOf(po, pe),
+    observedAgreement: po,
+    expectedAgreement: pe,
+    units: n,
+    ratersPerUnit: 2,
+    categories: distinct,
   };
 }
