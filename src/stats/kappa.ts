@@ -29,38 +29,10 @@ const kappaOf = (po: number, pe: number): number | null => (pe === 1 ? null : (p
  *   cohenKappa([['yes', 'yes'], ['yes', 'no'], ['no', 'no'], ['no', 'no']]).kappa // 0.5
  */
 export function cohenKappa(matrix: RatingMatrix): KappaResult {
-  if (matrix.length === 0)
-    throw new StatsError('STATS_INVALID_INPUT', "Cohen's kappa needs at least one unit");
-  const first = new Map<string, number>();
-  const second = new Map<string, number>();
-  let agree = 0;
-  matrix.forEach((row, u) => {
-    const [a, b] = row;
-    if (row.length !== 2 || a === null || a === undefined || b === null || b === undefined) {
-      throw new StatsError(
-        'STATS_INVALID_INPUT',
-        `Cohen's kappa needs exactly two values per unit; unit ${u + 1} has ${presentValues(row).length} of ${row.length}`,
-      );
-    }
-    const ka = categoryKey(a);
-    const kb = categoryKey(b);
-    if (ka === kb) agree++;
-    first.set(ka, (first.get(ka) ?? 0) + 1);
-    second.set(kb, (second.get(kb) ?? 0) + 1);
-  });
-  const n = matrix.length;
-  let pe = 0;
-  for (const [key, count] of first) pe += (count / n) * ((second.get(key) ?? 0) / n);
-  const po = agree / n;
-  const categories = new Set([...first.keys(), ...second.keys()]).size;
-  return {
-    kappa: kappaOf(po, pe),
-    observedAgreement: po,
-    expectedAgreement: pe,
-    units: n,
-    ratersPerUnit: 2,
-    categories,
-  };
+  return cohenOfResample(
+    prepareCohen(matrix),
+    matrix.map((_, i) => i),
+  );
 }
 
 /**
@@ -74,55 +46,21 @@ export function cohenKappa(matrix: RatingMatrix): KappaResult {
  *   fleissKappa([['a', 'a', 'b'], ['b', 'b', 'b']]).kappa // 0.25
  */
 export function fleissKappa(matrix: RatingMatrix): KappaResult {
-  if (matrix.length === 0)
-    throw new StatsError('STATS_INVALID_INPUT', "Fleiss' kappa needs at least one unit");
-  const m = presentValues(matrix[0] ?? []).length;
-  if (m < 2)
-    throw new StatsError(
-      'STATS_INVALID_INPUT',
-      `Fleiss' kappa needs at least two ratings per unit; unit 1 has ${m}`,
-    );
-  const totals = new Map<string, number>();
-  let sumP = 0;
-  matrix.forEach((row, u) => {
-    const values = presentValues(row);
-    if (values.length !== m) {
-      throw new StatsError(
-        'STATS_INVALID_INPUT',
-        `Fleiss' kappa needs the same number of ratings on every unit: unit 1 has ${m}, unit ${u + 1} has ${values.length}`,
-      );
-    }
-    const counts = new Map<string, number>();
-    for (const v of values) counts.set(categoryKey(v), (counts.get(categoryKey(v)) ?? 0) + 1);
-    let squares = 0;
-    for (const [key, c] of counts) {
-      squares += c * c;
-      totals.set(key, (totals.get(key) ?? 0) + c);
-    }
-    sumP += (squares - m) / (m * (m - 1));
-  });
-  const n = matrix.length;
-  const pBar = sumP / n;
-  let peBar = 0;
-  for (const count of totals.values()) peBar += (count / (n * m)) ** 2;
-  return {
-    kappa: kappaOf(pBar, peBar),
-    observedAgreement: pBar,
-    expectedAgreement: peBar,
-    units: n,
-    ratersPerUnit: m,
-    categories: totals.size,
-  };
+  return fleissOfResample(
+    prepareFleiss(matrix),
+    matrix.map((_, i) => i),
+  );
 }
 
 /**
- * One set of ratings read once for the bootstrap's resamples: each unit's categories as small
- * integers (numbered in order of first appearance) and its own term, checked as `fleissKappa` and
- * `cohenKappa` check them. A resample then costs a pass over the indexes drawn, with no string
- * keys, maps or copies of rows, and gives the very bytes the plain function gives on the
- * resampled matrix: the same terms, added in the same order, and P_e summed over the categories
- * in the order the plain function's map meets them (the order of first appearance in the
- * resample). kappa.test.ts checks that equality on random resamples.
+ * One set of ratings read once, for the kappa of the whole set and of each of the bootstrap's
+ * resamples: each unit's categories as small integers (numbered in order of first appearance) and
+ * its own term. A resample then costs a pass over the indexes drawn, with no string keys, maps or
+ * copies of rows. The sums are those of the formulas above term by term, in the units' order, and
+ * P_e is summed over the categories in the order of their first appearance in the resample, so a
+ * resample's kappa is the same bytes as the textbook computation on the resampled rows (the
+ * oracle in kappa.test.ts, on random resamples). The figures are signed, and verify-export
+ * recomputes them.
  */
 interface PreparedUnits {
   /** Distinct categories over all units. */
@@ -163,17 +101,32 @@ function prepareUnits(rows: readonly (readonly Rating[])[]): PreparedUnits {
   };
 }
 
-/** Fleiss' kappa of resamples of one matrix: `fleissOfResample(prepared, idx)` is `fleissKappa(idx.map((i) => matrix[i]))`. */
+/** One matrix read for Fleiss' kappa: `fleissOfResample(prepared, idx)` is the kappa of the units `idx` (repeats allowed). */
 export interface PreparedFleiss extends PreparedUnits {
   m: number;
   /** Unit u's P_i, (Σ_j n_ij² − m) / (m(m − 1)). */
   terms: Float64Array;
 }
 
-/** Reads and checks `matrix` as `fleissKappa` does (the same errors). */
+/** Reads and checks `matrix`: at least one unit, and the same number m >= 2 of values on each. */
 export function prepareFleiss(matrix: RatingMatrix): PreparedFleiss {
-  fleissKappa(matrix);
+  if (matrix.length === 0)
+    throw new StatsError('STATS_INVALID_INPUT', "Fleiss' kappa needs at least one unit");
   const m = presentValues(matrix[0] ?? []).length;
+  if (m < 2)
+    throw new StatsError(
+      'STATS_INVALID_INPUT',
+      `Fleiss' kappa needs at least two ratings per unit; unit 1 has ${m}`,
+    );
+  matrix.forEach((row, u) => {
+    const count = presentValues(row).length;
+    if (count !== m) {
+      throw new StatsError(
+        'STATS_INVALID_INPUT',
+        `Fleiss' kappa needs the same number of ratings on every unit: unit 1 has ${m}, unit ${u + 1} has ${count}`,
+      );
+    }
+  });
   const units = prepareUnits(matrix.map(presentValues));
   const terms = new Float64Array(matrix.length);
   for (let u = 0; u < matrix.length; u++) {
@@ -214,7 +167,7 @@ export function fleissOfResample(p: PreparedFleiss, idx: readonly number[]): Kap
   };
 }
 
-/** Cohen's kappa of resamples of one matrix: `cohenOfResample(prepared, idx)` is `cohenKappa(idx.map((i) => matrix[i]))`. */
+/** One matrix read for Cohen's kappa: `cohenOfResample(prepared, idx)` is the kappa of the units `idx` (repeats allowed). */
 export interface PreparedCohen {
   categories: number;
   /** Unit u's two values as category ids. */
@@ -222,9 +175,19 @@ export interface PreparedCohen {
   second: Int32Array;
 }
 
-/** Reads and checks `matrix` as `cohenKappa` does (the same errors). */
+/** Reads and checks `matrix`: at least one unit, and two values on each. */
 export function prepareCohen(matrix: RatingMatrix): PreparedCohen {
-  cohenKappa(matrix);
+  if (matrix.length === 0)
+    throw new StatsError('STATS_INVALID_INPUT', "Cohen's kappa needs at least one unit");
+  matrix.forEach((row, u) => {
+    const [a, b] = row;
+    if (row.length !== 2 || a === null || a === undefined || b === null || b === undefined) {
+      throw new StatsError(
+        'STATS_INVALID_INPUT',
+        `Cohen's kappa needs exactly two values per unit; unit ${u + 1} has ${presentValues(row).length} of ${row.length}`,
+      );
+    }
+  });
   const idOf = new Map<string, number>();
   const id = (v: Rating | null | undefined): number => {
     const key = categoryKey(v as Rating);
