@@ -107,7 +107,6 @@ export class CopyInPool {
     const idle = this.workers.find((w) => w.busy === 0);
     if (idle !== undefined) return idle;
     if (this.workers.length < this.threads) {
-      const worker = lendThread(WORKER_SOURCE);
       const listeners: UserListeners<Reply> = {
         message: (r: Reply) => {
           const p = this.pending.get(r.id);
@@ -119,8 +118,7 @@ export class CopyInPool {
           this.pending.clear();
         },
       };
-      worker.on('message', listeners.message);
-      worker.on('error', listeners.error!);
+      const worker = lendThread(WORKER_SOURCE, listeners);
       const slot = { worker, busy: 0, listeners };
       this.workers.push(slot);
       return slot;
@@ -174,7 +172,7 @@ export class CopyInPool {
    * is (an intake that stopped with copies in flight).
    */
   async close(): Promise<void> {
-    const settled = this.pending.size === 0 && this.workers.every((w) => w.busy === 0);
+    const settled = this.pending.size === 0;
     const workers = this.workers.splice(0);
     if (settled) for (const w of workers) giveBack(WORKER_SOURCE, w.worker, w.listeners);
     else await Promise.all(workers.map((w) => end(w.worker)));

@@ -74,16 +74,13 @@ export async function hashFiles(
   };
   // Each thread answers the one batch it was sent before it is sent another.
   const lent = Array.from({ length: threads }, () => {
-    const worker = lendThread(WORKER_SOURCE);
     const listeners: BatchListeners = {
       answer: null,
       fail: null,
       message: (results: FileDigest[]) => listeners.answer?.(results),
       error: (e: Error) => listeners.fail?.(e),
     };
-    worker.on('message', listeners.message);
-    worker.on('error', listeners.error!);
-    return { worker, listeners };
+    return { worker: lendThread(WORKER_SOURCE, listeners), listeners };
   });
   let settled = false;
   try {

@@ -4,7 +4,7 @@
 // verification started two, even for a handful of files. A server or a test process that runs
 // many of them now starts each kind of thread once.
 //
-// A thread is lent to one user at a time, who adds its own 'message' and 'error' listeners; the
+// A thread is lent to one user at a time, with that user's 'message' and 'error' listeners; the
 // thread is referenced while lent (the process waits for the answers it is owed) and unreferenced
 // while idle (an idle thread never keeps a CLI command's process alive). The user returns it
 // only when no answer is outstanding, so the next user never receives a reply meant for another;
@@ -35,10 +35,15 @@ function start(source: string): Worker {
   return worker;
 }
 
-/** Lends an idle thread running `source`, or starts one. Give it back with `giveBack` or `end`. */
-export function lendThread(source: string): Worker {
+/**
+ * Lends an idle thread running `source`, or starts one, with the user's listeners on it. Give it
+ * back with `giveBack` or `end`.
+ */
+export function lendThread<T>(source: string, userListeners: UserListeners<T>): Worker {
   const worker = idle.get(source)?.pop() ?? start(source);
   worker.ref();
+  worker.on('message', userListeners.message);
+  worker.on('error', userListeners.error);
   return worker;
 }
 
@@ -49,7 +54,7 @@ export function lendThread(source: string): Worker {
  */
 export function giveBack<T>(source: string, worker: Worker, userListeners: UserListeners<T>): void {
   worker.off('message', userListeners.message);
-  if (userListeners.error !== undefined) worker.off('error', userListeners.error);
+  worker.off('error', userListeners.error);
   const list = idle.get(source) ?? [];
   if (dead.has(worker) || list.length >= MAX_IDLE) {
     void end(worker);
@@ -66,10 +71,10 @@ export async function end(worker: Worker): Promise<void> {
   await worker.terminate();
 }
 
-/** The listeners a user added to a lent thread, removed when it is given back. */
+/** A user's listeners on a lent thread: added when it is lent, removed when it is given back. */
 export interface UserListeners<T> {
   message: (value: T) => void;
-  error?: (error: Error) => void;
+  error: (error: Error) => void;
 }
 
 /** How many threads this process has started, of every source (tests). */

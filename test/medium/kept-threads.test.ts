@@ -22,52 +22,58 @@ const { parentPort, threadId } = require('node:worker_threads');
 parentPort.on('message', (m) => { if (m === 'boom') throw new Error('boom'); parentPort.postMessage([threadId, m]); });
 `;
 
-function ask(worker: Worker, message: string): Promise<[number, string]> {
-  return new Promise((resolve, reject) => {
-    const listeners = {
-      message: (answer: [number, string]) => {
-        giveBack(ECHO, worker, listeners);
-        resolve(answer);
-      },
-      error: (e: Error) => {
-        giveBack(ECHO, worker, listeners);
-        reject(e);
-      },
-    };
-    worker.on('message', listeners.message);
-    worker.on('error', listeners.error);
-    worker.postMessage(message);
-  });
+/** A lent ECHO thread, given back (or, when it failed, dropped) once it has answered. */
+function lend(): { worker: Worker; ask: (message: string) => Promise<[number, string]> } {
+  let awaiting: { resolve: (a: [number, string]) => void; reject: (e: Error) => void } | null = null;
+  const listeners = {
+    message: (answer: [number, string]) => {
+      giveBack(ECHO, worker, listeners);
+      awaiting?.resolve(answer);
+    },
+    error: (e: Error) => {
+      giveBack(ECHO, worker, listeners);
+      awaiting?.reject(e);
+    },
+  };
+  const worker = lendThread(ECHO, listeners);
+  return {
+    worker,
+    ask: (message) =>
+      new Promise((resolve, reject) => {
+        awaiting = { resolve, reject };
+        worker.postMessage(message);
+      }),
+  };
 }
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 describe('kept worker threads', () => {
   it('lends a thread given back again, and starts another only when none is idle', async () => {
-    const [first] = await ask(lendThread(ECHO), 'a');
+    const [first] = await lend().ask('a');
     expect(idleThreads(ECHO)).toBe(1);
-    const [again, echoed] = await ask(lendThread(ECHO), 'b');
+    const [again, echoed] = await lend().ask('b');
     expect(again).toBe(first);
     expect(echoed).toBe('b');
-    const [x, y] = await Promise.all([ask(lendThread(ECHO), 'c'), ask(lendThread(ECHO), 'd')]);
+    const [x, y] = await Promise.all([lend().ask('c'), lend().ask('d')]);
     expect(new Set([x[0], y[0]]).size).toBe(2);
     expect(idleThreads(ECHO)).toBe(2);
   });
 
   it('never lends again a thread that failed or was ended', async () => {
-    while (idleThreads(ECHO) > 0) await end(lendThread(ECHO));
-    const [failed] = await ask(lendThread(ECHO), 'a');
-    await expect(ask(lendThread(ECHO), 'boom')).rejects.toThrow('boom');
+    while (idleThreads(ECHO) > 0) await end(lend().worker);
+    const [failed] = await lend().ask('a');
+    await expect(lend().ask('boom')).rejects.toThrow('boom');
     expect(idleThreads(ECHO)).toBe(0);
-    const [next] = await ask(lendThread(ECHO), 'b');
+    const [next] = await lend().ask('b');
     expect(next).not.toBe(failed);
-    await end(lendThread(ECHO));
+    await end(lend().worker);
     expect(idleThreads(ECHO)).toBe(0);
   });
 
   it('keeps at most four idle threads per source', async () => {
-    const lent = Array.from({ length: 6 }, () => lendThread(ECHO));
-    await Promise.all(lent.map((w, i) => ask(w, String(i))));
+    const lent = Array.from({ length: 6 }, () => lend());
+    await Promise.all(lent.map((l, i) => l.ask(String(i))));
     expect(idleThreads(ECHO)).toBe(4);
   });
 
@@ -77,9 +83,11 @@ describe('kept worker threads', () => {
     const script = `
       import { lendThread, giveBack, idleThreads } from ${JSON.stringify(compiled)};
       const source = "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));";
-      const w = lendThread(source);
-      const listeners = { message: (m) => { giveBack(source, w, listeners); console.log('answer', m, 'idle', idleThreads(source)); } };
-      w.on('message', listeners.message);
+      const listeners = {
+        message: (m) => { giveBack(source, w, listeners); console.log('answer', m, 'idle', idleThreads(source)); },
+        error: (e) => { throw e; },
+      };
+      const w = lendThread(source, listeners);
       w.postMessage(7);
     `;
     // A file, not -e: a worker inherits --input-type=module, under which its CommonJS source fails.
