@@ -1,7 +1,17 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { crop, scene } from '../../../test/support/raster-scenes.js';
 import { greyThumbnail, type Raster } from '../image/raster.js';
-import { alignCrop, areaResample, smooth121, transformSquare, type AlignTransform } from './crop-align.js';
+import {
+  alignCrop,
+  areaResample,
+  resampleSum,
+  RowSampler,
+  smooth121,
+  transformSquare,
+  type AlignTransform,
+  type Params,
+} from './crop-align.js';
 import { alignPair, verifiesCrop, VERIFY_MAX_RESIDUAL } from './crop-match.js';
 
 describe('alignCrop', () => {
@@ -153,5 +163,51 @@ describe('smooth121', () => {
     const out = Array.from(smooth121(g, 5, 5));
     expect(out.slice(5, 20)).toEqual([0, 1, 2, 1, 0, 0, 2, 4, 2, 0, 0, 1, 2, 1, 0]);
     expect(out.reduce((x, y) => x + y, 0)).toBe(16);
+  });
+});
+
+describe('RowSampler', () => {
+  // refine's resampling: rows interpolated once per (sx, ox), two of them kept. It must give
+  // resampleSum's values bit for bit, whatever order the parameters come in.
+  it('gives resampleSum exactly, as the descent moves one parameter at a time and comes back', () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (const n of [8, 16, 32]) {
+      const a = Float32Array.from({ length: n * n }, () => Math.floor(random() * 256));
+      const rows = new RowSampler(a, n);
+      let p: Params = { sx: 0.85, ox: 0.07, sy: 0.9, oy: 0.05 };
+      const got = new Float32Array(n * n);
+      const want = new Float32Array(n * n);
+      for (let step = 0; step < 400; step++) {
+        const key = (['sx', 'ox', 'sy', 'oy'] as const)[Math.floor(random() * 4)]!;
+        // Small moves, some undone (the descent tries both sides), some large (a new start).
+        const move = random() < 0.1 ? random() - 0.5 : (random() < 0.5 ? -1 : 1) * 0.0025;
+        const q: Params = { ...p, [key]: Math.min(1.01, Math.max(-0.01, p[key] + move)) };
+        const sum = rows.resampleSum(q, got);
+        expect(Object.is(sum, resampleSum(a, n, q, want)), `sum, step ${step}`).toBe(true);
+        for (let i = 0; i < n * n; i++)
+          if (!Object.is(got[i], want[i])) expect.fail(`n ${n}, step ${step}, pixel ${i}`);
+        if (random() < 0.6) p = q;
+      }
+    }
+  });
+});
+
+describe('alignPair, pinned', () => {
+  // The alignments are recorded in the ledger's similarity cache and decide which crops verify:
+  // a change of speed must not change one bit of them. This digest of 24 pairs' results (crops
+  // turned and flipped, and unrelated scenes) was recorded with the implementation before the
+  // row cache and the scored-point memo of refine; change it only with a change of the method.
+  it('gives exactly the results recorded before refine remembered its rows and points', () => {
+    const turns = ['original', 'rotate90', 'flipX', 'rotate270', 'flipY', 'rotate180', 'flipPlus1', 'flipMinus1'] as const;
+    const h = createHash('sha256');
+    for (let k = 0; k < 24; k++) {
+      const original = scene(500 + k, 160, 120);
+      const f = (i: number): number => ((k * 7 + i * 13) % 11) / 100;
+      const other = k % 3 === 2 ? scene(900 + k, 160, 120) : crop(original, [f(1), f(2), 1 - f(3), 1 - f(4)]);
+      const grey = Uint8Array.from(transformSquare(greyThumbnail(other), 32, turns[k % 8]!));
+      h.update(JSON.stringify(alignPair(0, 1, greyThumbnail(original), grey, 32)));
+    }
+    expect(h.digest('hex')).toBe('386e23297f21d3b662cde874914e786b68c8c6be3ff5966131ac18eff2117fb7');
   });
 });

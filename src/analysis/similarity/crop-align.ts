@@ -102,7 +102,7 @@ export function alignCrop(
   return best;
 }
 
-interface Params {
+export interface Params {
   sx: number;
   ox: number;
   sy: number;
@@ -198,11 +198,16 @@ function search1d(
   const bn = normalise(b);
   const sampled = new Float32Array(n);
   const last = a.length - 1;
-  const at = (s: number, o: number): number => {
+  /** (s · (i + 0.5)) / n for the scale being searched: the same for every offset. */
+  const spread = new Float64Array(n);
+  const scaleBy = (s: number): void => {
+    for (let i = 0; i < n; i++) spread[i] = (s * (i + 0.5)) / n;
+  };
+  const at = (o: number): number => {
     // sample1d inlined (the hot loop of the search): the same arithmetic, so the same result.
     let sum = 0;
     for (let i = 0; i < n; i++) {
-      const p = Math.max(0, Math.min(last, (o + (s * (i + 0.5)) / n) * n - 0.5));
+      const p = Math.max(0, Math.min(last, (o + spread[i]!) * n - 0.5));
       const k = Math.min(last - 1, Math.floor(p));
       const f = p - k;
       const v = Math.fround(a[k]! * (1 - f) + a[k + 1]! * f); // as stored in `sampled`
@@ -213,8 +218,9 @@ function search1d(
   };
   let best = { s: 1, o: 0, r: -Infinity };
   for (let s = 1; s >= minScale - 1e-9; s -= 2 * STEP) {
+    scaleBy(s);
     for (let o = 0; o + s <= 1 + 1e-9; o += 2 * STEP) {
-      const r = at(s, o);
+      const r = at(o);
       if (r > best.r) best = { s, o, r };
     }
   }
@@ -222,10 +228,11 @@ function search1d(
   for (let ds = -4; ds <= 4; ds++) {
     const s = coarse.s + (ds * STEP) / 2;
     if (s < minScale - 1e-9 || s > 1 + 1e-9) continue;
+    scaleBy(s);
     for (let dO = -4; dO <= 4; dO++) {
       const o = coarse.o + (dO * STEP) / 2;
       if (o < -1e-9 || o + s > 1 + 1e-9) continue;
-      const r = at(s, o);
+      const r = at(o);
       if (r > best.r) best = { s, o, r };
     }
   }
@@ -266,8 +273,18 @@ function dotNormalisedWithSum(x: Float32Array, sum: number, yn: Float32Array): n
 function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale: number): Params {
   const bn = normalise(b);
   const sampled = new Float32Array(n * n);
-  const at = (q: Params): number =>
-    dotNormalisedWithSum(sampled, resampleSum(a, n, q, sampled), bn);
+  const rows = new RowSampler(a, n);
+  // The descent comes back to points it has scored (a fifth of them): each is scored once.
+  const scored = new Map<string, number>();
+  const at = (q: Params): number => {
+    const key = `${q.sx} ${q.ox} ${q.sy} ${q.oy}`;
+    let r = scored.get(key);
+    if (r === undefined) {
+      r = dotNormalisedWithSum(sampled, rows.resampleSum(q, sampled), bn);
+      scored.set(key, r);
+    }
+    return r;
+  };
   let cur = p;
   let cur2 = at(cur);
   for (let step = STEP / 2; step >= STEP / 4; step /= 2) {
@@ -291,6 +308,79 @@ function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale
   return cur;
 }
 
+/**
+ * resampleSum for the many nearby parameters of `refine`, in two passes: each row of `a`
+ * interpolated at the columns' positions (kept while sx and ox stay the same, as they do whenever
+ * the descent moves sy or oy), then the rows interpolated at each output row's position. The same
+ * arithmetic as resampleSum (a row's interpolation is the `top` or `bottom` it computes, held as a
+ * double), so the same result.
+ */
+export class RowSampler {
+  readonly #a: Float32Array;
+  readonly #n: number;
+  /**
+   * Row r of `a` at column position x, for two (sx, ox): the descent's current point, and the
+   * one it tries along sx or ox (the most recently used is first).
+   */
+  readonly #kept: { sx: number; ox: number; across: Float64Array }[];
+  readonly #xi: Int32Array;
+  readonly #xf: Float64Array;
+
+  constructor(a: Float32Array, n: number) {
+    this.#a = a;
+    this.#n = n;
+    this.#kept = [0, 1].map(() => ({
+      sx: Number.NaN,
+      ox: Number.NaN,
+      across: new Float64Array(n * n),
+    }));
+    this.#xi = new Int32Array(n);
+    this.#xf = new Float64Array(n);
+  }
+
+  resampleSum(p: Params, out: Float32Array): number {
+    const n = this.#n;
+    const a = this.#a;
+    const kept = this.#kept;
+    if (kept[0]!.sx !== p.sx || kept[0]!.ox !== p.ox) kept.reverse();
+    const slot = kept[0]!;
+    const across = slot.across;
+    if (slot.sx !== p.sx || slot.ox !== p.ox) {
+      const xi = this.#xi;
+      const xf = this.#xf;
+      for (let x = 0; x < n; x++) {
+        const px = Math.max(0, Math.min(n - 1, (p.ox + (p.sx * (x + 0.5)) / n) * n - 0.5));
+        xi[x] = Math.min(n - 2, Math.floor(px));
+        xf[x] = px - xi[x]!;
+      }
+      for (let r = 0; r < n; r++) {
+        const r0 = r * n;
+        for (let x = 0; x < n; x++) {
+          const i = xi[x]!;
+          const fx = xf[x]!;
+          across[r0 + x] = a[r0 + i]! * (1 - fx) + a[r0 + i + 1]! * fx;
+        }
+      }
+      slot.sx = p.sx;
+      slot.ox = p.ox;
+    }
+    let sum = 0;
+    for (let y = 0; y < n; y++) {
+      const py = Math.max(0, Math.min(n - 1, (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5));
+      const j = Math.min(n - 2, Math.floor(py));
+      const fy = py - j;
+      const r0 = j * n;
+      const r1 = r0 + n;
+      for (let x = 0; x < n; x++) {
+        const v = Math.fround(across[r0 + x]! * (1 - fy) + across[r1 + x]! * fy);
+        out[y * n + x] = v;
+        sum += v;
+      }
+    }
+    return sum;
+  }
+}
+
 /** `a` resampled into b's frame under `p` (bilinear), into `out`. */
 function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Float32Array {
   resampleSum(a, n, p, out);
@@ -298,7 +388,7 @@ function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Flo
 }
 
 /** resample, returning the sum of `out` (its values as stored, added in index order). */
-function resampleSum(a: Float32Array, n: number, p: Params, out: Float32Array): number {
+export function resampleSum(a: Float32Array, n: number, p: Params, out: Float32Array): number {
   // sample2d with the per-column and per-row positions computed once (the hot loop of refine):
   // the same arithmetic, so the same result.
   const xi = new Int32Array(n);
