@@ -5,7 +5,6 @@ import { greyThumbnail, type Raster } from '../image/raster.js';
 import {
   alignCrop,
   areaResample,
-  resampleSum,
   RowSampler,
   smooth121,
   transformSquare,
@@ -166,10 +165,40 @@ describe('smooth121', () => {
   });
 });
 
+/**
+ * The per-pixel bilinear resampling RowSampler replaced (crop-align.ts before 00e6d8c): each pixel
+ * between its four neighbours in `a`, the values as stored in `out`, and their sum in index order.
+ */
+function resampleSum(a: Float32Array, n: number, p: Params, out: Float32Array): number {
+  const xi = new Int32Array(n);
+  const xf = new Float64Array(n);
+  for (let x = 0; x < n; x++) {
+    const px = Math.max(0, Math.min(n - 1, (p.ox + (p.sx * (x + 0.5)) / n) * n - 0.5));
+    xi[x] = Math.min(n - 2, Math.floor(px));
+    xf[x] = px - xi[x]!;
+  }
+  let sum = 0;
+  for (let y = 0; y < n; y++) {
+    const py = Math.max(0, Math.min(n - 1, (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5));
+    const j = Math.min(n - 2, Math.floor(py));
+    const fy = py - j;
+    for (let x = 0; x < n; x++) {
+      const i = xi[x]!;
+      const fx = xf[x]!;
+      const top = a[j * n + i]! * (1 - fx) + a[j * n + i + 1]! * fx;
+      const bottom = a[(j + 1) * n + i]! * (1 - fx) + a[(j + 1) * n + i + 1]! * fx;
+      const v = Math.fround(top * (1 - fy) + bottom * fy);
+      out[y * n + x] = v;
+      sum += v;
+    }
+  }
+  return sum;
+}
+
 describe('RowSampler', () => {
-  // refine's resampling: rows interpolated once per (sx, ox), two of them kept. It must give
-  // resampleSum's values bit for bit, whatever order the parameters come in.
-  it('gives resampleSum exactly, as the descent moves one parameter at a time and comes back', () => {
+  // refine's resampling: rows interpolated once per (sx, ox), two of them kept. It must give the
+  // per-pixel computation's values bit for bit, whatever order the parameters come in.
+  it('gives the per-pixel resampling exactly, as the descent moves one parameter at a time and comes back', () => {
     let seed = 7;
     const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (const n of [8, 16, 32]) {

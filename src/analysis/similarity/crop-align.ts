@@ -309,11 +309,12 @@ function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale
 }
 
 /**
- * resampleSum for the many nearby parameters of `refine`, in two passes: each row of `a`
- * interpolated at the columns' positions (kept while sx and ox stay the same, as they do whenever
- * the descent moves sy or oy), then the rows interpolated at each output row's position. The same
- * arithmetic as resampleSum (a row's interpolation is the `top` or `bottom` it computes, held as a
- * double), so the same result.
+ * `a` resampled bilinearly into b's frame under `p`, for the many nearby parameters of `refine`,
+ * in two passes: each row of `a` interpolated at the columns' positions (kept while sx and ox stay
+ * the same, as they do whenever the descent moves sy or oy), then the rows interpolated at each
+ * output row's position. The same arithmetic as sampling each pixel between its four neighbours
+ * (a row's interpolation is held as the double that computes), so the same result; the test keeps
+ * that per-pixel computation as its oracle.
  */
 export class RowSampler {
   readonly #a: Float32Array;
@@ -383,39 +384,8 @@ export class RowSampler {
 
 /** `a` resampled into b's frame under `p` (bilinear), into `out`. */
 function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Float32Array {
-  resampleSum(a, n, p, out);
+  new RowSampler(a, n).resampleSum(p, out);
   return out;
-}
-
-/** resample, returning the sum of `out` (its values as stored, added in index order). */
-export function resampleSum(a: Float32Array, n: number, p: Params, out: Float32Array): number {
-  // sample2d with the per-column and per-row positions computed once (the hot loop of refine):
-  // the same arithmetic, so the same result.
-  const xi = new Int32Array(n);
-  const xf = new Float64Array(n);
-  for (let x = 0; x < n; x++) {
-    const px = Math.max(0, Math.min(n - 1, (p.ox + (p.sx * (x + 0.5)) / n) * n - 0.5));
-    xi[x] = Math.min(n - 2, Math.floor(px));
-    xf[x] = px - xi[x]!;
-  }
-  let sum = 0;
-  for (let y = 0; y < n; y++) {
-    const py = Math.max(0, Math.min(n - 1, (p.oy + (p.sy * (y + 0.5)) / n) * n - 0.5));
-    const j = Math.min(n - 2, Math.floor(py));
-    const fy = py - j;
-    const r0 = j * n;
-    const r1 = r0 + n;
-    for (let x = 0; x < n; x++) {
-      const i = xi[x]!;
-      const fx = xf[x]!;
-      const top = a[r0 + i]! * (1 - fx) + a[r0 + i + 1]! * fx;
-      const bottom = a[r1 + i]! * (1 - fx) + a[r1 + i + 1]! * fx;
-      const v = Math.fround(top * (1 - fy) + bottom * fy);
-      out[y * n + x] = v;
-      sum += v;
-    }
-  }
-  return sum;
 }
 
 function valid(p: Params, minScale: number): boolean {
