@@ -313,8 +313,8 @@ function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale
  * in two passes: each row of `a` interpolated at the columns' positions (kept while sx and ox stay
  * the same, as they do whenever the descent moves sy or oy), then the rows interpolated at each
  * output row's position. The same arithmetic as sampling each pixel between its four neighbours
- * (a row's interpolation is held as the double that computes), so the same result; the test keeps
- * that per-pixel computation as its oracle.
+ * (each row's interpolation is kept as the very double that per-pixel computation makes), so the
+ * same result; the test keeps the per-pixel computation as its oracle.
  */
 export class RowSampler {
   readonly #a: Float32Array;
