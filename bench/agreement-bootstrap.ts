@@ -1,6 +1,7 @@
 // The agreement intervals' bootstrap: Fleiss' and Cohen's kappa over 2,000 resamples, each
 // resample's rows copied and read from scratch (fleissKappa, cohenKappa on the resampled matrix,
-// as agreementReport did before) and the ratings read once for all resamples (prepareFleiss,
+// as agreementReport did before; the reading itself is now prepareFleiss's, numbering the
+// categories afresh each time) and the ratings read once for all resamples (prepareFleiss,
 // prepareCohen: what agreementReport does), in the same run, on the same seeded ratings. The two
 // intervals must be identical, bit for bit; the script fails otherwise.
 //

@@ -72,8 +72,24 @@ interface PreparedUnits {
   counts: Int32Array;
 }
 
-function prepareUnits(rows: readonly (readonly Rating[])[]): PreparedUnits {
+/** Numbers categories 0, 1, 2… in the order they are first met; `size` is how many were. */
+function categoryNumbering(): { id: (v: Rating) => number; readonly size: number } {
   const idOf = new Map<string, number>();
+  return {
+    id(v) {
+      const key = categoryKey(v);
+      let id = idOf.get(key);
+      if (id === undefined) idOf.set(key, (id = idOf.size));
+      return id;
+    },
+    get size() {
+      return idOf.size;
+    },
+  };
+}
+
+function prepareUnits(rows: readonly (readonly Rating[])[]): PreparedUnits {
+  const numbering = categoryNumbering();
   const start = new Int32Array(rows.length + 1);
   const ids: number[] = [];
   const counts: number[] = [];
@@ -81,9 +97,7 @@ function prepareUnits(rows: readonly (readonly Rating[])[]): PreparedUnits {
     start[u] = ids.length;
     const local = new Map<number, number>(); // category id → its position in ids
     for (const v of values) {
-      const key = categoryKey(v);
-      let id = idOf.get(key);
-      if (id === undefined) idOf.set(key, (id = idOf.size));
+      const id = numbering.id(v);
       const at = local.get(id);
       if (at === undefined) {
         local.set(id, ids.length);
@@ -94,7 +108,7 @@ function prepareUnits(rows: readonly (readonly Rating[])[]): PreparedUnits {
   });
   start[rows.length] = ids.length;
   return {
-    categories: idOf.size,
+    categories: numbering.size,
     start,
     ids: Int32Array.from(ids),
     counts: Int32Array.from(counts),
@@ -188,20 +202,15 @@ export function prepareCohen(matrix: RatingMatrix): PreparedCohen {
       );
     }
   });
-  const idOf = new Map<string, number>();
-  const id = (v: Rating | null | undefined): number => {
-    const key = categoryKey(v as Rating);
-    let i = idOf.get(key);
-    if (i === undefined) idOf.set(key, (i = idOf.size));
-    return i;
-  };
+  const numbering = categoryNumbering();
   const first = new Int32Array(matrix.length);
   const second = new Int32Array(matrix.length);
   matrix.forEach((row, u) => {
-    first[u] = id(row[0]);
-    second[u] = id(row[1]);
+    // Checked above: both values are present.
+    first[u] = numbering.id(row[0] as Rating);
+    second[u] = numbering.id(row[1] as Rating);
   });
-  return { categories: idOf.size, first, second };
+  return { categories: numbering.size, first, second };
 }
 
 export function cohenOfResample(p: PreparedCohen, idx: readonly number[]): KappaResult {
@@ -210,8 +219,6 @@ export function cohenOfResample(p: PreparedCohen, idx: readonly number[]): Kappa
   const first = new Float64Array(p.categories);
   const second = new Float64Array(p.categories);
   const firstOrder: number[] = [];
-  const seen = new Uint8Array(p.categories);
-  let distinct = 0;
   let agree = 0;
   for (const u of idx) {
     const a = p.first[u] ?? 0;
@@ -220,15 +227,12 @@ export function cohenOfResample(p: PreparedCohen, idx: readonly number[]): Kappa
     if (first[a] === 0) firstOrder.push(a);
     first[a] = (first[a] ?? 0) + 1;
     second[b] = (second[b] ?? 0) + 1;
-    for (const c of [a, b])
-      if (seen[c] === 0) {
-        seen[c] = 1;
-        distinct++;
-      }
   }
   const n = idx.length;
   let pe = 0;
   for (const c of firstOrder) pe += ((first[c] ?? 0) / n) * ((second[c] ?? 0) / n);
+  let distinct = 0;
+  for (let c = 0; c < p.categories; c++) if (first[c] !== 0 || second[c] !== 0) distinct++;
   const po = agree / n;
   return {
     kappa: kappaOf(po, pe),

@@ -153,9 +153,11 @@ function alignOne(
     const y = search(profile(a, n, 'rows', p.ox, p.ox + p.sx), rowB);
     p = { ...p, sy: y.s, oy: y.o };
   }
-  p = refine(a, b, n, p, minScale);
+  // One sampler for the descent and the final score: the score's point is the descent's last.
+  const rows = new RowSampler(a, n);
+  p = refine(rows, b, n, p, minScale);
   return {
-    ...score2d(a, b, n, p),
+    ...score2d(rows, a, b, n, p),
     box: {
       left: clamp01(p.ox),
       top: clamp01(p.oy),
@@ -270,10 +272,9 @@ function dotNormalisedWithSum(x: Float32Array, sum: number, yn: Float32Array): n
 }
 
 /** Coordinate descent on the 2-D correlation, from `p`, with halving steps. */
-function refine(a: Float32Array, b: Float32Array, n: number, p: Params, minScale: number): Params {
+function refine(rows: RowSampler, b: Float32Array, n: number, p: Params, minScale: number): Params {
   const bn = normalise(b);
   const sampled = new Float32Array(n * n);
-  const rows = new RowSampler(a, n);
   // The descent comes back to points it has scored (a fifth of them): each is scored once.
   const scored = new Map<string, number>();
   const at = (q: Params): number => {
@@ -382,12 +383,6 @@ export class RowSampler {
   }
 }
 
-/** `a` resampled into b's frame under `p` (bilinear), into `out`. */
-function resample(a: Float32Array, n: number, p: Params, out: Float32Array): Float32Array {
-  new RowSampler(a, n).resampleSum(p, out);
-  return out;
-}
-
 function valid(p: Params, minScale: number): boolean {
   const tol = 0.01;
   return (
@@ -402,14 +397,16 @@ function valid(p: Params, minScale: number): boolean {
   );
 }
 
-/** Correlation of `b` with `a` resampled into b's frame, overall and in the worst quarter. */
+/** Correlation of `b` with `rows`' raster resampled into b's frame, overall and in its worst quarter. */
 function score2d(
+  rows: RowSampler,
   a: Float32Array,
   b: Float32Array,
   n: number,
   p: Params,
 ): Omit<CropAlignment, 'box' | 'transform'> {
-  const sampled = resample(a, n, p, new Float32Array(n * n));
+  const sampled = new Float32Array(n * n);
+  rows.resampleSum(p, sampled);
   const score = correlation(sampled, b);
   const ha = highPass(sampled, n);
   const hb = highPass(b, n);
