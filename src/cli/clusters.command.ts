@@ -1,5 +1,8 @@
 import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
-import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
+import {
+  archiveSimilarity,
+  type GreyStepCoverage,
+} from '../analysis/similarity/archive-similarity.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
 
@@ -24,6 +27,8 @@ export const clustersCommand: Command = {
       max_distance: c.max_distance,
       item_labels: c.items.map((i) => labels.item(i)),
     }));
+    const note = greyStepNote(s.grey);
+    if (note !== null) io.stderr(`custody: note: ${note}\n`);
     if (wantsJson(args)) printJson(io, clusters);
     else {
       if (clusters.length === 0) io.stdout('No near-duplicate clusters: no two analysed images are within the threshold.\n');
@@ -40,3 +45,16 @@ export const clustersCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * What to tell the reader when the grey-descriptor step did not run (null when it ran): the
+ * clusters may lack the crops that only it finds.
+ */
+export function greyStepNote(grey: GreyStepCoverage): string | null {
+  if (grey.ran) return null;
+  return (
+    `the grey-descriptor step did not run: ${grey.needing.toLocaleString('en')} analysed images are ` +
+    `linked to at most two others, more than the ${grey.limit.toLocaleString('en')} it takes; a crop ` +
+    'cut unevenly and also turned or flipped may be missing from the near-duplicates (README: Near-duplicates)'
+  );
+}

@@ -45,6 +45,15 @@ export const similarCommand: Command = {
       return {
         sha256,
         cluster: s.clusterOf.get(sha256) ?? null,
+        // Whether the grey-descriptor step ran, and whether this object is one that needed it
+        // (alone or in a group of at most three): if it did not run, such an object may lack a
+        // match with a crop of it cut unevenly and also turned or flipped.
+        grey_step: {
+          ran: s.grey.ran,
+          objects_needing_it: s.grey.needing,
+          limit: s.grey.limit,
+          needed_by_this_object: s.grey.objects.includes(sha256),
+        },
         item_labels: labels.object(sha256),
         matches: matches.map((m) => ({
           ...m,
@@ -53,6 +62,10 @@ export const similarCommand: Command = {
         })),
       };
     });
+    if (!out.grey_step.ran && out.grey_step.needed_by_this_object)
+      io.stderr(
+        `custody: note: this image is linked to at most two others, and the grey-descriptor step did not run (${out.grey_step.objects_needing_it.toLocaleString('en')} images needed it, more than the ${out.grey_step.limit.toLocaleString('en')} it takes): a crop of it cut unevenly and also turned or flipped may be missing (README: Near-duplicates)\n`,
+      );
     if (wantsJson(args)) printJson(io, out);
     else {
       if (out.matches.length === 0) io.stdout('No similar objects within the threshold.\n');

@@ -23,6 +23,7 @@ interface SimilarJson {
     kind: string;
     crop?: { original: string; box: typeof BOX; transform: string };
   }[];
+  grey_step: { ran: boolean; objects_needing_it: number; limit: number; needed_by_this_object: boolean };
 }
 
 interface ShowJson {
@@ -73,6 +74,10 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     for (const edge of ['left', 'top', 'right', 'bottom'] as const)
       expect(Math.abs((m?.crop?.box[edge] ?? -1) - BOX[edge]), edge).toBeLessThanOrEqual(0.02);
     expect(s.matches.map((x) => x.sha256)).not.toContain(sha256Hex(bytes.get('other.jpg')!));
+    // Every one of the five is alone or in a pair, so each needed the grey step, and it ran.
+    expect(s.grey_step).toEqual({ ran: true, objects_needing_it: 5, limit: 5000, needed_by_this_object: true });
+    const r = await run(0, 'clusters');
+    expect(r.stderr).not.toContain('grey-descriptor step');
   });
 
   it('DIMENSIONS_UNLIKE_CAMERA names the likely original of a crop', async () => {

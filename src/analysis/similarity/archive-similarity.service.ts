@@ -19,6 +19,7 @@ import {
   type SimilarityCluster,
   type SimilarPair,
 } from './similarity.service.js';
+import { greyStepCoverage, type GreyStepCoverage } from './grey-coverage.js';
 import {
   cacheKeyOf,
   CLUSTERS_CACHE_KEY,
@@ -33,6 +34,8 @@ import {
   SIMILARITY_CACHE_KEY,
   type CropOrigin,
 } from './similarity-cache.js';
+
+export type { GreyStepCoverage };
 
 /**
  * What the archive's near-duplicates read: the index (analyses, items, withdrawals, the cached
@@ -59,6 +62,8 @@ export interface ArchiveSimilarity {
   pairs: SimilarPair[];
   clusters: (SimilarityCluster & { items: string[] })[];
   clusterOf: Map<string, string>;
+  /** Whether the grey-descriptor step ran (grey-coverage.ts), and which objects needed it. */
+  grey: GreyStepCoverage;
 }
 
 /**
@@ -115,7 +120,16 @@ export async function archiveSimilarity(
     const crops = encodeCropOrigins(key, cropOrigins(pairs));
     await archive.index.putDerived(CROPS_CACHE_KEY, crops).catch(() => undefined);
   }
-  return { objects, pairs, clusters, clusterOf };
+  // The analyses that keep a grey raster (every one since custody-image/3 whose image decoded,
+  // which a PDQ hash implies) are those the grey step takes part with.
+  const withGrey = new Set(
+    analyses.filter((a) => !WITHOUT_GREY.has(a.analyzer)).map((a) => a.sha256),
+  );
+  const grey = greyStepCoverage(
+    objects.map((o) => ({ sha256: o.sha256, grey: withGrey.has(o.sha256) })),
+    pairs,
+  );
+  return { objects, pairs, clusters, clusterOf, grey };
 }
 
 /**

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { crop, scene, type Box } from '../../../test/support/raster-scenes.js';
 import { greyThumbnail, type Raster } from '../image/raster.js';
 import { greyDescriptor, nearestByGrey } from './grey-candidates.js';
+import { greyStepCoverage, MAX_GREY_QUERIES } from './grey-coverage.js';
 import { findSimilarPairs, type HashedObject } from './similarity.service.js';
 
 function hash(label: string): string {
@@ -165,4 +166,72 @@ describe('findSimilarPairs: a lone crop whose nearest view is another crop', () 
     expect(found?.crop?.transform).toBe('flipX');
     expectBox(found!.crop!.box, box);
   }, 60_000);
+});
+
+describe('greyStepCoverage: whether the grey step ran, from the pairs alone', () => {
+  it('says so exactly at the bound and one below, and names the objects that needed the step', () => {
+    const base = scene(57);
+    const box: Box = [0.1, 0.03, 0.97, 0.86];
+    // A family of four views with one hash: linked by the hash step, in a group too large to need
+    // the grey step. Everything else is alone, the crop-flop included.
+    const family = distractors
+      .slice(0, 4)
+      .map((g, i) => ({ ...object(`family-${i}`, g), pdq: hash('family') }));
+    const objects = [
+      object('base', greyThumbnail(base)),
+      object('crop-flop', greyThumbnail(flop(crop(base, box)))),
+      ...family,
+      ...distractors.slice(4, 14).map((g, i) => object(`other-${i}`, g)),
+    ];
+    const flags = objects.map((o) => ({ sha256: o.sha256, grey: true }));
+    const alone = objects.map((o) => o.sha256).filter((s) => !s.startsWith('family-'));
+    // With the step off, the groups at the end are those it would have counted.
+    const without = greyStepCoverage(flags, findSimilarPairs(objects, { grey: false }));
+    expect(without.needing).toBe(alone.length);
+    expect(without.objects).toEqual(alone);
+
+    const below = findSimilarPairs(objects, { greyMaxQueries: alone.length - 1 });
+    expect(below.some((p) => p.b === 'crop-flop' || p.a === 'crop-flop')).toBe(false);
+    expect(greyStepCoverage(flags, below, alone.length - 1)).toEqual({
+      needing: alone.length,
+      limit: alone.length - 1,
+      ran: false,
+      objects: alone,
+    });
+
+    const at = findSimilarPairs(objects, { greyMaxQueries: alone.length });
+    expect(at.find((p) => p.a === 'base' && p.b === 'crop-flop')?.kind).toBe('crop');
+    // Base and crop-flop now form a group of two: still small, still counted; the step ran.
+    expect(greyStepCoverage(flags, at, alone.length)).toMatchObject({
+      needing: alone.length,
+      ran: true,
+    });
+  }, 60_000);
+
+  it('counts only objects with a grey raster, in groups of at most three, and ignores pairs naming others', () => {
+    const flags = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((s) => ({
+      sha256: s,
+      grey: s !== 'h',
+    }));
+    const pairs = [
+      { a: 'a', b: 'b' },
+      { a: 'b', b: 'c' }, // a–b–c: three, small
+      { a: 'd', b: 'e' },
+      { a: 'e', b: 'f' },
+      { a: 'f', b: 'g' }, // d–g: four, not small
+      { a: 'h', b: 'unknown' }, // h alone (no raster); the unknown object is ignored
+    ];
+    expect(greyStepCoverage(flags, pairs, 3)).toEqual({
+      needing: 3,
+      limit: 3,
+      ran: true,
+      objects: ['a', 'b', 'c'],
+    });
+    expect(greyStepCoverage(flags, pairs, 2)).toMatchObject({ needing: 3, ran: false });
+    expect(greyStepCoverage(flags, [])).toMatchObject({
+      needing: 7,
+      limit: MAX_GREY_QUERIES,
+      ran: true,
+    });
+  });
 });

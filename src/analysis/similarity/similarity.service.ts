@@ -19,6 +19,7 @@ import {
   type FrameMap,
 } from './crop-overlap.js';
 import { GREY_NEIGHBOURS, nearestByGrey } from './grey-candidates.js';
+import { inSmallComponents, MAX_GREY_QUERIES } from './grey-coverage.js';
 
 /** What the similarity search needs of each analysed object. */
 export interface HashedObject {
@@ -445,22 +446,6 @@ function widestOriginals(
 }
 
 /**
- * Objects in a component of at most this many take part as queries: alone, or linked with one or
- * two others only (a flipped crop and a flopped one of the same original, linked with each other
- * but with none of its other views: tune seed, 40 bases).
- */
-export const GREY_QUERY_MAX_COMPONENT = 3;
-
-/**
- * The most objects the grey step takes as queries. Each is aligned with its GREY_NEIGHBOURS
- * nearest, and one alignment costs about 3.4 ms of CPU (32×32 rasters, the 8 turns ranked, two
- * searched), so 5 000 queries cost about 170 s: what the step cost at most before the index, when
- * the brute force bounded it. The index finds neighbours among a million objects; the alignments
- * after it are what this bounds (README, limits).
- */
-export const MAX_GREY_QUERIES = 5_000;
-
-/**
  * The grey-descriptor neighbours of every object with a raster that matches so far leave in a
  * small component (exact up to MAX_GREY_PAIRS queries × objects, from an approximate index above);
  * none when more than `maxQueries` objects are in such components.
@@ -472,16 +457,13 @@ function greyCandidates(
   maxQueries: number,
   neighbours: number,
 ): Map<number, number[]> {
-  // Components of the matches so far (union–find); a query is an object in a small one.
-  const parent = objects.map((_, i) => i);
-  const root = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  for (const m of best.values()) parent[root(m.a)] = root(m.b);
-  const sizes = new Map<number, number>();
-  for (let i = 0; i < objects.length; i++) sizes.set(root(i), (sizes.get(root(i)) ?? 0) + 1);
-  const queries = withGrey.filter((i) => (sizes.get(root(i)) ?? 0) <= GREY_QUERY_MAX_COMPONENT);
+  // A query is an object with a raster in a small component of the matches so far.
+  const hasGrey = new Set(withGrey);
+  const queries = inSmallComponents(
+    objects.length,
+    [...best.values()].map((m) => [m.a, m.b] as const),
+    (i) => hasGrey.has(i),
+  );
   if (queries.length > maxQueries) return new Map();
   const size = Math.round(Math.sqrt(objects[withGrey[0]!]!.grey!.length));
   return nearestByGrey(

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { greyStepNote } from './clusters.command.js';
+
+describe('greyStepNote', () => {
+  it('is silent when the grey step ran, and names the counts and what may be missing when it did not', () => {
+    expect(greyStepNote({ needing: 4_999, limit: 5_000, ran: true, objects: [] })).toBeNull();
+    const note = greyStepNote({ needing: 26_948, limit: 5_000, ran: false, objects: [] });
+    expect(note).toBe(
+      'the grey-descriptor step did not run: 26,948 analysed images are linked to at most two others, ' +
+        'more than the 5,000 it takes; a crop cut unevenly and also turned or flipped may be missing ' +
+        'from the near-duplicates (README: Near-duplicates)',
+    );
+  });
+});
