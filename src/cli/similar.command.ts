@@ -4,14 +4,14 @@ import { overlapSeenFrom } from '../analysis/similarity/similarity.service.js';
 import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
-import { wantsJson, withArchive } from './context.js';
+import { atOption, wantsJson, withArchive } from './context.js';
 
 export const similarCommand: Command = {
   name: 'similar',
   summary:
     'objects that look like this one: same image re-encoded, resized, rotated, flipped or cropped',
-  usage: 'custody similar <item-id|sha256> [--threshold N] [--json]',
-  options: { threshold: { type: 'string' } },
+  usage: 'custody similar <item-id|sha256> [--threshold N] [--at TREE-SIZE] [--json]',
+  options: { threshold: { type: 'string' }, at: { type: 'string' } },
   async run(args, io) {
     const target = args.positionals[0];
     if (target === undefined || args.positionals.length > 1)
@@ -61,7 +61,7 @@ export const similarCommand: Command = {
           item_labels: labels.object(m.sha256),
         })),
       };
-    });
+    }, { at: atOption(args) });
     if (!out.grey_step.ran && out.grey_step.needed_by_this_object)
       io.stderr(
         `custody: note: this image is linked to at most two others, and the grey-descriptor step did not run (${out.grey_step.objects_needing_it.toLocaleString('en')} images needed it, more than the ${out.grey_step.limit.toLocaleString('en')} it takes): a crop of it cut unevenly and also turned or flipped may be missing (README: Near-duplicates)\n`,

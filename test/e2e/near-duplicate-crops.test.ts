@@ -78,6 +78,13 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     expect(s.grey_step).toEqual({ ran: true, objects_needing_it: 5, limit: 5000, needed_by_this_object: true });
     const r = await run(0, 'clusters');
     expect(r.stderr).not.toContain('grey-descriptor step');
+    // As the report cites it: the same answer from the ledger at a signed checkpoint.
+    const size = (JSON.parse((await run(0, 'checkpoint', '--json')).stdout) as { size: number }).size;
+    const at = JSON.parse(
+      (await run(0, 'similar', sha256Hex(bytes.get('cropped.jpg')!), '--at', String(size), '--json')).stdout,
+    ) as SimilarJson;
+    expect(at.grey_step).toEqual(s.grey_step);
+    expect(at.matches.map((x) => [x.sha256, x.kind])).toEqual(s.matches.map((x) => [x.sha256, x.kind]));
   });
 
   it('DIMENSIONS_UNLIKE_CAMERA names the likely original of a crop', async () => {

@@ -152,6 +152,12 @@ export async function gatherReportInput<A extends ReportSnapshot>(
       items: k.items.length,
       max_distance: k.max_distance,
     })),
+    greyStep: {
+      ran: similarity.grey.ran,
+      needing: similarity.grey.needing,
+      limit: similarity.grey.limit,
+      example: similarity.grey.objects[0] ?? null,
+    },
     subjects: await catalogueCounts(archive),
     verify: ports.verify,
     statistics,

@@ -77,6 +77,17 @@ export interface ReportInput {
     readonly items: number;
     readonly max_distance: number;
   }[];
+  /**
+   * Whether the near-duplicate search's grey-descriptor step ran, as `custody similar EXAMPLE --at
+   * N --json | /grey_step` gives it for `example`, an object that needed the step (null: none
+   * did). When it did not run, the clusters may lack crops cut unevenly and also turned or flipped.
+   */
+  readonly greyStep: {
+    readonly ran: boolean;
+    readonly needing: number;
+    readonly limit: number;
+    readonly example: string | null;
+  };
   /** `custody unit counts --at N --json`: subjects by unit, by month, by both. */
   readonly subjects: CatalogueCounts;
   /** `custody verify --json`, run while the report was made (verify always checks everything). */

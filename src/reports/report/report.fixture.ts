@@ -140,6 +140,7 @@ export function inputFixture(overrides: Partial<ReportInput> = {}): ReportInput 
       ],
     },
     clusters: [{ id: '55'.repeat(32), objects: 2, items: 3, max_distance: 12 }],
+    greyStep: { ran: true, needing: 4, limit: 5000, example: '77'.repeat(32) },
     subjects: {
       checkpoint: { tree_size: 812, root: 'ab'.repeat(32), signed: true },
       subjects: 3,

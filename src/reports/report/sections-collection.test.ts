@@ -109,3 +109,34 @@ describe('exhibit images', () => {
     expect(JSON.stringify(blocksOf(model, 'cover'))).not.toContain('thumbnail');
   });
 });
+
+describe('the grey-descriptor step', () => {
+  const warning = (model: ReportModel): string | undefined => {
+    const b = blocksOf(model, 'collection').find(
+      (x) => x.kind === 'p' && words(x.parts).startsWith('Not every crop was looked for.'),
+    );
+    return b?.kind === 'p' ? words(b.parts) : undefined;
+  };
+
+  it('says nothing when it ran', () => {
+    expect(warning(buildReportModel(inputFixture(), OPTS))).toBeUndefined();
+  });
+
+  it('warns when it did not run, with its counts cited to custody similar for an object that needed it', () => {
+    const example = '88'.repeat(32);
+    const model = buildReportModel(
+      inputFixture({ greyStep: { ran: false, needing: 26948, limit: 5000, example } }),
+      OPTS,
+    );
+    expect(warning(model)).toBe(
+      'Not every crop was looked for. The grey-descriptor step of the near-duplicate search did not run: ' +
+        '26948 analysed images were alone or in a group of at most three, more than the 5000 it takes. ' +
+        'A crop cut unevenly and also turned or flipped, which only that step finds, may be missing from these clusters.',
+    );
+    const cited = model.footnotes.filter((f) => f.command[1] === 'similar');
+    expect(cited.map((f) => [f.command.join(' '), f.pointer, f.value])).toEqual([
+      [`custody similar ${example} --at 812 --json`, '/grey_step/objects_needing_it', 26948],
+      [`custody similar ${example} --at 812 --json`, '/grey_step/limit', 5000],
+    ]);
+  });
+});

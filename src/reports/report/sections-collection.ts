@@ -136,6 +136,7 @@ export function collectionSection(
         ' clusters of near-duplicate images (the same picture re-encoded, resized, rotated, flipped or cropped; PDQ perceptual hashes).',
       ],
     },
+    ...greyStepWarning(c, input.greyStep),
     table(
       'Near-duplicate clusters',
       [
@@ -154,6 +155,31 @@ export function collectionSection(
     ),
   );
   return { section: { id: 'collection', title: 'Collection', blocks }, perDay };
+}
+
+/**
+ * When the near-duplicate search's grey-descriptor step did not run (too many objects needed it),
+ * a warning that the clusters may lack crops cut unevenly and also turned or flipped, with the
+ * counts cited to `custody similar` for one of the objects that needed it.
+ */
+function greyStepWarning(c: CiteContext, grey: ReportInput['greyStep']): Block[] {
+  if (grey.ran) return [];
+  const cite = (ptr: string, value: number): Inline =>
+    grey.example === null ? String(value) : c.value(c.at('similar', grey.example), ptr, value);
+  return [
+    {
+      kind: 'p',
+      style: 'warning',
+      parts: [
+        { text: 'Not every crop was looked for. ', strong: true },
+        'The grey-descriptor step of the near-duplicate search did not run: ',
+        cite('/grey_step/objects_needing_it', grey.needing),
+        ' analysed images were alone or in a group of at most three, more than the ',
+        cite('/grey_step/limit', grey.limit),
+        ' it takes. A crop cut unevenly and also turned or flipped, which only that step finds, may be missing from these clusters.',
+      ],
+    },
+  ];
 }
 
 export function authenticitySection(
