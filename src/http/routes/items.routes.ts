@@ -219,6 +219,13 @@ export const itemRoutes: RouteDef[] = [
           item: Open({}),
           items: Type.Array(Open({})),
           near_duplicates: Type.Array(Open({})),
+          /** As `custody similar --json` gives it: whether the grey-descriptor step ran. */
+          grey_step: Type.Object({
+            ran: Type.Boolean(),
+            objects_needing_it: Type.Integer({ minimum: 0 }),
+            limit: Type.Integer({ minimum: 0 }),
+            needed_by_this_object: Type.Boolean(),
+          }),
           subject: Nullable(Type.String()),
           trail: Type.Array(TrailEntry),
         }),
@@ -254,6 +261,12 @@ export const itemRoutes: RouteDef[] = [
         id,
         ...detail,
         near_duplicates: await nearDuplicatesOf(detail.sha256, c.similarity, (s) => archive.index.itemsBySha256(s)),
+        grey_step: {
+          ran: c.similarity.grey.ran,
+          objects_needing_it: c.similarity.grey.needing,
+          limit: c.similarity.grey.limit,
+          needed_by_this_object: c.similarity.grey.objects.includes(detail.sha256),
+        },
         subject: subject?.subject_id ?? null,
         trail,
       };

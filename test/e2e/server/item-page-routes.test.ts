@@ -134,7 +134,12 @@ describeDatabases('item page routes: rendition, ExifTool dump, near-duplicate pa
     expect(toB!.distance).toBeLessThanOrEqual(31);
     const ofB = (await ina.request('GET', `/api/items/${b.id}`)).json<{ near_duplicates: Pair[] }>();
     expect(ofB.near_duplicates.find((p) => p.sha256 === a.sha256)?.distance).toBe(toB!.distance);
-    const txt = (await ina.request('GET', `/api/items/${item('notes.txt').id}`)).json<{ near_duplicates: Pair[] }>();
+    const txt = (await ina.request('GET', `/api/items/${item('notes.txt').id}`)).json<{ near_duplicates: Pair[]; grey_step: unknown }>();
     expect(txt.near_duplicates).toEqual([]);
+    // As similar --json gives it: the three analysed images are in one small group, so each
+    // needed the grey-descriptor step, and it ran; the text file is not an image.
+    const step = { ran: true, objects_needing_it: 3, limit: 5000 };
+    expect((ofA as { grey_step?: unknown }).grey_step).toEqual({ ...step, needed_by_this_object: true });
+    expect(txt.grey_step).toEqual({ ...step, needed_by_this_object: false });
   });
 });

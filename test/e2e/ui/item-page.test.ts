@@ -317,6 +317,47 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
     expect(b.replace(/scale\([^)]*\)/, '')).toBe(a.replace(/scale\([^)]*\)/, ''));
   });
 
+  it('says when the grey-descriptor step did not run for this image, in both languages (the answer altered in flight: the real case needs over 5,000 lone images)', async () => {
+    const id = item('d-scene.jpg');
+    const page = await open();
+    await page.goto(`${base}/items/${id}`);
+    await page.getByRole('heading', { name: 'Near-duplicates' }).waitFor();
+    expect(await page.getByTestId('grey-step-skipped').count()).toBe(0); // it ran here
+    const answered: unknown[] = [];
+    const skipped = async (p: Page): Promise<void> =>
+      p.route(`${base}/api/items/${id}`, async (route) => {
+        const r = await route.fetch();
+        const body = (await r.json()) as { grey_step: Record<string, unknown> };
+        answered.push(body.grey_step);
+        body.grey_step = { ...body.grey_step, ran: false, objects_needing_it: 26948 };
+        await route.fulfill({ response: r, json: body });
+      });
+    await skipped(page);
+    await page.reload();
+    const note = page.getByTestId('grey-step-skipped');
+    await note.waitFor();
+    // What the server said: the six analysed images are in groups of at most three (a pair, a
+    // lone TIFF, a scene and its two crops), so each needed the step, and it ran.
+    expect(answered[0]).toEqual({
+      ran: true,
+      objects_needing_it: 6,
+      limit: 5000,
+      needed_by_this_object: true,
+    });
+    expect(await note.textContent()).toBe(
+      'Not every crop was looked for: this image is alone or in a group of at most three, and the step that finds a crop cut unevenly and also turned or flipped did not run (26,948 images needed it, more than the 5,000 it takes).',
+    );
+    const ar = await open('ar');
+    await skipped(ar);
+    await ar.goto(`${base}/items/${id}`);
+    await ar.getByTestId('grey-step-skipped').waitFor();
+    expect(await ar.getByTestId('grey-step-skipped').textContent()).toContain(
+      'لم يُبحث عن كل اقتصاص',
+    );
+    await note.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'item-grey-step-skipped-en.png') });
+  });
+
   it('a crop match carries its box, outlined on the larger view in the comparison', async () => {
     const page = await open();
     await page.goto(`${base}/items/${item('d-scene.jpg')}`);

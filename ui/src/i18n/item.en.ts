@@ -112,6 +112,8 @@ export const itemEn = {
     cropBox: 'The area the crop shows',
     overlapBox: 'The part both images show',
     synced: 'Zoom and movement are synchronised between the two images.',
+    greySkipped:
+      'Not every crop was looked for: this image is alone or in a group of at most three, and the step that finds a crop cut unevenly and also turned or flipped did not run ({{needing}} images needed it, more than the {{limit}} it takes).',
   },
   trail: {
     heading: 'Custody trail',

@@ -289,6 +289,14 @@ function NearDuplicates({ detail }: { detail: ItemDetail }) {
   return (
     <section className="panel" aria-labelledby="dups-heading">
       <h2 id="dups-heading">{t('item.duplicates.heading')}</h2>
+      {!detail.grey_step.ran && detail.grey_step.needed_by_this_object && (
+        <p className="notice" data-testid="grey-step-skipped">
+          {t('item.duplicates.greySkipped', {
+            needing: formatCount(detail.grey_step.objects_needing_it, i18n.language),
+            limit: formatCount(detail.grey_step.limit, i18n.language),
+          })}
+        </p>
+      )}
       {pairs.length === 0 ? (
         <p>{t('item.duplicates.none')}</p>
       ) : (

@@ -75,6 +75,13 @@ export interface ItemDetail {
   indicators: { code: string; explanation: string }[] | null;
   indicators_disclaimer: string;
   near_duplicates: NearDuplicate[];
+  /** Whether the grey-descriptor step of the near-duplicate search ran (as `custody similar --json`). */
+  grey_step: {
+    ran: boolean;
+    objects_needing_it: number;
+    limit: number;
+    needed_by_this_object: boolean;
+  };
   subject: string | null;
   trail: TrailEntry[];
 }
