@@ -7,7 +7,13 @@
 // full hashes (distance ≤ 24). Each size and search runs in a child process of its own (this
 // module with NEAR_DUP_BENCH_RUN=corpus:size:search), so that the peak RSS reported is its alone.
 // NEAR_DUP_SUBSET sets the brute-force subset (20,000 by default; smaller while iterating).
-import { loadavg } from 'node:os';
+// At a size with a target, the uniform corpus is also searched by a native ceiling: the same
+// plan and sweep in C (bench/native-ceiling/mih.c, compiled with gcc when there is one), to tell
+// whether the target is within reach of this exact search on this machine at all.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bruteForcePairs,
@@ -18,6 +24,7 @@ import {
   type PackedHashes,
   type Pair,
   type PairColumns,
+  planSubstrings,
 } from '../src/analysis/near-duplicates/index.js';
 import { timeCommand } from './measure.js';
 
@@ -339,19 +346,75 @@ async function benchCorpus(name: CorpusName, sizes: number[]): Promise<string[]>
   for (const n of sizes) {
     let wall = 0;
     let cpu = 0;
+    const pairs = new Map<SearchName, number>();
     for (const search of Object.keys(SEARCHES) as SearchName[]) {
       const sub = subsets.get(search)!;
       const r = await runInChild(name, n, search);
       wall += r.seconds;
       cpu += r.cpuSeconds;
+      pairs.set(search, r.pairs);
       out.push(`- ${SEARCHES[search].title}`, ...sizeLines(n, r, sub.bruteSeconds, sub.truth));
     }
     const target = TARGET_SECONDS[name]?.get(n);
     const verdict =
       target === undefined ? '' : `; target ≤ ${target} s: ${wall <= target ? 'meets' : 'MISSES'}`;
     out.push(`${count(n)} objects, both searches: ${s(wall)} wall, ${s(cpu)} CPU${verdict}`);
+    if (name === 'uniform' && target !== undefined) out.push(...nativeCeiling(n, pairs, target));
   }
   return out;
+}
+
+/**
+ * The native ceiling, for the uniform corpus at a size with a target: the same corpus, plan and
+ * tile sweep in C (bench/native-ceiling/mih.c, compiled here with gcc), each search timed in the
+ * same run. It says how fast this machine runs this exact search at all, so whether a target is
+ * within reach of any implementation of it; the pair counts must equal ours.
+ */
+function nativeCeiling(n: number, ours: ReadonlyMap<SearchName, number>, target: number): string[] {
+  const binary = nativeBinary();
+  if (typeof binary !== 'string') return [`  native ceiling: not measured (${binary.reason})`];
+  const threads = availableParallelism();
+  const out = [
+    `  native ceiling: the same plan and sweep in C (bench/native-ceiling/mih.c, gcc -O3 -march=native, ${threads} threads)`,
+  ];
+  let total = 0;
+  let sweeps = 0;
+  for (const search of Object.keys(SEARCHES) as SearchName[]) {
+    const { perRecord, threshold } = SEARCHES[search];
+    const seed = CORPORA.uniform.seed + (search === 'dihedral' ? 0 : 100); // as corpusFor
+    // The archive plans on its distinct hashes; a uniform corpus has no two alike.
+    const plan = planSubstrings(n, n * (perRecord + 1), threshold);
+    const args = [n, perRecord, threshold, seed, threads, ...plan.flatMap((p) => [p.start, p.length, p.radius])];
+    const r = spawnSync(binary, args.map(String), { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`native ceiling (${search}) failed: ${r.stderr}`);
+    const m = JSON.parse(r.stdout) as { build_s: number; sweep_s: number; total_s: number; pairs: number };
+    total += m.total_s;
+    sweeps += m.sweep_s;
+    const same = m.pairs === ours.get(search) ? 'the same as ours' : `OURS: ${count(ours.get(search) ?? 0)}, NOT THE SAME`;
+    out.push(
+      `    ${search}: ${s(m.total_s)} (keys and scatter ${s(m.build_s)} on one thread, sweep ${s(m.sweep_s)}), ${count(m.pairs)} pairs, ${same}`,
+    );
+  }
+  out.push(
+    `    both searches natively: ${s(total)}, of which the sweeps on ${threads} threads ${s(sweeps)}; target ≤ ${target} s: ${total <= target ? 'within reach' : 'MISSES even natively'}`,
+  );
+  return out;
+}
+
+let compiled: string | { reason: string } | undefined;
+
+/** The ceiling's binary, compiled once per run into a temporary folder (or why it could not be). */
+function nativeBinary(): string | { reason: string } {
+  if (compiled !== undefined) return compiled;
+  const root = join(import.meta.dirname, import.meta.dirname.includes(`${sep}dist${sep}`) ? '../..' : '..');
+  const binary = join(mkdtempSync(join(tmpdir(), 'custody-mih-')), 'mih');
+  const r = spawnSync(
+    'gcc',
+    ['-O3', '-march=native', '-pthread', '-o', binary, join(root, 'bench/native-ceiling/mih.c')],
+    { encoding: 'utf8' },
+  );
+  compiled = r.status === 0 ? binary : { reason: r.error?.message ?? `gcc: ${r.stderr.trim()}` };
+  return compiled;
 }
 
 /** Lines to print; sizes from NEAR_DUP_SIZES (default 100000,1000000). Each size runs in a child process. */

@@ -324,14 +324,15 @@ describe.skipIf(skipBrowser('item page browser tests'))('the item page in Chromi
     await page.getByRole('heading', { name: 'Near-duplicates' }).waitFor();
     expect(await page.getByTestId('grey-step-skipped').count()).toBe(0); // it ran here
     const answered: unknown[] = [];
-    const skipped = async (p: Page): Promise<void> =>
-      p.route(`${base}/api/items/${id}`, async (route) => {
+    const skipped = async (p: Page): Promise<void> => {
+      await p.route(`${base}/api/items/${id}`, async (route) => {
         const r = await route.fetch();
         const body = (await r.json()) as { grey_step: Record<string, unknown> };
         answered.push(body.grey_step);
         body.grey_step = { ...body.grey_step, ran: false, objects_needing_it: 26948 };
         await route.fulfill({ response: r, json: body });
       });
+    };
     await skipped(page);
     await page.reload();
     const note = page.getByTestId('grey-step-skipped');
