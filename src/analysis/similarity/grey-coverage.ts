@@ -50,7 +50,7 @@ export function inSmallComponents(
 }
 
 export interface GreyStepCoverage {
-  /** Objects with a grey raster that the matches leave alone or in a group of at most 3. */
+  /** How many `objects` there are (more than `limit` exactly when the step did not run). */
   needing: number;
   /** The most the step takes (MAX_GREY_QUERIES). */
   limit: number;
@@ -59,7 +59,10 @@ export interface GreyStepCoverage {
    * unevenly and also turned or flipped, which only this step finds, may be missing.
    */
   ran: boolean;
-  /** The digests of the objects that needed it (those the step would have taken as queries). */
+  /**
+   * The digests of the objects in a small group at the end: exactly those the step would have
+   * taken as queries when it did not run; when it ran, those its own links left in a small group.
+   */
   objects: string[];
 }
 
