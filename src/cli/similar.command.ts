@@ -1,5 +1,8 @@
 import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
-import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
+import {
+  archiveSimilarity,
+  greyStepOf,
+} from '../analysis/similarity/archive-similarity.service.js';
 import { overlapSeenFrom } from '../analysis/similarity/similarity.service.js';
 import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
@@ -48,12 +51,7 @@ export const similarCommand: Command = {
         // Whether the grey-descriptor step ran, and whether this object is one that needed it
         // (alone or in a group of at most three): if it did not run, such an object may lack a
         // match with a crop of it cut unevenly and also turned or flipped.
-        grey_step: {
-          ran: s.grey.ran,
-          objects_needing_it: s.grey.needing,
-          limit: s.grey.limit,
-          needed_by_this_object: s.grey.objects.includes(sha256),
-        },
+        grey_step: greyStepOf(s.grey, sha256),
         item_labels: labels.object(sha256),
         matches: matches.map((m) => ({
           ...m,

@@ -35,7 +35,7 @@ import {
   type CropOrigin,
 } from './similarity-cache.js';
 
-export type { GreyStepCoverage };
+export { greyStepOf, type GreyStepCoverage, type GreyStepOfObject } from './grey-coverage.js';
 
 /**
  * What the archive's near-duplicates read: the index (analyses, items, withdrawals, the cached

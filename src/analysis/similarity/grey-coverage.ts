@@ -91,3 +91,20 @@ export function greyStepCoverage(
     objects: small.map((i) => objects[i]!.sha256),
   };
 }
+
+/** One object's view of the coverage, as `similar --json` and the API's item route give it. */
+export interface GreyStepOfObject {
+  ran: boolean;
+  objects_needing_it: number;
+  limit: number;
+  needed_by_this_object: boolean;
+}
+
+export function greyStepOf(grey: GreyStepCoverage, sha256: string): GreyStepOfObject {
+  return {
+    ran: grey.ran,
+    objects_needing_it: grey.needing,
+    limit: grey.limit,
+    needed_by_this_object: grey.objects.includes(sha256),
+  };
+}

@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
 import { INDICATOR_CODES } from '../../analysis/indicators/index.js';
 import { objectDetail } from '../../archive/object-detail.service.js';
-import type { ArchiveSimilarity } from '../../analysis/similarity/archive-similarity.service.js';
+import {
+  greyStepOf,
+  type ArchiveSimilarity,
+} from '../../analysis/similarity/archive-similarity.service.js';
 import { overlapSeenFrom } from '../../analysis/similarity/similarity.service.js';
 import { ITEM_SORTS, type ItemFilter, type ItemListRow } from '../../db/item-query.repository.js';
 import { derivedOf } from '../derived.js';
@@ -261,12 +264,7 @@ export const itemRoutes: RouteDef[] = [
         id,
         ...detail,
         near_duplicates: await nearDuplicatesOf(detail.sha256, c.similarity, (s) => archive.index.itemsBySha256(s)),
-        grey_step: {
-          ran: c.similarity.grey.ran,
-          objects_needing_it: c.similarity.grey.needing,
-          limit: c.similarity.grey.limit,
-          needed_by_this_object: c.similarity.grey.objects.includes(detail.sha256),
-        },
+        grey_step: greyStepOf(c.similarity.grey, detail.sha256),
         subject: subject?.subject_id ?? null,
         trail,
       };
