@@ -95,7 +95,7 @@ export async function addAccount(
     throw new AccountError('ACCOUNT_EXISTS', 'an account of that name exists');
   const id = ports.newId();
   const sealed = sealStaffName(sealingKey(ports), id, name);
-  const hash = hashPassword(input.password);
+  const hash = await hashPassword(input.password);
   const seq = await ports.commit({
     action: 'account.add',
     account: id,
@@ -113,7 +113,7 @@ export async function changePassword(ports: AccountsPorts, name: string, passwor
   checkPassword(password);
   const a = await find(ports, name);
   if (a.disabled_seq !== null) throw new AccountError('ACCOUNT_DISABLED', 'the account is disabled');
-  const hash = hashPassword(password);
+  const hash = await hashPassword(password);
   const seq = await ports.commit({ action: 'account.passwd', account: a.id });
   await ports.setPasswordHash(a.id, hash);
   return { id: a.id, seq };

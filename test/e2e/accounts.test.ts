@@ -1,5 +1,5 @@
 // Issue 12, "Accounts, roles, keys" (first slice): `custody user` and `custody init --admin`.
-// Passwords are read from files, hashed with scrypt into the index only; staff names enter the
+// Passwords are read from files, hashed with Argon2id into the index only; staff names enter the
 // ledger only sealed; the accounts table is projected from the ledger (rebuild, verify).
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -103,7 +103,7 @@ describeDatabases('custody user: accounts and roles', (db) => {
     });
   });
 
-  it('the password appears in no output, not in the ledger, and in the index only as a scrypt string', async () => {
+  it('the password appears in no output, not in the ledger, and in the index only as an Argon2id string', async () => {
     const { id } = await add(NAME, 'analyst');
     await run(0, ['user', 'passwd', NAME, '--password-file', await pwFile('pw2', PASSWORD2)]);
     await list();
@@ -113,14 +113,14 @@ describeDatabases('custody user: accounts and roles', (db) => {
       expect(printed).not.toContain(pw);
       expect(ledgerText).not.toContain(pw);
     }
-    expect(ledgerText).not.toContain('scrypt$');
+    expect(ledgerText).not.toContain('$argon2id$');
     await withIndexDb(a, async (d) => {
       const tables = ['ledger_entries', 'accounts', 'account_passwords', 'meta'];
       const dump = JSON.stringify(await Promise.all(tables.map((t) => d.rows(`SELECT * FROM ${t}`))));
       for (const pw of [PASSWORD, PASSWORD2]) expect(dump).not.toContain(pw);
       const hashes = await d.rows<{ account_id: string; hash: string }>('SELECT * FROM account_passwords');
-      expect(hashes).toEqual([{ account_id: id, hash: expect.stringMatching(/^scrypt\$N=32768,r=8,p=1\$/) as unknown }]);
-      expect(JSON.stringify(await d.rows('SELECT * FROM accounts'))).not.toContain('scrypt$');
+      expect(hashes).toEqual([{ account_id: id, hash: expect.stringMatching(/^\$argon2id\$v=19\$m=65536,t=3,p=4\$/) as unknown }]);
+      expect(JSON.stringify(await d.rows('SELECT * FROM accounts'))).not.toContain('$argon2id$');
     });
   });
 

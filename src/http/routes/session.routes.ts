@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { isRole, PERMISSION_MATRIX, verifyPassword } from '../../accounts/index.js';
+import { DECOY_HASH, hashPassword, isRole, needsRehash, PERMISSION_MATRIX, verifyPassword } from '../../accounts/index.js';
 import { HttpError } from '../errors.js';
 import { defineRoute, type RouteDef } from './route.js';
 
@@ -16,10 +16,6 @@ const SessionView = Type.Object({
     description: "what the account's role may do (the permission matrix); the server checks every request regardless",
   }),
 });
-
-/** A hash of a password no one knows: unknown names cost the same time as wrong passwords. */
-const DECOY_HASH =
-  'scrypt$N=32768,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 export const sessionRoutes: RouteDef[] = [
   defineRoute({
@@ -65,6 +61,10 @@ export const sessionRoutes: RouteDef[] = [
         );
       }
       signIn.succeeded(body.name);
+      // A hash of an earlier release (scrypt) is replaced at the first sign-in that proves the
+      // password: the index only, like every password hash (never the ledger).
+      if (hash !== undefined && needsRehash(hash))
+        await archive.index.setAccountPassword(account.id, await hashPassword(body.password));
       // A new session id at every sign-in: a cookie planted before it (fixation) is dropped.
       sessions.delete(request.sessionToken);
       const { token, session } = sessions.create(account.id, account.role as never);

@@ -76,7 +76,7 @@ describeDatabases('role matrix', (db) => {
         const c = await session(role);
         const r = await c.request(route.method, url, body);
         // A state-changing request may end its session (sign-out, a new sign-in): the next
-        // request then signs in afresh. Probing is cheap; a sign-in costs a scrypt.
+        // request then signs in afresh. Probing is cheap; a sign-in costs an Argon2id hash.
         if (route.method !== 'GET' && (await c.request('GET', '/api/session')).statusCode !== 200)
           sessions.delete(role);
         const code = r.statusCode === 204 ? undefined : r.json<{ code?: string }>().code;

@@ -1,6 +1,8 @@
 // Issue 12, "The server" → sessions: sign-in by account, HttpOnly SameSite=Strict cookies, the
 // CSRF token on state-changing requests, stable error bodies, sign-ins in the ledger.
+import { randomBytes, scryptSync } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { verifyPassword } from '../../../src/accounts/index.js';
 import { describeDatabases } from '../../support/postgres.js';
 import { servedArchive, signIn, TEST_PASSWORD, type ServedArchive } from '../../support/server.js';
 
@@ -62,6 +64,42 @@ describeDatabases('server sessions', (db) => {
       expect(r.cookies).toEqual([]);
     }
     expect(s.open.ledger.size).toBe(before);
+  });
+
+  it('a password hash an earlier release wrote (scrypt) still signs in, and that sign-in replaces it with Argon2id in the index (a wrong password changes nothing)', async () => {
+    const id = s.accounts.get('Examiner One')!;
+    const salt = randomBytes(16);
+    const digest = scryptSync(TEST_PASSWORD, salt, 32, {
+      N: 32768,
+      r: 8,
+      p: 1,
+      maxmem: 64 * 1024 * 1024,
+    });
+    const legacy = `scrypt$N=32768,r=8,p=1$${salt.toString('base64')}$${digest.toString('base64')}`;
+    await s.open.index.setAccountPassword(id, legacy);
+    const signInAs = (password: string) =>
+      s.server.inject({
+        method: 'POST',
+        url: '/api/session',
+        payload: { name: 'Examiner One', password },
+      });
+
+    expect((await signInAs('wrong-password-123')).statusCode).toBe(401);
+    expect(await s.open.index.getAccountPassword(id)).toBe(legacy);
+
+    const before = s.open.ledger.size;
+    expect((await signInAs(TEST_PASSWORD)).statusCode).toBe(200);
+    const upgraded = (await s.open.index.getAccountPassword(id)) ?? '';
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=4\$/);
+    expect(await verifyPassword(TEST_PASSWORD, upgraded)).toBe(true);
+    // The ledger gets the sign-in and nothing about the hash.
+    expect(s.open.ledger.size).toBe(before + 1);
+    const [last] = await s.open.ledger.read(before, before + 1);
+    expect(JSON.stringify(last?.entry)).not.toMatch(/argon2|scrypt/);
+
+    // Current hashes are left as they are.
+    expect((await signInAs(TEST_PASSWORD)).statusCode).toBe(200);
+    expect(await s.open.index.getAccountPassword(id)).toBe(upgraded);
   });
 
   it('a route needing a session answers 401 HTTP_UNAUTHENTICATED without one, and with a forged cookie', async () => {
