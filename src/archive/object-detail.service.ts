@@ -5,6 +5,7 @@ import { indicatorsFor } from '../analysis/authenticity.service.js';
 import type { Indicator } from '../analysis/indicators/index.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import {
+  greyStepOf,
   readClusterOf,
   type ArchiveSimilarity,
 } from '../analysis/similarity/archive-similarity.service.js';
@@ -50,13 +51,18 @@ export async function objectDetail(
     ? withdrawnAnalysisView(await archive.index.getAnalysis(sha256))
     : analysisView(analysis);
   // One object's cluster, from the cached clusters when they are current (readClusterOf).
+  // With it, whether the grey-descriptor step ran and whether this image needed it (null: no
+  // analysed image, so no part in the near-duplicate search).
   const similarity = opts.derived?.similarity;
-  const cluster =
+  const { cluster, grey_step } =
     analysis?.pdq == null
-      ? null
+      ? { cluster: null, grey_step: null }
       : similarity !== undefined
-        ? (similarity.clusters.find((c) => c.objects.includes(sha256)) ?? null)
-        : await readClusterOf(archive, sha256);
+        ? {
+            cluster: similarity.clusters.find((c) => c.objects.includes(sha256)) ?? null,
+            grey_step: greyStepOf(similarity.grey, sha256),
+          }
+        : await readClusterOf(archive, sha256, analysis);
   const decisions = await archive.index.decisionsFor(sha256);
   const indicators =
     analysis === undefined
@@ -80,6 +86,7 @@ export async function objectDetail(
             items: cluster.items,
             max_distance: cluster.max_distance,
           },
+    grey_step,
     indicators,
     indicators_disclaimer: INDICATOR_DISCLAIMER,
     decisions: decisions.map((d) => ({

@@ -2,6 +2,7 @@ import { indicatorTime } from '../analysis/authenticity.service.js';
 import { objectDetail } from '../archive/object-detail.service.js';
 import { printJson, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { objectGreyStepNote } from './grey-step-note.js';
 import { indexSourceLine } from './index-source.js';
 import { terminalText as tt } from './terminal-text.js';
 
@@ -23,6 +24,8 @@ export const showCommand: Command = {
       source = await indexSourceLine(archive, at);
       return detail;
     }, { at });
+    const note = objectGreyStepNote(view.grey_step);
+    if (note !== null) io.stderr(`custody: note: ${note}\n`);
     if (wantsJson(args)) printJson(io, view);
     else {
       io.stdout(source);

@@ -8,6 +8,7 @@ import { ArchiveError } from '../archive/index.js';
 import { resolveObject } from '../archive/withdrawal.service.js';
 import { parseNonNegativeInt, printJson, str, UsageError, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { objectGreyStepNote } from './grey-step-note.js';
 
 export const similarCommand: Command = {
   name: 'similar',
@@ -60,10 +61,8 @@ export const similarCommand: Command = {
         })),
       };
     }, { at: atOption(args) });
-    if (!out.grey_step.ran && out.grey_step.needed_by_this_object)
-      io.stderr(
-        `custody: note: this image is linked to at most two others, and the grey-descriptor step did not run (${out.grey_step.objects_needing_it.toLocaleString('en')} images needed it, more than the ${out.grey_step.limit.toLocaleString('en')} it takes): a crop of it cut unevenly and also turned or flipped may be missing (README: Near-duplicates)\n`,
-      );
+    const note = objectGreyStepNote(out.grey_step);
+    if (note !== null) io.stderr(`custody: note: ${note}\n`);
     if (wantsJson(args)) printJson(io, out);
     else {
       if (out.matches.length === 0) io.stdout('No similar objects within the threshold.\n');
@@ -96,3 +95,4 @@ function cropText(
   const cut = `cut left ${pct(b.left)}, top ${pct(b.top)}, right ${pct(1 - b.right)}, bottom ${pct(1 - b.bottom)}`;
   return m.crop.original === self ? ` (a crop of this image: ${cut})` : ` (this image is a crop of it: ${cut})`;
 }
+

@@ -68,7 +68,9 @@ describeDatabases('near-duplicates: the cached clusters that show reads', (db) =
     const pair = [sha.get('original.jpg')!, sha.get('brighter.jpg')!].sort();
     expect(first.cluster?.objects).toEqual(pair);
     const text = await cached();
-    expect(text.split('\n')[0]).toMatch(/^near-dup-clusters\/2 \["near-dup\/\d+",null,\d+\]$/);
+    expect(text.split('\n')[0]).toMatch(/^near-dup-clusters\/3 \["near-dup\/\d+",null,\d+\]$/);
+    // The grey step's coverage: the three analysed images are each alone or in a pair.
+    expect(text.split('\n')[1]).toBe('grey 3 5000');
     expect(text).toContain(`${first.cluster?.max_distance} ${pair.join(' ')}\n`);
     expect((await show('brighter.jpg')).cluster).toEqual(first.cluster);
     expect((await show('other.jpg')).cluster).toBeNull();
@@ -77,8 +79,8 @@ describeDatabases('near-duplicates: the cached clusters that show reads', (db) =
   it('a planted cluster joining an unrelated object is refused, and the clusters are recomputed', async () => {
     const before = await cached();
     const three = [sha.get('original.jpg')!, sha.get('brighter.jpg')!, sha.get('other.jpg')!].sort();
-    const [head] = before.split('\n');
-    await plant(`${head}\n0 ${three.join(' ')}\n`);
+    const [head, grey] = before.split('\n');
+    await plant(`${head}\n${grey}\n0 ${three.join(' ')}\n`);
     expect((await show('other.jpg')).cluster).toBeNull();
     expect((await show('original.jpg')).cluster?.objects).not.toContain(sha.get('other.jpg'));
     expect(await cached()).toBe(before);

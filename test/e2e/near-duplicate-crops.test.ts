@@ -28,6 +28,7 @@ interface SimilarJson {
 
 interface ShowJson {
   cluster: { id: string; objects: string[] } | null;
+  grey_step: SimilarJson['grey_step'] | null;
 }
 
 describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => {
@@ -106,6 +107,41 @@ describeDatabases('near-duplicates: uneven crops and the cached pairs', (db) => 
     expect(c.cluster?.objects.sort()).toEqual(
       [sha256Hex(bytes.get('original.jpg')!), sha256Hex(bytes.get('cropped.jpg')!)].sort(),
     );
+  });
+
+  it('show gives the grey step as similar does, read from the cached clusters, not the pairs', async () => {
+    for (const name of bytes.keys()) expect((await show(name)).grey_step, name).toEqual((await similar(name)).grey_step);
+    const clustersRow = async () =>
+      (
+        await withIndexDb(archive, (sql) =>
+          sql.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'near_duplicates_clusters'"),
+        )
+      )[0]?.value ?? '';
+    const setClusters = (value: string) =>
+      withIndexDb(archive, (sql) => sql.exec("UPDATE meta SET value = ? WHERE key = 'near_duplicates_clusters'", [value]));
+    const text = await clustersRow();
+    expect(text.split('\n')[1]).toBe('grey 5 5000');
+    // The coverage line is what show reads (trusted for display as far as the index is, like the
+    // clusters): edited to say the step could not run, show says so, and its note follows.
+    await setClusters(text.replace('\ngrey 5 5000\n', '\ngrey 6000 5000\n'));
+    const cropped = sha256Hex(bytes.get('cropped.jpg')!);
+    const r = await run(0, 'show', cropped, '--json');
+    expect((JSON.parse(r.stdout) as ShowJson).grey_step).toEqual({
+      ran: false,
+      objects_needing_it: 6000,
+      limit: 5000,
+      needed_by_this_object: true,
+    });
+    expect(r.stderr).toContain(
+      'custody: note: this image is linked to at most two others, and the grey-descriptor step did not run (6,000 images needed it, more than the 5,000 it takes)',
+    );
+    // A line that does not give the search's own limit is not read: the clusters are computed
+    // again, and the cache rewritten with the true coverage.
+    await setClusters(text.replace('\ngrey 5 5000\n', '\ngrey 6000 9999\n'));
+    const again = await run(0, 'show', cropped, '--json');
+    expect((JSON.parse(again.stdout) as ShowJson).grey_step).toEqual((await similar('cropped.jpg')).grey_step);
+    expect(again.stderr).not.toContain('grey-descriptor');
+    expect(await clustersRow()).toBe(text);
   });
 
   it('a tampered cache is not trusted: a planted pair is refused and the pairs recomputed', async () => {

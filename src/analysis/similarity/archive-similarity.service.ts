@@ -19,7 +19,14 @@ import {
   type SimilarityCluster,
   type SimilarPair,
 } from './similarity.service.js';
-import { greyStepCoverage, type GreyStepCoverage } from './grey-coverage.js';
+import {
+  GREY_QUERY_MAX_COMPONENT,
+  greyStepCoverage,
+  greyStepOf,
+  MAX_GREY_QUERIES,
+  type GreyStepCoverage,
+  type GreyStepOfObject,
+} from './grey-coverage.js';
 import {
   cacheKeyOf,
   CLUSTERS_CACHE_KEY,
@@ -28,11 +35,13 @@ import {
   decodeCache,
   decodeClusterOf,
   decodeCropOriginOf,
+  decodeGreyCounts,
   encodeCache,
   encodeClusters,
   encodeCropOrigins,
   SIMILARITY_CACHE_KEY,
   type CropOrigin,
+  type GreyCounts,
 } from './similarity-cache.js';
 
 export { greyStepOf, type GreyStepCoverage, type GreyStepOfObject } from './grey-coverage.js';
@@ -112,23 +121,21 @@ export async function archiveSimilarity(
   }));
   const clusterOf = new Map<string, string>();
   for (const c of clusters) for (const o of c.objects) clusterOf.set(o, c.id);
-  if (opts.threshold === undefined && (computed || opts.writeClusters === true)) {
-    const key = clustersKeyOf(analysesSize);
-    await archive.index
-      .putDerived(CLUSTERS_CACHE_KEY, encodeClusters(key, clusters))
-      .catch(() => undefined);
-    const crops = encodeCropOrigins(key, cropOrigins(pairs));
-    await archive.index.putDerived(CROPS_CACHE_KEY, crops).catch(() => undefined);
-  }
   // The analyses that keep a grey raster (every one since custody-image/3 whose image decoded,
   // which a PDQ hash implies) are those the grey step takes part with.
-  const withGrey = new Set(
-    analyses.filter((a) => !WITHOUT_GREY.has(a.analyzer)).map((a) => a.sha256),
-  );
+  const withGrey = new Set(analyses.filter((a) => keepsGrey(a)).map((a) => a.sha256));
   const grey = greyStepCoverage(
     objects.map((o) => ({ sha256: o.sha256, grey: withGrey.has(o.sha256) })),
     pairs,
   );
+  if (opts.threshold === undefined && (computed || opts.writeClusters === true)) {
+    const key = clustersKeyOf(analysesSize);
+    await archive.index
+      .putDerived(CLUSTERS_CACHE_KEY, encodeClusters(key, clusters, grey))
+      .catch(() => undefined);
+    const crops = encodeCropOrigins(key, cropOrigins(pairs));
+    await archive.index.putDerived(CROPS_CACHE_KEY, crops).catch(() => undefined);
+  }
   return { objects, pairs, clusters, clusterOf, grey };
 }
 
@@ -209,16 +216,39 @@ const MAX_CHECKED_CLUSTER = 100;
 export async function readClusterOf(
   archive: SimilarityPorts,
   sha256: string,
-): Promise<(SimilarityCluster & { items: string[] }) | null> {
+  /** The object's analysis: whether it keeps a grey raster decides whether it needed the grey step. */
+  analysis: Pick<AnalysesTable, 'analyzer' | 'pdq'>,
+): Promise<{
+  cluster: (SimilarityCluster & { items: string[] }) | null;
+  grey_step: GreyStepOfObject;
+}> {
   const key = clustersKeyOf(await archive.index.analysisInputsSize());
-  const cached = decodeClusterOf(await archive.index.getDerived(CLUSTERS_CACHE_KEY), key, sha256);
-  if (cached === null) return null;
-  if (cached !== undefined && cached.objects.length <= MAX_CHECKED_CLUSTER) {
-    const checked = await checkCluster(archive, cached);
-    if (checked !== null) return checked;
+  const text = await archive.index.getDerived(CLUSTERS_CACHE_KEY);
+  const counts = decodeGreyCounts(text, key, MAX_GREY_QUERIES);
+  const cached = decodeClusterOf(text, key, sha256);
+  // Needed by this object exactly when it keeps a grey raster and its group is small (grey-coverage.ts).
+  const view = (cluster: (SimilarityCluster & { items: string[] }) | null, c: GreyCounts) => ({
+    cluster,
+    grey_step: {
+      ran: c.needing <= c.limit,
+      objects_needing_it: c.needing,
+      limit: c.limit,
+      needed_by_this_object:
+        keepsGrey(analysis) && (cluster?.objects.length ?? 1) <= GREY_QUERY_MAX_COMPONENT,
+    },
+  });
+  if (counts !== undefined) {
+    if (cached === null) return view(null, counts);
+    if (cached !== undefined && cached.objects.length <= MAX_CHECKED_CLUSTER) {
+      const checked = await checkCluster(archive, cached);
+      if (checked !== null) return view(checked, counts);
+    }
   }
   const s = await archiveSimilarity(archive, { writeClusters: true });
-  return s.clusters.find((c) => c.objects.includes(sha256)) ?? null;
+  return {
+    cluster: s.clusters.find((c) => c.objects.includes(sha256)) ?? null,
+    grey_step: greyStepOf(s.grey, sha256),
+  };
 }
 
 /**
@@ -289,6 +319,11 @@ async function cachedPairs(
 
 /** Analyzers whose entries carry no grey raster: not read for one. */
 const WITHOUT_GREY = new Set(['custody-image/1', 'custody-image/2']);
+
+/** Whether an analysis keeps a grey raster, and so takes part in the grey step (with its PDQ hash). */
+function keepsGrey(a: Pick<AnalysesTable, 'analyzer' | 'pdq'>): boolean {
+  return a.pdq !== null && !WITHOUT_GREY.has(a.analyzer);
+}
 
 /**
  * The grey rasters for crop alignment, from the analyses' own ledger entries (read through the

@@ -5,6 +5,7 @@ import {
   clustersKeyOf,
   decodeCache,
   decodeClusterOf,
+  decodeGreyCounts,
   decodeCropOriginOf,
   encodeCache,
   encodeClusters,
@@ -108,10 +109,14 @@ describe('similarity cache', () => {
 describe('cached clusters', () => {
   const [x, y, z, w] = ['1', '2', '3', '4'].map((c) => c.repeat(64)) as [string, string, string, string];
   const key = clustersKeyOf(40);
-  const text = encodeClusters(key, [
-    { objects: [x, y], max_distance: 12 },
-    { objects: [z, w], max_distance: 3 },
-  ]);
+  const text = encodeClusters(
+    key,
+    [
+      { objects: [x, y], max_distance: 12 },
+      { objects: [z, w], max_distance: 3 },
+    ],
+    { needing: 7, limit: 5000 },
+  );
 
   it('finds the line of one object, and null for an object in no cluster', () => {
     expect(decodeClusterOf(text, key, w)).toEqual({ id: z, objects: [z, w], max_distance: 3 });
@@ -123,11 +128,32 @@ describe('cached clusters', () => {
     expect(decodeClusterOf(text, clustersKeyOf(40, 20), x)).toBeUndefined();
   });
 
-  it("refuses a cache of the previous format (keyed by the whole ledger's size), even at the same number", () => {
-    expect(text.startsWith('near-dup-clusters/2 ')).toBe(true);
-    const old = text.replace('near-dup-clusters/2 ', 'near-dup-clusters/1 ');
-    expect(decodeClusterOf(old, key, x)).toBeUndefined();
-    expect(decodeClusterOf(old, key, '5'.repeat(64))).toBeUndefined();
+  it("refuses a cache of a previous format (/1: keyed by the whole ledger's size; /2: no coverage line), even at the same number", () => {
+    expect(text.startsWith('near-dup-clusters/3 ')).toBe(true);
+    for (const version of ['1', '2']) {
+      const old = text.replace('near-dup-clusters/3 ', `near-dup-clusters/${version} `);
+      expect(decodeClusterOf(old, key, x)).toBeUndefined();
+      expect(decodeClusterOf(old, key, '5'.repeat(64))).toBeUndefined();
+      expect(decodeGreyCounts(old, key, 5000)).toBeUndefined();
+    }
+    // A /3 head without its coverage line (as /2 wrote the lines) is refused too.
+    const noGrey = text.replace('\ngrey 7 5000\n', '\n');
+    expect(decodeClusterOf(noGrey, key, x)).toBeUndefined();
+    expect(decodeClusterOf(noGrey, key, '5'.repeat(64))).toBeUndefined();
+  });
+
+  it("gives the grey step's coverage from its second line, only when current, well formed and at the search's limit", () => {
+    expect(text.split('\n')[1]).toBe('grey 7 5000');
+    expect(decodeGreyCounts(text, key, 5000)).toEqual({ needing: 7, limit: 5000 });
+    expect(decodeGreyCounts(text, clustersKeyOf(41), 5000)).toBeUndefined();
+    expect(decodeGreyCounts(text, key, 4000)).toBeUndefined();
+    expect(decodeGreyCounts(undefined, key, 5000)).toBeUndefined();
+    expect(decodeGreyCounts(text.slice(0, -1), key, 5000)).toBeUndefined();
+    for (const line of ['grey 7', 'grey -1 5000', 'grey 07 5000', 'grey 7 5000 1', 'grey 7.5 5000', 'grey  7 5000', 'gray 7 5000'])
+      expect(decodeGreyCounts(text.replace('grey 7 5000', line), key, 5000), line).toBeUndefined();
+    const none = encodeClusters(key, [], { needing: 0, limit: 5000 });
+    expect(decodeGreyCounts(none, key, 5000)).toEqual({ needing: 0, limit: 5000 });
+    expect(decodeClusterOf(none, key, x)).toBeNull();
   });
 
   it('refuses an object named in two clusters, an unsorted or malformed line', () => {

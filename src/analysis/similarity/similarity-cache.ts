@@ -189,8 +189,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** The `meta` key the clusters are kept under. */
 export const CLUSTERS_CACHE_KEY = 'near_duplicates_clusters';
 // /2: keyed by the analyses' ledger size (/1 was keyed by the whole ledger's size, which the same
-// number could equal: a /1 cache is never read as /2).
-const CLUSTERS_FORMAT = 'near-dup-clusters/2';
+// number could equal: a /1 cache is never read as /2). /3: a second line gives the grey step's
+// coverage (grey-coverage.ts), so that `show` can say whether the step ran without every pair.
+const CLUSTERS_FORMAT = 'near-dup-clusters/3';
 
 export interface ClustersKey {
   matcher: string;
@@ -209,13 +210,34 @@ export function clustersKeyOf(analysesSize: number, threshold?: number): Cluster
 const keyText = (k: ClustersKey): string =>
   JSON.stringify([k.matcher, k.threshold, k.analysesSize]);
 
+/** The grey step's coverage as the clusters' cache keeps it: how many objects needed it, of how many it takes. */
+export interface GreyCounts {
+  needing: number;
+  limit: number;
+}
+
 export function encodeClusters(
   key: ClustersKey,
   clusters: readonly { objects: readonly string[]; max_distance: number }[],
+  grey: GreyCounts,
 ): string {
-  const lines = [`${CLUSTERS_FORMAT} ${keyText(key)}`];
+  const lines = [`${CLUSTERS_FORMAT} ${keyText(key)}`, `grey ${grey.needing} ${grey.limit}`];
   for (const c of clusters) lines.push(`${c.max_distance} ${c.objects.join(' ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The grey step's coverage from the clusters' cache when it is current and its line well formed
+ * (the limit must be the one the search uses), else undefined. Only the first two lines are read.
+ * Trusted as far as the index is, like the clusters: for display.
+ */
+export function decodeGreyCounts(text: string | undefined, key: ClustersKey, limit: number): GreyCounts | undefined {
+  if (text === undefined || !text.endsWith('\n')) return undefined;
+  const head = text.indexOf('\n');
+  if (head < 0 || text.slice(0, head) !== `${CLUSTERS_FORMAT} ${keyText(key)}`) return undefined;
+  const m = /^grey (0|[1-9][0-9]{0,9}) (0|[1-9][0-9]{0,9})$/.exec(text.slice(head + 1, text.indexOf('\n', head + 1)));
+  if (m === null || Number(m[2]) !== limit) return undefined;
+  return { needing: Number(m[1]), limit };
 }
 
 /**
@@ -231,7 +253,7 @@ export function decodeClusterOf(
   if (text === undefined || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
   const head = text.indexOf('\n');
   if (head < 0 || text.slice(0, head) !== `${CLUSTERS_FORMAT} ${keyText(key)}`) return undefined;
-  if (!text.endsWith('\n')) return undefined;
+  if (!text.endsWith('\n') || !text.startsWith('grey ', head + 1)) return undefined;
   const at = text.indexOf(` ${sha256}`, head);
   if (at < 0) return null;
   if (text.indexOf(` ${sha256}`, at + 65) >= 0) return undefined; // named twice: refused
