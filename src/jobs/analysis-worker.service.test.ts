@@ -104,6 +104,32 @@ describe('runAnalysisJobs', () => {
     expect([...jobs.states.values()].every((s) => s === 'done')).toBe(true);
   });
 
+  it('commits in order of claiming when a later batch is analysed first', async () => {
+    // Batch 1 is objects 0–31, batch 2 object 32 alone. Object 0's bytes arrive only once object
+    // 32's have been asked for, so batch 2 is fully analysed while batch 1 still waits on object 0.
+    const jobs = queue();
+    jobs.add(0, 33);
+    let release = (): void => undefined;
+    const lastAsked = new Promise<void>((resolve) => (release = resolve));
+    const committed: string[][] = [];
+    const p = ports((drafts) => {
+      committed.push(drafts.map((d) => d.objects[0] ?? ''));
+      return Promise.resolve();
+    });
+    const plain = p.store.readObject;
+    p.store.readObject = async (name) => {
+      const n = NAMES.get(name);
+      if (n === 32) release();
+      if (n === 0) await lastAsked;
+      return plain(name);
+    };
+    const summary = await runAnalysisJobs(p, jobs);
+    expect(summary).toMatchObject({ done: 33, failed: [] });
+    expect(committed.map((c) => c.length)).toEqual([32, 1]);
+    expect(committed[0]).toContain(sha(0));
+    expect(committed[1]).toEqual([sha(32)]);
+  });
+
   it('ends at an empty queue without `more`, as `custody analyze` does', async () => {
     const jobs = queue();
     jobs.add(0, 3);

@@ -48,6 +48,15 @@ const BATCH = 32;
 interface Batch {
   left: number;
   drafts: { id: string; draft: EntryDraft }[];
+  /** Resolves when every job of the batch has been analysed (or the run has ended). */
+  analysed: Promise<void>;
+  markAnalysed: () => void;
+}
+
+function newBatch(size: number): Batch {
+  let markAnalysed = (): void => undefined;
+  const analysed = new Promise<void>((resolve) => (markAnalysed = resolve));
+  return { left: size, drafts: [], analysed, markAnalysed };
 }
 
 /**
@@ -76,21 +85,36 @@ export async function runAnalysisJobs(
   let claimed = 0;
   let exhausted = false;
   let claiming: Promise<void> | null = null;
-  /** The commits, chained in order; never rejects (a failure is kept in `fault`). */
+  /**
+   * The commits, chained in the order the batches were claimed: each waits for the one before it
+   * and for its own batch's analyses, so a small batch claimed later and analysed first still
+   * commits after the larger one before it. Never rejects (a failure is kept in `fault`).
+   */
   let committing: Promise<void> = Promise.resolve();
-  let uncommitted = 0;
+  /** Batches claimed and not yet committed, oldest first. */
+  const uncommitted: { batch: Batch; committed: Promise<void> }[] = [];
   let fault: { error: unknown } | null = null;
 
   const claimMore = async (): Promise<void> => {
     // Two batches' results at most wait for the disk; then the analysis waits for it.
-    if (uncommitted >= 2) await committing;
+    while (uncommitted.length >= 2 && fault === null) await uncommitted[0]!.committed;
     while (fault === null) {
       if (claimed >= limit) break;
       const got = await jobs.claim(Math.min(BATCH, limit - claimed));
       if (got.length > 0) {
         claimed += got.length;
-        uncommitted++;
-        const batch: Batch = { left: got.length, drafts: [] };
+        const batch = newBatch(got.length);
+        committing = committing
+          .then(() => batch.analysed)
+          .then(() => (fault === null ? commitBatch(batch) : undefined))
+          .catch((e: unknown) => {
+            fault ??= { error: e };
+          })
+          .finally(() => {
+            const at = uncommitted.findIndex((u) => u.batch === batch);
+            if (at >= 0) uncommitted.splice(at, 1);
+          });
+        uncommitted.push({ batch, committed: committing });
         for (const job of got) queue.push({ job, batch });
         return;
       }
@@ -109,7 +133,6 @@ export async function runAnalysisJobs(
     if (batch.drafts.length > 0) await archive.commit(batch.drafts.map((d) => d.draft));
     for (const d of batch.drafts) await jobs.finish(d.id, 'done');
     summary.done += batch.drafts.length;
-    uncommitted--;
     opts.onProgress?.(summary.done, (await jobs.counts()).pending);
   };
   const analyse = async (job: JobsTable, batch: Batch): Promise<void> => {
@@ -152,13 +175,7 @@ export async function runAnalysisJobs(
         for (let t = await next(); t !== undefined; t = await next()) {
           const { job, batch } = t;
           await analyse(job, batch);
-          if (--batch.left === 0) {
-            committing = committing
-              .then(() => (fault === null ? commitBatch(batch) : undefined))
-              .catch((e: unknown) => {
-                fault ??= { error: e };
-              });
-          }
+          if (--batch.left === 0) batch.markAnalysed();
         }
       } catch (e) {
         // A fault (database, store): the other workers stop at their next job.
@@ -166,6 +183,9 @@ export async function runAnalysisJobs(
       }
     }),
   );
+  // After a fault some batches were left part analysed: release their place in the chain, whose
+  // commits are skipped once there is a fault.
+  for (const u of uncommitted) u.batch.markAnalysed();
   await committing;
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (fault !== null) throw (fault as { error: unknown }).error;
