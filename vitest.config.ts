@@ -97,7 +97,7 @@ export default defineConfig({
           // folders and closes them, none replaces a module but the scrypt memo (its setup file
           // says why that changes no result), and the few spies are restored after each test.
           isolate: false,
-          setupFiles: ['test/support/scrypt-memo.setup.ts'],
+          setupFiles: ['test/support/scrypt-memo.setup.ts', 'test/support/argon2-memo.setup.ts'],
           testTimeout: SLOW_TIMEOUT_MS,
           hookTimeout: SLOW_TIMEOUT_MS,
           // A page that is slow to render on a loaded machine (2 cores shared) is not a failure:
