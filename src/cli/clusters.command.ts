@@ -1,10 +1,8 @@
 import { CatalogueLabels, itemText } from '../catalogue/labels.service.js';
-import {
-  archiveSimilarity,
-  type GreyStepCoverage,
-} from '../analysis/similarity/archive-similarity.service.js';
+import { archiveSimilarity } from '../analysis/similarity/archive-similarity.service.js';
 import { parseNonNegativeInt, printJson, str, type Command } from './command.js';
 import { atOption, wantsJson, withArchive } from './context.js';
+import { greyStepNote } from './grey-step-note.js';
 
 export const clustersCommand: Command = {
   name: 'clusters',
@@ -46,15 +44,3 @@ export const clustersCommand: Command = {
   },
 };
 
-/**
- * What to tell the reader when the grey-descriptor step did not run (null when it ran): the
- * clusters may lack the crops that only it finds.
- */
-export function greyStepNote(grey: GreyStepCoverage): string | null {
-  if (grey.ran) return null;
-  return (
-    `the grey-descriptor step did not run: ${grey.needing.toLocaleString('en')} analysed images are ` +
-    `linked to at most two others, more than the ${grey.limit.toLocaleString('en')} it takes; a crop ` +
-    'cut unevenly and also turned or flipped may be missing from the near-duplicates (README: Near-duplicates)'
-  );
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { objectGreyStepNote } from './grey-step-note.js';
+import { greyStepNote, objectGreyStepNote } from './grey-step-note.js';
 
 describe('objectGreyStepNote', () => {
   const skipped = {
@@ -17,6 +17,18 @@ describe('objectGreyStepNote', () => {
       'this image is linked to at most two others, and the grey-descriptor step did not run ' +
         '(26,948 images needed it, more than the 5,000 it takes): a crop of it cut unevenly and also ' +
         'turned or flipped may be missing (README: Near-duplicates)',
+    );
+  });
+});
+
+describe('greyStepNote', () => {
+  it('is silent when the grey step ran, and names the counts and what may be missing when it did not', () => {
+    expect(greyStepNote({ needing: 4_999, limit: 5_000, ran: true, objects: [] })).toBeNull();
+    const note = greyStepNote({ needing: 26_948, limit: 5_000, ran: false, objects: [] });
+    expect(note).toBe(
+      'the grey-descriptor step did not run: 26,948 analysed images are linked to at most two others, ' +
+        'more than the 5,000 it takes; a crop cut unevenly and also turned or flipped may be missing ' +
+        'from the near-duplicates (README: Near-duplicates)',
     );
   });
 });

@@ -95,4 +95,3 @@ function cropText(
   const cut = `cut left ${pct(b.left)}, top ${pct(b.top)}, right ${pct(1 - b.right)}, bottom ${pct(1 - b.bottom)}`;
   return m.crop.original === self ? ` (a crop of this image: ${cut})` : ` (this image is a crop of it: ${cut})`;
 }
-

@@ -110,10 +110,8 @@ export async function runAnalysisJobs(
           .catch((e: unknown) => {
             fault ??= { error: e };
           })
-          .finally(() => {
-            const at = uncommitted.findIndex((u) => u.batch === batch);
-            if (at >= 0) uncommitted.splice(at, 1);
-          });
+          // The chain runs in claim order, so the batch done is the oldest.
+          .finally(() => uncommitted.shift());
         uncommitted.push({ batch, committed: committing });
         for (const job of got) queue.push({ job, batch });
         return;

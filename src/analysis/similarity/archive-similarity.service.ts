@@ -23,6 +23,7 @@ import {
   GREY_QUERY_MAX_COMPONENT,
   greyStepCoverage,
   greyStepOf,
+  greyStepOfCounts,
   MAX_GREY_QUERIES,
   type GreyStepCoverage,
   type GreyStepOfObject,
@@ -229,13 +230,10 @@ export async function readClusterOf(
   // Needed by this object exactly when it keeps a grey raster and its group is small (grey-coverage.ts).
   const view = (cluster: (SimilarityCluster & { items: string[] }) | null, c: GreyCounts) => ({
     cluster,
-    grey_step: {
-      ran: c.needing <= c.limit,
-      objects_needing_it: c.needing,
-      limit: c.limit,
-      needed_by_this_object:
-        keepsGrey(analysis) && (cluster?.objects.length ?? 1) <= GREY_QUERY_MAX_COMPONENT,
-    },
+    grey_step: greyStepOfCounts(
+      c,
+      keepsGrey(analysis) && (cluster?.objects.length ?? 1) <= GREY_QUERY_MAX_COMPONENT,
+    ),
   });
   if (counts !== undefined) {
     if (cached === null) return view(null, counts);

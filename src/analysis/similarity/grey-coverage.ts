@@ -92,6 +92,22 @@ export function greyStepCoverage(
   };
 }
 
+/**
+ * One object's view from the counts alone (how many needed the step, of how many it takes), and
+ * whether this object is one of those that needed it.
+ */
+export function greyStepOfCounts(
+  counts: { needing: number; limit: number },
+  neededByThisObject: boolean,
+): GreyStepOfObject {
+  return {
+    ran: counts.needing <= counts.limit,
+    objects_needing_it: counts.needing,
+    limit: counts.limit,
+    needed_by_this_object: neededByThisObject,
+  };
+}
+
 /** One object's view of the coverage, as `similar --json` and the API's item route give it. */
 export interface GreyStepOfObject {
   ran: boolean;
@@ -101,10 +117,5 @@ export interface GreyStepOfObject {
 }
 
 export function greyStepOf(grey: GreyStepCoverage, sha256: string): GreyStepOfObject {
-  return {
-    ran: grey.ran,
-    objects_needing_it: grey.needing,
-    limit: grey.limit,
-    needed_by_this_object: grey.objects.includes(sha256),
-  };
+  return greyStepOfCounts(grey, grey.objects.includes(sha256));
 }
