@@ -80,6 +80,8 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           // One module graph per worker, as e2e below (no medium file replaces a module or a global).
           isolate: false,
+          // Each file's temp dirs removed after it (test/support/tmp.ts says why this is needed).
+          setupFiles: ['test/support/temp-dirs.setup.ts'],
           testTimeout: SLOW_TIMEOUT_MS,
           hookTimeout: SLOW_TIMEOUT_MS,
         },
@@ -97,7 +99,11 @@ export default defineConfig({
           // folders and closes them, none replaces a module but the scrypt memo (its setup file
           // says why that changes no result), and the few spies are restored after each test.
           isolate: false,
-          setupFiles: ['test/support/scrypt-memo.setup.ts', 'test/support/argon2-memo.setup.ts'],
+          setupFiles: [
+            'test/support/temp-dirs.setup.ts',
+            'test/support/scrypt-memo.setup.ts',
+            'test/support/argon2-memo.setup.ts',
+          ],
           testTimeout: SLOW_TIMEOUT_MS,
           hookTimeout: SLOW_TIMEOUT_MS,
           // A page that is slow to render on a loaded machine (2 cores shared) is not a failure:

@@ -1,6 +1,10 @@
 // Temporary directories for tests, removed after the test file that made them.
-// Importing this module registers one afterAll hook on the importing test file
-// (vitest evaluates modules afresh per file with the default `isolate: true`).
+// The removal is armed per file by test/support/temp-dirs.setup.ts, which every project that
+// makes temp dirs lists in its setupFiles: medium and e2e run a worker's files in one module
+// graph (isolate: false), so an afterAll registered when this module is first imported would
+// fire for the worker's first file only, and every later file's folders would stay behind (about
+// 600 folders, archives and corpora included, per run, on a RAM file system). makeTempDir refuses
+// to make a folder that no hook will remove.
 // Set CUSTODY_KEEP_TMP=1 to keep them for a post-mortem.
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,8 +13,10 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 const keep = process.env.CUSTODY_KEEP_TMP === '1';
-/** Dirs made by the importing test file. */
+/** Dirs made by the running test file. */
 const made = new Set<string>();
+/** Whether the running test file has the removal hook (armTempDirRemoval). */
+let armed = false;
 /** Dirs made in this worker process, for removal at exit if a file is cut short. */
 const everywhere = workerRegistry();
 
@@ -39,6 +45,12 @@ export function diskTmpdir(): string {
 
 /** Make a fresh directory under the OS temp dir (or `base`); it is removed after this test file. */
 export async function makeTempDir(prefix: string, base = tmpdir()): Promise<string> {
+  if (!armed) {
+    throw new Error(
+      'makeTempDir: no hook removes temp dirs in this test file; list ' +
+        "'test/support/temp-dirs.setup.ts' in the vitest project's setupFiles",
+    );
+  }
   const safe = prefix.replace(/[^A-Za-z0-9._-]/g, '-');
   const dir = await mkdtemp(join(base, `custody-${safe}-`));
   made.add(dir);
@@ -60,4 +72,14 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
-afterAll(removeTempDirs);
+/**
+ * Registers the removal on the test file being collected: call it from a setup file, which
+ * vitest runs before each test file, also when the files of a worker share one module graph.
+ */
+export function armTempDirRemoval(): void {
+  armed = true;
+  afterAll(async () => {
+    armed = false;
+    await removeTempDirs();
+  });
+}
