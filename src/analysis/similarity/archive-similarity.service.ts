@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ArchiveIndexRepository } from '../../db/archive-index.repository.js';
 import type { AnalysesTable, ItemsTable } from '../../db/index.js';
 import type { Ledger } from '../../ledger/ledger.service.js';
@@ -41,6 +42,7 @@ import {
   encodeClusters,
   encodeCropOrigins,
   SIMILARITY_CACHE_KEY,
+  type CacheKey,
   type CropOrigin,
   type GreyCounts,
 } from './similarity-cache.js';
@@ -310,9 +312,47 @@ async function cachedPairs(
     const grey = greys.get(seqOf.get(o.sha256) ?? -1);
     return grey === undefined ? o : { ...o, grey };
   });
-  const pairs = await findSimilarPairsParallel(withGrey, settings);
+  const inputs = similaritySearchInputs(key, withGrey);
+  let pairs: SimilarPair[];
+  if (lastSearch?.inputs === inputs) pairs = [...lastSearch.pairs];
+  else {
+    pairs = await findSimilarPairsParallel(withGrey, settings);
+    searchesRun++;
+    lastSearch = { inputs, pairs: [...pairs] };
+  }
   await archive.index.putDerived(cacheKey, encodeCache(key, pairs)).catch(() => undefined);
   return { pairs, computed: true };
+}
+
+/**
+ * The last search this process ran, by everything its pairs are a function of. A report or an
+ * export draws its pairs from an index replayed from the ledger at its checkpoint, which holds no
+ * cache, so each one searched again (with the grey step, up to about 170 s of CPU on a large
+ * collection): the server answering a report and then an export, or a footnote's commands re-run
+ * in one process, now search once. Nothing here was read from disk: the pairs were computed in
+ * this process from the inputs their key names.
+ */
+let lastSearch: { inputs: string; pairs: readonly SimilarPair[] } | null = null;
+let searchesRun = 0;
+
+/** How many whole-archive searches this process has run (for tests: a repeated one runs none). */
+export function similaritySearchesRun(): number {
+  return searchesRun;
+}
+
+/**
+ * The inputs of one search: the cache key (the matcher's version, the settings, every object's
+ * digest, analysis seq and hashes) and every grey raster, which the cache key leaves to the
+ * ledger (one process may open many archives, and the seqs alone do not name their entries).
+ */
+export function similaritySearchInputs(key: CacheKey, objects: readonly HashedObject[]): string {
+  const h = createHash('sha256');
+  h.update(`${key.inputs}\n`);
+  for (const o of objects) {
+    h.update(`${o.sha256}\t${o.grey === undefined ? '-' : String(o.grey.length)}\n`);
+    if (o.grey !== undefined) h.update(o.grey);
+  }
+  return h.digest('hex');
 }
 
 /** Analyzers whose entries carry no grey raster: not read for one. */
