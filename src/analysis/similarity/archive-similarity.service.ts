@@ -328,8 +328,8 @@ async function cachedPairs(
  * The last search this process ran, by everything its pairs are a function of. A report or an
  * export draws its pairs from an index replayed from the ledger at its checkpoint, which holds no
  * cache, so each one searched again (with the grey step, up to about 170 s of CPU on a large
- * collection): the server answering a report and then an export, or a footnote's commands re-run
- * in one process, now search once. Nothing here was read from disk: the pairs were computed in
+ * collection): the server making a report in HTML and then in PDF with no new analysis between,
+ * or a footnote's commands re-run in one process, now search once. Nothing here was read from disk: the pairs were computed in
  * this process from the inputs their key names.
  */
 let lastSearch: { inputs: string; pairs: readonly SimilarPair[] } | null = null;
