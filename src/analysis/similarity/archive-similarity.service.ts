@@ -325,12 +325,12 @@ async function cachedPairs(
 }
 
 /**
- * The last search this process ran, by everything its pairs are a function of. A report or an
- * export draws its pairs from an index replayed from the ledger at its checkpoint, which holds no
- * cache, so each one searched again (with the grey step, up to about 170 s of CPU on a large
- * collection): the server making a report in HTML and then in PDF with no new analysis between,
- * or a footnote's commands re-run in one process, now search once. Nothing here was read from disk: the pairs were computed in
- * this process from the inputs their key names.
+ * The last search this process ran, by everything its pairs are a function of. A report draws its
+ * pairs from an index replayed from the ledger at its checkpoint, which holds no cache, so each
+ * report searched again (with the grey step, up to about 170 s of CPU on a large collection): the
+ * server making a report in HTML and then in PDF with no new analysis between, or a footnote's
+ * commands re-run in one process, now search once. Nothing here was read from disk: the pairs were
+ * computed in this process from the inputs their key names.
  */
 let lastSearch: { inputs: string; pairs: readonly SimilarPair[] } | null = null;
 let searchesRun = 0;
