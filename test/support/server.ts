@@ -1,7 +1,6 @@
 // Helpers for tests of the team server: an archive with accounts, the server built over it (no
 // port: `inject()`), and signed-in sessions that carry their cookie and CSRF token.
 import { cp, writeFile } from 'node:fs/promises';
-import { afterAll } from 'vitest';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { openArchive, type Archive } from '../../src/app.js';
@@ -17,7 +16,7 @@ import {
   type TestArchive,
 } from './archive-fixtures.js';
 import { createTestDatabase, replaceTestDatabase, testPostgresUrl } from './postgres.js';
-import { makeTempDir } from './tmp.js';
+import { makeTempDir, onTestFileEnd } from './tmp.js';
 
 export const TEST_PASSWORD = 'pw-server-test-0000';
 
@@ -130,7 +129,7 @@ async function addUsers(
  */
 const templates = new Map<string, Promise<{ archive: TestArchive; accounts: Map<string, string> }>>();
 const templateDatabases: (() => Promise<void>)[] = [];
-afterAll(async () => {
+onTestFileEnd(async () => {
   templates.clear();
   for (const drop of templateDatabases.splice(0)) await drop();
 });

@@ -72,6 +72,19 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
+/** What support modules keep per test file (see onTestFileEnd). */
+const fileEndHooks: (() => Promise<void> | void)[] = [];
+
+/**
+ * Runs `hook` at the end of every test file, before its temp dirs are removed. For a support
+ * module that keeps something for one test file (server.ts's template archives): an afterAll in
+ * the module itself would run for the worker's first file only, since the files of a worker share
+ * one module graph (isolate: false).
+ */
+export function onTestFileEnd(hook: () => Promise<void> | void): void {
+  fileEndHooks.push(hook);
+}
+
 /**
  * Registers the removal on the test file being collected: call it from a setup file, which
  * vitest runs before each test file, also when the files of a worker share one module graph.
@@ -79,7 +92,11 @@ export async function removeTempDirs(): Promise<void> {
 export function armTempDirRemoval(): void {
   armed = true;
   afterAll(async () => {
-    armed = false;
-    await removeTempDirs();
+    try {
+      for (const hook of fileEndHooks) await hook();
+    } finally {
+      armed = false;
+      await removeTempDirs();
+    }
   });
 }
