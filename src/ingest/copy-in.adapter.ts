@@ -4,6 +4,11 @@
 // sha256sum on two cores. The main thread then links the temporary file into place
 // (FsObjectStore.adopt), so the write-once rule and the crash points are unchanged. A file a
 // resumed delivery already holds is only read and hashed here (`hash`), under the same rules.
+// A read of 1 MiB that is all zeros is not written: the temporary file gets a hole there (as
+// `cp --sparse=auto` makes), and its size is set at the end, so a disk image that is mostly empty
+// is stored without writing gigabytes of zeros. A hole reads back as zeros on every file system
+// (POSIX), so the object's bytes, and the SHA-256 that names them and that verify recomputes, are
+// those of the source.
 import type { Worker } from 'node:worker_threads';
 import { StoreError } from '../store/index.js';
 import { end, giveBack, lendThread, type UserListeners } from '../store/kept-threads.adapter.js';
@@ -15,6 +20,7 @@ const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
 const buf = Buffer.allocUnsafe(${1 << 20});
+const zeros = Buffer.alloc(${1 << 20});
 function fail(stage, op, e, pos) {
   return { stage, op, code: String((e && e.code) || e), pos };
 }
@@ -37,7 +43,7 @@ parentPort.on('message', ({ id, src, tmp, sniff, dev, ino }) => {
       catch (e) { out = { id, error: fail('store', 'open', e, 0) }; return; }
     }
     const h = createHash('sha256');
-    let pos = 0, head = null;
+    let pos = 0, head = null, written = 0;
     for (;;) {
       let n;
       try { n = fs.readSync(sfd, buf, 0, buf.length, pos); }
@@ -46,11 +52,17 @@ parentPort.on('message', ({ id, src, tmp, sniff, dev, ino }) => {
       if (head === null) head = Buffer.from(buf.subarray(0, Math.min(n, sniff)));
       h.update(buf.subarray(0, n));
       let off = 0;
-      if (dfd >= 0) {
+      if (dfd >= 0 && buf.compare(zeros, 0, n, 0, n) !== 0) {
         try { while (off < n) off += fs.writeSync(dfd, buf, off, n - off, pos + off); }
         catch (e) { out = { id, error: fail('store', 'write', e, pos) }; return; }
+        written = pos + n;
       }
       pos += n;
+    }
+    if (dfd >= 0 && written < pos) {
+      // The file ends in zeros that were not written: its size, with a hole to the end.
+      try { fs.ftruncateSync(dfd, pos); }
+      catch (e) { out = { id, error: fail('store', 'write', e, pos) }; return; }
     }
     if (dfd >= 0) {
       try { fs.fsyncSync(dfd); }

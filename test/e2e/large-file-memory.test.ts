@@ -2,10 +2,12 @@
 // per copy-in worker thread (src/ingest/copy-in.adapter.ts), so the peak resident set the CLI
 // reports (`peak_rss_bytes` in `ingest --json`) must stay far below the file's size.
 //
-// The source is sparse (no disk used); the stored object is not: it takes 3 GiB, hence the
-// 10 GiB of free space asked for in the temp dir on disk (diskTmpdir: the run's TMPDIR may be in RAM).
+// The source is sparse (no disk used), and so is the stored object where the file system keeps
+// holes: intake writes no read of 1 MiB that is all zeros. On one that does not, the object takes
+// 3 GiB, hence the 10 GiB of free space asked for in the temp dir on disk (diskTmpdir: the run's
+// TMPDIR may be in RAM).
 import { createHash } from 'node:crypto';
-import { mkdir, open, rm, statfs } from 'node:fs/promises';
+import { mkdir, open, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listObjectFiles, runJson, sha256File, type ItemJson } from '../support/archive-inspect.js';
@@ -74,6 +76,10 @@ describe.skipIf(skipReason !== null)('large file, bounded memory', () => {
       const objects = await listObjectFiles(archive);
       expect(objects.map((o) => o.name)).toEqual([expected]);
       expect(await sha256File(objects[0]!.path)).toBe(expected);
+      // Where the file system kept the source's hole, the object is a hole too: no 3 GiB of
+      // zeros were written (src/ingest/copy-in.adapter.ts).
+      if ((await stat(file)).blocks === 0)
+        expect((await stat(objects[0]!.path)).blocks * 512).toBeLessThan(1024 ** 2);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

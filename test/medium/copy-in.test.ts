@@ -2,7 +2,7 @@
 // read of a file already received, and the error codes intake reports for the cases that can be
 // made here.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CopyInPool } from '../../src/ingest/copy-in.adapter.js';
@@ -81,5 +81,52 @@ describe('CopyInPool', () => {
     await writeFile(join(dir, 'taken'), 'already here');
     await expect(pool.copy(Buffer.from(join(dir, 'src')), join(dir, 'taken'))).rejects.toMatchObject({ code: 'STORE_WRITE_FAILED' });
     expect(await readFile(join(dir, 'taken'), 'utf8')).toBe('already here'); // never overwritten
+  });
+
+  it('stores a read of 1 MiB of zeros as a hole, and ends a file that ends in zeros at its size: the same bytes and digest', async () => {
+    const dir = await makeTempDir('copy-in');
+    const MiB = 1 << 20;
+    const piece = (n: number) =>
+      Buffer.concat([Buffer.from([0xff]), randomBytes(n - 2), Buffer.from([0xff])]);
+    const layouts: Record<string, Buffer[]> = {
+      // data, three empty MiB, data across a MiB boundary, then zeros to the end (a trailing hole)
+      mixed: [piece(100), Buffer.alloc(3 * MiB - 100 + 40), piece(MiB), Buffer.alloc(2 * MiB + 5)],
+      // zeros only, not a whole number of reads
+      zeros: [Buffer.alloc(2 * MiB + 5)],
+      // a zero MiB between two reads with data: nothing lost at either edge
+      gap: [piece(MiB), Buffer.alloc(MiB), piece(MiB)],
+      // zeros with one byte set at the very end
+      last: [Buffer.alloc(2 * MiB), Buffer.from([1])],
+    };
+    // Whether this file system keeps holes (tmpfs, ext4, xfs do): a 4 MiB file made by truncate.
+    const probe = join(dir, 'probe');
+    const fh = await open(probe, 'w');
+    await fh.truncate(4 * MiB);
+    await fh.close();
+    const holes = (await stat(probe)).blocks * 512 < MiB;
+    for (const [name, parts] of Object.entries(layouts)) {
+      const bytes = Buffer.concat(parts);
+      const src = join(dir, `src-${name}`);
+      await writeFile(src, bytes);
+      const copied = await pool.copy(Buffer.from(src), join(dir, `tmp-${name}`));
+      const stored = join(dir, `tmp-${name}`);
+      expect(copied.sha256, name).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(copied.size, name).toBe(bytes.length);
+      const back = await readFile(stored);
+      expect(back.length, name).toBe(bytes.length);
+      expect(back.equals(bytes), name).toBe(true);
+      if (!holes) continue;
+      // Only the reads that hold a byte other than zero take room.
+      let withData = 0;
+      for (let at = 0; at < bytes.length; at += MiB)
+        if (bytes.subarray(at, at + MiB).some((b) => b !== 0)) withData++;
+      const used = (await stat(stored)).blocks * 512;
+      expect(used, `${name}: ${used} bytes allocated`).toBeLessThanOrEqual(
+        withData * MiB + 64 * 1024,
+      );
+      expect(used, name).toBeLessThan(bytes.length);
+    }
+    if (!holes)
+      console.warn('[copy-in] this file system keeps no holes: the sizes on disk were not checked');
   });
 });
