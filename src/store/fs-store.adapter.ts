@@ -251,8 +251,26 @@ export class FsObjectStore {
   }
 }
 
+/** Zeros to compare a chunk with (in parts of this size). */
+const ZEROS = new Uint8Array(1 << 16);
+
+function isAllZeros(chunk: Uint8Array): boolean {
+  for (let at = 0; at < chunk.length; at += ZEROS.length) {
+    const part = chunk.subarray(at, at + ZEROS.length);
+    if (Buffer.compare(part, ZEROS.subarray(0, part.length)) !== 0) return false;
+  }
+  return true;
+}
+
+/**
+ * A chunk that is all zeros is not written: the temporary file gets a hole there, and `finish`
+ * sets its size, as intake's copy-in threads do (src/ingest/copy-in.adapter.ts). A hole reads back
+ * as zeros on every file system, so the object's bytes are the ones hashed.
+ */
 class FsObjectWriter implements ObjectWriter {
   private size = 0;
+  /** Where the last bytes written end: from there to `size`, the file has not been written. */
+  private written = 0;
   private done = false;
 
   constructor(
@@ -264,14 +282,17 @@ class FsObjectWriter implements ObjectWriter {
 
   async write(chunk: Uint8Array): Promise<void> {
     this.hash.update(chunk);
-    let off = 0;
-    try {
-      while (off < chunk.length) {
-        const { bytesWritten } = await this.fh.write(chunk, off, chunk.length - off, this.size + off);
-        off += bytesWritten;
+    if (!isAllZeros(chunk)) {
+      let off = 0;
+      try {
+        while (off < chunk.length) {
+          const { bytesWritten } = await this.fh.write(chunk, off, chunk.length - off, this.size + off);
+          off += bytesWritten;
+        }
+      } catch (e) {
+        throw storeWriteError(e, this.tmp);
       }
-    } catch (e) {
-      throw storeWriteError(e, this.tmp);
+      this.written = this.size + chunk.length;
     }
     this.size += chunk.length;
   }
@@ -279,6 +300,7 @@ class FsObjectWriter implements ObjectWriter {
   async finish(): Promise<StoredObject> {
     const sha256 = this.hash.digest('hex');
     try {
+      if (this.written < this.size) await this.fh.truncate(this.size); // ends in a hole
       await this.fh.sync();
     } catch (e) {
       await this.abort();
