@@ -11,3 +11,4 @@ export * from './csv.js';
 export * from './person-signature.js';
 export * from './operation-context.js';
 export * from './aead.js';
+export * from './zeros.js';

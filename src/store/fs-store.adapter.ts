@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { constants, type Dirent, type ReadStream } from 'node:fs';
 import { chmod, link, lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSha256Hex, hint } from '../core/index.js';
+import { isAllZeros, isSha256Hex, hint } from '../core/index.js';
 import { StoreError } from './errors.js';
 
 export interface StoredObject {
@@ -249,17 +249,6 @@ export class FsObjectStore {
   afterWrite(): void {
     this.hooks.afterWrite?.();
   }
-}
-
-/** Zeros to compare a chunk with (in parts of this size). */
-const ZEROS = new Uint8Array(1 << 16);
-
-function isAllZeros(chunk: Uint8Array): boolean {
-  for (let at = 0; at < chunk.length; at += ZEROS.length) {
-    const part = chunk.subarray(at, at + ZEROS.length);
-    if (Buffer.compare(part, ZEROS.subarray(0, part.length)) !== 0) return false;
-  }
-  return true;
 }
 
 /**

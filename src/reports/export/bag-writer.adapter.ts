@@ -23,7 +23,7 @@ import {
 } from './bagit.js';
 import { ExportError } from './errors.js';
 import { writeStoredZip } from './zip-writer.adapter.js';
-import { hint } from '../../core/index.js';
+import { hint, isAllZeros } from '../../core/index.js';
 
 /**
  * Writes one bag into a temporary sibling of its final place, recording the SHA-256 and size of
@@ -70,7 +70,9 @@ export class BagWriter {
 
   /**
    * Streams `source` into the bag and returns its SHA-256, which must be `expectedSha256` when one
-   * is given (evidence: the ledger's digest).
+   * is given (evidence: the ledger's digest). A chunk that is all zeros is left as a hole, and the
+   * size set at the end, as the store keeps them: a mostly empty disk image does not write its
+   * zeros out again. A hole reads back as zeros, which is what the manifest's digest is of.
    */
   async copyFile(
     path: string,
@@ -81,14 +83,20 @@ export class BagWriter {
     const out = await open(join(this.dir, path), 'wx');
     const hash = createHash('sha256');
     let size = 0;
+    let written = 0;
     try {
       // A store object comes as a stream the store opened bounded (never through a link or a FIFO).
       const chunks = typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : await source();
       for await (const chunk of chunks) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).length;
-        await out.write(chunk as Buffer);
+        const bytes = chunk as Buffer;
+        hash.update(bytes);
+        if (!isAllZeros(bytes)) {
+          await writeAll(out, bytes, size);
+          written = size + bytes.length;
+        }
+        size += bytes.length;
       }
+      if (written < size) await out.truncate(size);
     } catch (cause) {
       throw new ExportError(
         'EXPORT_OBJECT_UNREADABLE',
@@ -301,4 +309,12 @@ export async function checkOutFree(out: string, isZip: boolean): Promise<void> {
 /** Moves the finished bag (or zip) to its final name: rename(2), atomic on one file system. */
 export async function publish(from: string, to: string): Promise<void> {
   await rename(from, to);
+}
+
+/** Writes all of `bytes` at `position` (a write may take fewer bytes than it was given). */
+async function writeAll(fh: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  for (let off = 0; off < bytes.length; ) {
+    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off, position + off);
+    off += bytesWritten;
+  }
 }
