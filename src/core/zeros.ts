@@ -3,7 +3,13 @@
 
 const ZEROS = new Uint8Array(1 << 16);
 
-/** True when every byte of `chunk` is 0 (an empty chunk too); stops at the first other byte. */
+/**
+ * True when every byte of `chunk` is 0 (an empty chunk too); stops at the first other byte.
+ *
+ * @example
+ *   isAllZeros(new Uint8Array(1 << 20)) // true: a writer may leave these bytes as a hole
+ *   isAllZeros(Uint8Array.of(0, 0, 1)) // false
+ */
 export function isAllZeros(chunk: Uint8Array): boolean {
   for (let at = 0; at < chunk.length; at += ZEROS.length) {
     const part = chunk.subarray(at, at + ZEROS.length);
