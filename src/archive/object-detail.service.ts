@@ -5,7 +5,7 @@ import { indicatorsFor } from '../analysis/authenticity.service.js';
 import type { Indicator } from '../analysis/indicators/index.js';
 import { INDICATOR_DISCLAIMER } from '../analysis/indicators/index.js';
 import {
-  greyStepOf,
+  clusterViewOf,
   readClusterOf,
   type ArchiveSimilarity,
 } from '../analysis/similarity/archive-similarity.service.js';
@@ -58,10 +58,7 @@ export async function objectDetail(
     analysis?.pdq == null
       ? { cluster: null, grey_step: null }
       : similarity !== undefined
-        ? {
-            cluster: similarity.clusters.find((c) => c.objects.includes(sha256)) ?? null,
-            grey_step: greyStepOf(similarity.grey, sha256),
-          }
+        ? clusterViewOf(similarity, sha256)
         : await readClusterOf(archive, sha256, analysis);
   const decisions = await archive.index.decisionsFor(sha256);
   const indicators =

@@ -2,8 +2,9 @@ import { createHash, type Hash } from 'node:crypto';
 import { constants, type Dirent, type ReadStream } from 'node:fs';
 import { chmod, link, lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAllZeros, isSha256Hex, hint } from '../core/index.js';
+import { isSha256Hex, hint } from '../core/index.js';
 import { StoreError } from './errors.js';
+import { SparseFileWriter } from './sparse-file.adapter.js';
 
 export interface StoredObject {
   sha256: string;
@@ -251,15 +252,9 @@ export class FsObjectStore {
   }
 }
 
-/**
- * A chunk that is all zeros is not written: the temporary file gets a hole there, and `finish`
- * sets its size, as intake's copy-in threads do (src/ingest/copy-in.adapter.ts). A hole reads back
- * as zeros on every file system, so the object's bytes are the ones hashed.
- */
+/** Writes a chunk of zeros as a hole (SparseFileWriter), and sets the size at `finish`. */
 class FsObjectWriter implements ObjectWriter {
-  private size = 0;
-  /** Where the last bytes written end: from there to `size`, the file has not been written. */
-  private written = 0;
+  private readonly file: SparseFileWriter;
   private done = false;
 
   constructor(
@@ -267,29 +262,23 @@ class FsObjectWriter implements ObjectWriter {
     private readonly fh: FileHandle,
     private readonly tmp: string,
     private readonly hash: Hash,
-  ) {}
+  ) {
+    this.file = new SparseFileWriter(fh);
+  }
 
   async write(chunk: Uint8Array): Promise<void> {
     this.hash.update(chunk);
-    if (!isAllZeros(chunk)) {
-      let off = 0;
-      try {
-        while (off < chunk.length) {
-          const { bytesWritten } = await this.fh.write(chunk, off, chunk.length - off, this.size + off);
-          off += bytesWritten;
-        }
-      } catch (e) {
-        throw storeWriteError(e, this.tmp);
-      }
-      this.written = this.size + chunk.length;
+    try {
+      await this.file.write(chunk);
+    } catch (e) {
+      throw storeWriteError(e, this.tmp);
     }
-    this.size += chunk.length;
   }
 
   async finish(): Promise<StoredObject> {
     const sha256 = this.hash.digest('hex');
     try {
-      if (this.written < this.size) await this.fh.truncate(this.size); // ends in a hole
+      await this.file.end();
       await this.fh.sync();
     } catch (e) {
       await this.abort();
@@ -300,7 +289,7 @@ class FsObjectWriter implements ObjectWriter {
     this.store.afterWrite();
     try {
       const existed = await this.store.commit(this.tmp, sha256);
-      return { sha256, size: this.size, existed };
+      return { sha256, size: this.file.size, existed };
     } catch (e) {
       await rm(this.tmp, { force: true });
       throw storeWriteError(e, this.tmp);

@@ -244,7 +244,14 @@ export async function readClusterOf(
       if (checked !== null) return view(checked, counts);
     }
   }
-  const s = await archiveSimilarity(archive, { writeClusters: true });
+  return clusterViewOf(await archiveSimilarity(archive, { writeClusters: true }), sha256);
+}
+
+/** One object's cluster and its grey-step view, from the whole archive's similarity. */
+export function clusterViewOf(
+  s: Pick<ArchiveSimilarity, 'clusters' | 'grey'>,
+  sha256: string,
+): { cluster: (SimilarityCluster & { items: string[] }) | null; grey_step: GreyStepOfObject } {
   return {
     cluster: s.clusters.find((c) => c.objects.includes(sha256)) ?? null,
     grey_step: greyStepOf(s.grey, sha256),

@@ -23,7 +23,8 @@ import {
 } from './bagit.js';
 import { ExportError } from './errors.js';
 import { writeStoredZip } from './zip-writer.adapter.js';
-import { hint, isAllZeros } from '../../core/index.js';
+import { hint } from '../../core/index.js';
+import { SparseFileWriter } from '../../store/sparse-file.adapter.js';
 
 /**
  * Writes one bag into a temporary sibling of its final place, recording the SHA-256 and size of
@@ -82,21 +83,15 @@ export class BagWriter {
     await this.ensureDir(path);
     const out = await open(join(this.dir, path), 'wx');
     const hash = createHash('sha256');
-    let size = 0;
-    let written = 0;
+    const file = new SparseFileWriter(out);
     try {
       // A store object comes as a stream the store opened bounded (never through a link or a FIFO).
       const chunks = typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : await source();
       for await (const chunk of chunks) {
-        const bytes = chunk as Buffer;
-        hash.update(bytes);
-        if (!isAllZeros(bytes)) {
-          await writeAll(out, bytes, size);
-          written = size + bytes.length;
-        }
-        size += bytes.length;
+        hash.update(chunk as Buffer);
+        await file.write(chunk as Buffer);
       }
-      if (written < size) await out.truncate(size);
+      await file.end();
     } catch (cause) {
       throw new ExportError(
         'EXPORT_OBJECT_UNREADABLE',
@@ -114,7 +109,7 @@ export class BagWriter {
         { details: hint({ remedy: ['verify'] }) },
       );
     }
-    this.record(path, got, size);
+    this.record(path, got, file.size);
     return got;
   }
 
@@ -311,10 +306,3 @@ export async function publish(from: string, to: string): Promise<void> {
   await rename(from, to);
 }
 
-/** Writes all of `bytes` at `position` (a write may take fewer bytes than it was given). */
-async function writeAll(fh: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  for (let off = 0; off < bytes.length; ) {
-    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off, position + off);
-    off += bytesWritten;
-  }
-}
