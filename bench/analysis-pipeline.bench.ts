@@ -17,7 +17,7 @@ const WORK = resolve('bench', '.work');
 const PROFILE_FILES = 50;
 const HUGETLB = 'glibc.malloc.hugetlb=1';
 
-interface Run {
+export interface Run {
   seconds: number;
   /** CPU time, user + system, of the process and the children it waited for (ExifTool too). */
   cpu: number;
@@ -161,7 +161,8 @@ async function pipeline(
   };
 }
 
-async function baseline(mode: 'image-only' | 'conventional', list: string): Promise<Run> {
+/** One of the two peer pipelines (bench/analysis-baselines.ts) over the files listed in `list`. */
+export async function baseline(mode: 'image-only' | 'conventional', list: string): Promise<Run> {
   const r = await timeWithCpu(
     'node',
     ['dist/bench/analysis-baselines.js', mode, list, join(WORK, `baseline-${mode}`)],
@@ -186,7 +187,7 @@ function thpMode(): string {
 }
 
 /** `files` without exact copies of an earlier one (by the digests of the corpus manifest). */
-async function distinctFiles(corpus: Corpus, files: string[]): Promise<string[]> {
+export async function distinctFiles(corpus: Corpus, files: string[]): Promise<string[]> {
   const digestOf = new Map<string, string>();
   for (const l of (await readFile(join(dirname(corpus.dir), MANIFEST_NAME), 'utf8')).split('\n')) {
     const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(l);
