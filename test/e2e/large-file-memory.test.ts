@@ -76,7 +76,7 @@ describe.skipIf(skipReason !== null)('large file, bounded memory', () => {
       if ((await stat(file)).blocks === 0) {
         // Where the file system kept the source's hole, the object is a hole too: no 3 GiB of
         // zeros were written (src/ingest/copy-in.adapter.ts). A file of this size with no block
-        // of data reads as zeros only, so it holds the bytes hashed above without a re-read.
+        // of data reads as zeros only, so its digest is the constant above without a re-read.
         expect(object.blocks * 512).toBeLessThan(1024 ** 2);
         if (object.blocks > 0) expect(await sha256File(objects[0]!.path)).toBe(expected);
       } else {
