@@ -43,4 +43,3 @@ export const clustersCommand: Command = {
     return 0;
   },
 };
-

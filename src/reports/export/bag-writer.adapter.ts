@@ -305,4 +305,3 @@ export async function checkOutFree(out: string, isZip: boolean): Promise<void> {
 export async function publish(from: string, to: string): Promise<void> {
   await rename(from, to);
 }
-
