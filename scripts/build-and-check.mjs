@@ -4,18 +4,24 @@
 //
 // The build emits without type-checking (`tsc --noCheck`: each file is transpiled on its own, as
 // isolatedModules already requires), because `npm run check` type-checks the same sources and
-// more (tsconfig.json includes the tests). The three jobs are single-threaded, so on two cores
-// they take about as long as the longest, the server's type check, instead of their sum.
+// more (tsconfig.json includes the tests). Run side by side, the three take about as long as the
+// longest, the server's type check, instead of their sum.
 // Each job's output is printed whole when it ends, so that errors do not interleave; the exit
 // code is 1 when any job failed, after all have ended.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
+// TypeScript 7, the native compiler (the devDependency `typescript-7`), by path: `npx tsc` may be
+// either it or TypeScript 6, which stays only because typescript-eslint's type-aware rules need a
+// TypeScript below 6.1 (npm lint). Both check the same sources with no error and emit the same
+// JavaScript; 7 takes about a fifth of the CPU.
+const TSC = 'node node_modules/typescript-7/bin/tsc';
+
 const JOBS = [
   ['build', 'npm run build --silent'],
-  ['check (server, tests, scripts)', 'npx tsc --noEmit -p tsconfig.json'],
-  ['check (ui)', 'npx tsc --noEmit -p ui/tsconfig.json'],
+  ['check (server, tests, scripts)', `${TSC} --noEmit -p tsconfig.json`],
+  ['check (ui)', `${TSC} --noEmit -p ui/tsconfig.json`],
 ];
 
 function run([name, command]) {

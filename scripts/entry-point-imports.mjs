@@ -1,7 +1,7 @@
 // Rewrites every import that reaches past another module's entry point so that it goes
 // through that folder's index.ts, and adds the re-export to the index.ts (creating it when the
 // folder has none). Idempotent: run it again after a merge brings new deep imports, then
-// `npx tsc --noEmit -p tsconfig.json` and `npm run lint`.
+// `npm run check` and `npm run lint`.
 //
 //   node scripts/entry-point-imports.mjs          rewrite
 //   node scripts/entry-point-imports.mjs --check  list what it would rewrite, change nothing
