@@ -14,6 +14,9 @@ packages=(
   # PDF reports (print-to-PDF from the HTML) and browser tests: Debian's Chromium, driven by
   # playwright-core; never a downloaded browser. Noto covers Arabic script; DejaVu is the fallback.
   chromium
+  # The browser tests drive Chromium's headless shell, the same engine from the same source
+  # package, without the desktop browser (test/support/browser.ts says why).
+  chromium-headless-shell
   fonts-noto-core
   fonts-dejavu-core
   # pdftotext / pdftoppm: the report tests read the PDF's text and look at its pages.

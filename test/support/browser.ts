@@ -8,7 +8,17 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect } from 'vitest';
 import { TEST_PASSWORD } from './server.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The browser the UI tests drive: Debian's Chromium headless shell (package
+ * chromium-headless-shell, built from the same chromium source package and version as
+ * /usr/bin/chromium: the same Blink and V8, without the desktop browser around them), which is
+ * what Playwright itself runs for headless tests. The UI tests take about a quarter less time on
+ * it than on the full browser, and Chromium a third less CPU (test/e2e/ui: 83.5 → 64.2 s on two
+ * workers). Where only the chromium package is installed, the tests drive that. The reports'
+ * PDFs are printed by the product's own Chromium path (/usr/bin/chromium), and their tests use it.
+ */
+export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
 export const UI_DIR = join(import.meta.dirname, '../../dist/ui');
 export const SHOTS = join(
   process.env.CI_ARTIFACTS_DIR ?? join(import.meta.dirname, '../../artifacts'),
@@ -19,7 +29,9 @@ export const SHOTS = join(
 export function skipBrowser(what: string): boolean {
   const missing = !existsSync(CHROMIUM);
   if (missing && process.env.CI !== 'true')
-    console.warn(`${what} skipped: no Chromium at ${CHROMIUM} (required when CI=true)`);
+    console.warn(
+      `${what} skipped: no Chromium at ${HEADLESS_SHELL} or /usr/bin/chromium (required when CI=true)`,
+    );
   return missing && process.env.CI !== 'true';
 }
 
