@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 
 // TypeScript 7, the native compiler (the devDependency `typescript-7`), by path: `npx tsc` may be
 // either it or TypeScript 6, which stays only because typescript-eslint's type-aware rules need a
-// TypeScript below 6.1 (npm lint). Both check the same sources with no error and emit the same
+// TypeScript below 6.1 (npm run lint). Both check the same sources with no error and emit the same
 // JavaScript; 7 takes about a fifth of the CPU.
 const TSC = 'node node_modules/typescript-7/bin/tsc';
 
