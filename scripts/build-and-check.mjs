@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 // TypeScript 7, the native compiler (the devDependency `typescript-7`), by path: `npx tsc` may be
 // either it or TypeScript 6, which stays only because typescript-eslint's type-aware rules need a
 // TypeScript below 6.1 (npm run lint). Both check the same sources with no error and emit the same
-// JavaScript; 7 takes about a fifth of the CPU.
+// JavaScript; 7 takes about a quarter of the CPU (build-and-check: 43.3 -> 11.7 s).
 const TSC = 'node node_modules/typescript-7/bin/tsc';
 
 const JOBS = [
