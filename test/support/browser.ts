@@ -18,7 +18,8 @@ import { TEST_PASSWORD } from './server.js';
  * PDFs are printed by the product's own Chromium path (/usr/bin/chromium), and their tests use it.
  */
 export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
+const FULL_CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : FULL_CHROMIUM;
 export const UI_DIR = join(import.meta.dirname, '../../dist/ui');
 export const SHOTS = join(
   process.env.CI_ARTIFACTS_DIR ?? join(import.meta.dirname, '../../artifacts'),
@@ -30,7 +31,7 @@ export function skipBrowser(what: string): boolean {
   const missing = !existsSync(CHROMIUM);
   if (missing && process.env.CI !== 'true')
     console.warn(
-      `${what} skipped: no Chromium at ${HEADLESS_SHELL} or /usr/bin/chromium (required when CI=true)`,
+      `${what} skipped: no Chromium at ${HEADLESS_SHELL} or ${FULL_CHROMIUM} (required when CI=true)`,
     );
   return missing && process.env.CI !== 'true';
 }
