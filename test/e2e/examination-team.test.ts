@@ -264,10 +264,13 @@ describeDatabases('examination as a team: sealing per plan, blinded cases, roles
     const raw = (await ledger()).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; details: { action?: string } });
     expect(entries.some((e) => e.details.action === 'examination.close')).toBe(false);
     // The subjects of the plan, their items (each subject holds one here) and those items' digests.
-    const digests = new Map(entries.filter((e) => (e as { type?: string }).type === 'ingestion').map((e) => [(e as unknown as { items: string[] }).items[0], (e as unknown as { objects: string[] }).objects[0]]));
-    const linked = await Promise.all(members.map(async (m) => (JSON.parse((await ok('inv-d', ['subject', 'show', m, '--json'])).stdout) as { items?: { id: string }[] }).items?.map((i) => i.id) ?? []));
-    const secrets = [...members, ...linked.flat(), ...linked.flat().map((i) => digests.get(i) ?? 'none')];
+    const items = JSON.parse((await ok('inv-d', ['items', '--json'])).stdout) as { id: string; sha256: string }[];
+    const digests = new Map(items.map((i) => [i.id, i.sha256]));
+    const linked = await Promise.all(members.map(async (m) => (JSON.parse((await ok('inv-d', ['subject', 'show', m, '--json'])).stdout) as { items?: string[] }).items ?? []));
     expect(linked.flat()).toHaveLength(2);
+    const linkedDigests = linked.flat().map((i) => digests.get(i));
+    expect(linkedDigests.every((d) => d !== undefined && /^[0-9a-f]{64}$/.test(d)), 'every linked item has its digest').toBe(true);
+    const secrets = [...members, ...linked.flat(), ...(linkedDigests as string[])];
     const exam = [...entries.map((e) => e.details), ...raw.map((e) => e.details)].filter((d) => d.action?.startsWith('examination.'));
     expect(new Set(exam.map((d) => d.action))).toEqual(new Set(['examination.assign', 'examination.submit', 'examination.reveal', 'examination.adjudicate']));
     for (const d of exam) for (const secret of secrets) expect(JSON.stringify(d), `${String(d.action)} names ${secret}`).not.toContain(secret);
