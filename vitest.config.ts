@@ -18,7 +18,8 @@ const SLOW_TIMEOUT_MS = 120_000;
 const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1);
 
 // The tests' temp folders (TMPDIR, which the CLI's subprocesses, Chromium and the tests' own
-// os.tmpdir() inherit) on a RAM file system when one has room: an archive fsyncs every object,
+// os.tmpdir() inherit, and where global-setup.ts puts the PostgreSQL cluster) on a RAM file
+// system when one has room: an archive fsyncs every object,
 // ledger append and folder, and an fsync that waits on the disk (~7 ms here) is time no test
 // measures. What a test proves of a crash is a SIGKILL, which loses nothing the kernel holds, so
 // on tmpfs it proves the same. Out of space has its own small tmpfs; the one test that needs

@@ -156,17 +156,17 @@ function readLogTail(logFile: string): string {
 }
 
 /**
- * Start a private PostgreSQL cluster in a fresh temp dir, listening only on
- * 127.0.0.1 with trust authentication and durability switched off for speed.
+ * Start a private PostgreSQL cluster in a fresh temp dir (under `tmpBase`, else the OS temp dir),
+ * listening only on 127.0.0.1 with trust authentication and durability switched off for speed.
  * `stop()` shuts it down and removes the directory; so does process exit.
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(tmpBase = tmpdir()): Promise<ThrowawayPostgres> {
   const bins = findPgBinaries();
   if (!bins) throw new Error(SKIP_MESSAGE);
   const runAs = lookUpRunAs();
   if (runAs === 'missing-user') throw new Error(postgresAvailable().reason);
 
-  const root = await mkdtemp(join(tmpdir(), 'custody-pg-'));
+  const root = await mkdtemp(join(tmpBase, 'custody-pg-'));
   if (runAs) await chown(root, runAs.uid, runAs.gid);
   const dataDir = join(root, 'data');
   const logFile = join(root, 'server.log');
