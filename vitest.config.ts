@@ -22,8 +22,9 @@ const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1
 // system when one has room: an archive fsyncs every object,
 // ledger append and folder, and an fsync that waits on the disk (~7 ms here) is time no test
 // measures. What a test proves of a crash is a SIGKILL, which loses nothing the kernel holds, so
-// on tmpfs it proves the same. Out of space has its own small tmpfs; the one test that needs
-// gigabytes uses CUSTODY_TEST_DISK_TMPDIR (test/support/tmp.ts diskTmpdir). Set
+// on tmpfs it proves the same. Out of space has its own small tmpfs; the one test that could need
+// gigabytes (large-file-memory, where its temp dir does not keep holes) uses
+// CUSTODY_TEST_DISK_TMPDIR (test/support/tmp.ts diskTmpdir). Set
 // CUSTODY_TEST_TMPDIR to choose the folder, or to '' to keep the OS temp dir.
 const TMPFS_MAGIC = 0x01021994;
 const DISK_TMPDIR = tmpdir();
