@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statfsSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { isTmpfsWithRoom } from './test/support/tmpfs.js';
 
 // Three projects (STYLE.md, Tooling):
 //   unit    next to the code, pure and fast (unit-isolated: those of them that mock a module)
@@ -26,17 +27,9 @@ const WORKERS = Math.max(2, (await import('node:os')).availableParallelism() - 1
 // gigabytes (large-file-memory, where its temp dir does not keep holes) uses
 // CUSTODY_TEST_DISK_TMPDIR (test/support/tmp.ts diskTmpdir). Set
 // CUSTODY_TEST_TMPDIR to choose the folder, or to '' to keep the OS temp dir.
-const TMPFS_MAGIC = 0x01021994;
 const DISK_TMPDIR = tmpdir();
-const TEST_TMPDIR = process.env.CUSTODY_TEST_TMPDIR ?? ramTmpdir() ?? '';
-function ramTmpdir(): string | null {
-  try {
-    const fs = statfsSync('/dev/shm');
-    return fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= 4 * 1024 ** 3 ? '/dev/shm' : null;
-  } catch {
-    return null;
-  }
-}
+const TEST_TMPDIR =
+  process.env.CUSTODY_TEST_TMPDIR ?? (isTmpfsWithRoom('/dev/shm', 4 * 1024 ** 3) ? '/dev/shm' : '');
 
 const UNIT = ['src/**/*.test.ts', 'ui/src/**/*.test.ts'];
 /** The unit files that replace modules or globals (vi.mock and kin): they need a fresh module graph. */

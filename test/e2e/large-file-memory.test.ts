@@ -10,27 +10,25 @@
 // A product that wrote the zeros out would fail the hole check below, and 4 GiB free is asked for
 // so that such a failure cannot fill the RAM. Elsewhere the test uses the temp dir on disk
 // (diskTmpdir), where an object without holes takes 3 GiB: hence the 10 GiB asked for there.
-import { mkdir, open, rm, stat, statfs } from 'node:fs/promises';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listObjectFiles, runJson, sha256File, type ItemJson } from '../support/archive-inspect.js';
 import { runCustody } from '../support/cli.js';
 import { diskTmpdir, makeTempDir } from '../support/tmp.js';
+import { freeBytes, isTmpfsWithRoom } from '../support/tmpfs.js';
 
 const GiB = 1024 ** 3;
 const FILE_SIZE = 3 * GiB;
 const MAX_PEAK_RSS = 300 * 1000 ** 2;
 
-const TMPFS_MAGIC = 0x01021994;
 const RAM_NEEDED_FREE = 4 * GiB;
 const DISK_NEEDED_FREE = 10 * GiB;
-const run = await statfs(tmpdir());
-const inRam = run.type === TMPFS_MAGIC && run.bavail * run.bsize >= RAM_NEEDED_FREE;
+const inRam = isTmpfsWithRoom(tmpdir(), RAM_NEEDED_FREE);
 const TMP = inRam ? tmpdir() : diskTmpdir();
 const NEEDED_FREE = inRam ? RAM_NEEDED_FREE : DISK_NEEDED_FREE;
-const fs = inRam ? run : await statfs(TMP);
-const free = fs.bavail * fs.bsize;
+const free = await freeBytes(TMP);
 const skipReason =
   free < NEEDED_FREE
     ? `only ${(free / GiB).toFixed(1)} GiB free in ${TMP}, ${NEEDED_FREE / GiB} GiB needed (the stored object takes 3 GiB)`

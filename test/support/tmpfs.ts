@@ -1,6 +1,8 @@
 // Small tmpfs mounts for out-of-space tests. Mounting needs root (CAP_SYS_ADMIN); the probe
-// says why it cannot be done so that a test can skip with that reason.
+// says why it cannot be done so that a test can skip with that reason. And whether a folder is
+// on a tmpfs with room (vitest.config.ts's RAM temp dir, large-file-memory's choice of folder).
 import { spawnSync } from 'node:child_process';
+import { statfsSync } from 'node:fs';
 import { cp, mkdir, rm, statfs, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -21,6 +23,19 @@ export async function tmpfsUnavailable(probeDir: string): Promise<string | null>
   if (!m.ok) return `mount -t tmpfs failed (${m.output}): no CAP_SYS_ADMIN in this container?`;
   run('umount', [probeDir]);
   return null;
+}
+
+/** statfs's type for a tmpfs (linux/magic.h). */
+const TMPFS_MAGIC = 0x01021994;
+
+/** Whether `dir` is on a tmpfs with at least `bytes` free (false when it cannot be read). */
+export function isTmpfsWithRoom(dir: string, bytes: number): boolean {
+  try {
+    const s = statfsSync(dir);
+    return s.type === TMPFS_MAGIC && s.bavail * s.bsize >= bytes;
+  } catch {
+    return false;
+  }
 }
 
 export function mountTmpfs(dir: string, size: string): void {
