@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/custody.js', import.meta.url));
-const COMPILED_CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const COMPILED_CLI = fileURLToPath(new URL('../../dist/cli/custody.js', import.meta.url));
 
 export interface CustodyRunOptions {
   /** Added to (and overriding) the test process's environment. */
