@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { delimiter } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { directPythonDir } from './test/support/python-direct.js';
 import { isTmpfsWithRoom } from './test/support/tmpfs.js';
 
 // Three projects (STYLE.md, Tooling):
@@ -31,6 +33,9 @@ const DISK_TMPDIR = tmpdir();
 const TEST_TMPDIR =
   process.env.CUSTODY_TEST_TMPDIR ?? (isTmpfsWithRoom('/dev/shm', 4 * 1024 ** 3) ? '/dev/shm' : '');
 
+// python3 without its version manager's shim, where there is one (test/support/python-direct.ts).
+const PYTHON_DIR = directPythonDir(DISK_TMPDIR);
+
 const UNIT = ['src/**/*.test.ts', 'ui/src/**/*.test.ts'];
 /** The unit files that replace modules or globals (vi.mock and kin): they need a fresh module graph. */
 const UNIT_MOCKING = ['src', 'ui/src']
@@ -49,6 +54,7 @@ export default defineConfig({
     env: {
       CUSTODY_TEST_DISK_TMPDIR: DISK_TMPDIR,
       ...(TEST_TMPDIR === '' ? {} : { TMPDIR: TEST_TMPDIR }),
+      ...(PYTHON_DIR === null ? {} : { PATH: `${PYTHON_DIR}${delimiter}${process.env.PATH ?? ''}` }),
     },
     projects: [
       {
