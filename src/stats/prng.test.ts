@@ -36,4 +36,40 @@ describe('xoshiro128**', () => {
     expect(seen.size).toBe(7);
     expect(() => xoshiro128ss([0, 0, 0, 0])).toThrow();
   });
+
+  it('nextInt gives the integers of its definition (rejection above 2^32 - 2^32 mod n, then x mod n), for any range and as the range changes', () => {
+    // The definition, written out with BigInt from the same 32-bit outputs.
+    const byDefinition = (g: { nextUint32(): number }, n: number): number => {
+      const limit = 2n ** 32n - (2n ** 32n % BigInt(n));
+      for (;;) {
+        const x = BigInt(g.nextUint32());
+        if (x < limit) return Number(x % BigInt(n));
+      }
+    };
+    const ranges = [
+      1,
+      2,
+      3,
+      7,
+      12,
+      150,
+      1000,
+      65_537,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 31 + 5,
+      3 * 2 ** 30,
+      2 ** 32 - 1,
+      2 ** 32,
+    ];
+    const fast = seededPrng('nextInt definition');
+    const reference = seededPrng('nextInt definition');
+    for (let round = 0; round < 3; round++)
+      for (const n of ranges)
+        for (let i = 0; i < 500; i++) expect(fast.nextInt(n)).toBe(byDefinition(reference, n));
+    // A bad range is refused whatever range came before it, and the next good one still works.
+    for (const bad of [0, -1, 1.5, 2 ** 32 + 1, Number.NaN])
+      expect(() => fast.nextInt(bad)).toThrow(/range must be a whole number/);
+    expect(fast.nextInt(150)).toBe(byDefinition(reference, 150));
+  });
 });
