@@ -96,7 +96,15 @@ describe.skipIf(skipBrowser('audit page browser tests'))('the audit page in Chro
     const page = await open('en', '/audit');
     await signInThroughForm(page, 'Omar Auditor');
     await page.getByLabel('Identifier').fill(viewed.id.toLowerCase());
+    // The rows are read once the filtered page has come back. The URL alone is no sign of it: it
+    // changes before the page renders under the new filter, and the unfiltered rows shown until
+    // then include entries that do not name the item (a run on a loaded machine read them).
+    const filtered = page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return url.pathname === '/api/ledger' && url.searchParams.get('item') === viewed.id;
+    });
     await page.getByRole('button', { name: 'Filter' }).click();
+    await filtered;
     await expect.poll(() => page.url()).toContain(`of_item=${viewed.id}`);
     await expect
       .poll(() => page.locator('[data-testid=ledger-table] tbody tr').count())
