@@ -71,5 +71,8 @@ describe('xoshiro128**', () => {
     for (const bad of [0, -1, 1.5, 2 ** 32 + 1, Number.NaN])
       expect(() => fast.nextInt(bad)).toThrow(/range must be a whole number/);
     expect(fast.nextInt(150)).toBe(byDefinition(reference, 150));
+    // …and as the first call of a new generator.
+    for (const bad of [0, -1, 1.5, 2 ** 32 + 1, Number.NaN])
+      expect(() => seededPrng('first call').nextInt(bad)).toThrow(/range must be a whole number/);
   });
 });

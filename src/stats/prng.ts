@@ -50,7 +50,7 @@ export function xoshiro128ss(state: readonly [number, number, number, number]): 
   // For 0 <= x < 2^32 and 1 <= n <= 2^32, x / n is never within 2^-53 relative of the next integer
   // above it, so Math.floor(x / n) is the exact quotient and x - q·n the exact residue: the same
   // integers as x % n (prng.test.ts compares the two).
-  let rangeN = 0;
+  let rangeN = Number.NaN; // no range yet: NaN equals no n, so the first call checks its range
   let rangeLimit = 0;
   const nextInt = (n: number): number => {
     if (n !== rangeN) {
