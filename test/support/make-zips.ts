@@ -222,15 +222,15 @@ export function unicodePathExtra(raw: Uint8Array, unicode: string): Buffer {
  */
 export function deflateZeros(size: number): Promise<{ compressed: Buffer; crc: number }> {
   const step = 1 << 20;
+  const zeros = Buffer.alloc(Math.min(size, step));
   const segment = (n: number): Buffer =>
-    deflateRawSync(Buffer.alloc(n), { level: 9, finishFlush: zlibConstants.Z_FULL_FLUSH });
+    deflateRawSync(zeros.subarray(0, n), { level: 9, finishFlush: zlibConstants.Z_FULL_FLUSH });
   const whole = Math.floor(size / step);
   const rest = size % step;
   const parts: Buffer[] = [];
   let crc = 0;
   if (whole > 0) {
     const full = segment(step);
-    const zeros = Buffer.alloc(step);
     for (let i = 0; i < whole; i++) {
       parts.push(full);
       crc = crc32(zeros, crc);
@@ -238,7 +238,7 @@ export function deflateZeros(size: number): Promise<{ compressed: Buffer; crc: n
   }
   if (rest > 0) {
     parts.push(segment(rest));
-    crc = crc32(Buffer.alloc(rest), crc);
+    crc = crc32(zeros.subarray(0, rest), crc);
   }
   parts.push(deflateRawSync(Buffer.alloc(0), { level: 9 })); // the final block, empty
   return Promise.resolve({ compressed: Buffer.concat(parts), crc });
