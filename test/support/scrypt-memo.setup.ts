@@ -5,6 +5,12 @@
 // derivation (N = 2^17, ~0.4 s of CPU) instead of thirty. Every distinct input still runs the real
 // scrypt once, a wrong passphrase included; subprocesses (runCustody) are untouched. Each call gets
 // its own copy, since the key envelope zeroes the seed it is given.
+//
+// The browser's key library (src/accounts/person-key-client.ts), where an e2e test runs it in
+// Node, derives with @noble/hashes' scrypt: pure JavaScript, about 1.3 s of CPU a key at the
+// N = 2^17 the server requires. Here its scryptAsync is node:crypto's scrypt above (RFC 7914 both:
+// the same bytes for the same input, test/e2e/scrypt-memo.test.ts checks it), native and
+// remembered. The browser tests run the real one in Chromium, and the unit tests in Node.
 import { createHash } from 'node:crypto';
 import { vi } from 'vitest';
 
@@ -70,4 +76,29 @@ vi.mock('node:crypto', async (importOriginal) => {
     return derived;
   }
   return { ...real, default: { ...real, scrypt, scryptSync }, scrypt, scryptSync };
+});
+
+vi.mock('@noble/hashes/scrypt.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@noble/hashes/scrypt.js')>();
+  const { scrypt } = await import('node:crypto'); // the remembering one above
+  const bytes = (v: string | Uint8Array): Uint8Array =>
+    typeof v === 'string' ? new TextEncoder().encode(v) : v;
+  async function scryptAsync(
+    password: string | Uint8Array,
+    salt: string | Uint8Array,
+    opts: { N: number; r: number; p: number; dkLen?: number },
+  ): Promise<Uint8Array> {
+    const { N, r, p, dkLen = 32 } = opts;
+    const key = await new Promise<Buffer>((resolve, reject) =>
+      scrypt(
+        bytes(password),
+        bytes(salt),
+        dkLen,
+        { N, r, p, maxmem: 256 * N * r * (p + 1) },
+        (e, k) => (e === null ? resolve(k) : reject(e)),
+      ),
+    );
+    return new Uint8Array(key);
+  }
+  return { ...real, scryptAsync };
 });

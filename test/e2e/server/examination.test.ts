@@ -57,9 +57,10 @@ const CAT_SEX = 'female';
 const CAT_AGE = '60+';
 
 /**
- * The person keys, made with the browser's library (its scrypt is pure JavaScript: ~1 s a key at
- * the default cost, which the server requires). Each is made once per file and enrolled in both
- * databases' archives: the archives are separate, and within one every name has its own key.
+ * The person keys, made with the browser's library at the default cost, which the server requires
+ * (its scrypt is @noble/hashes', pure JavaScript: ~1.3 s a key; in the e2e tests, node:crypto's,
+ * the same bytes: test/support/scrypt-memo.setup.ts). Each is made once per file and enrolled in
+ * both databases' archives: the archives are separate, and within one every name has its own key.
  */
 const madeKeys = new Map<string, ReturnType<typeof makePersonKey>>();
 function personKey(name: string): ReturnType<typeof makePersonKey> {
