@@ -338,18 +338,14 @@ class Resampler:
         units = len(unit_types)
         values = []
         if units > 0:
+            # A resample's key is its drawn types in ascending order: the same multiset, the same
+            # key. The statistic sees the multiplicities in ascending type order (Counter keeps
+            # the order of first sight), so its sums run in the same order on every resample.
             cache = {}
-            kinds = sorted(set(unit_types))
-            for pick in self.pickers(units):
-                drawn = pick(unit_types)
-                if len(kinds) <= 12:
-                    key = tuple((t, drawn.count(t)) for t in kinds)
-                    key = tuple(kv for kv in key if kv[1] > 0)
-                else:
-                    key = tuple(sorted(Counter(drawn).items()))
-                if key not in cache:
-                    cache[key] = statistic(dict(key))
-                v = cache[key]
+            for key in [tuple(sorted(pick(unit_types))) for pick in self.pickers(units)]:
+                v = cache.get(key, cache)
+                if v is cache:
+                    v = cache[key] = statistic(Counter(key))
                 if v is not None and math.isfinite(v):
                     values.append(v)
         values.sort()
