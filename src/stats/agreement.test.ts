@@ -53,4 +53,23 @@ describe('agreementReport', () => {
     expect(r.coefficients.map((c) => c.name)).toEqual(['krippendorff_alpha']);
     expect(r.notApplicable[0]?.reason).toContain('nominal');
   });
+
+  it('include.alpha false: the same report without alpha, the kappas bit for bit the same', () => {
+    const matrix = [
+      ['a', 'a'],
+      ['b', 'b'],
+      ['a', 'b'],
+      ['b', 'b'],
+      ['a', 'a'],
+      ['b', 'a'],
+    ];
+    const full = agreementReport(matrix, 'nominal', { resamples: 200 });
+    const kappas = agreementReport(matrix, 'nominal', { resamples: 200 }, { alpha: false });
+    expect(full.coefficients.map((c) => c.name)).toEqual([
+      'krippendorff_alpha',
+      'fleiss_kappa',
+      'cohen_kappa',
+    ]);
+    expect(kappas).toEqual({ ...full, coefficients: full.coefficients.slice(1) });
+  });
 });

@@ -32,7 +32,9 @@ export interface AgreementReport {
  * number (>= 2) of values; Cohen's kappa when the level is nominal and there are exactly two coders
  * who both rated every unit. Intervals: `bootstrapUnits` with the given options, resampling the
  * pairable units for alpha and all units for the kappas; each coefficient's resampling starts from
- * the same seed, so with all units pairable the three see the same resamples.
+ * the same seed, so with all units pairable the three see the same resamples. `include.alpha:
+ * false` leaves alpha out of `coefficients` (its bootstrap is most of the cost) for a caller that
+ * takes only the kappas; the other coefficients are the same either way.
  *
  * @example
  *   agreementReport([['a', 'a'], ['b', 'b'], ['a', 'b']], 'nominal').coefficients.map((c) => c.name)
@@ -42,12 +44,14 @@ export function agreementReport(
   matrix: RatingMatrix,
   level: MeasurementLevel,
   options: BootstrapOptions = {},
+  include: { alpha?: boolean } = {},
 ): AgreementReport {
   const coders = matrix.reduce((max, row) => Math.max(max, row.length), 0);
   const prepared = prepareAlpha(matrix, level);
   const alpha = alphaOfPrepared(prepared);
-  const coefficients: Coefficient[] = [
-    {
+  const coefficients: Coefficient[] = [];
+  if (include.alpha !== false) {
+    coefficients.push({
       name: 'krippendorff_alpha',
       value: alpha.alpha,
       interval: bootstrapUnits(
@@ -56,8 +60,8 @@ export function agreementReport(
         options,
       ),
       units: prepared.units.length,
-    },
-  ];
+    });
+  }
   const notApplicable: AgreementReport['notApplicable'] = [];
 
   const counts = matrix.map((row) => presentValues(row).length);

@@ -209,7 +209,7 @@ function agreement(matrix: RatingMatrix, level: 'nominal' | 'ordinal'): Agreemen
   if (report === null) return null;
   const complete = matrix.filter((r) => r.every((v) => v !== null));
   if (complete.length === matrix.length || complete.length < 2) return report;
-  const kappas = tryReport(complete, level);
+  const kappas = tryReport(complete, level, false);
   if (kappas === null) return report;
   const alpha = report.coefficients.filter((c) => c.name === 'krippendorff_alpha');
   const others = kappas.coefficients.filter((c) => c.name !== 'krippendorff_alpha');
@@ -220,9 +220,10 @@ function agreement(matrix: RatingMatrix, level: 'nominal' | 'ordinal'): Agreemen
   };
 }
 
-function tryReport(matrix: RatingMatrix, level: 'nominal' | 'ordinal'): AgreementReport | null {
+/** `alpha` false: the kappas only (the caller takes alpha from the report over every case). */
+function tryReport(matrix: RatingMatrix, level: 'nominal' | 'ordinal', alpha = true): AgreementReport | null {
   try {
-    return agreementReport(matrix, level);
+    return agreementReport(matrix, level, {}, { alpha });
   } catch (e) {
     if (e instanceof StatsError) return null; // e.g. fewer than two pairable values
     throw e;
