@@ -80,9 +80,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 
 vi.mock('@noble/hashes/scrypt.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('@noble/hashes/scrypt.js')>();
-  const { scrypt } = await import('node:crypto'); // the remembering one above
-  const bytes = (v: string | Uint8Array): Uint8Array =>
-    typeof v === 'string' ? new TextEncoder().encode(v) : v;
+  const { scrypt } = await import('node:crypto'); // the remembering one above (strings as UTF-8, as noble)
   async function scryptAsync(
     password: string | Uint8Array,
     salt: string | Uint8Array,
@@ -90,12 +88,8 @@ vi.mock('@noble/hashes/scrypt.js', async (importOriginal) => {
   ): Promise<Uint8Array> {
     const { N, r, p, dkLen = 32 } = opts;
     const key = await new Promise<Buffer>((resolve, reject) =>
-      scrypt(
-        bytes(password),
-        bytes(salt),
-        dkLen,
-        { N, r, p, maxmem: 256 * N * r * (p + 1) },
-        (e, k) => (e === null ? resolve(k) : reject(e)),
+      scrypt(password, salt, dkLen, { N, r, p, maxmem: 256 * N * r * (p + 1) }, (e, k) =>
+        e === null ? resolve(k) : reject(e),
       ),
     );
     return new Uint8Array(key);
